@@ -1,0 +1,5 @@
+import Foundation
+import ProviderAPI
+
+/// Temporary.
+public struct ConformanceProbe: Sendable { public init() {} }

@@ -1,0 +1,7 @@
+import ProviderConformance
+import Testing
+
+/// Temporary.
+public func probeRecord() {
+    Issue.record("probe")
+}

@@ -1,0 +1,83 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Strata",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "ProviderAPI", targets: ["ProviderAPI"]),
+        .library(name: "WebDAVProvider", targets: ["WebDAVProvider"]),
+        .library(name: "ProviderConformance", targets: ["ProviderConformance"]),
+        .library(name: "ProviderConformanceTesting", targets: ["ProviderConformanceTesting"]),
+        .executable(name: "strata", targets: ["strata"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+    ],
+    targets: [
+        .target(
+            name: "ProviderAPI",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Sources/ProviderAPI",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "WebDAVProvider",
+            dependencies: ["ProviderAPI"],
+            path: "Sources/Providers/WebDAV",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "ProviderConformance",
+            dependencies: ["ProviderAPI"],
+            path: "Conformance/Suite",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "ProviderConformanceTesting",
+            dependencies: ["ProviderConformance"],
+            path: "Conformance/Testing",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "strata",
+            dependencies: [
+                "ProviderAPI",
+                "WebDAVProvider",
+                "ProviderConformance",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/strata",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ProviderAPITests",
+            dependencies: ["ProviderAPI"],
+            path: "Tests/ProviderAPITests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebDAVProviderTests",
+            dependencies: ["WebDAVProvider", "ProviderConformance", "ProviderConformanceTesting"],
+            path: "Tests/WebDAVProviderTests",
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,62 @@
+import Foundation
+
+/// An opaque position in a listing or a search, handed back to get the next page.
+public struct PageCursor: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The provider's own encoding of the position.
+    public let rawValue: String
+    /// Wraps a provider's position.
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+}
+
+/// One key to sort a listing or a search by.
+public struct SortKey: Hashable, Sendable, Codable {
+    /// What to sort on.
+    public enum Field: String, Hashable, Sendable, Codable { case name, modified, size }
+    /// The field.
+    public var field: Field
+    /// Ascending when `true`.
+    public var ascending: Bool
+    /// Creates a sort key.
+    public init(_ field: Field, ascending: Bool = true) {
+        self.field = field
+        self.ascending = ascending
+    }
+}
+
+/// Which page of a listing or search to fetch.
+public struct PageRequest: Hashable, Sendable, Codable {
+    /// The most items to return; `nil` lets the provider choose (often all).
+    public var limit: Int?
+    /// Where to continue; `nil` for the first page.
+    public var cursor: PageCursor?
+    /// Sort order for searches on servers that can sort.
+    public var sort: [SortKey]
+
+    /// Creates a page request.
+    public init(limit: Int? = nil, cursor: PageCursor? = nil, sort: [SortKey] = []) {
+        self.limit = limit
+        self.cursor = cursor
+        self.sort = sort
+    }
+
+    /// The first page, with the provider's own page size.
+    public static let first = PageRequest()
+}
+
+/// One page of a listing or a search.
+public struct ItemPage: Sendable, Hashable, Codable {
+    /// The items of this page.
+    public var items: [Item]
+    /// The cursor for the next page; `nil` when this is the last.
+    public var next: PageCursor?
+    /// The total count, where the server tells it.
+    public var totalCount: Int?
+
+    /// Creates a page.
+    public init(items: [Item], next: PageCursor? = nil, totalCount: Int? = nil) {
+        self.items = items
+        self.next = next
+        self.totalCount = totalCount
+    }
+}

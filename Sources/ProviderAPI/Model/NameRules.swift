@@ -1,0 +1,72 @@
+import Foundation
+
+/// The names a server accepts and how it stores them.
+///
+/// The conformance suite reads these rules to know which names must
+/// round-trip unchanged; ``NameEncoder`` uses them to map refused characters
+/// to look-alikes and back, so that every name still round-trips through the
+/// Strata API.
+public struct NameRules: Sendable, Hashable {
+    /// How the server treats Unicode normalisation of names.
+    public enum Normalization: String, Sendable, Hashable {
+        /// Names are stored byte for byte: NFC and NFD spellings are different names.
+        case preserved
+        /// Names are stored in NFC.
+        case nfc
+        /// Names are stored in NFD.
+        case nfd
+    }
+
+    /// Characters the server refuses anywhere in a name.
+    public var forbiddenCharacters: Set<Character>
+    /// Whether a name may start with a space.
+    public var allowsLeadingSpace: Bool
+    /// Whether a name may end with a space.
+    public var allowsTrailingSpace: Bool
+    /// Whether a name may end with a dot.
+    public var allowsTrailingDot: Bool
+    /// Whether names starting with a dot are kept (some servers hide or refuse them).
+    public var allowsDotFiles: Bool
+    /// The normalisation the server applies.
+    public var normalization: Normalization
+    /// Whether `a` and `A` are different names.
+    public var caseSensitive: Bool
+    /// The longest name in UTF-8 bytes.
+    public var maxNameBytes: Int
+
+    /// Creates name rules; the defaults are those of a POSIX file system.
+    public init(
+        forbiddenCharacters: Set<Character> = [], allowsLeadingSpace: Bool = true,
+        allowsTrailingSpace: Bool = true, allowsTrailingDot: Bool = true, allowsDotFiles: Bool = true,
+        normalization: Normalization = .preserved, caseSensitive: Bool = true, maxNameBytes: Int = 255
+    ) {
+        self.forbiddenCharacters = forbiddenCharacters
+        self.allowsLeadingSpace = allowsLeadingSpace
+        self.allowsTrailingSpace = allowsTrailingSpace
+        self.allowsTrailingDot = allowsTrailingDot
+        self.allowsDotFiles = allowsDotFiles
+        self.normalization = normalization
+        self.caseSensitive = caseSensitive
+        self.maxNameBytes = maxNameBytes
+    }
+
+    /// Whether the server accepts `name` as it is.
+    public func accepts(_ name: String) -> Bool {
+        if name.utf8.count > maxNameBytes { return false }
+        if name.contains(where: { forbiddenCharacters.contains($0) }) { return false }
+        if !allowsLeadingSpace, name.first == " " { return false }
+        if !allowsTrailingSpace, name.last == " " { return false }
+        if !allowsTrailingDot, name.last == "." { return false }
+        if !allowsDotFiles, name.first == "." { return false }
+        return true
+    }
+
+    /// `name` as the server will store it, after its normalisation.
+    public func stored(_ name: String) -> String {
+        switch normalization {
+        case .preserved: return name
+        case .nfc: return name.precomposedStringWithCanonicalMapping
+        case .nfd: return name.decomposedStringWithCanonicalMapping
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// Who a provider talks to and as whom: the key that separates accounts in caches and logs.
+public struct ProviderAccount: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The adapter, such as `webdav` or `nuxeo`.
+    public var kind: String
+    /// The server's base URL, without user info.
+    public var server: String
+    /// The user, where known.
+    public var user: String?
+    /// The workspace or repository, where the server has several.
+    public var workspace: String?
+
+    /// Creates an account description.
+    public init(kind: String, server: String, user: String? = nil, workspace: String? = nil) {
+        self.kind = kind
+        self.server = server
+        self.user = user
+        self.workspace = workspace
+    }
+
+    public var description: String {
+        "\(kind):\(user.map { "\($0)@" } ?? "")\(server)\(workspace.map { "#\($0)" } ?? "")"
+    }
+}
+
+/// One content server behind the Strata contract.
+///
+/// Every adapter (WebDAV, Nuxeo, Pydio, or a third party's) implements this
+/// protocol, and the conformance suite (`ProviderConformance`) proves it.
+/// Paths are relative to the provider's root. Every call throws
+/// ``ProviderError`` only; a call outside ``capabilities`` throws
+/// ``ProviderError/Code/unsupported`` without sending a request (the default
+/// implementations of the optional calls do exactly that).
+///
+/// ```swift
+/// let provider = try registry.makeProvider(for: URL(string: "webdavs://dav.example.com/files")!,
+///                                          credentials: .basic(username: "ann", password: secret))
+/// let page = try await provider.list("/Reports", page: .first)
+/// _ = try await provider.download("/Reports/q3.pdf", to: FileSink(url: localURL), options: .init())
+/// ```
+///
+/// ## Topics
+/// ### Reading
+/// - ``item(at:)``
+/// - ``list(_:page:)``
+/// - ``download(_:to:options:)``
+/// ### Writing
+/// - ``upload(_:to:name:options:)``
+/// - ``createFolder(named:in:)``
+/// - ``delete(_:)``
+/// - ``move(_:to:options:)``
+/// - ``copy(_:to:options:)``
+/// ### Optional features
+/// - ``search(_:page:)``
+/// - ``shares(of:)``
+/// - ``share(_:_:)``
+/// - ``revoke(_:)``
+/// - ``changes(since:)``
+/// - ``quota()``
+public protocol StorageProvider: Sendable {
+    /// What this provider, on this server, supports.
+    var capabilities: Capabilities { get }
+    /// The server and user this provider talks to.
+    var account: ProviderAccount { get }
+
+    /// The metadata of the item at `path`.
+    func item(at path: ItemPath) async throws -> Item
+    /// One page of the children of `folder`.
+    func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage
+    /// Streams the content of the file at `path` into `sink`.
+    func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult
+    /// Streams `source` into a file `name` inside `folder`, and returns the item created or replaced.
+    func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item
+    /// Creates the folder `name` inside `parent`; ``ProviderError/Code/alreadyExists`` if it exists.
+    func createFolder(named name: String, in parent: ItemPath) async throws -> Item
+    /// Deletes a file, or a folder with everything in it.
+    func delete(_ path: ItemPath) async throws
+    /// Moves or renames an item on the server.
+    func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item
+    /// Copies an item (a folder with its contents) on the server.
+    func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item
+
+    /// Items matching `query` (``Capabilities/Features/search``).
+    func search(_ query: Query, page: PageRequest) async throws -> ItemPage
+    /// The shares of the item at `path` (``Capabilities/Features/shares``).
+    func shares(of path: ItemPath) async throws -> [Share]
+    /// Shares the item at `path` (``Capabilities/Features/shares``).
+    func share(_ path: ItemPath, _ request: ShareRequest) async throws -> Share
+    /// Removes a share (``Capabilities/Features/shares``).
+    func revoke(_ share: Share) async throws
+    /// Changes since `token`, or a first token when `nil` (``Capabilities/Features/changes``).
+    func changes(since token: ChangeToken?) async throws -> ChangeBatch
+    /// Space used and available (``Capabilities/Features/quota``).
+    func quota() async throws -> Quota
+}
+
+extension StorageProvider {
+    public func search(_ query: Query, page: PageRequest) async throws -> ItemPage { throw ProviderError.unsupported("search") }
+    public func shares(of path: ItemPath) async throws -> [Share] { throw ProviderError.unsupported("shares") }
+    public func share(_ path: ItemPath, _ request: ShareRequest) async throws -> Share { throw ProviderError.unsupported("sharing") }
+    public func revoke(_ share: Share) async throws { throw ProviderError.unsupported("revoking shares") }
+    public func changes(since token: ChangeToken?) async throws -> ChangeBatch { throw ProviderError.unsupported("changes") }
+    public func quota() async throws -> Quota { throw ProviderError.unsupported("quota") }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Logging
+
+/// Everything an adapter needs to make a provider.
+public struct ProviderConfiguration: Sendable {
+    /// The server URL with its `http`/`https` scheme, pointing at the provider's root.
+    public var url: URL
+    /// The credentials.
+    public var credentials: Credentials
+    /// The transport to send requests through.
+    public var transport: any HTTPTransport
+    /// Adapter-specific options (`dialect`, `repository`, …).
+    public var options: [String: String]
+    /// Where requests are logged (secrets removed).
+    public var logger: Logger
+    /// When to retry.
+    public var retry: RetryPolicy
+
+    /// Creates a configuration.
+    public init(
+        url: URL, credentials: Credentials = .none, transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
+        options: [String: String] = [:], logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard
+    ) {
+        self.url = url
+        self.credentials = credentials
+        self.transport = transport
+        self.options = options
+        self.logger = logger
+        self.retry = retry
+    }
+}
+
+/// What ``ProviderFactory/probe(_:using:)`` found at a URL.
+public struct ProbeResult: Sendable, Hashable {
+    /// The adapter that answers, such as `webdav`.
+    public var kind: String
+    /// How sure the probe is, 0–100; a specific signature (a Nextcloud `status.php`) beats a generic one (a DAV header).
+    public var confidence: Int
+    /// What the probe saw, for people.
+    public var detail: String
+    /// The URL to use with the adapter's own scheme.
+    public var url: URL
+
+    /// Creates a result.
+    public init(kind: String, confidence: Int, detail: String, url: URL) {
+        self.kind = kind
+        self.confidence = confidence
+        self.detail = detail
+        self.url = url
+    }
+}
+
+/// Makes providers of one adapter, and recognises its servers.
+///
+/// Built-in and third-party adapters register a factory with ``ProviderRegistry`` the same way.
+public protocol ProviderFactory: Sendable {
+    /// The adapter's name, such as `webdav`; also the `kind` of saved remotes.
+    var kind: String { get }
+    /// URL schemes this adapter handles, each mapped to `http` or `https`.
+    var schemes: [String: String] { get }
+    /// Makes a provider rooted at `configuration.url`.
+    func makeProvider(_ configuration: ProviderConfiguration) throws -> any StorageProvider
+    /// Makes a provider after talking to the server, so that its capabilities are those of
+    /// this server rather than of the adapter in general.
+    func connect(_ configuration: ProviderConfiguration) async throws -> any StorageProvider
+    /// Splits a URL naming an item into the provider's root URL and the item's path below it.
+    func locate(_ url: URL) throws -> (root: URL, path: ItemPath)
+    /// Looks at an unknown `http`/`https` server and says whether this adapter fits it; `nil` if not.
+    func probe(_ url: URL, using executor: RequestExecutor) async -> ProbeResult?
+}
+
+extension ProviderFactory {
+    /// By default connecting is ``makeProvider(_:)``.
+    public func connect(_ configuration: ProviderConfiguration) async throws -> any StorageProvider {
+        try makeProvider(configuration)
+    }
+
+    /// By default the root is the server's origin and the path is the URL's path.
+    public func locate(_ url: URL) throws -> (root: URL, path: ItemPath) {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            throw ProviderError(.invalidArgument, "not a URL: \(Redactor.redact(url: url))")
+        }
+        let path = try ItemPath(components.path)
+        components.percentEncodedPath = "/"
+        components.query = nil
+        components.fragment = nil
+        guard let root = components.url else { throw ProviderError(.invalidArgument, "not a URL: \(Redactor.redact(url: url))") }
+        return (root, path)
+    }
+
+    /// By default an adapter recognises nothing.
+    public func probe(_ url: URL, using executor: RequestExecutor) async -> ProbeResult? { nil }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+
+/// A saved remote: a name for a server, an adapter and its options. Secrets are
+/// not part of it; they live in a ``CredentialStore`` under the remote's name.
+public struct SavedRemote: Sendable, Hashable, Codable {
+    /// The name used on the command line (`work:` in `work:/Reports`).
+    public var name: String
+    /// The adapter's ``ProviderFactory/kind``.
+    public var kind: String
+    /// The server URL (`http`/`https` or the adapter's scheme).
+    public var url: URL
+    /// Adapter options.
+    public var options: [String: String]
+
+    /// Creates a remote.
+    public init(name: String, kind: String, url: URL, options: [String: String] = [:]) {
+        self.name = name
+        self.kind = kind
+        self.url = url
+        self.options = options
+    }
+}
+
+/// Maps URL schemes and saved remote names to adapters, so an app picks a provider at run time.
+///
+/// ```swift
+/// let registry = ProviderRegistry()
+/// registry.register(WebDAVProviderFactory())
+/// let (provider, path) = try registry.resolve(URL(string: "webdav://127.0.0.1:8081/docs/a.txt")!,
+///                                             credentials: .basic(username: "u", password: p))
+/// ```
+public final class ProviderRegistry: Sendable {
+    private struct State {
+        var factories: [String: any ProviderFactory] = [:]
+        var byScheme: [String: String] = [:]
+        var remotes: [String: SavedRemote] = [:]
+    }
+    private let state = NIOLockedValueBox(State())
+
+    /// An empty registry.
+    public init() {}
+
+    /// Registers `factory` for its kind and schemes, replacing an earlier one.
+    public func register(_ factory: any ProviderFactory) {
+        state.withLockedValue { state in
+            state.factories[factory.kind] = factory
+            for scheme in factory.schemes.keys { state.byScheme[scheme.lowercased()] = factory.kind }
+        }
+    }
+
+    /// The registered adapter kinds.
+    public var kinds: [String] {
+        state.withLockedValue { $0.factories.keys.sorted() }
+    }
+
+    /// The factory of `kind`.
+    public func factory(kind: String) -> (any ProviderFactory)? {
+        state.withLockedValue { $0.factories[kind] }
+    }
+
+    /// The factory handling URLs with `scheme`.
+    public func factory(scheme: String) -> (any ProviderFactory)? {
+        state.withLockedValue { state in state.byScheme[scheme.lowercased()].flatMap { state.factories[$0] } }
+    }
+
+    /// Saves a remote under its name.
+    public func addRemote(_ remote: SavedRemote) {
+        state.withLockedValue { $0.remotes[remote.name] = remote }
+    }
+
+    /// The saved remote called `name`.
+    public func remote(named name: String) -> SavedRemote? {
+        state.withLockedValue { $0.remotes[name] }
+    }
+
+    /// All saved remotes, by name.
+    public var savedRemotes: [SavedRemote] {
+        state.withLockedValue { $0.remotes.values.sorted { $0.name < $1.name } }
+    }
+
+    /// Reads saved remotes from a JSON file (an array of ``SavedRemote``); a missing file adds none.
+    public func loadRemotes(from url: URL) throws {
+        guard let data = try? Data(contentsOf: url) else { return }
+        let list: [SavedRemote]
+        do { list = try JSONDecoder().decode([SavedRemote].self, from: data) } catch {
+            throw ProviderError(.invalidArgument, "\(url.path) is not a valid remotes file")
+        }
+        for remote in list { addRemote(remote) }
+    }
+
+    /// Writes the saved remotes to a JSON file.
+    public func saveRemotes(to url: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(savedRemotes).write(to: url, options: .atomic)
+    }
+
+    /// The factory for `url` and the URL with an `http`/`https` scheme.
+    public func route(_ url: URL) throws -> (factory: any ProviderFactory, httpURL: URL) {
+        guard let scheme = url.scheme?.lowercased(), let factory = factory(scheme: scheme),
+            let wire = factory.schemes[scheme] ?? factory.schemes.first(where: { $0.key.lowercased() == scheme })?.value,
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else {
+            throw ProviderError(.unsupported, "no adapter is registered for the scheme of \(Redactor.redact(url: url))")
+        }
+        components.scheme = wire
+        components.user = nil
+        components.password = nil
+        guard let httpURL = components.url else { throw ProviderError(.invalidArgument, "invalid URL \(Redactor.redact(url: url))") }
+        return (factory, httpURL)
+    }
+
+    /// Makes the provider for a URL whose scheme names an adapter, rooted at the URL.
+    public func makeProvider(
+        for url: URL, credentials: Credentials = .none, options: [String: String] = [:],
+        transport: any HTTPTransport = AsyncHTTPClientTransport.shared, logger: Logger = Logger(label: "strata")
+    ) throws -> any StorageProvider {
+        let (factory, httpURL) = try route(url)
+        return try factory.makeProvider(
+            ProviderConfiguration(url: httpURL, credentials: credentials, transport: transport, options: options, logger: logger))
+    }
+
+    /// Makes the provider for a URL naming an item, and the item's path: the adapter decides
+    /// where its root ends (a WebDAV server's origin, a Nuxeo server's context path).
+    public func resolve(
+        _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
+        transport: any HTTPTransport = AsyncHTTPClientTransport.shared, logger: Logger = Logger(label: "strata")
+    ) throws -> (provider: any StorageProvider, path: ItemPath) {
+        let (factory, httpURL) = try route(url)
+        let (root, path) = try factory.locate(httpURL)
+        let provider = try factory.makeProvider(
+            ProviderConfiguration(url: root, credentials: credentials, transport: transport, options: options, logger: logger))
+        return (provider, path)
+    }
+
+    /// Like ``resolve(_:credentials:options:transport:logger:)``, but lets the adapter probe
+    /// the server first (``ProviderFactory/connect(_:)``), so capabilities are the server's own.
+    public func connect(
+        _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
+        transport: any HTTPTransport = AsyncHTTPClientTransport.shared, logger: Logger = Logger(label: "strata")
+    ) async throws -> (provider: any StorageProvider, path: ItemPath) {
+        let (factory, httpURL) = try route(url)
+        let (root, path) = try factory.locate(httpURL)
+        let provider = try await factory.connect(
+            ProviderConfiguration(url: root, credentials: credentials, transport: transport, options: options, logger: logger))
+        return (provider, path)
+    }
+
+    /// Makes the provider of a saved remote, with credentials from `store` under the remote's name.
+    public func makeProvider(
+        remote name: String, store: (any CredentialStore)?, transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
+        logger: Logger = Logger(label: "strata")
+    ) async throws -> any StorageProvider {
+        guard let remote = remote(named: name) else { throw ProviderError(.notFound, "no remote named \(name)") }
+        guard let factory = factory(kind: remote.kind) else {
+            throw ProviderError(.unsupported, "remote \(name) needs the \(remote.kind) adapter, which is not registered")
+        }
+        var url = remote.url
+        if let scheme = url.scheme?.lowercased(), let wire = factory.schemes[scheme],
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        {
+            components.scheme = wire
+            url = components.url ?? url
+        }
+        let credentials = try await store?.credentials(for: name) ?? .none
+        return try await factory.connect(
+            ProviderConfiguration(url: url, credentials: credentials, transport: transport, options: remote.options, logger: logger))
+    }
+
+    /// Probes an unknown `http`/`https` server with every registered adapter, most confident first.
+    public func detect(
+        _ url: URL, credentials: Credentials = .none, transport: any HTTPTransport = AsyncHTTPClientTransport.shared
+    ) async -> [ProbeResult] {
+        let candidates = state.withLockedValue { Array($0.factories.values) }
+        let executor = RequestExecutor(
+            transport: transport, authenticator: credentials.httpAuthenticator(), retry: .none)
+        var results: [ProbeResult] = []
+        await withTaskGroup(of: ProbeResult?.self) { group in
+            for factory in candidates { group.addTask { await factory.probe(url, using: executor) } }
+            for await result in group { if let result { results.append(result) } }
+        }
+        return results.sorted { ($0.confidence, $1.kind) > ($1.confidence, $0.kind) }
+    }
+}

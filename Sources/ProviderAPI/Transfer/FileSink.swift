@@ -1,0 +1,114 @@
+import Foundation
+import NIOCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A sink that streams a download into a local file.
+///
+/// Bytes go to `<name>.strata-partial` beside the target, and only a complete,
+/// verified body is renamed to the final name, so a failure or a cancellation
+/// never leaves a partial file under it. With `resumable`, the partial file
+/// (and the etag it came from, in `<name>.strata-partial.etag`) is kept after a
+/// failure so that a later download with ``DownloadOptions/resume`` continues it.
+public actor FileSink: DownloadSink {
+    /// The final file.
+    public nonisolated let url: URL
+    /// Whether a failed download keeps its partial file for a later resume.
+    public nonisolated let resumable: Bool
+    /// Whether an existing file at ``url`` may be replaced.
+    public nonisolated let overwrite: Bool
+    /// Whether to flush the file to stable storage before renaming it.
+    public nonisolated let durable: Bool
+
+    private var file: PosixFile?
+    private var written: Int64 = 0
+
+    /// The side file the body is written to.
+    public nonisolated var partialURL: URL {
+        url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".strata-partial")
+    }
+    private nonisolated var validatorURL: URL {
+        url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".strata-partial.etag")
+    }
+
+    /// A sink writing to `url`.
+    public init(url: URL, resumable: Bool = false, overwrite: Bool = true, durable: Bool = true) {
+        self.url = url
+        self.resumable = resumable
+        self.overwrite = overwrite
+        self.durable = durable
+    }
+
+    /// A sink writing the file `name` inside `folder`.
+    ///
+    /// - Throws: ``ProviderError/Code/invalidArgument`` if `name` could escape the folder
+    ///   (contains `/`, NUL, or is `.`/`..`).
+    public init(folder: URL, name: String, resumable: Bool = false, overwrite: Bool = true) throws {
+        try ItemPath.validate(name: name)
+        self.init(url: folder.appendingPathComponent(name, isDirectory: false), resumable: resumable, overwrite: overwrite)
+    }
+
+    public func resumePoint() async throws -> ResumePoint? {
+        guard resumable, let length = PosixFile.fileSize(atPath: partialURL.path), length > 0 else { return nil }
+        let validator = try? String(contentsOf: validatorURL, encoding: .utf8)
+        return ResumePoint(length: length, validator: validator?.isEmpty == false ? validator : nil)
+    }
+
+    public func begin(offset: Int64, expectedLength: Int64?, validator: String?) async throws {
+        if !overwrite, FileManager.default.fileExists(atPath: url.path) {
+            throw ProviderError(.alreadyExists, "\(url.path) already exists")
+        }
+        file?.closeNow()
+        if offset == 0 {
+            file = try PosixFile.open(partialURL.path, flags: O_WRONLY | O_CREAT | O_TRUNC)
+            written = 0
+            if resumable {
+                if let validator {
+                    try? Data(validator.utf8).write(to: validatorURL)
+                } else {
+                    try? FileManager.default.removeItem(at: validatorURL)
+                }
+            }
+        } else {
+            let handle = try PosixFile.open(partialURL.path, flags: O_WRONLY | O_APPEND)
+            let size = try handle.size()
+            guard size == offset else {
+                throw ProviderError(.conflict, "partial file has \(size) bytes, the server resumes at \(offset)")
+            }
+            file = handle
+            written = offset
+        }
+    }
+
+    public func write(_ buffer: ByteBuffer) async throws {
+        guard let file else { throw ProviderError(.invalidArgument, "write before begin") }
+        try file.write(buffer)
+        written += Int64(buffer.readableBytes)
+    }
+
+    public func finish() async throws {
+        guard let file else { throw ProviderError(.invalidArgument, "finish before begin") }
+        if durable { try file.sync() }
+        file.closeNow()
+        self.file = nil
+        if overwrite {
+            try PosixFile.rename(partialURL.path, url.path)
+        } else {
+            try PosixFile.renameNoReplace(partialURL.path, url.path)
+        }
+        try? FileManager.default.removeItem(at: validatorURL)
+    }
+
+    public func fail() async {
+        file?.closeNow()
+        file = nil
+        if !resumable {
+            PosixFile.remove(partialURL.path)
+            PosixFile.remove(validatorURL.path)
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import NIOCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A thin owner of a POSIX file descriptor, for large sequential I/O without Foundation's buffering.
+final class PosixFile: @unchecked Sendable {
+    private(set) var descriptor: Int32
+    let path: String
+
+    private init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    deinit { if descriptor >= 0 { _ = close(descriptor) } }
+
+    static func errorMessage(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
+
+    static func providerError(_ action: String, _ path: String, _ code: Int32 = errno) -> ProviderError {
+        let kind: ProviderError.Code
+        switch code {
+        case ENOENT, ENOTDIR: kind = .notFound
+        case EEXIST: kind = .alreadyExists
+        case EACCES, EPERM, EROFS: kind = .forbidden
+        case ENOSPC, EDQUOT: kind = .quotaExceeded
+        default: kind = .invalidArgument
+        }
+        return ProviderError(kind, "cannot \(action) \(path): \(errorMessage(code))")
+    }
+
+    static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) throws -> PosixFile {
+        let fd = path.withCString { Glibc_open($0, flags | O_CLOEXEC, mode) }
+        guard fd >= 0 else { throw providerError("open", path) }
+        return PosixFile(descriptor: fd, path: path)
+    }
+
+    func write(_ buffer: ByteBuffer) throws {
+        try buffer.withUnsafeReadableBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = raw.baseAddress.map { Glibc_write(descriptor, $0 + offset, raw.count - offset) } ?? 0
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw PosixFile.providerError("write", path)
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// Reads up to `count` bytes at `offset`; an empty buffer means end of file.
+    func read(count: Int, at offset: Int64, allocator: ByteBufferAllocator) throws -> ByteBuffer {
+        var buffer = allocator.buffer(capacity: count)
+        let got = try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { raw -> Int in
+            while true {
+                let n = pread(descriptor, raw.baseAddress, count, off_t(offset))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw PosixFile.providerError("read", path)
+                }
+                return n
+            }
+        }
+        _ = got
+        return buffer
+    }
+
+    func size() throws -> Int64 {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw PosixFile.providerError("stat", path) }
+        return Int64(info.st_size)
+    }
+
+    func sync() throws {
+        #if canImport(Darwin)
+            let result = fsync(descriptor)
+        #else
+            let result = fdatasync(descriptor)
+        #endif
+        guard result == 0 else { throw PosixFile.providerError("sync", path) }
+    }
+
+    func closeNow() {
+        if descriptor >= 0 {
+            _ = close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    static func fileSize(atPath path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int64(info.st_size)
+    }
+
+    static func remove(_ path: String) { _ = unlink(path) }
+
+    static func rename(_ from: String, _ to: String) throws {
+        guard Glibc_rename(from, to) == 0 else { throw providerError("rename", to) }
+    }
+
+    /// Links `from` under `to` only if `to` does not exist, then removes `from`.
+    static func renameNoReplace(_ from: String, _ to: String) throws {
+        guard link(from, to) == 0 else { throw providerError("create", to) }
+        _ = unlink(from)
+    }
+}
+
+// Unambiguous names for libc functions that PosixFile's methods shadow.
+@inline(__always) private func Glibc_open(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    open(path, flags, mode)
+}
+@inline(__always) private func Glibc_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, buffer, count)
+}
+@inline(__always) private func Glibc_rename(_ from: String, _ to: String) -> Int32 {
+    rename(from, to)
+}

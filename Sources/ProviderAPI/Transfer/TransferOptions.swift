@@ -1,0 +1,114 @@
+import Foundation
+
+/// A byte range of a download.
+public enum ByteRange: Sendable, Hashable {
+    /// Bytes `lower...upper`, both inclusive.
+    case bytes(ClosedRange<Int64>)
+    /// From `offset` to the end.
+    case from(Int64)
+    /// The last `count` bytes.
+    case suffix(Int64)
+
+    /// The value of an HTTP `Range` header.
+    public var httpHeaderValue: String {
+        switch self {
+        case .bytes(let range): return "bytes=\(range.lowerBound)-\(range.upperBound)"
+        case .from(let offset): return "bytes=\(offset)-"
+        case .suffix(let count): return "bytes=-\(count)"
+        }
+    }
+}
+
+/// Options of a download.
+public struct DownloadOptions: Sendable {
+    /// Only this part of the content.
+    public var range: ByteRange?
+    /// Continue a download that a resumable sink holds part of.
+    public var resume: Bool
+    /// Download only if the item still has this etag; else ``ProviderError/Code/preconditionFailed``.
+    public var ifMatch: String?
+    /// Skip the body if the item still has this etag (the result says ``DownloadResult/notModified``).
+    public var ifNoneMatch: String?
+    /// Check the content against the digests the server declares, where it declares any.
+    public var verifyDigest: Bool
+    /// Receives progress.
+    public var progress: ProgressHandler?
+
+    /// Creates download options.
+    public init(
+        range: ByteRange? = nil, resume: Bool = false, ifMatch: String? = nil, ifNoneMatch: String? = nil,
+        verifyDigest: Bool = true, progress: ProgressHandler? = nil
+    ) {
+        self.range = range
+        self.resume = resume
+        self.ifMatch = ifMatch
+        self.ifNoneMatch = ifNoneMatch
+        self.verifyDigest = verifyDigest
+        self.progress = progress
+    }
+}
+
+/// What a download did.
+public struct DownloadResult: Sendable {
+    /// The item as the server described it when answering.
+    public var item: Item
+    /// `true` when `ifNoneMatch` matched and no body was sent.
+    public var notModified: Bool
+    /// Body bytes received in this call (not counting bytes a resumed sink already had).
+    public var bytesReceived: Int64
+    /// Where the received bytes start in the content.
+    public var offset: Int64
+
+    /// Creates a result.
+    public init(item: Item, notModified: Bool = false, bytesReceived: Int64, offset: Int64 = 0) {
+        self.item = item
+        self.notModified = notModified
+        self.bytesReceived = bytesReceived
+        self.offset = offset
+    }
+}
+
+/// What an upload does when the target name is taken.
+public enum ConflictPolicy: String, Sendable, Hashable, Codable {
+    /// Fail with ``ProviderError/Code/alreadyExists``.
+    case fail
+    /// Replace the existing file.
+    case overwrite
+    /// Pick a free name such as `name (1).ext`.
+    case rename
+}
+
+/// Options of an upload.
+public struct UploadOptions: Sendable {
+    /// What to do when the name is taken.
+    public var conflict: ConflictPolicy
+    /// Replace only if the existing file still has this etag; else ``ProviderError/Code/preconditionFailed``.
+    public var ifMatch: String?
+    /// The modified time to give the file, where the provider can set it.
+    public var modified: Date?
+    /// The MIME type to declare.
+    public var mimeType: String?
+    /// Receives progress.
+    public var progress: ProgressHandler?
+
+    /// Creates upload options.
+    public init(
+        conflict: ConflictPolicy = .overwrite, ifMatch: String? = nil, modified: Date? = nil,
+        mimeType: String? = nil, progress: ProgressHandler? = nil
+    ) {
+        self.conflict = conflict
+        self.ifMatch = ifMatch
+        self.modified = modified
+        self.mimeType = mimeType
+        self.progress = progress
+    }
+}
+
+/// Options of a server-side move or copy.
+public struct TransferOptions: Sendable, Hashable {
+    /// Replace an existing target; else the call fails with ``ProviderError/Code/alreadyExists``.
+    public var overwrite: Bool
+
+    /// Creates options.
+    public init(overwrite: Bool = false) { self.overwrite = overwrite }
+}

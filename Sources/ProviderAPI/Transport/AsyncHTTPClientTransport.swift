@@ -1,0 +1,165 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// The default ``HTTPTransport``, built on AsyncHTTPClient: streaming bodies both
+/// ways with back-pressure, a pooled connection per host, TLS verification on.
+///
+/// Redirects are never followed here; ``RequestExecutor`` follows them so that
+/// credentials never travel to another host.
+public final class AsyncHTTPClientTransport: HTTPTransport {
+    /// Timeouts and pool sizes.
+    public struct Configuration: Sendable {
+        /// How long to wait for a connection.
+        public var connectTimeout: Duration = .seconds(15)
+        /// How long a response may stay silent before it fails.
+        public var readTimeout: Duration = .seconds(120)
+        /// Connections kept per host.
+        public var maxConnectionsPerHost: Int = 8
+        /// How long an idle connection stays open.
+        public var idleTimeout: Duration = .seconds(60)
+        /// Creates the default configuration.
+        public init() {}
+    }
+
+    private let client: HTTPClient
+    private let ownsClient: Bool
+    private let configuration: Configuration
+
+    /// A transport with its own client; call ``shutdown()`` when done.
+    public init(configuration: Configuration = Configuration()) {
+        var config = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(
+                connect: .nanoseconds(configuration.connectTimeout.nanosecondsClamped),
+                read: .nanoseconds(configuration.readTimeout.nanosecondsClamped)),
+            connectionPool: .init(
+                idleTimeout: .nanoseconds(configuration.idleTimeout.nanosecondsClamped),
+                concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maxConnectionsPerHost),
+            decompression: .disabled)
+        config.httpVersion = .automatic
+        self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
+        self.ownsClient = true
+        self.configuration = configuration
+    }
+
+    /// A transport over a client the caller owns (its redirect setting should be `.disallow`).
+    public init(client: HTTPClient, configuration: Configuration = Configuration()) {
+        self.client = client
+        self.ownsClient = false
+        self.configuration = configuration
+    }
+
+    /// A process-wide shared transport.
+    public static let shared = AsyncHTTPClientTransport()
+
+    /// Shuts the client down if this transport created it.
+    public func shutdown() async throws {
+        if ownsClient, self !== AsyncHTTPClientTransport.shared { try await client.shutdown() }
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = request.method
+        outgoing.headers = request.headers
+        if let body = request.body {
+            switch body {
+            case .bytes(let buffer):
+                outgoing.body = .bytes(buffer)
+            case .source(let source):
+                let stream = try source.makeStream()
+                let counted = CountingStream(base: stream, expected: source.length, progress: request.uploadProgress)
+                if let length = source.length {
+                    outgoing.body = .stream(counted, length: .known(length))
+                } else {
+                    outgoing.body = .stream(counted, length: .unknown)
+                }
+            }
+        }
+        let timeout: TimeAmount = .nanoseconds((request.deadline ?? .seconds(365 * 86400)).nanosecondsClamped)
+        do {
+            let response = try await client.execute(outgoing, timeout: timeout)
+            let body = response.body
+            return HTTPResponse(
+                status: Int(response.status.code), headers: response.headers, url: request.url,
+                body: HTTPResponseBody(MappedBody(base: body, request: request.summary)))
+        } catch {
+            throw AsyncHTTPClientTransport.map(error, request: request.summary)
+        }
+    }
+
+    static func map(_ error: any Error, request: String) -> ProviderError {
+        if let providerError = error as? ProviderError { return providerError }
+        if error is CancellationError { return ProviderError(.cancelled, "cancelled", request: request) }
+        if let clientError = error as? HTTPClientError {
+            if clientError == .cancelled { return ProviderError(.cancelled, "cancelled", request: request) }
+            let description = String(describing: clientError)
+            let message: String
+            if clientError == .readTimeout || clientError == .deadlineExceeded || clientError == .connectTimeout {
+                message = "timed out"
+            } else if clientError == .remoteConnectionClosed {
+                message = "the server closed the connection"
+            } else {
+                message = "HTTP client error"
+            }
+            return ProviderError(.network, message, request: request, underlying: Redactor.redact(description))
+        }
+        return ProviderError(.network, "connection failed", request: request, underlying: Redactor.redact(String(describing: error)))
+    }
+}
+
+/// Maps body errors to ``ProviderError``.
+private struct MappedBody: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let base: HTTPClientResponse.Body
+    let request: String
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: HTTPClientResponse.Body.AsyncIterator
+        let request: String
+        mutating func next() async throws -> ByteBuffer? {
+            do { return try await base.next() } catch { throw AsyncHTTPClientTransport.map(error, request: request) }
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator(), request: request) }
+}
+
+/// Reports upload progress as the transport pulls pieces of the body.
+struct CountingStream: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let base: UploadStream
+    let expected: Int64?
+    let progress: ProgressHandler?
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: UploadStream.AsyncIterator
+        let expected: Int64?
+        let progress: ProgressHandler?
+        var sent: Int64 = 0
+        mutating func next() async throws -> ByteBuffer? {
+            try Task.checkCancellation()
+            guard let piece = try await base.next() else { return nil }
+            sent += Int64(piece.readableBytes)
+            if let expected, sent > expected {
+                throw ProviderError(.invalidArgument, "upload source produced more than its declared \(expected) bytes")
+            }
+            progress?(TransferProgress(completed: sent, expected: expected))
+            return piece
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: base.makeAsyncIterator(), expected: expected, progress: progress)
+    }
+}
+
+extension Duration {
+    /// The duration in nanoseconds, clamped to `Int64`.
+    var nanosecondsClamped: Int64 {
+        let (seconds, attoseconds) = components
+        if seconds > Int64.max / 1_000_000_000 - 1 { return Int64.max }
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import NIOHTTP1
+
+/// Removes secrets from what is logged or put in an error.
+///
+/// Header values of `Authorization`, cookies and token headers, URL user info, and
+/// query parameters whose names look like secrets are replaced by `<redacted>`.
+public enum Redactor {
+    /// Header names whose values are never logged (lowercased).
+    public static let secretHeaders: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-authentication-token",
+        "x-auth-token", "x-api-key", "x-secure-token", "x-csrf-token", "x-no-basic-header-secret",
+    ]
+
+    /// Query parameter names (lowercased) whose values are never logged.
+    public static let secretQueryNames: Set<String> = [
+        "token", "secure_token", "access_token", "refresh_token", "password", "pass", "passwd", "userpass",
+        "pwd", "secret", "key", "api_key", "apikey", "auth", "sig", "signature", "captcha_code", "session",
+    ]
+
+    /// The placeholder put where a secret was.
+    public static let mask = "<redacted>"
+
+    /// `url` without user info and with secret query values masked.
+    public static func redact(url: URL, includeHost: Bool = true) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return mask }
+        components.user = nil
+        components.password = nil
+        if let items = components.percentEncodedQueryItems {
+            components.percentEncodedQueryItems = items.map { item in
+                secretQueryNames.contains(item.name.lowercased()) ? URLQueryItem(name: item.name, value: mask) : item
+            }
+        }
+        if !includeHost {
+            var path = components.percentEncodedPath
+            if path.isEmpty { path = "/" }
+            if let query = components.percentEncodedQuery { path += "?" + query }
+            return path
+        }
+        return components.string ?? mask
+    }
+
+    /// `headers` with secret values masked, as `name: value` lines.
+    public static func redact(headers: HTTPHeaders) -> [String] {
+        headers.map { name, value in
+            secretHeaders.contains(name.lowercased()) ? "\(name): \(mask)" : "\(name): \(value)"
+        }
+    }
+
+    /// `text` with anything that looks like URL user info or a secret query value masked.
+    public static func redact(_ text: String) -> String {
+        var result = text
+        // scheme://user:password@host
+        if let regex = try? NSRegularExpression(pattern: "([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\\s]+@") {
+            result = regex.stringByReplacingMatches(
+                in: result, range: NSRange(result.startIndex..., in: result), withTemplate: "$1\(mask)@")
+        }
+        let names = secretQueryNames.sorted().map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
+        if let regex = try? NSRegularExpression(pattern: "([?&](?:\(names))=)[^&\\s\"']*", options: .caseInsensitive) {
+            result = regex.stringByReplacingMatches(
+                in: result, range: NSRange(result.startIndex..., in: result), withTemplate: "$1\(mask)")
+        }
+        if let regex = try? NSRegularExpression(pattern: "((?:Basic|Bearer)\\s+)[A-Za-z0-9+/=._~-]+", options: .caseInsensitive) {
+            result = regex.stringByReplacingMatches(
+                in: result, range: NSRange(result.startIndex..., in: result), withTemplate: "$1\(mask)")
+        }
+        return result
+    }
+}

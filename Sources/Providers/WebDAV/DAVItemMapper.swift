@@ -1,0 +1,40 @@
+import Foundation
+import ProviderAPI
+
+/// Maps the properties of a PROPFIND response to an ``Item``.
+enum DAVItemMapper {
+    static func item(path: ItemPath, properties: [DAVPropertyName: DAVPropertyValue]) -> Item {
+        let isFolder = properties[.resourcetype]?.children.contains(.collection) ?? false
+        var item = Item(path: path, kind: isFolder ? .folder : .file)
+        var raw: [String: String] = [:]
+        for (name, value) in properties {
+            switch name {
+            case .resourcetype:
+                continue
+            case .getcontentlength:
+                item.size = Int64(value.text)
+            case .getlastmodified:
+                item.modified = HTTPDate.parse(value.text)
+            case .creationdate:
+                item.created = HTTPDate.parseISO8601(value.text) ?? HTTPDate.parse(value.text)
+            case .getetag:
+                item.etag = normalizeETag(value.text)
+            case .getcontenttype:
+                if !value.text.isEmpty, !isFolder { item.mimeType = value.text }
+            default:
+                if !value.text.isEmpty { raw[name.description] = value.text }
+            }
+        }
+        if isFolder, item.size == nil { item.size = nil }
+        item.properties = raw
+        return item
+    }
+
+    /// Quotes an etag that a server (wsgidav) sent bare, so it can go back in `If-Match`.
+    static func normalizeETag(_ value: String) -> String? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty { return nil }
+        if trimmed.hasPrefix("\"") || trimmed.hasPrefix("W/\"") { return trimmed }
+        return "\"\(trimmed)\""
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import ProviderAPI
+
+extension WebDAVProvider {
+    public func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
+        if path.isRoot { throw ProviderError(.invalidArgument, "the root is a folder, not a file") }
+        if options.range != nil { try capabilities.require(.rangeDownload, "range downloads") }
+        let request = HTTPRequest(method: .GET, url: mapper.url(for: path))
+        let downloader = HTTPDownloader(executor: executor)
+        return try await downloader.download(
+            request, to: sink, options: options, expected: nil,
+            errorFor: { response, body in
+                errorSync(for: response, body: body, request: request, path: path)
+            },
+            itemFor: { response in
+                var item = Item(path: path, kind: .file)
+                item.etag = response.etag
+                item.modified = response.headers.first(name: "last-modified").flatMap(HTTPDate.parse)
+                item.mimeType = response.headers.first(name: "content-type")
+                if response.status == 200 { item.size = response.contentLength }
+                return item
+            })
+    }
+
+    public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
+        try ItemPath.validate(name: name)
+        if options.ifMatch != nil { try capabilities.require(.preconditions, "If-Match preconditions") }
+        switch options.conflict {
+        case .overwrite:
+            return try await put(source, at: folder.appending(name), options: options, exclusive: false)
+        case .fail:
+            if !capabilities.supports(.exclusiveCreate), try await itemIfExists(at: folder.appending(name)) != nil {
+                throw ProviderError(.alreadyExists, "\(try folder.appending(name)) already exists")
+            }
+            return try await put(source, at: folder.appending(name), options: options, exclusive: true)
+        case .rename:
+            for attempt in 0..<1000 {
+                let candidate = try folder.appending(ConflictNames.candidate(name, attempt: attempt))
+                if !capabilities.supports(.exclusiveCreate), try await itemIfExists(at: candidate) != nil { continue }
+                do {
+                    return try await put(source, at: candidate, options: options, exclusive: true)
+                } catch let error as ProviderError where error.code == .alreadyExists {
+                    continue
+                }
+            }
+            throw ProviderError(.alreadyExists, "no free name for \(name) after 1000 attempts")
+        }
+    }
+
+    /// One `PUT`, then a `PROPFIND` for the item's metadata.
+    func put(_ source: any UploadSource, at path: ItemPath, options: UploadOptions, exclusive: Bool) async throws -> Item {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: options.mimeType ?? MIMETypes.guess(path.name))
+        if exclusive { headers.add(name: "If-None-Match", value: "*") }
+        if let ifMatch = options.ifMatch { headers.add(name: "If-Match", value: ifMatch) }
+        let request = HTTPRequest(
+            method: .PUT, url: mapper.url(for: path), headers: headers, body: .source(source),
+            uploadProgress: options.progress)
+        options.progress?(TransferProgress(completed: 0, expected: source.length))
+        let response: HTTPResponse
+        do {
+            response = try await executor.execute(request)
+        } catch {
+            throw ProviderError.wrap(error, request: request.summary)
+        }
+        guard response.isSuccess else {
+            let status = response.status
+            if [404, 409, 500].contains(status), try await itemIfExists(at: path.parent) == nil {
+                await response.body.discard()
+                throw ProviderError(.notFound, "the folder \(path.parent) does not exist", httpStatus: status, request: request.summary)
+            }
+            throw await error(for: response, request: request, path: path) { status in
+                if status == 412 { return exclusive && options.ifMatch == nil ? .alreadyExists : .preconditionFailed }
+                if status == 405 { return .conflict }
+                return nil
+            }
+        }
+        await response.body.discard()
+        if let modified = options.modified { await setModified(modified, at: path) }
+        var item = try await item(at: path)
+        if item.size == nil { item.size = source.length }
+        return item
+    }
+
+    /// Tries `PROPPATCH` of `getlastmodified`; servers that refuse it keep their own time.
+    func setModified(_ date: Date, at path: ItemPath) async {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/xml; charset=utf-8")
+        let body = DAVRequestBodies.proppatchModified(HTTPDate.format(date))
+        let request = HTTPRequest(
+            method: .PROPPATCH, url: mapper.url(for: path), headers: headers, body: .bytes(ByteBuffer(string: body)))
+        guard let response = try? await executor.execute(request) else { return }
+        await response.body.discard()
+    }
+}
+
+/// Names tried by the ``ConflictPolicy/rename`` policy: `a.txt`, `a (1).txt`, `a (2).txt`, …
+enum ConflictNames {
+    static func candidate(_ name: String, attempt: Int) -> String {
+        guard attempt > 0 else { return name }
+        let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
+        if let dot {
+            return "\(name[..<dot]) (\(attempt))\(name[dot...])"
+        }
+        return "\(name) (\(attempt))"
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import ProviderAPI
+
+/// A ``StorageProvider`` for RFC 4918 WebDAV servers: Apache mod_dav, sabre/dav,
+/// nginx, wsgidav, lighttpd, rclone serve and the WebDAV side of ownCloud and Nextcloud.
+///
+/// Listings use `PROPFIND` asking only for the properties Strata maps, parsed
+/// with a hardened SAX parser; transfers stream both ways; paths are mapped
+/// to hrefs and back whatever the server's escaping. Make one with
+/// ``connect(_:)`` to have its ``capabilities`` probed from the server, or
+/// with ``init(configuration:capabilities:)`` to declare them.
+///
+/// ```swift
+/// let dav = try await WebDAVProvider.connect(ProviderConfiguration(
+///     url: URL(string: "https://dav.example.com/files/")!,
+///     credentials: .basic(username: "ann", password: secret)))
+/// let items = try await dav.listAll("/Reports")
+/// ```
+public struct WebDAVProvider: StorageProvider {
+    public let capabilities: Capabilities
+    public let account: ProviderAccount
+    /// What the probe learnt about the server.
+    public let profile: WebDAVServerProfile
+
+    let mapper: DAVPathMapper
+    let executor: RequestExecutor
+    let snapshots: ListingSnapshots
+    let logger: Logger
+
+    /// A provider rooted at `configuration.url` with the given capabilities
+    /// (by default those every RFC 4918 class 1 server has).
+    public init(configuration: ProviderConfiguration, profile: WebDAVServerProfile = .generic) throws {
+        self.mapper = try DAVPathMapper(root: configuration.url)
+        self.profile = profile
+        self.capabilities = profile.capabilities
+        self.logger = configuration.logger
+        self.executor = RequestExecutor(
+            transport: configuration.transport,
+            authenticator: configuration.credentials.httpAuthenticator(),
+            retry: configuration.retry,
+            logger: configuration.logger)
+        self.snapshots = ListingSnapshots()
+        self.account = ProviderAccount(
+            kind: "webdav", server: Redactor.redact(url: mapper.root), user: configuration.credentials.username)
+    }
+
+    /// Makes a provider after probing the server (`OPTIONS` and a `PROPFIND` of the root)
+    /// so that its ``capabilities`` say what this server really does.
+    public static func connect(_ configuration: ProviderConfiguration) async throws -> WebDAVProvider {
+        let generic = try WebDAVProvider(configuration: configuration)
+        let profile = try await generic.probeProfile()
+        return try WebDAVProvider(configuration: configuration, profile: profile)
+    }
+
+    // MARK: Metadata
+
+    public func item(at path: ItemPath) async throws -> Item {
+        let responses = try await propfind(path, depth: "0", body: DAVRequestBodies.propfindItems)
+        guard let first = responses.first else {
+            throw ProviderError(.invalidResponse, "PROPFIND of \(path) answered no response")
+        }
+        return try makeItem(first, expected: path)
+    }
+
+    public func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage {
+        let limit = page.limit.map { max(1, $0) }
+        if let cursor = page.cursor {
+            guard let position = ListingSnapshots.Position(cursor), position.folder == folder.description else {
+                throw ProviderError(.invalidArgument, "the page cursor does not belong to a listing of \(folder)")
+            }
+            var items = await snapshots.items(for: position.snapshot)
+            if items == nil { items = try await fetchChildren(folder) }
+            let all = items ?? []
+            return await snapshots.page(all, folder: folder, offset: position.offset, limit: limit, snapshot: position.snapshot)
+        }
+        let items = try await fetchChildren(folder)
+        guard let limit, items.count > limit else { return ItemPage(items: items, totalCount: items.count) }
+        let snapshot = await snapshots.store(items)
+        return await snapshots.page(items, folder: folder, offset: 0, limit: limit, snapshot: snapshot)
+    }
+
+    /// All children of `folder` from one `Depth: 1` PROPFIND, sorted by name.
+    func fetchChildren(_ folder: ItemPath) async throws -> [Item] {
+        let responses = try await propfind(folder, depth: "1", body: DAVRequestBodies.propfindItems, folder: true)
+        var children: [Item] = []
+        children.reserveCapacity(responses.count)
+        var sawSelf = false
+        for response in responses {
+            let path = try mapper.path(forHref: response.href)
+            if path == folder {
+                sawSelf = true
+                let selfItem = try makeItem(response, expected: folder)
+                if selfItem.kind != .folder {
+                    throw ProviderError(.invalidArgument, "\(folder) is a file, not a folder")
+                }
+                continue
+            }
+            guard path.parent == folder else {
+                throw ProviderError(.invalidResponse, "the listing of \(folder) named \(path), which is not a child")
+            }
+            if let status = response.status, !(200..<300).contains(status) { continue }
+            children.append(try makeItem(response, expected: nil))
+        }
+        if !sawSelf, responses.isEmpty {
+            throw ProviderError(.invalidResponse, "the listing of \(folder) answered no response")
+        }
+        children.sort { $0.path.name.utf8.lexicographicallyPrecedes($1.path.name.utf8) }
+        return children
+    }
+
+    // MARK: Requests
+
+    /// Sends `PROPFIND` and parses the multistatus answer.
+    func propfind(_ path: ItemPath, depth: String, body: String, folder: Bool = false) async throws -> [DAVResponse] {
+        var headers = HTTPHeaders()
+        headers.add(name: "Depth", value: depth)
+        headers.add(name: "Content-Type", value: "application/xml; charset=utf-8")
+        headers.add(name: "Accept", value: "application/xml, text/xml")
+        let request = HTTPRequest(
+            method: .PROPFIND, url: mapper.url(for: path, folder: folder), headers: headers,
+            body: .bytes(ByteBuffer(string: body)))
+        let response = try await executor.execute(request)
+        guard response.status == 207 else {
+            throw await error(for: response, request: request, path: path)
+        }
+        let data = try await collect(response, request: request)
+        do {
+            return try MultistatusParser.parse(data)
+        } catch var failure as ProviderError {
+            failure.request = request.summary
+            failure.httpStatus = 207
+            throw failure
+        }
+    }
+
+    /// Reads a whole XML answer, refusing absurd sizes.
+    func collect(_ response: HTTPResponse, request: HTTPRequest, limit: Int = 512 << 20) async throws -> Data {
+        do {
+            let buffer = try await response.body.collect(upTo: limit)
+            return Data(buffer.readableBytesView)
+        } catch {
+            throw ProviderError.wrap(error, request: request.summary)
+        }
+    }
+
+    /// The error for a failed answer, with the server's message where it sent one.
+    func error(
+        for response: HTTPResponse, request: HTTPRequest, path: ItemPath?, refine: ((Int) -> ProviderError.Code?)? = nil
+    ) async -> ProviderError {
+        let body = (try? await response.body.collect(upTo: 64 << 10)) ?? ByteBuffer()
+        return errorSync(for: response, body: body, request: request, path: path, refine: refine)
+    }
+
+    func errorSync(
+        for response: HTTPResponse, body: ByteBuffer, request: HTTPRequest, path: ItemPath?,
+        refine: ((Int) -> ProviderError.Code?)? = nil
+    ) -> ProviderError {
+        let parsed = DAVErrorBody.parse(Data(body.readableBytesView))
+        let code = refine?(response.status) ?? ProviderError.code(forHTTPStatus: response.status)
+        var message = parsed?.message
+        if message == nil {
+            switch code {
+            case .notFound: message = path.map { "\($0) not found" } ?? "not found"
+            case .unauthorized: message = "the server refused the credentials"
+            default: message = "HTTP \(response.status)"
+            }
+        }
+        var retryAfter: Duration?
+        if response.status == 429 || response.status == 503 { retryAfter = response.retryAfter }
+        return ProviderError(code, message, httpStatus: response.status, request: request.summary, retryAfter: retryAfter)
+    }
+
+    /// Builds an item from a PROPFIND response.
+    func makeItem(_ response: DAVResponse, expected: ItemPath?) throws -> Item {
+        if let status = response.status, !(200..<300).contains(status) {
+            throw ProviderError(
+                ProviderError.code(forHTTPStatus: status), response.message ?? "\(response.href) answered \(status)",
+                httpStatus: status)
+        }
+        let path = try expected ?? mapper.path(forHref: response.href)
+        return DAVItemMapper.item(path: path, properties: response.found)
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import NIOHTTP1
+import ProviderAPI
+
+/// Registers the WebDAV adapter: schemes `webdav` (http) and `webdavs` (https),
+/// and recognition of unknown servers by the `DAV` header of `OPTIONS`.
+///
+/// ```swift
+/// registry.register(WebDAVProviderFactory())
+/// ```
+public struct WebDAVProviderFactory: ProviderFactory {
+    public var kind: String { "webdav" }
+    public var schemes: [String: String] { ["webdav": "http", "webdavs": "https", "dav": "http", "davs": "https"] }
+
+    /// Creates the factory.
+    public init() {}
+
+    /// A provider with the capabilities of a generic RFC 4918 server; use ``connect(_:)`` to probe them.
+    public func makeProvider(_ configuration: ProviderConfiguration) throws -> any StorageProvider {
+        try WebDAVProvider(configuration: configuration)
+    }
+
+    /// A provider whose capabilities were probed from the server.
+    public func connect(_ configuration: ProviderConfiguration) async throws -> any StorageProvider {
+        try await WebDAVProvider.connect(configuration)
+    }
+
+    public func probe(_ url: URL, using executor: RequestExecutor) async -> ProbeResult? {
+        let request = HTTPRequest(method: .OPTIONS, url: url)
+        guard let response = try? await executor.execute(request) else { return nil }
+        await response.body.discard()
+        guard let dav = response.headers.first(name: "dav"), dav.contains("1") || dav.contains("2") else { return nil }
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        components?.scheme = url.scheme?.lowercased() == "https" ? "webdavs" : "webdav"
+        let server = response.headers.first(name: "server").map { " (\($0))" } ?? ""
+        return ProbeResult(
+            kind: kind, confidence: 50, detail: "DAV: \(dav)\(server)", url: components?.url ?? url)
+    }
+}

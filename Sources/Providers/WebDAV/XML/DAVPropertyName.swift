@@ -1,0 +1,73 @@
+import Foundation
+
+/// A qualified WebDAV property name: a namespace URI and a local name.
+public struct DAVPropertyName: Hashable, Sendable, CustomStringConvertible {
+    /// The namespace URI, such as `DAV:`.
+    public var namespace: String
+    /// The local name, such as `getetag`.
+    public var name: String
+
+    /// Creates a name.
+    public init(_ namespace: String, _ name: String) {
+        self.namespace = namespace
+        self.name = name
+    }
+
+    /// `{namespace}name`, Clark notation.
+    public var description: String { "{\(namespace)}\(name)" }
+
+    static let dav = "DAV:"
+    static let resourcetype = DAVPropertyName(dav, "resourcetype")
+    static let getcontentlength = DAVPropertyName(dav, "getcontentlength")
+    static let getlastmodified = DAVPropertyName(dav, "getlastmodified")
+    static let getetag = DAVPropertyName(dav, "getetag")
+    static let getcontenttype = DAVPropertyName(dav, "getcontenttype")
+    static let creationdate = DAVPropertyName(dav, "creationdate")
+    static let displayname = DAVPropertyName(dav, "displayname")
+    static let quotaAvailable = DAVPropertyName(dav, "quota-available-bytes")
+    static let quotaUsed = DAVPropertyName(dav, "quota-used-bytes")
+    static let collection = DAVPropertyName(dav, "collection")
+}
+
+/// The value of one property in a multistatus answer.
+public struct DAVPropertyValue: Hashable, Sendable {
+    /// The text content, trimmed.
+    public var text: String
+    /// The names of the child elements (for `resourcetype`: `collection`, …).
+    public var children: [DAVPropertyName]
+
+    /// Creates a value.
+    public init(text: String, children: [DAVPropertyName] = []) {
+        self.text = text
+        self.children = children
+    }
+}
+
+/// One `propstat` of a multistatus response.
+public struct DAVPropstat: Hashable, Sendable {
+    /// The HTTP status of these properties.
+    public var status: Int
+    /// The properties.
+    public var properties: [DAVPropertyName: DAVPropertyValue]
+}
+
+/// One `response` element of a multistatus answer.
+public struct DAVResponse: Hashable, Sendable {
+    /// The raw `href`, as the server wrote it.
+    public var href: String
+    /// The response-level status, for answers without `propstat` (errors of DELETE, COPY, MOVE).
+    public var status: Int?
+    /// The property groups.
+    public var propstats: [DAVPropstat]
+    /// The `responsedescription` or error message, if any.
+    public var message: String?
+
+    /// The properties the server answered 200 for.
+    public var found: [DAVPropertyName: DAVPropertyValue] {
+        var result: [DAVPropertyName: DAVPropertyValue] = [:]
+        for propstat in propstats where (200..<300).contains(propstat.status) {
+            result.merge(propstat.properties) { first, _ in first }
+        }
+        return result
+    }
+}

@@ -1,0 +1,387 @@
+# shellcheck shell=bash disable=SC2016,SC2119,SC2120
+# Strata test servers: Apache 2.4 mod_dav_fs and sabre/dav 1.8 on 127.0.0.1.
+#
+# Source this file, then:
+#   strata_servers_install   # apt-get the packages (skipped when all present)
+#   strata_servers_start     # start both servers in a fresh temp dir, export:
+#                            #   STRATA_APACHE_URL  STRATA_SABRE_URL
+#                            #   STRATA_DAV_USER    STRATA_DAV_PASS
+#                            #   STRATA_SERVERS_DIR (plus STRATA_APACHE_ROOT,
+#                            #   STRATA_SABRE_ROOT: the served directories)
+#   strata_servers_stop      # stop them (idempotent), remove the temp dir
+#
+# Inputs (optional): STRATA_APACHE_PORT (default 18081), STRATA_SABRE_PORT
+# (default 18083) -- if busy, another free port is picked; STRATA_KEEP_SERVERS_DIR=1
+# keeps the temp dir (logs: run/apache-error.log, run/apache-access.log,
+# sabre/php.log) after stop.
+#
+# The functions never change the caller's shell options and return non-zero
+# with a message on stderr on failure, so they work under `set -euo pipefail`
+# and in an interactive shell alike.
+
+STRATA_SERVERS_PACKAGES=(apache2 apache2-utils php-cli php-sabre-dav curl libsqlite3-dev time)
+
+_strata_log() { printf 'strata-servers: %s\n' "$*" >&2; }
+
+# ---------------------------------------------------------------- install
+
+_strata_servers_installed() {
+  local f
+  for f in /usr/sbin/apache2 /usr/lib/apache2/modules/mod_dav_fs.so /usr/bin/htpasswd \
+           /usr/bin/php /usr/share/php/Sabre/autoload.php /usr/bin/curl /usr/bin/time \
+           /usr/include/sqlite3.h; do
+    [ -e "$f" ] || return 1
+  done
+  command -v dpkg-query >/dev/null 2>&1 || return 0
+  local st
+  st=$(dpkg-query -W -f='${db:Status-Abbrev}\n' "${STRATA_SERVERS_PACKAGES[@]}" 2>/dev/null) || return 1
+  [ "$(printf '%s\n' "$st" | grep -c '^ii')" -eq "${#STRATA_SERVERS_PACKAGES[@]}" ]
+}
+
+strata_servers_install() {
+  if _strata_servers_installed; then
+    return 0
+  fi
+  local -a sudo=()
+  if [ "$(id -u)" != 0 ]; then
+    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+      sudo=(sudo -n)
+    else
+      _strata_log "missing packages and not root (no passwordless sudo); install: ${STRATA_SERVERS_PACKAGES[*]}"
+      return 1
+    fi
+  fi
+  _strata_log "installing ${STRATA_SERVERS_PACKAGES[*]}"
+  local i ok=
+  for i in 1 2 3; do
+    if "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 -qq update >&2; then
+      ok=1; break
+    fi
+    _strata_log "apt-get update failed (try $i), retrying"; sleep 5
+  done
+  [ -n "$ok" ] || { _strata_log "apt-get update failed"; return 1; }
+  ok=
+  for i in 1 2; do
+    if "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -o DPkg::Lock::Timeout=600 -y -q \
+         "${STRATA_SERVERS_PACKAGES[@]}" >&2; then
+      ok=1; break
+    fi
+    _strata_log "apt-get install failed (try $i)"; sleep 5
+  done
+  [ -n "$ok" ] || { _strata_log "apt-get install failed"; return 1; }
+  _strata_servers_installed || { _strata_log "packages installed but files missing"; return 1; }
+}
+
+# ---------------------------------------------------------------- ports
+
+# Succeeds when something accepts TCP connections on 127.0.0.1:$1.
+_strata_port_listening() {
+  timeout 2 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1"' _ "$1" 2>/dev/null
+}
+
+# Succeeds when 127.0.0.1:$1 is free (nothing listening, and bindable).
+_strata_port_free() {
+  local port=$1 rc
+  _strata_port_listening "$port" && return 1
+  if command -v python3 >/dev/null 2>&1; then
+    rc=0
+    python3 - "$port" <<'EOF' 2>/dev/null || rc=$?
+import socket, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+try:
+    s.bind(("127.0.0.1", int(sys.argv[1])))
+except OSError:
+    sys.exit(3)
+EOF
+    [ "$rc" -ne 3 ] || return 1
+  fi
+  return 0
+}
+
+# _strata_pick_port PREFERRED [EXCLUDED...] -> prints a free port
+_strata_pick_port() {
+  local want=$1 p i; shift
+  for i in $(seq 0 40); do
+    p=$((want + i))
+    [ "$p" -le 65535 ] || break
+    case " $* " in *" $p "*) continue ;; esac
+    if _strata_port_free "$p"; then echo "$p"; return 0; fi
+  done
+  for i in $(seq 1 60); do
+    p=$((20000 + RANDOM % 40000))
+    case " $* " in *" $p "*) continue ;; esac
+    if _strata_port_free "$p"; then echo "$p"; return 0; fi
+  done
+  _strata_log "no free port found near $want"
+  return 1
+}
+
+# ---------------------------------------------------------------- processes
+
+# _strata_spawn PIDFILE LOGFILE CMD... : start CMD in a new session (so its
+# whole process group can be killed); PIDFILE gets the session leader's pid.
+_strata_spawn() {
+  local pidfile=$1 log=$2; shift 2
+  local what=$1
+  rm -f "$pidfile"
+  setsid bash -c 'echo $$ > "$1"; shift; exec "$@"' _ "$pidfile" "$@" </dev/null >>"$log" 2>&1 &
+  local i
+  for i in $(seq 50); do
+    [ -s "$pidfile" ] && return 0
+    sleep 0.05
+  done
+  _strata_log "could not start $what"
+  return 1
+}
+
+_strata_group_alive() { [ -n "${1:-}" ] && kill -0 -- "-$1" 2>/dev/null; }
+
+# _strata_kill_group PGID : TERM the group, wait up to 10 s, then KILL.
+_strata_kill_group() {
+  local pg=${1:-} i
+  [ -n "$pg" ] || return 0
+  _strata_group_alive "$pg" || return 0
+  kill -TERM -- "-$pg" 2>/dev/null || true
+  for i in $(seq 100); do
+    _strata_group_alive "$pg" || return 0
+    sleep 0.1
+  done
+  _strata_log "process group $pg did not stop on TERM, killing"
+  kill -KILL -- "-$pg" 2>/dev/null || true
+  for i in $(seq 50); do
+    _strata_group_alive "$pg" || return 0
+    sleep 0.1
+  done
+  _strata_log "process group $pg still alive"
+  return 1
+}
+
+# _strata_wait_dav NAME URL PGID LOG : wait (~20 s) for PROPFIND Depth 0 -> 207.
+# Returns 0 when ready, 2 when the process died with "Address already in use"
+# (caller retries on another port), 1 otherwise.
+_strata_wait_dav() {
+  local name=$1 url=$2 pg=$3 log=$4 code i
+  for i in $(seq 200); do
+    if ! _strata_group_alive "$pg"; then
+      if grep -qi 'address already in use' "$log" 2>/dev/null; then return 2; fi
+      _strata_log "$name exited during startup; last lines of $log:"
+      tail -n 15 "$log" >&2 2>/dev/null || true
+      return 1
+    fi
+    code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 -u "$STRATA_DAV_USER:$STRATA_DAV_PASS" \
+             -X PROPFIND -H 'Depth: 0' "$url" 2>/dev/null) || code=000
+    [ "$code" = 207 ] && return 0
+    sleep 0.1
+  done
+  _strata_log "$name at $url did not answer PROPFIND Depth 0 with 207 within 20 s (last: $code); last lines of $log:"
+  tail -n 15 "$log" >&2 2>/dev/null || true
+  return 1
+}
+
+# ---------------------------------------------------------------- apache
+
+_strata_apache_conf() {
+  local R=$1 port=$2 m runas=
+  if [ "$(id -u)" = 0 ]; then runas=$'User www-data\nGroup www-data'; fi
+  cat <<EOF
+ServerRoot /usr/lib/apache2
+ServerName 127.0.0.1
+Listen 127.0.0.1:$port
+PidFile $R/run/httpd.pid
+DefaultRuntimeDir $R/run
+Mutex file:$R/run default
+ErrorLog $R/run/apache-error.log
+LogLevel warn
+LogFormat "%t %>s %b %D \"%r\"" strata
+CustomLog $R/run/apache-access.log strata
+$(for m in mpm_event authn_core authn_file authz_core authz_user auth_basic dav dav_fs mime; do
+    echo "LoadModule ${m}_module modules/mod_$m.so"; done)
+TypesConfig /etc/mime.types
+$runas
+Timeout 300
+LimitRequestBody 0
+LimitXMLRequestBody 0
+DAVLockDB $R/lock/DAVLock
+DocumentRoot $R/www
+<Directory />
+  Options None
+  AllowOverride None
+  Require all denied
+</Directory>
+<Directory $R/www>
+  Options None
+  AllowOverride None
+  Dav On
+  DavDepthInfinity On
+  AuthType Basic
+  AuthName strata
+  AuthUserFile $R/htpasswd
+  Require valid-user
+</Directory>
+EOF
+}
+
+_strata_start_apache() {
+  local R=$STRATA_SERVERS_DIR port rc
+  mkdir -p "$R/www" "$R/lock" "$R/run" || return 1
+  if ! printf '%s\n' "$STRATA_DAV_PASS" | htpasswd -ic "$R/htpasswd" "$STRATA_DAV_USER" >/dev/null 2>&1; then
+    _strata_log "htpasswd failed"; return 1
+  fi
+  chmod 644 "$R/htpasswd"
+  if [ "$(id -u)" = 0 ]; then chown www-data: "$R/www" "$R/lock" || return 1; fi
+  port=$(_strata_pick_port "${STRATA_APACHE_PORT:-18081}" "$@") || return 1
+  for _ in 1 2 3; do
+    _strata_apache_conf "$R" "$port" >"$R/httpd.conf" || return 1
+    : >"$R/run/apache-error.log"
+    _strata_spawn "$R/run/apache.pgid" "$R/run/apache-error.log" \
+      /usr/sbin/apache2 -f "$R/httpd.conf" -DFOREGROUND || return 1
+    rc=0
+    _strata_wait_dav Apache "http://127.0.0.1:$port/" "$(cat "$R/run/apache.pgid")" \
+      "$R/run/apache-error.log" || rc=$?
+    if [ "$rc" = 0 ]; then
+      echo "$port" >"$R/run/apache.port"; STRATA_APACHE_URL="http://127.0.0.1:$port/"; return 0
+    fi
+    _strata_kill_group "$(cat "$R/run/apache.pgid" 2>/dev/null)" || true
+    [ "$rc" = 2 ] || return 1
+    _strata_log "Apache: port $port taken meanwhile, trying another"
+    port=$(_strata_pick_port $((port + 1)) "$@") || return 1
+  done
+  return 1
+}
+
+# ---------------------------------------------------------------- sabre
+
+_strata_start_sabre() {
+  local R=$STRATA_SERVERS_DIR port rc
+  mkdir -p "$R/sabre/data" "$R/sabre/docroot" || return 1
+  cat >"$R/sabre/server.php" <<'EOF'
+<?php
+// sabre/dav 1.8 (Debian php-sabre-dav) for Strata tests.
+require_once 'Sabre/autoload.php';
+use Sabre\DAV;
+error_reporting(E_ALL & ~E_DEPRECATED & ~E_STRICT);
+ini_set('display_errors', '0');
+class StrataAuth extends DAV\Auth\Backend\AbstractBasic {
+  protected function validateUserPass($u, $p) {
+    return $u === getenv('STRATA_DAV_USER') && $p === getenv('STRATA_DAV_PASS');
+  }
+}
+$s = new DAV\Server(new DAV\FSExt\Directory(__DIR__ . '/data'));
+$s->setBaseUri('/');
+$s->addPlugin(new DAV\Auth\Plugin(new StrataAuth(), 'strata'));
+$s->addPlugin(new DAV\Locks\Plugin(new DAV\Locks\Backend\File(__DIR__ . '/locks.dat')));
+$s->exec();
+EOF
+  port=$(_strata_pick_port "${STRATA_SABRE_PORT:-18083}" "$@") || return 1
+  for _ in 1 2 3; do
+    : >"$R/sabre/php.log"
+    PHP_CLI_SERVER_WORKERS=${STRATA_SABRE_WORKERS:-4} _strata_spawn "$R/sabre/php.pgid" "$R/sabre/php.log" \
+      php -d upload_max_filesize=0 -d post_max_size=0 -d memory_limit=-1 -d max_execution_time=0 \
+          -d max_input_time=-1 -d display_errors=0 -d log_errors=1 \
+          -S "127.0.0.1:$port" -t "$R/sabre/docroot" "$R/sabre/server.php" || return 1
+    rc=0
+    _strata_wait_dav sabre "http://127.0.0.1:$port/" "$(cat "$R/sabre/php.pgid")" \
+      "$R/sabre/php.log" || rc=$?
+    if [ "$rc" = 0 ]; then
+      echo "$port" >"$R/sabre/php.port"; STRATA_SABRE_URL="http://127.0.0.1:$port/"; return 0
+    fi
+    _strata_kill_group "$(cat "$R/sabre/php.pgid" 2>/dev/null)" || true
+    [ "$rc" = 2 ] || return 1
+    _strata_log "sabre: port $port taken meanwhile, trying another"
+    port=$(_strata_pick_port $((port + 1)) "$@") || return 1
+  done
+  return 1
+}
+
+# ---------------------------------------------------------------- public
+
+strata_servers_start() {
+  # Servers started earlier by this same shell are stopped first. Variables
+  # inherited from an outer shell are ignored (they belong to someone else).
+  if [ -n "${_STRATA_SERVERS_OWNED_DIR:-}" ]; then strata_servers_stop || true; fi
+  local R
+  R=$(mktemp -d "${TMPDIR:-/tmp}/strata-servers.XXXXXX") || { _strata_log "mktemp failed"; return 1; }
+  chmod 755 "$R"   # mktemp makes it 0700; Apache's www-data children must get in
+  _STRATA_SERVERS_OWNED_DIR=$R
+  export STRATA_SERVERS_DIR=$R
+  export STRATA_DAV_USER=strata
+  STRATA_DAV_PASS=$(od -An -N18 -tx1 /dev/urandom | tr -d ' \n') || return 1
+  export STRATA_DAV_PASS
+  export STRATA_APACHE_ROOT=$R/www STRATA_SABRE_ROOT=$R/sabre/data
+  STRATA_APACHE_URL='' STRATA_SABRE_URL=''
+  if ! _strata_start_apache "${STRATA_SABRE_PORT:-18083}"; then
+    _strata_log "Apache failed to start (logs in $R/run)"
+    STRATA_KEEP_SERVERS_DIR=${STRATA_KEEP_SERVERS_DIR:-1} strata_servers_stop || true
+    return 1
+  fi
+  local aport=${STRATA_APACHE_URL#http://127.0.0.1:}; aport=${aport%/}
+  if ! _strata_start_sabre "$aport"; then
+    _strata_log "sabre/dav failed to start (log: $R/sabre/php.log)"
+    STRATA_KEEP_SERVERS_DIR=${STRATA_KEEP_SERVERS_DIR:-1} strata_servers_stop || true
+    return 1
+  fi
+  export STRATA_APACHE_URL STRATA_SABRE_URL
+  return 0
+}
+
+# strata_servers_run CMD [ARGS...] : run CMD (stdin kept) and return its
+# status. A TERM sent to this shell is passed on to CMD, and this shell does
+# not wait for CMD to finish before it can react (bash defers traps while a
+# foreground command runs). Ctrl-C reaches CMD through the terminal; this shell
+# then returns CMD's status (130). The caller's INT/TERM traps are restored.
+strata_servers_run() {
+  local saved_int saved_term rc
+  saved_int=$(trap -p INT); saved_term=$(trap -p TERM)
+  # Without job control bash starts background commands with INT and QUIT
+  # ignored; undo that so Ctrl-C still reaches CMD.
+  ( trap - INT QUIT; exec "$@" ) <&0 &
+  _STRATA_SERVERS_CHILD=$!
+  trap ':' INT
+  trap 'kill -TERM "$_STRATA_SERVERS_CHILD" 2>/dev/null || true' TERM
+  local n=0
+  while :; do
+    rc=0
+    unset _STRATA_SERVERS_WAITED
+    wait -p _STRATA_SERVERS_WAITED "$_STRATA_SERVERS_CHILD" || rc=$?
+    # -p stays unset when wait was cut short by a trapped signal: wait again.
+    [ -z "${_STRATA_SERVERS_WAITED:-}" ] || break
+    [ "$rc" != 127 ] || break
+    n=$((n + 1)); [ "$n" -lt 1000 ] || break
+  done
+  trap - INT TERM
+  eval "$saved_int"; eval "$saved_term"
+  return "$rc"
+}
+
+# strata_servers_stop [DIR] : stop the servers this shell started (or those
+# of DIR). Safe to call any number of times.
+strata_servers_stop() {
+  local R=${1:-${_STRATA_SERVERS_OWNED_DIR:-}} rc=0 f pg port
+  if [ -z "$R" ] || [ ! -d "$R" ]; then
+    if [ -z "${1:-}" ]; then _STRATA_SERVERS_OWNED_DIR=; fi
+    return 0
+  fi
+  for f in "$R/run/apache.pgid" "$R/sabre/php.pgid"; do
+    pg=$(cat "$f" 2>/dev/null) || pg=
+    _strata_kill_group "$pg" || rc=1
+  done
+  # Nothing of ours may still listen.
+  for f in "$R/run/apache.port" "$R/sabre/php.port"; do
+    port=$(cat "$f" 2>/dev/null) || port=
+    if [ -n "$port" ] && _strata_port_listening "$port"; then
+      _strata_log "warning: 127.0.0.1:$port still accepts connections after stop"; rc=1
+    fi
+  done
+  if [ "${STRATA_KEEP_SERVERS_DIR:-0}" = 1 ]; then
+    _strata_log "kept $R"
+  else
+    rm -rf "$R" 2>/dev/null || { _strata_log "could not remove $R"; rc=1; }
+  fi
+  if [ "$R" = "${_STRATA_SERVERS_OWNED_DIR:-}" ]; then
+    _STRATA_SERVERS_OWNED_DIR=
+    unset STRATA_APACHE_URL STRATA_SABRE_URL STRATA_DAV_USER STRATA_DAV_PASS \
+          STRATA_SERVERS_DIR STRATA_APACHE_ROOT STRATA_SABRE_ROOT
+  fi
+  return "$rc"
+}
