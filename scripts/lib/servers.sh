@@ -102,6 +102,10 @@ EOF
 # _strata_pick_port PREFERRED [EXCLUDED...] -> prints a free port
 _strata_pick_port() {
   local want=$1 p i; shift
+  case "$want" in
+    ''|*[!0-9]*) _strata_log "ignoring bad port '$want', using 18080"; want=18080 ;;
+  esac
+  [ "$want" -ge 1024 ] && [ "$want" -le 65535 ] || want=18080
   for i in $(seq 0 40); do
     p=$((want + i))
     [ "$p" -le 65535 ] || break

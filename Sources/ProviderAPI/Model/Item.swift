@@ -7,7 +7,7 @@ public enum ItemKind: String, Sendable, Hashable, Codable {
 }
 
 /// A digest algorithm, named as servers name it (`md5`, `sha1`, `sha256`).
-public struct DigestAlgorithm: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct DigestAlgorithm: RawRepresentable, Hashable, Sendable, Codable, CodingKeyRepresentable, CustomStringConvertible {
     public let rawValue: String
     /// Creates an algorithm from its lowercased name.
     public init(rawValue: String) { self.rawValue = rawValue.lowercased() }
@@ -15,6 +15,16 @@ public struct DigestAlgorithm: RawRepresentable, Hashable, Sendable, Codable, Cu
     public static let sha1 = DigestAlgorithm(rawValue: "sha1")
     public static let sha256 = DigestAlgorithm(rawValue: "sha256")
     public var description: String { rawValue }
+
+    public var codingKey: any CodingKey { Key(stringValue: rawValue) }
+    public init?<T: CodingKey>(codingKey: T) { self.init(rawValue: codingKey.stringValue) }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
 }
 
 /// What the current user may do with an item, as far as the server says.

@@ -1,0 +1,130 @@
+import ArgumentParser
+import Foundation
+import ProviderAPI
+
+struct GetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "get", abstract: "Download a file.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The remote file.") var source: String
+    @Argument(help: "A local file or folder (default: the current folder).") var destination: String?
+    @Flag(help: "Continue an interrupted download of the same file.") var resume = false
+    @Option(help: "Download only bytes FIRST-LAST (e.g. 0-1023).") var range: String?
+
+    func run() async throws {
+        let (provider, path) = try await global.open(source)
+        guard !path.isRoot else { throw ValidationError("name a file, not the root") }
+        let local = URL(fileURLWithPath: destination ?? FileManager.default.currentDirectoryPath)
+        var isFolder: ObjCBool = false
+        let sink: FileSink
+        if FileManager.default.fileExists(atPath: local.path, isDirectory: &isFolder), isFolder.boolValue {
+            // The remote name must stay inside the folder the caller chose.
+            sink = try FileSink(folder: local, name: path.name, resumable: resume)
+        } else {
+            sink = FileSink(url: local, resumable: resume)
+        }
+        let bar = ProgressBar(label: path.name)
+        var options = DownloadOptions(resume: resume, progress: bar.handler)
+        if let range { options.range = try Self.parseRange(range) }
+        let result = try await provider.download(path, to: sink, options: options)
+        bar.finish()
+        if global.json { try Output.json(result.item) }
+    }
+
+    static func parseRange(_ text: String) throws -> ByteRange {
+        let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { throw ValidationError("--range takes FIRST-LAST, FIRST- or -COUNT") }
+        switch (Int64(parts[0]), Int64(parts[1])) {
+        case (let first?, let last?) where last >= first: return .bytes(first...last)
+        case (let first?, nil) where parts[1].isEmpty: return .from(first)
+        case (nil, let count?) where parts[0].isEmpty: return .suffix(count)
+        default: throw ValidationError("--range takes FIRST-LAST, FIRST- or -COUNT")
+        }
+    }
+}
+
+struct PutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "put", abstract: "Upload a file.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The local file ('-' for standard input).") var source: String
+    @Argument(help: "The remote folder (ending in /) or file.") var destination: String
+    @Option(help: "What to do when the name is taken: fail, overwrite or rename.") var conflict: String = "overwrite"
+
+    func run() async throws {
+        guard let policy = ConflictPolicy(rawValue: conflict) else {
+            throw ValidationError("--conflict takes fail, overwrite or rename")
+        }
+        let (provider, path) = try await global.open(destination)
+        let upload: any UploadSource
+        var name: String
+        if source == "-" {
+            upload = AsyncSequenceSource(StandardInput())
+            name = "stdin"
+        } else {
+            let url = URL(fileURLWithPath: source)
+            upload = try FileSource(url: url)
+            name = url.lastPathComponent
+        }
+        var folder = path
+        if !destination.hasSuffix("/"), !path.isRoot {
+            if let existing = try await provider.itemIfExists(at: path), existing.isFolder {
+                folder = path
+            } else {
+                folder = path.parent
+                name = path.name
+            }
+        }
+        let bar = ProgressBar(label: name)
+        let item = try await provider.upload(
+            upload, to: folder, name: name, options: UploadOptions(conflict: policy, progress: bar.handler))
+        bar.finish()
+        if global.json { try Output.json(item) } else if item.name != name { Output.line("uploaded as \(item.path)") }
+    }
+}
+
+struct MoveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "mv", abstract: "Move or rename on the server.")
+
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Replace an existing destination.") var force = false
+    @Argument(help: "The item to move.") var source: String
+    @Argument(help: "The new path: a URL on the same server or a path such as /a/b.") var destination: String
+
+    func run() async throws {
+        let (provider, from) = try await global.open(source)
+        let to = try ServerSideTransfer.destination(destination, source: source)
+        let item = try await provider.move(from, to: to, options: TransferOptions(overwrite: force))
+        if global.json { try Output.json(item) }
+    }
+}
+
+struct CopyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "cp", abstract: "Copy on the server.")
+
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Replace an existing destination.") var force = false
+    @Argument(help: "The item to copy.") var source: String
+    @Argument(help: "The new path: a URL on the same server or a path such as /a/b.") var destination: String
+
+    func run() async throws {
+        let (provider, from) = try await global.open(source)
+        let to = try ServerSideTransfer.destination(destination, source: source)
+        let item = try await provider.copy(from, to: to, options: TransferOptions(overwrite: force))
+        if global.json { try Output.json(item) }
+    }
+}
+
+/// Resolves the destination of `mv` and `cp`: a path, or a URL on the same server as the source.
+enum ServerSideTransfer {
+    static func destination(_ text: String, source: String) throws -> ItemPath {
+        if text.hasPrefix("/") { return try ItemPath(text) }
+        guard let url = URL(string: text), let sourceURL = URL(string: source), url.scheme != nil else {
+            throw ValidationError("the destination must be a path (/a/b) or a URL")
+        }
+        guard url.host == sourceURL.host, url.port == sourceURL.port, url.scheme == sourceURL.scheme else {
+            throw ValidationError("server-side move and copy need both URLs on the same server")
+        }
+        return try ItemPath(URLComponents(url: url, resolvingAgainstBaseURL: false)?.path ?? url.path)
+    }
+}

@@ -1,0 +1,20 @@
+import ArgumentParser
+import Foundation
+
+/// The `strata` command-line tool: one set of commands for every content server Strata supports.
+@main
+struct Strata: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "strata",
+        abstract: "List, fetch, upload and manage files on WebDAV and other content servers.",
+        discussion: """
+            Targets are URLs whose scheme picks the adapter (webdav://host/path, webdavs://host/path) \
+            or saved remotes (name:/path, from --remotes). Credentials come from --user and the \
+            STRATA_PASSWORD or STRATA_TOKEN environment variables (or --password-file); they are never printed.
+            """,
+        version: "0.1.0",
+        subcommands: [
+            ListCommand.self, StatCommand.self, GetCommand.self, PutCommand.self, MkdirCommand.self,
+            RemoveCommand.self, MoveCommand.self, CopyCommand.self, ConformanceCommand.self, DetectCommand.self,
+        ])
+}

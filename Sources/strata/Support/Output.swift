@@ -1,0 +1,70 @@
+import Foundation
+import ProviderAPI
+
+/// Prints items and results as text or JSON.
+enum Output {
+    static func json<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        let data = try encoder.encode(value)
+        FileHandle.standardOutput.write(data)
+        FileHandle.standardOutput.write(Data("\n".utf8))
+    }
+
+    static func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    static func size(_ bytes: Int64?) -> String {
+        guard let bytes else { return "-" }
+        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
+    }
+
+    static func date(_ date: Date?) -> String {
+        guard let date else { return "-" }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    /// One line per item: kind, size, modified time, name.
+    static func table(_ items: [Item]) {
+        for item in items {
+            let kind = item.isFolder ? "d" : "-"
+            let name = item.isFolder ? item.name + "/" : item.name
+            let size = item.isFolder ? "-" : size(item.size)
+            line("\(kind) \(size.leftPadded(10))  \(date(item.modified))  \(name)")
+        }
+    }
+
+    static func describe(_ item: Item) {
+        line("path:     \(item.path)")
+        line("kind:     \(item.kind.rawValue)")
+        if let size = item.size { line("size:     \(size) (\(Output.size(size)))") }
+        if let modified = item.modified { line("modified: \(date(modified))") }
+        if let etag = item.etag { line("etag:     \(etag)") }
+        if let mime = item.mimeType { line("type:     \(mime)") }
+        if item.id != item.path.description { line("id:       \(item.id)") }
+        for (algorithm, value) in item.digests.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            line("\(algorithm.rawValue):\(String(repeating: " ", count: max(1, 9 - algorithm.rawValue.count)))\(value)")
+        }
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}
