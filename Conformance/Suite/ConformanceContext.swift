@@ -1,0 +1,56 @@
+import Foundation
+import ProviderAPI
+
+/// What a case body works with: the provider, the transport it sends through,
+/// the case's own scratch folder on the server and its own local temporary folder.
+public struct ConformanceContext: Sendable {
+    /// The provider under test, made over ``transport``.
+    public let provider: any StorageProvider
+    /// The transport the provider sends through; cases read its counts to prove that no request was sent.
+    public let transport: CountingTransport
+    /// The case's own folder on the server, empty when the case starts.
+    public let folder: ItemPath
+    /// The run's scratch folder, which holds every case's folder and is deleted at the end.
+    public let scratch: ItemPath
+    /// The options of the run.
+    public let options: ConformanceOptions
+    /// The case's own local folder for temporary files, deleted at the end of the run.
+    public let temporaryDirectory: URL
+
+    let factory: @Sendable (any HTTPTransport) async throws -> any StorageProvider
+    let log: NoteLog
+
+    /// The provider's declared capabilities.
+    public var capabilities: Capabilities { provider.capabilities }
+
+    /// Makes another provider over `transport`, for cases that must wrap the transport
+    /// (a ``FaultInjectingTransport`` around ``transport``, for example).
+    ///
+    /// The new provider talks to the same server and root as ``provider``.
+    public func makeProvider(over transport: any HTTPTransport) async throws -> any StorageProvider {
+        try await factory(transport)
+    }
+
+    /// A second provider whose requests pass through a new ``FaultInjectingTransport`` wrapped
+    /// around ``transport``, and that fault transport.
+    public func makeFaultInjectingProvider() async throws -> (provider: any StorageProvider, faults: FaultInjectingTransport) {
+        let faults = FaultInjectingTransport(transport)
+        return (try await makeProvider(over: faults), faults)
+    }
+
+    /// Adds a note to the case's result, for something a reader should know even when it passes.
+    public func note(_ text: String) { log.append(text) }
+
+    /// The path of `name` inside the case's folder.
+    public func path(_ name: String) throws -> ItemPath { try folder.appending(name) }
+
+    /// A local file URL inside the case's temporary folder.
+    public func localURL(_ name: String) -> URL { temporaryDirectory.appendingPathComponent(name, isDirectory: false) }
+}
+
+/// The notes of one case, collected from its body.
+final class NoteLog: Sendable {
+    private let notes = Locked<[String]>([])
+    func append(_ text: String) { notes.withLock { $0.append(text) } }
+    var all: [String] { notes.withLock { $0 } }
+}

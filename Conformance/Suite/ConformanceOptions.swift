@@ -1,0 +1,63 @@
+import Foundation
+import ProviderAPI
+
+/// How a ``ConformanceSuite`` runs.
+///
+/// ```swift
+/// var options = ConformanceOptions()
+/// options.caseFilter = ["listing", "names.emoji"]   // a group, and one case
+/// ```
+public struct ConformanceOptions: Sendable {
+    /// The environment variable that turns on the large-file cases when set to `1`.
+    public static let largeFilesEnvironmentKey = "STRATA_CONFORMANCE_LARGE"
+
+    /// Whether to run the cases that move ``largeFileSize`` bytes (1 GiB by default).
+    ///
+    /// Off by default; always on when the environment has `STRATA_CONFORMANCE_LARGE=1`.
+    public var largeFiles: Bool
+    /// How many entries the paging case creates and lists (default 1050).
+    public var pagingCount: Int
+    /// The names of the cases, or of whole groups, to run; `nil` runs every case.
+    public var caseFilter: Set<String>?
+    /// The transport under the suite's ``CountingTransport``.
+    public var baseTransport: any HTTPTransport
+    /// The size of the large-file round trip (default 1 GiB). The file is streamed from and to disk.
+    public var largeFileSize: Int64
+    /// The size of the multi-megabyte round trip (default 10 MiB).
+    public var mediumFileSize: Int
+    /// How many uploads run at once when a case creates many files (default 6).
+    public var uploadConcurrency: Int
+    /// How far the server's clock may be from this machine's when modified times are compared (default 5 s).
+    public var allowedClockSkew: Duration
+    /// How long cases wait for eventually consistent results, such as a search index or a change feed (default 15 s).
+    public var settleTimeout: Duration
+
+    /// Creates options.
+    public init(
+        largeFiles: Bool = false, pagingCount: Int = 1050, caseFilter: Set<String>? = nil,
+        baseTransport: any HTTPTransport = AsyncHTTPClientTransport.shared, largeFileSize: Int64 = 1 << 30,
+        mediumFileSize: Int = 10 << 20, uploadConcurrency: Int = 6, allowedClockSkew: Duration = .seconds(5),
+        settleTimeout: Duration = .seconds(15)
+    ) {
+        self.largeFiles = largeFiles || ConformanceOptions.largeFilesRequestedByEnvironment
+        self.pagingCount = max(2, pagingCount)
+        self.caseFilter = caseFilter
+        self.baseTransport = baseTransport
+        self.largeFileSize = max(1, largeFileSize)
+        self.mediumFileSize = max(1, mediumFileSize)
+        self.uploadConcurrency = max(1, uploadConcurrency)
+        self.allowedClockSkew = allowedClockSkew
+        self.settleTimeout = settleTimeout
+    }
+
+    /// Whether the environment asks for the large-file cases (`STRATA_CONFORMANCE_LARGE=1`).
+    public static var largeFilesRequestedByEnvironment: Bool {
+        ProcessInfo.processInfo.environment[largeFilesEnvironmentKey] == "1"
+    }
+
+    /// Whether `conformanceCase` is selected by ``caseFilter``.
+    public func selects(_ conformanceCase: ConformanceCase) -> Bool {
+        guard let caseFilter else { return true }
+        return caseFilter.contains(conformanceCase.name) || caseFilter.contains(conformanceCase.group)
+    }
+}

@@ -1,5 +1,0 @@
-import Foundation
-import ProviderAPI
-
-/// Temporary.
-public struct ConformanceProbe: Sendable { public init() {} }
