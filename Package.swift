@@ -73,6 +73,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "ProviderConformanceTests",
+            dependencies: ["ProviderConformance", "ProviderConformanceTesting"],
+            path: "Tests/ProviderConformanceTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "WebDAVProviderTests",
             dependencies: ["WebDAVProvider", "ProviderConformance", "ProviderConformanceTesting"],
             path: "Tests/WebDAVProviderTests",

@@ -14,7 +14,7 @@ import ProviderAPI
 /// ```swift
 /// let extra = ConformanceCase("vendor.locks", requires: [], summary: "Locks survive a rename") { context in
 ///     let item = try await context.provider.item(at: context.folder)
-///     try expect(item.isFolder, "the case folder is not a folder")
+///     try context.expect(item.isFolder, "the case folder is not a folder")
 /// }
 /// let suite = ConformanceSuite(subject: "acme", cases: ConformanceCatalog.standard + [extra]) { … }
 /// ```

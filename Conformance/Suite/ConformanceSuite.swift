@@ -11,7 +11,7 @@ import ProviderAPI
 ///
 /// ```swift
 /// let suite = ConformanceSuite(subject: "webdav \(url)") { transport in
-///     try WebDAVProvider(configuration: ProviderConfiguration(url: url, credentials: credentials, transport: transport))
+///     try await WebDAVProvider.connect(ProviderConfiguration(url: url, credentials: credentials, transport: transport))
 /// }
 /// let report = await suite.run()
 /// print(report.text)
@@ -55,6 +55,12 @@ public struct ConformanceSuite: Sendable {
 
     /// The cases ``ConformanceOptions/caseFilter`` selects, in the order they run.
     public var selectedCases: [ConformanceCase] { cases.filter { options.selects($0) } }
+
+    /// The names in ``ConformanceOptions/caseFilter`` that match no case and no group, for callers to warn about.
+    public var unmatchedFilterNames: Set<String> {
+        guard let filter = options.caseFilter else { return [] }
+        return filter.subtracting(cases.map(\.name)).subtracting(cases.map(\.group))
+    }
 
     /// Runs the selected cases and reports on each.
     ///

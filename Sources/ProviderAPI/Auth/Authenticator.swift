@@ -30,7 +30,7 @@ public struct NoAuthenticator: Authenticator {
 }
 
 /// HTTP Basic authentication, sent pre-emptively on every request.
-public struct BasicAuthenticator: Authenticator, CustomStringConvertible {
+public struct BasicAuthenticator: Authenticator, CustomStringConvertible, CustomReflectable {
     private let header: String
     /// The user name.
     public let username: String
@@ -49,10 +49,13 @@ public struct BasicAuthenticator: Authenticator, CustomStringConvertible {
     public func refresh(after response: HTTPResponse?, for request: HTTPRequest) async throws -> Bool { false }
 
     public var description: String { "BasicAuthenticator(username: \(username))" }
+
+    /// The mirror shows the user name only, so `dump` never prints the encoded password.
+    public var customMirror: Mirror { Mirror(self, children: ["username": username]) }
 }
 
 /// Bearer-token authentication with an optional refresh.
-public actor BearerAuthenticator: Authenticator {
+public actor BearerAuthenticator: Authenticator, CustomStringConvertible, CustomReflectable {
     /// Fetches a fresh access token.
     public typealias Refresh = @Sendable () async throws -> String
 
@@ -65,6 +68,11 @@ public actor BearerAuthenticator: Authenticator {
         self.token = token
         self.refresher = refresh
     }
+
+    public nonisolated var description: String { "BearerAuthenticator(token: \(Redactor.mask))" }
+
+    /// The mirror has no children, so `dump` never prints the token.
+    public nonisolated var customMirror: Mirror { Mirror(self, children: [:]) }
 
     public func authorize(_ request: inout HTTPRequest) async throws {
         if let refreshing { token = try await refreshing.value }

@@ -11,54 +11,56 @@ public struct NameEncoder: Sendable {
     /// The rules of the server names are encoded for.
     public let rules: NameRules
 
-    private static let quote: Character = "\u{201B}"
-    private static let space: Character = "\u{2420}"
-    private static let dot: Character = "\u{FF0E}"
+    private static let quote: Unicode.Scalar = "\u{201B}"
+    private static let space: Unicode.Scalar = "\u{2420}"
+    private static let dot: Unicode.Scalar = "\u{FF0E}"
+
+    // Names are encoded scalar by scalar, not Character by Character: a refused character
+    // followed by a combining mark ("?\u{301}") is one Character but still reaches the
+    // server as a raw "?", so it must be mapped all the same.
 
     /// Creates an encoder for a server's rules.
     public init(rules: NameRules) { self.rules = rules }
 
-    private func lookAlike(_ character: Character) -> Character? {
-        guard let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
-            scalar.value >= 0x21, scalar.value <= 0x7E,
-            let mapped = Unicode.Scalar(scalar.value + 0xFEE0)
-        else { return nil }
-        return Character(mapped)
+    private func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+        rules.forbiddenCharacters.contains(Character(scalar))
     }
 
-    private func original(of character: Character) -> Character? {
-        guard let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
-            scalar.value >= 0xFF01, scalar.value <= 0xFF5E,
-            let mapped = Unicode.Scalar(scalar.value - 0xFEE0)
-        else { return nil }
-        return Character(mapped)
+    private func lookAlike(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
+        guard scalar.value >= 0x21, scalar.value <= 0x7E else { return nil }
+        return Unicode.Scalar(scalar.value + 0xFEE0)
     }
 
-    private func isSubstitute(_ character: Character) -> Bool {
-        character == NameEncoder.quote || character == NameEncoder.space || character == NameEncoder.dot
-            || original(of: character).map { rules.forbiddenCharacters.contains($0) } == true
+    private func original(of scalar: Unicode.Scalar) -> Unicode.Scalar? {
+        guard scalar.value >= 0xFF01, scalar.value <= 0xFF5E else { return nil }
+        return Unicode.Scalar(scalar.value - 0xFEE0)
+    }
+
+    private func isSubstitute(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == NameEncoder.quote || scalar == NameEncoder.space || scalar == NameEncoder.dot
+            || original(of: scalar).map(isForbidden) == true
     }
 
     /// The name to send to the server for a user's `name`.
     public func encode(_ name: String) -> String {
-        var out: [Character] = []
-        let characters = Array(name)
-        for (index, character) in characters.enumerated() {
-            if isSubstitute(character) {
+        var out = String.UnicodeScalarView()
+        let scalars = Array(name.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            if isSubstitute(scalar) {
                 out.append(NameEncoder.quote)
-                out.append(character)
-            } else if rules.forbiddenCharacters.contains(character), let mapped = lookAlike(character) {
+                out.append(scalar)
+            } else if isForbidden(scalar), let mapped = lookAlike(scalar) {
                 out.append(mapped)
-            } else if character == " ", index == 0, !rules.allowsLeadingSpace {
+            } else if scalar == " ", index == 0, !rules.allowsLeadingSpace {
                 out.append(NameEncoder.space)
-            } else if character == " ", index == characters.count - 1, !rules.allowsTrailingSpace {
+            } else if scalar == " ", index == scalars.count - 1, !rules.allowsTrailingSpace {
                 out.append(NameEncoder.space)
-            } else if character == ".", index == characters.count - 1, !rules.allowsTrailingDot {
+            } else if scalar == ".", index == scalars.count - 1, !rules.allowsTrailingDot {
                 out.append(NameEncoder.dot)
-            } else if character == ".", index == 0, !rules.allowsDotFiles {
+            } else if scalar == ".", index == 0, !rules.allowsDotFiles {
                 out.append(NameEncoder.dot)
             } else {
-                out.append(character)
+                out.append(scalar)
             }
         }
         return String(out)
@@ -66,24 +68,24 @@ public struct NameEncoder: Sendable {
 
     /// The user's name for a `name` read from the server.
     public func decode(_ name: String) -> String {
-        var out: [Character] = []
-        let characters = Array(name)
+        var out = String.UnicodeScalarView()
+        let scalars = Array(name.unicodeScalars)
         var index = 0
-        while index < characters.count {
-            let character = characters[index]
-            if character == NameEncoder.quote, index + 1 < characters.count, isSubstitute(characters[index + 1]) {
-                out.append(characters[index + 1])
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == NameEncoder.quote, index + 1 < scalars.count, isSubstitute(scalars[index + 1]) {
+                out.append(scalars[index + 1])
                 index += 2
                 continue
             }
-            if character == NameEncoder.space {
+            if scalar == NameEncoder.space {
                 out.append(" ")
-            } else if character == NameEncoder.dot {
+            } else if scalar == NameEncoder.dot {
                 out.append(".")
-            } else if let plain = original(of: character), rules.forbiddenCharacters.contains(plain) {
+            } else if let plain = original(of: scalar), isForbidden(plain) {
                 out.append(plain)
             } else {
-                out.append(character)
+                out.append(scalar)
             }
             index += 1
         }

@@ -51,13 +51,19 @@ public struct NameRules: Sendable, Hashable {
     }
 
     /// Whether the server accepts `name` as it is.
+    ///
+    /// Checked scalar by scalar, as a server sees the bytes: `"?\u{301}"` contains a `?`
+    /// even though Swift counts it as one Character.
     public func accepts(_ name: String) -> Bool {
         if name.utf8.count > maxNameBytes { return false }
         if name.contains(where: { forbiddenCharacters.contains($0) }) { return false }
-        if !allowsLeadingSpace, name.first == " " { return false }
-        if !allowsTrailingSpace, name.last == " " { return false }
-        if !allowsTrailingDot, name.last == "." { return false }
-        if !allowsDotFiles, name.first == "." { return false }
+        if name.unicodeScalars.contains(where: { forbiddenCharacters.contains(Character($0)) }) { return false }
+        let first = name.unicodeScalars.first
+        let last = name.unicodeScalars.last
+        if !allowsLeadingSpace, first == " " { return false }
+        if !allowsTrailingSpace, last == " " { return false }
+        if !allowsTrailingDot, last == "." { return false }
+        if !allowsDotFiles, first == "." { return false }
         return true
     }
 

@@ -26,18 +26,28 @@ public enum Redactor {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return mask }
         components.user = nil
         components.password = nil
-        if let items = components.percentEncodedQueryItems {
-            components.percentEncodedQueryItems = items.map { item in
-                secretQueryNames.contains(item.name.lowercased()) ? URLQueryItem(name: item.name, value: mask) : item
-            }
+        // The query is rebuilt as text: the mask is not valid percent-encoding, and
+        // URLComponents traps when given query items that are not.
+        let query = components.percentEncodedQueryItems.map { items in
+            items.map { item -> String in
+                let name = item.name.removingPercentEncoding ?? item.name
+                let value = secretQueryNames.contains(name.lowercased()) ? mask : item.value
+                return value.map { "\(item.name)=\($0)" } ?? item.name
+            }.joined(separator: "&")
         }
-        if !includeHost {
-            var path = components.percentEncodedPath
-            if path.isEmpty { path = "/" }
-            if let query = components.percentEncodedQuery { path += "?" + query }
-            return path
+        let fragment = components.percentEncodedFragment
+        components.percentEncodedQuery = nil
+        components.percentEncodedFragment = nil
+        var text: String
+        if includeHost {
+            guard let base = components.string else { return mask }
+            text = base
+        } else {
+            text = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         }
-        return components.string ?? mask
+        if let query { text += "?" + query }
+        if includeHost, let fragment { text += "#" + fragment }
+        return text
     }
 
     /// `headers` with secret values masked, as `name: value` lines.

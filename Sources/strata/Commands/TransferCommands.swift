@@ -85,38 +85,36 @@ struct PutCommand: AsyncParsableCommand {
 
 struct MoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "mv", abstract: "Move or rename on the server.")
+    @OptionGroup var arguments: ServerSideTransfer
 
-    @OptionGroup var global: GlobalOptions
-    @Flag(help: "Replace an existing destination.") var force = false
-    @Argument(help: "The item to move.") var source: String
-    @Argument(help: "The new path: a URL on the same server or a path such as /a/b.") var destination: String
-
-    func run() async throws {
-        let (provider, from) = try await global.open(source)
-        let to = try ServerSideTransfer.destination(destination, source: source)
-        let item = try await provider.move(from, to: to, options: TransferOptions(overwrite: force))
-        if global.json { try Output.json(item) }
-    }
+    func run() async throws { try await arguments.run(move: true) }
 }
 
 struct CopyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "cp", abstract: "Copy on the server.")
+    @OptionGroup var arguments: ServerSideTransfer
 
-    @OptionGroup var global: GlobalOptions
-    @Flag(help: "Replace an existing destination.") var force = false
-    @Argument(help: "The item to copy.") var source: String
-    @Argument(help: "The new path: a URL on the same server or a path such as /a/b.") var destination: String
-
-    func run() async throws {
-        let (provider, from) = try await global.open(source)
-        let to = try ServerSideTransfer.destination(destination, source: source)
-        let item = try await provider.copy(from, to: to, options: TransferOptions(overwrite: force))
-        if global.json { try Output.json(item) }
-    }
+    func run() async throws { try await arguments.run(move: false) }
 }
 
-/// Resolves the destination of `mv` and `cp`: a path, or a URL on the same server as the source.
-enum ServerSideTransfer {
+/// The arguments of `mv` and `cp`, and how their destination is resolved: a path, or a URL
+/// on the same server as the source.
+struct ServerSideTransfer: ParsableArguments {
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Replace an existing destination.") var force = false
+    @Argument(help: "The item to move or copy.") var source: String
+    @Argument(help: "The new path: a URL on the same server or a path such as /a/b.") var destination: String
+
+    func run(move: Bool) async throws {
+        let (provider, from) = try await global.open(source)
+        let to = try Self.destination(destination, source: source)
+        let options = TransferOptions(overwrite: force)
+        let item = move
+            ? try await provider.move(from, to: to, options: options)
+            : try await provider.copy(from, to: to, options: options)
+        if global.json { try Output.json(item) }
+    }
+
     static func destination(_ text: String, source: String) throws -> ItemPath {
         if text.hasPrefix("/") { return try ItemPath(text) }
         guard let url = URL(string: text), let sourceURL = URL(string: source), url.scheme != nil else {

@@ -45,6 +45,12 @@ public enum MultistatusParser {
         guard delegate.sawMultistatus else {
             throw ProviderError(.invalidResponse, "the answer is not a DAV:multistatus document")
         }
+        // Foundation's XMLParser on Linux reports success for a document cut short (it never
+        // tells libxml2 that the input ended), so a truncated answer must be caught here, or a
+        // listing cut mid-transfer would look complete.
+        guard delegate.closedMultistatus else {
+            throw ProviderError(.invalidResponse, "the multistatus document ends before its closing tag")
+        }
         return delegate.responses
     }
 }
@@ -54,6 +60,7 @@ private final class MultistatusDelegate: NSObject, XMLParserDelegate {
     var responses: [DAVResponse] = []
     var failure: ProviderError?
     var sawMultistatus = false
+    var closedMultistatus = false
 
     // Element stack of qualified names.
     private var stack: [DAVPropertyName] = []
@@ -135,6 +142,8 @@ private final class MultistatusDelegate: NSObject, XMLParserDelegate {
             if done.href.isEmpty { return fail(parser, "a DAV:response without an href") }
             responses.append(done)
             response = nil
+        } else if depth == 1 {
+            closedMultistatus = true
         }
         stack.removeLast()
         text = ""

@@ -1,0 +1,77 @@
+import Foundation
+import ProviderAPI
+
+/// Names that are taken: folders, and each upload conflict policy.
+enum ConflictCases {
+    static var all: [ConformanceCase] { [createFolderExists, uploadFail, uploadOverwrite, uploadRename, staleIfMatch] }
+
+    static let createFolderExists = ConformanceCase(
+        "conflicts.createFolderExists", summary: "createFolder where a folder or a file already is throws .alreadyExists"
+    ) { context in
+        try await context.makeFolder("dir")
+        try await context.upload(text: "x", as: "file")
+        try await context.expectError(.alreadyExists, "createFolder(dir) a second time") {
+            try await context.makeFolder("dir")
+        }
+        try await context.expectError(.alreadyExists, "createFolder(file) over a file") {
+            try await context.makeFolder("file")
+        }
+        try await context.expectContent(try context.path("file"), Array("x".utf8), "after createFolder over it")
+    }
+
+    static let uploadFail = ConformanceCase(
+        "conflicts.uploadFail", summary: "Uploading with .fail over a file throws .alreadyExists and keeps the old content"
+    ) { context in
+        let first = try await context.upload(text: "old", as: "f.txt", options: UploadOptions(conflict: .fail))
+        try await context.expectError(.alreadyExists, "upload(.fail) over an existing file") {
+            try await context.upload(text: "new content", as: "f.txt", options: UploadOptions(conflict: .fail))
+        }
+        try await context.expectContent(first.path, Array("old".utf8), "after the refused upload")
+        let entries = try await context.children()
+        try context.expect(entries.map(\.name) == ["f.txt"], "the folder holds \(entries.map(\.name))")
+    }
+
+    static let uploadOverwrite = ConformanceCase(
+        "conflicts.uploadOverwrite", summary: "Uploading with .overwrite replaces the content and size"
+    ) { context in
+        let first = try await context.upload(text: "old", as: "f.txt")
+        let second = try await context.upload(text: "new content", as: "f.txt", options: UploadOptions(conflict: .overwrite))
+        try context.expect(second.path == first.path, "the overwrite returned the path \(second.path)")
+        try await context.expectContent(first.path, Array("new content".utf8), "after the overwrite")
+        let stat = try await context.provider.item(at: first.path)
+        try context.expect(stat.size == 11, "item(at:) says size \(String(describing: stat.size)) after the overwrite, not 11")
+        let entries = try await context.children()
+        try context.expect(entries.map(\.name) == ["f.txt"], "the folder holds \(entries.map(\.name))")
+    }
+
+    static let uploadRename = ConformanceCase(
+        "conflicts.uploadRename", summary: "Uploading with .rename keeps the old file and creates another name"
+    ) { context in
+        let first = try await context.upload(text: "old", as: "f.txt")
+        let second = try await context.upload(text: "new content", as: "f.txt", options: UploadOptions(conflict: .rename))
+        try context.expect(second.path != first.path, "upload(.rename) returned the taken path \(second.path)")
+        try context.expect(second.path.parent == context.folder, "upload(.rename) put the file at \(second.path)")
+        try await context.expectContent(first.path, Array("old".utf8), "after upload(.rename)")
+        try await context.expectContent(second.path, Array("new content".utf8), "(the renamed upload)")
+        let names = try await context.children().map(\.name).sorted()
+        try context.expect(names == [first.name, second.name].sorted(), "the folder holds \(names)")
+        context.note("renamed to \(second.name.debugDescription)")
+    }
+
+    static let staleIfMatch = ConformanceCase(
+        "conflicts.staleIfMatch", requires: [.preconditions, .etags],
+        summary: "Uploading with a stale ifMatch throws .preconditionFailed; the current etag succeeds"
+    ) { context in
+        let path = try context.path("f.txt")
+        try await context.upload(text: "one", as: "f.txt")
+        guard let stale = try await context.provider.item(at: path).etag else { throw ConformanceFailure("item(at:) has no etag") }
+        try await context.upload(text: "two!", as: "f.txt")
+        guard let current = try await context.provider.item(at: path).etag else { throw ConformanceFailure("item(at:) has no etag") }
+        try await context.expectError(.preconditionFailed, "upload(ifMatch: stale etag)") {
+            try await context.upload(text: "three", as: "f.txt", options: UploadOptions(conflict: .overwrite, ifMatch: stale))
+        }
+        try await context.expectContent(path, Array("two!".utf8), "after the refused conditional upload")
+        try await context.upload(text: "three", as: "f.txt", options: UploadOptions(conflict: .overwrite, ifMatch: current))
+        try await context.expectContent(path, Array("three".utf8), "after a conditional upload with the current etag")
+    }
+}

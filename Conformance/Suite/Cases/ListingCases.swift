@@ -1,0 +1,117 @@
+import Foundation
+import ProviderAPI
+
+/// Listing folders: empty, mixed, paged, missing.
+enum ListingCases {
+    static var all: [ConformanceCase] { [root, emptyFolder, filesAndFolders, paging, folderNotFound, itemNotFound] }
+
+    static let root = ConformanceCase(
+        "listing.root", summary: "The root is a folder whose listing holds the scratch folder"
+    ) { context in
+        let scratch = try await context.provider.item(at: context.scratch)
+        try context.expect(scratch.kind == .folder, "item(at: \(context.scratch)) is a \(scratch.kind), not a folder")
+        let entries = try await context.provider.listAll(.root)
+        let matches = entries.filter { $0.name == context.scratch.name }
+        try context.expect(matches.count == 1, "list(/) holds the scratch folder \(matches.count) times, not once")
+        try context.expect(matches.allSatisfy(\.isFolder), "list(/) shows the scratch folder as a file")
+    }
+
+    static let emptyFolder = ConformanceCase(
+        "listing.emptyFolder", requires: .emptyFolders, summary: "An empty folder lists no entries and no next page"
+    ) { context in
+        let page = try await context.provider.list(context.folder, page: .first)
+        try context.expect(page.items.isEmpty, "a new folder lists \(page.items.count) entries: \(page.items.map(\.name))")
+        try context.expect(page.next == nil, "an empty listing has a next-page cursor")
+        let inner = try await context.makeFolder("empty")
+        try context.expect(inner.kind == .folder, "createFolder returned a \(inner.kind)")
+        try context.expect(inner.path == (try context.path("empty")), "createFolder returned the path \(inner.path)")
+        try context.expect(try await context.children(of: inner.path).isEmpty, "a new inner folder is not empty")
+        let stat = try await context.provider.item(at: inner.path)
+        try context.expect(stat.kind == .folder, "item(at:) of an empty folder is a \(stat.kind)")
+    }
+
+    static let filesAndFolders = ConformanceCase(
+        "listing.filesAndFolders", summary: "A listing shows each file and folder once, with kind, name, path and size"
+    ) { context in
+        let files: [String: Int] = ["a.txt": 3, "b.bin": 1000, "c": 0]
+        for (name, size) in files { try await context.upload(RandomBytes.make(size), as: name) }
+        for name in ["sub1", "sub2"] { try await context.makeFolder(name) }
+        try await context.upload(text: "inner", as: "inner.txt", in: try context.path("sub1"))
+
+        let entries = try await context.children()
+        let names = entries.map(\.name).sorted()
+        try context.expect(names == ["a.txt", "b.bin", "c", "sub1", "sub2"], "the listing holds \(names)")
+        for entry in entries {
+            try context.expect(entry.path == (try context.path(entry.name)), "entry \(entry.name) has the path \(entry.path)")
+            if let size = files[entry.name] {
+                try context.expect(entry.kind == .file, "\(entry.name) is listed as a \(entry.kind)")
+                try context.expect(entry.size == Int64(size), "\(entry.name) is listed with size \(String(describing: entry.size)), not \(size)")
+            } else {
+                try context.expect(entry.kind == .folder, "\(entry.name) is listed as a \(entry.kind)")
+            }
+            let stat = try await context.provider.item(at: entry.path)
+            try context.expect(stat.kind == entry.kind, "item(at: \(entry.path)) is a \(stat.kind), the listing says \(entry.kind)")
+            if let size = files[entry.name] {
+                try context.expect(stat.size == Int64(size), "item(at: \(entry.path)) has size \(String(describing: stat.size)), not \(size)")
+            }
+        }
+    }
+
+    static let paging = ConformanceCase(
+        "listing.paging", summary: "Paging through a large folder with a limit returns every entry exactly once"
+    ) { context in
+        let count = context.options.pagingCount
+        let names = (0..<count).map { index in "p-\(String(repeating: "0", count: max(0, 5 - String(index).count)))\(index).txt" }
+        try await BulkUpload.run(names: names, in: context.folder, context: context)
+
+        let limit = max(1, min(100, count / 5))
+        var seen: [String: Int] = [:]
+        var request = PageRequest(limit: limit)
+        var cursors: Set<PageCursor> = []
+        var pages = 0
+        while true {
+            pages += 1
+            try context.expect(pages <= count + 2, "the listing did not end after \(pages) pages")
+            let page = try await context.provider.list(context.folder, page: request)
+            if context.capabilities.supports(.paging) {
+                try context.expect(page.items.count <= limit, "page \(pages) holds \(page.items.count) entries, the limit was \(limit)")
+            }
+            if let total = page.totalCount {
+                try context.expect(total == count, "page \(pages) says the folder holds \(total) entries, it holds \(count)")
+            }
+            for item in page.items { seen[item.name, default: 0] += 1 }
+            guard let next = page.next else { break }
+            try context.expect(cursors.insert(next).inserted, "page \(pages) repeats the cursor \(next)")
+            request.cursor = next
+        }
+        let duplicates = seen.filter { $0.value > 1 }.keys.sorted()
+        let missing = names.filter { seen[$0] == nil }
+        let extra = seen.keys.filter { !names.contains($0) }.sorted()
+        try context.expect(duplicates.isEmpty, "\(duplicates.count) entries came more than once, such as \(duplicates.prefix(3))")
+        try context.expect(missing.isEmpty, "\(missing.count) of \(count) entries never came, such as \(missing.prefix(3))")
+        try context.expect(extra.isEmpty, "unexpected entries \(extra.prefix(3))")
+        if context.capabilities.supports(.paging) {
+            let minimum = (count + limit - 1) / limit
+            try context.expect(pages >= minimum, "\(count) entries came in \(pages) pages of at most \(limit)")
+        }
+        let unpaged = try await context.provider.listAll(context.folder)
+        try context.expect(unpaged.count == count, "listing without a limit returned \(unpaged.count) of \(count) entries")
+        context.note("\(count) entries in \(pages) pages of \(limit)")
+    }
+
+    static let folderNotFound = ConformanceCase(
+        "listing.folderNotFound", summary: "Listing a folder that does not exist throws .notFound"
+    ) { context in
+        let missing = try context.path("no-such-folder")
+        try await context.expectError(.notFound, "list(\(missing))") {
+            try await context.provider.list(missing, page: .first)
+        }
+    }
+
+    static let itemNotFound = ConformanceCase(
+        "listing.itemNotFound", summary: "item(at:) of a missing file, or below a missing folder, throws .notFound"
+    ) { context in
+        try await context.expectMissing(try context.path("no-such-file.txt"))
+        try await context.expectMissing(try context.folder.appending("no-such-folder").appending("file.txt"))
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import ProviderAPI
+
+/// A download cut in the middle continues where it stopped.
+enum ResumeCases {
+    static var all: [ConformanceCase] { [afterDrop] }
+
+    static let afterDrop = ConformanceCase(
+        "resume.afterDrop", requires: .resumeDownload,
+        summary: "A download whose body is cut keeps a partial file, and a resumed download fetches only the rest"
+    ) { context in
+        let size: Int64 = 4 << 20
+        let cut: Int64 = (1 << 20) + 123
+        let source = try context.makeRandomFile(named: "resume.source", size: size)
+        let uploaded = try await context.provider.upload(try FileSource(url: source.url), to: context.folder, name: "resume.bin", options: UploadOptions())
+
+        let (faulty, faults) = try await context.makeFaultInjectingProvider()
+        faults.inject(.dropBody(after: cut), method: "GET")
+        let local = context.localURL("resume.bin")
+        let sink = FileSink(url: local, resumable: true)
+        try await context.expectError(.network, "a download whose body is cut after \(cut) bytes") {
+            try await faulty.download(uploaded.path, to: sink, options: DownloadOptions())
+        }
+        try TransportChecks.expectUsed(faults, context: context)
+        try context.expect(!FileManager.default.fileExists(atPath: local.path), "the cut download left a file under the final name")
+        let partial = LocalFile.size(of: sink.partialURL)
+        try context.expect(partial == cut, "the cut download left a partial file of \(String(describing: partial)) bytes, expected \(cut)")
+
+        let result = try await context.provider.download(
+            uploaded.path, to: FileSink(url: local, resumable: true), options: DownloadOptions(resume: true))
+        try context.expect(result.offset == cut, "the resumed download started at \(result.offset), not \(cut)")
+        try context.expect(result.bytesReceived == size - cut, "the resumed download received \(result.bytesReceived) bytes, not \(size - cut)")
+        let digest = try LocalFile.sha256(of: local)
+        try context.expect(digest == source.sha256, "the resumed file's SHA-256 is \(digest), the original's \(source.sha256)")
+        try context.expect(!FileManager.default.fileExists(atPath: sink.partialURL.path), "the partial file is still there after the resumed download")
+    }
+}

@@ -1,0 +1,21 @@
+import ProviderAPI
+
+/// The cases of the conformance suite.
+///
+/// Groups run in this order: `listing`, `folders`, `metadata`, `names`, `files`,
+/// `conflicts`, `delete`, `move`, `copy`, `ranges`, `resume`, `cancellation`,
+/// `progress`, `retries`, `search`, `shares`, `quota`, `changes`, `unsupported`.
+public enum ConformanceCatalog {
+    /// Every standard case, in the order they run.
+    public static var standard: [ConformanceCase] {
+        ListingCases.all + FolderCases.all + MetadataCases.all + NameCases.all + FileCases.all + ConflictCases.all
+            + DeleteCases.all + ServerTransferCases.all + RangeCases.all + ResumeCases.all + CancellationCases.all
+            + ProgressCases.all + RetryCases.all + OptionalFeatureCases.all + UnsupportedCases.all
+    }
+
+    /// The groups of ``standard``, in order.
+    public static var groups: [String] {
+        var seen: Set<String> = []
+        return standard.map(\.group).filter { seen.insert($0).inserted }
+    }
+}

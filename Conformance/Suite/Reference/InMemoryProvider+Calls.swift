@@ -1,0 +1,78 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import ProviderAPI
+
+extension InMemoryProvider {
+    public func item(at path: ItemPath) async throws -> Item {
+        var item = visible(try await call(Item.self, .PROPFIND, path, headers: [("Depth", "0")]))
+        if defects.contains(.reportsWrongSize), let size = item.size { item.size = size + 1 }
+        return item
+    }
+
+    public func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage {
+        var headers = [("Depth", "1")]
+        if capabilities.supports(.paging), let limit = page.limit { headers.append((InMemoryWire.limitHeader, String(limit))) }
+        if let cursor = page.cursor { headers.append((InMemoryWire.cursorHeader, cursor.rawValue)) }
+        var result = try await call(ItemPage.self, .PROPFIND, folder, headers: headers)
+        result.items = result.items.map(visible)
+        if defects.contains(.dropsEntryWhenPaging), page.cursor != nil, !result.items.isEmpty { result.items.removeFirst() }
+        return result
+    }
+
+    public func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
+        if options.range != nil { try await require(.rangeDownload, "range downloads") }
+        if options.resume { try await require(.resumeDownload, "resumed downloads") }
+        if options.ifMatch != nil || options.ifNoneMatch != nil { try await require(.preconditions, "conditional downloads") }
+        let request = HTTPRequest(method: .GET, url: try InMemoryWire.url(path))
+        var result = try await HTTPDownloader(executor: executor).download(
+            request, to: sink, options: options, expected: nil,
+            errorFor: { response, body in InMemoryWire.error(for: response, body: body, request: request.summary) },
+            itemFor: { response in
+                InMemoryWire.item(fromHeader: response.headers.first(name: InMemoryWire.itemHeader))
+                    ?? Item(path: path, kind: .file, etag: response.etag)
+            })
+        result.item = visible(result.item)
+        return result
+    }
+
+    public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
+        if options.ifMatch != nil { try await require(.preconditions, "conditional uploads") }
+        if let maximum = capabilities.maxUploadSize, let length = source.length, length > maximum {
+            throw ProviderError(.quotaExceeded, "\(length) bytes is more than the largest upload, \(maximum)")
+        }
+        var conflict = options.conflict
+        if defects.contains(.ignoresFailPolicy), conflict == .fail { conflict = .overwrite }
+        var headers = [(InMemoryWire.conflictHeader, conflict.rawValue)]
+        if let ifMatch = options.ifMatch { headers.append(("If-Match", ifMatch)) }
+        if let modified = options.modified, capabilities.supports(.setModifiedTime) {
+            headers.append((InMemoryWire.modifiedHeader, String(modified.timeIntervalSince1970)))
+        }
+        if let mimeType = options.mimeType { headers.append(("Content-Type", mimeType)) }
+        let target = try folder.appending(name)
+        return visible(try await call(Item.self, .PUT, target, headers: headers, body: .source(source), progress: options.progress))
+    }
+
+    public func createFolder(named name: String, in parent: ItemPath) async throws -> Item {
+        visible(try await call(Item.self, .MKCOL, try parent.appending(name)))
+    }
+
+    public func delete(_ path: ItemPath) async throws {
+        _ = try await exchange(.DELETE, path)
+    }
+
+    public func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
+        try await require(.move, "move")
+        return try await transfer(.MOVE, source, destination, options)
+    }
+
+    public func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
+        try await require(.copy, "copy")
+        return try await transfer(.COPY, source, destination, options)
+    }
+
+    private func transfer(_ method: HTTPMethod, _ source: ItemPath, _ destination: ItemPath, _ options: TransferOptions) async throws -> Item {
+        let headers = [("Destination", InMemoryWire.encode(destination)), ("Overwrite", options.overwrite ? "T" : "F")]
+        return visible(try await call(Item.self, method, source, headers: headers))
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import ProviderAPI
+
+extension InMemoryProvider {
+    public func search(_ query: Query, page: PageRequest) async throws -> ItemPage {
+        try await require(.search, "search")
+        var headers: [(String, String)] = []
+        if let limit = page.limit { headers.append((InMemoryWire.limitHeader, String(limit))) }
+        if let cursor = page.cursor { headers.append((InMemoryWire.cursorHeader, cursor.rawValue)) }
+        let body = try InMemoryWire.encodeJSON(WireQuery(query))
+        var result = try await call(ItemPage.self, .SEARCH, .root, headers: headers, body: .bytes(body))
+        result.items = result.items.map(visible)
+        return result
+    }
+
+    public func shares(of path: ItemPath) async throws -> [Share] {
+        try await require(.shares, "shares")
+        return try await call([Share].self, .REPORT, path, headers: [(InMemoryWire.operationHeader, "shares")])
+    }
+
+    public func share(_ path: ItemPath, _ request: ShareRequest) async throws -> Share {
+        try await require(.shares, "sharing")
+        guard capabilities.shareKinds.contains(request.kind.tag) else {
+            throw ProviderError.unsupported("sharing as .\(request.kind.tag.rawValue)")
+        }
+        let body = try InMemoryWire.encodeJSON(WireShareRequest(request))
+        return try await call(Share.self, .POST, path, headers: [(InMemoryWire.operationHeader, "share")], body: .bytes(body))
+    }
+
+    public func revoke(_ share: Share) async throws {
+        try await require(.shares, "revoking shares")
+        _ = try await exchange(.DELETE, share.path, headers: [(InMemoryWire.operationHeader, "revoke"), (InMemoryWire.shareHeader, share.id)])
+    }
+
+    public func changes(since token: ChangeToken?) async throws -> ChangeBatch {
+        try await require(.changes, "changes")
+        var headers = [(InMemoryWire.operationHeader, "changes")]
+        if let token { headers.append((InMemoryWire.sinceHeader, token.rawValue)) }
+        return try await call(ChangeBatch.self, .REPORT, .root, headers: headers)
+    }
+
+    public func quota() async throws -> Quota {
+        try await require(.quota, "quota")
+        return try await call(Quota.self, .REPORT, .root, headers: [(InMemoryWire.operationHeader, "quota")])
+    }
+}

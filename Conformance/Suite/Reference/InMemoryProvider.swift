@@ -1,0 +1,125 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import ProviderAPI
+
+/// A reference adapter that keeps everything in an ``InMemoryServer``, used to prove the
+/// conformance suite itself.
+///
+/// Every call is one HTTP exchange sent through a ``RequestExecutor`` over the transport
+/// it is given (by default the server itself), and downloads use ``HTTPDownloader``,
+/// exactly as a real adapter's do. Calls outside ``capabilities`` throw
+/// ``ProviderError/Code/unsupported`` before any request, and properties of undeclared
+/// features (etags, digests, MIME types, stable ids, permissions) are left out of items.
+/// ``Defects`` break it on purpose, to show that the suite notices.
+///
+/// ```swift
+/// let server = InMemoryServer()
+/// let provider = InMemoryProvider(transport: server, capabilities: InMemoryProvider.fullCapabilities)
+/// try await provider.upload(data: Data("hi".utf8), to: "/hello.txt")
+/// ```
+public struct InMemoryProvider: StorageProvider {
+    /// Deliberate bugs, for tests that prove the suite can fail.
+    public struct Defects: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Every page after the first loses its first entry.
+        public static let dropsEntryWhenPaging = Defects(rawValue: 1 << 0)
+        /// `item(at:)` reports files one byte larger than they are.
+        public static let reportsWrongSize = Defects(rawValue: 1 << 1)
+        /// Undeclared optional calls send a request before throwing `.unsupported`.
+        public static let sendsRequestWhenUnsupported = Defects(rawValue: 1 << 2)
+        /// Uploads with ``ConflictPolicy/fail`` replace existing files.
+        public static let ignoresFailPolicy = Defects(rawValue: 1 << 3)
+    }
+
+    /// Every feature, all three digests, millisecond modified times, public links and user shares.
+    public static let fullCapabilities = Capabilities(
+        features: [
+            .paging, .rangeDownload, .resumeDownload, .preconditions, .exclusiveCreate, .move, .copy, .setModifiedTime,
+            .etags, .digests, .mimeTypes, .stableIDs, .search, .fullTextSearch, .shares, .changes, .quota, .emptyFolders,
+            .permissions,
+        ],
+        digestAlgorithms: [.md5, .sha1, .sha256], modifiedTimePrecision: .milliseconds(1), shareKinds: [.publicLink, .user])
+
+    /// Only the basic calls: list, stat, download, upload, create folders and delete.
+    public static let basicCapabilities = Capabilities(features: [.emptyFolders], modifiedTimePrecision: .seconds(1))
+
+    public let capabilities: Capabilities
+    public let account: ProviderAccount
+    /// The deliberate bugs switched on.
+    public let defects: Defects
+    let executor: RequestExecutor
+
+    /// Creates a provider that sends its requests through `transport`, whose innermost transport
+    /// must be an ``InMemoryServer``.
+    ///
+    /// - Parameters:
+    ///   - retry: when to retry; the default waits 10 ms to 80 ms between attempts and honours `Retry-After` up to a minute.
+    public init(
+        transport: any HTTPTransport, capabilities: Capabilities = InMemoryProvider.fullCapabilities, defects: Defects = [],
+        retry: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(10), maxDelay: .milliseconds(80))
+    ) {
+        self.capabilities = capabilities
+        self.defects = defects
+        self.account = ProviderAccount(kind: "memory", server: "http://\(InMemoryWire.host)")
+        var logger = Logger(label: "strata.memory")
+        logger.logLevel = .critical
+        self.executor = RequestExecutor(transport: transport, retry: retry, logger: logger)
+    }
+
+    // MARK: Exchanges
+
+    /// Sends a request and returns the response body of a successful answer.
+    func exchange(
+        _ method: HTTPMethod, _ path: ItemPath, headers: [(String, String)] = [], body: HTTPRequestBody? = nil,
+        progress: ProgressHandler? = nil
+    ) async throws -> ByteBuffer {
+        var request = HTTPRequest(method: method, url: try InMemoryWire.url(path), body: body, uploadProgress: progress)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let response = try await executor.execute(request)
+        let buffer: ByteBuffer
+        do {
+            buffer = try await response.body.collect(upTo: 64 << 20)
+        } catch {
+            throw ProviderError.wrap(error, request: request.summary)
+        }
+        guard response.isSuccess else {
+            throw InMemoryWire.error(for: response, body: buffer, request: request.summary)
+        }
+        return buffer
+    }
+
+    /// Sends a request and decodes its JSON answer.
+    func call<Value: Decodable>(
+        _ type: Value.Type, _ method: HTTPMethod, _ path: ItemPath, headers: [(String, String)] = [],
+        body: HTTPRequestBody? = nil, progress: ProgressHandler? = nil
+    ) async throws -> Value {
+        let buffer = try await exchange(method, path, headers: headers, body: body, progress: progress)
+        return try InMemoryWire.decodeJSON(type, from: buffer, request: "\(method.rawValue) \(path)")
+    }
+
+    /// `item` without the properties of undeclared features.
+    func visible(_ item: Item) -> Item {
+        var item = item
+        let features = capabilities.features
+        if !features.contains(.etags) { item.etag = nil }
+        if !features.contains(.digests) { item.digests = [:] }
+        item.digests = item.digests.filter { capabilities.digestAlgorithms.contains($0.key) }
+        if !features.contains(.mimeTypes) { item.mimeType = nil }
+        if !features.contains(.stableIDs) { item.id = item.path.description }
+        if !features.contains(.permissions) { item.permissions = nil }
+        if capabilities.modifiedTimePrecision == nil { item.modified = nil }
+        return item
+    }
+
+    /// Throws `.unsupported` unless `feature` is declared (after a stray request, with ``Defects/sendsRequestWhenUnsupported``).
+    func require(_ feature: Capabilities.Features, _ what: String) async throws {
+        guard !capabilities.supports(feature) else { return }
+        if defects.contains(.sendsRequestWhenUnsupported) {
+            _ = try? await exchange(.PROPFIND, .root, headers: [("Depth", "0")])
+        }
+        throw ProviderError.unsupported(what)
+    }
+}

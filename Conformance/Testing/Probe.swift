@@ -1,7 +1,0 @@
-import ProviderConformance
-import Testing
-
-/// Temporary.
-public func probeRecord() {
-    Issue.record("probe")
-}

@@ -1,0 +1,62 @@
+import Foundation
+import ProviderAPI
+import Testing
+
+/// Sun, 06 Nov 1994 08:49:37 GMT, the example of RFC 9110.
+private let rfcExample = Date(timeIntervalSince1970: 784_111_777)
+
+@Suite("HTTPDate")
+struct HTTPDateTests {
+    @Test("the three HTTP date forms parse to the same instant", arguments: [
+        "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
+        "  Sun, 06 Nov 1994 08:49:37 GMT  ", "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 6 Nov 1994 08:49:37 GMT",
+    ])
+    func parses(_ text: String) {
+        #expect(HTTPDate.parse(text) == rfcExample, "\(text.debugDescription)")
+    }
+
+    @Test("dates seen in the recorded WebDAV answers")
+    func recorded() {
+        #expect(HTTPDate.parse("Mon, 31 Aug 2020 06:40:13 GMT") == Date(timeIntervalSince1970: 1_598_856_013))
+        #expect(HTTPDate.parse("Thu, 13 Feb 2025 08:09:44 GMT") == Date(timeIntervalSince1970: 1_739_434_184))
+        #expect(HTTPDate.parse("Thu, 29 Feb 2024 23:59:59 GMT") == Date(timeIntervalSince1970: 1_709_251_199))
+        #expect(HTTPDate.parse("Thu, 01 Jan 1970 00:00:00 GMT") == Date(timeIntervalSince1970: 0))
+    }
+
+    @Test("garbage is nil", arguments: [
+        "", "yesterday", "Sun, 06 Nov 1994", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:49:37 GMT",
+        "Sun, 32 Nov 1994 08:49:37 GMT", "1994-11-06T08:49:37Z", "Sun, 06 Nov 1994 08:49 GMT",
+    ])
+    func garbage(_ text: String) {
+        #expect(HTTPDate.parse(text) == nil, "\(text.debugDescription)")
+    }
+
+    @Test("format is RFC 1123 and round-trips", arguments: [
+        0, 784_111_777, 951_782_400, 1_709_251_199, 1_598_856_013, 4_102_444_800, -86_400, 253_402_300_799,
+    ])
+    func formatRoundTrip(_ seconds: Int) {
+        let date = Date(timeIntervalSince1970: TimeInterval(seconds))
+        let text = HTTPDate.format(date)
+        #expect(HTTPDate.parse(text) == date, "\(text)")
+        #expect(text.hasSuffix(" GMT"))
+        #expect(text.count == 29, "\(text)")
+    }
+
+    @Test("format of the RFC example")
+    func formatExample() {
+        #expect(HTTPDate.format(rfcExample) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDate.format(Date(timeIntervalSince1970: 0)) == "Thu, 01 Jan 1970 00:00:00 GMT")
+        #expect(HTTPDate.format(Date(timeIntervalSince1970: 1_709_251_199)) == "Thu, 29 Feb 2024 23:59:59 GMT")
+    }
+
+    @Test("ISO 8601 with and without fractional seconds")
+    func iso8601() throws {
+        #expect(HTTPDate.parseISO8601("2023-07-24T16:30:44Z") == Date(timeIntervalSince1970: 1_690_216_244))
+        let fractional = try #require(HTTPDate.parseISO8601("2023-07-24T16:30:44.250Z"))
+        #expect(abs(fractional.timeIntervalSince1970 - 1_690_216_244.25) < 0.0005)
+        #expect(HTTPDate.parseISO8601("1970-01-01T00:00:00+00:00") == Date(timeIntervalSince1970: 0))
+        #expect(HTTPDate.parseISO8601("2023-07-24T18:30:44+02:00") == Date(timeIntervalSince1970: 1_690_216_244))
+        #expect(HTTPDate.parseISO8601("not a date") == nil)
+        #expect(HTTPDate.parseISO8601("Sun, 06 Nov 1994 08:49:37 GMT") == nil)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import ProviderAPI
+import ProviderConformance
+import ProviderConformanceTesting
+import Testing
+
+@Suite("The suite fails a provider that breaks the contract")
+struct DefectTests {
+    private func run(
+        _ defects: InMemoryProvider.Defects, _ cases: Set<String>,
+        capabilities: Capabilities = InMemoryProvider.fullCapabilities
+    ) async -> ConformanceReport {
+        await ReferenceSuite.make(capabilities: capabilities, defects: defects, filter: cases, pagingCount: 120).suite.run()
+    }
+
+    @Test("a listing that loses an entry between pages fails listing.paging")
+    func droppedPagingEntry() async throws {
+        let report = await run(.dropsEntryWhenPaging, ["listing.paging"])
+        let result = try #require(report.result(named: "listing.paging"))
+        #expect(result.failed)
+        #expect(result.outcome.detail?.contains("never came") == true, "\(result)")
+        #expect(report.summaryLine == "conformance: 0 passed, 1 failed, 0 skipped")
+    }
+
+    @Test("a wrong size fails metadata.size")
+    func wrongSize() async throws {
+        let report = await run(.reportsWrongSize, ["metadata.size"])
+        let result = try #require(report.result(named: "metadata.size"))
+        #expect(result.failed)
+        #expect(result.outcome.detail?.contains("1235") == true, "\(result)")
+    }
+
+    @Test("a request before refusing an undeclared call fails unsupported.calls")
+    func requestWhenUnsupported() async throws {
+        let report = await run(.sendsRequestWhenUnsupported, ["unsupported.calls"], capabilities: InMemoryProvider.basicCapabilities)
+        let result = try #require(report.result(named: "unsupported.calls"))
+        #expect(result.failed)
+        #expect(result.outcome.detail?.contains("search sent 1 request(s)") == true, "\(result)")
+    }
+
+    @Test("an upload that ignores .fail fails conflicts.uploadFail")
+    func ignoredFailPolicy() async throws {
+        let report = await run(.ignoresFailPolicy, ["conflicts.uploadFail"])
+        let result = try #require(report.result(named: "conflicts.uploadFail"))
+        #expect(result.failed)
+        #expect(result.outcome.detail?.contains("should throw .alreadyExists, but succeeded") == true, "\(result)")
+    }
+
+    @Test("recordIssues records an issue for each failed case")
+    func recordsIssues() async throws {
+        let report = await run(.reportsWrongSize, ["metadata.size", "files.oneByte"])
+        #expect(report.counts.failed == 2)
+        withKnownIssue("two failed cases") {
+            report.recordIssues()
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("conformance case") }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import ProviderAPI
+import ProviderConformance
+import Testing
+
+@Suite("The suite fails a provider whose transfers or names misbehave")
+struct TamperTests {
+    private func run(_ tamper: TamperedProvider.Tamper, _ cases: Set<String>) async -> ConformanceReport {
+        let server = InMemoryServer()
+        let options = ConformanceOptions(caseFilter: cases, baseTransport: server)
+        let suite = ConformanceSuite(subject: "tampered \(tamper)", options: options) { transport in
+            TamperedProvider(base: InMemoryProvider(transport: transport), tamper: tamper)
+        }
+        return await suite.run()
+    }
+
+    @Test("ignored ranges fail every range case")
+    func ignoredRanges() async {
+        let report = await run(.ignoresRanges, ["ranges"])
+        #expect(report.results.map(\.name) == ["ranges.closed", "ranges.from", "ranges.suffix"])
+        #expect(report.failures.count == 3, "\(report.text)")
+    }
+
+    @Test("missing progress fails the progress cases and the download cancellation case")
+    func droppedProgress() async {
+        let report = await run(.dropsProgress, ["progress", "cancellation.download"])
+        #expect(report.counts.failed == 3, "\(report.text)")
+        #expect(report.result(named: "progress.upload")?.outcome.detail == "upload: no progress was reported")
+        #expect(report.result(named: "cancellation.download")?.outcome.detail?.contains("no progress past 1 MiB") == true)
+    }
+
+    @Test("a download that ignores cancellation fails cancellation.download")
+    func swallowedCancellation() async {
+        let report = await run(.swallowsCancellation, ["cancellation.download"])
+        let detail = report.result(named: "cancellation.download")?.outcome.detail ?? ""
+        #expect(detail.contains("completed instead of throwing .cancelled"), "\(report.text)")
+    }
+
+    @Test("names folded to NFC by a provider that declares .preserved fail the NFD case only")
+    func foldedNames() async {
+        let report = await run(.foldsToNFC, ["names.unicodeNFC", "names.unicodeNFD"])
+        #expect(report.result(named: "names.unicodeNFC")?.passed == true, "\(report.text)")
+        let detail = report.result(named: "names.unicodeNFD")?.outcome.detail ?? ""
+        #expect(detail.contains(#"cafe\u{301}.txt"#) && detail.contains("normalization .preserved"), "\(report.text)")
+    }
+
+    @Test("a scratch folder that cannot be deleted gives the failed case cleanup")
+    func undeletableScratch() async throws {
+        let report = await run(.undeletableScratch, ["listing.itemNotFound"])
+        #expect(report.result(named: "listing.itemNotFound")?.passed == true)
+        let cleanup = try #require(report.result(named: "cleanup"))
+        #expect(cleanup.failed && cleanup.group == "suite")
+        #expect(cleanup.outcome.detail?.contains("could not delete the scratch folder") == true)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import ProviderAPI
+import ProviderConformance
+
+/// Wraps an ``InMemoryProvider`` and breaks one behaviour, to prove that a case notices.
+struct TamperedProvider: StorageProvider {
+    /// What is broken.
+    enum Tamper: String, Sendable, CaseIterable {
+        /// Deleting a top-level folder fails (the scratch folder cannot be cleaned up).
+        case undeletableScratch
+        /// Ranged downloads return the whole file.
+        case ignoresRanges
+        /// Progress handlers are never called.
+        case dropsProgress
+        /// Downloads run to the end in an unstructured task, whatever happens to the caller.
+        case swallowsCancellation
+        /// Names are folded to NFC although the capabilities say `.preserved`.
+        case foldsToNFC
+    }
+
+    let base: InMemoryProvider
+    let tamper: Tamper
+
+    var capabilities: Capabilities { base.capabilities }
+    var account: ProviderAccount { base.account }
+
+    private func name(_ name: String) -> String {
+        tamper == .foldsToNFC ? name.precomposedStringWithCanonicalMapping : name
+    }
+
+    private func path(_ path: ItemPath) throws -> ItemPath {
+        tamper == .foldsToNFC ? try ItemPath(segments: path.segments.map(name)) : path
+    }
+
+    func item(at path: ItemPath) async throws -> Item { try await base.item(at: try self.path(path)) }
+
+    func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage { try await base.list(try path(folder), page: page) }
+
+    func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
+        var options = options
+        switch tamper {
+        case .ignoresRanges:
+            options.range = nil
+        case .dropsProgress:
+            options.progress = nil
+        case .swallowsCancellation:
+            let base = base
+            let target = try self.path(path)
+            let detached = options
+            return try await Task.detached { try await base.download(target, to: sink, options: detached) }.value
+        default:
+            break
+        }
+        return try await base.download(try self.path(path), to: sink, options: options)
+    }
+
+    func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
+        var options = options
+        if tamper == .dropsProgress { options.progress = nil }
+        return try await base.upload(source, to: try path(folder), name: self.name(name), options: options)
+    }
+
+    func createFolder(named name: String, in parent: ItemPath) async throws -> Item {
+        try await base.createFolder(named: self.name(name), in: try path(parent))
+    }
+
+    func delete(_ path: ItemPath) async throws {
+        if tamper == .undeletableScratch, path.segments.count == 1 { throw ProviderError(.forbidden, "no") }
+        try await base.delete(try self.path(path))
+    }
+
+    func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
+        try await base.move(try path(source), to: try path(destination), options: options)
+    }
+
+    func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
+        try await base.copy(try path(source), to: try path(destination), options: options)
+    }
+}

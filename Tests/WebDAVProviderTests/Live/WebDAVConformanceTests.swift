@@ -1,0 +1,29 @@
+import Foundation
+import ProviderAPI
+import ProviderConformance
+import ProviderConformanceTesting
+import Testing
+import WebDAVProvider
+
+/// The whole conformance suite against real Apache mod_dav and sabre/dav servers.
+@Suite("WebDAV conformance on real servers")
+struct WebDAVConformanceTests {
+    @Test("conformance suite", arguments: LiveServers.names)
+    func conformance(serverName: String) async throws {
+        let server = try LiveServers.server(serverName)
+        let suite = ConformanceSuite(subject: "WebDAV on \(serverName) \(server.url)") { transport in
+            try await WebDAVProvider.connect(LiveServers.configuration(server, transport: transport))
+        }
+        let report = await suite.run()
+        print(report.text)
+        report.recordIssues()
+        // Only capabilities may excuse a case: every skip names one.
+        for result in report.results {
+            if case .skipped(let reason) = result.outcome {
+                #expect(reason.contains("."), "skip of \(result.name) does not name a capability: \(reason)")
+            }
+        }
+        #expect(report.counts.failed == 0)
+        #expect(report.counts.passed > 40)
+    }
+}
