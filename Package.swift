@@ -38,13 +38,22 @@ let package = Package(
         ),
         .target(
             name: "WebDAVProvider",
-            dependencies: ["ProviderAPI"],
+            dependencies: [
+                "ProviderAPI",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Sources/Providers/WebDAV",
             swiftSettings: strictSettings
         ),
         .target(
             name: "ProviderConformance",
-            dependencies: ["ProviderAPI"],
+            dependencies: [
+                "ProviderAPI",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             path: "Conformance/Suite",
             swiftSettings: strictSettings
         ),
@@ -61,6 +70,8 @@ let package = Package(
                 "WebDAVProvider",
                 "ProviderConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/strata",
@@ -68,19 +79,19 @@ let package = Package(
         ),
         .testTarget(
             name: "ProviderAPITests",
-            dependencies: ["ProviderAPI"],
+            dependencies: ["ProviderAPI", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")],
             path: "Tests/ProviderAPITests",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ProviderConformanceTests",
-            dependencies: ["ProviderConformance", "ProviderConformanceTesting"],
+            dependencies: ["ProviderConformance", "ProviderConformanceTesting", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")],
             path: "Tests/ProviderConformanceTests",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "WebDAVProviderTests",
-            dependencies: ["WebDAVProvider", "ProviderConformance", "ProviderConformanceTesting"],
+            dependencies: ["WebDAVProvider", "ProviderConformance", "ProviderConformanceTesting", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")],
             path: "Tests/WebDAVProviderTests",
             swiftSettings: strictSettings
         ),

@@ -33,6 +33,20 @@ public struct ProviderAccount: Sendable, Hashable, Codable, CustomStringConverti
 /// ``ProviderError/Code/unsupported`` without sending a request (the default
 /// implementations of the optional calls do exactly that).
 ///
+/// Error conventions every adapter follows, and the conformance suite checks:
+/// - a missing item, or a missing parent folder of an upload, folder or move
+///   target, is ``ProviderError/Code/notFound``;
+/// - a taken name under ``ConflictPolicy/fail`` or `overwrite: false` is
+///   ``ProviderError/Code/alreadyExists``;
+/// - a stale `ifMatch` is ``ProviderError/Code/preconditionFailed``;
+/// - the etag an upload returns equals the one ``item(at:)`` reports, so it can go
+///   straight back into ``UploadOptions/ifMatch``.
+///
+/// Options whose feature is not declared: ``UploadOptions/modified`` without
+/// ``Capabilities/Features/setModifiedTime`` is ignored; ``PageRequest/limit``
+/// without ``Capabilities/Features/paging`` is a hint; a range without
+/// ``Capabilities/Features/rangeDownload`` throws ``ProviderError/Code/unsupported``.
+///
 /// ```swift
 /// let provider = try registry.makeProvider(for: URL(string: "webdavs://dav.example.com/files")!,
 ///                                          credentials: .basic(username: "ann", password: secret))

@@ -74,9 +74,24 @@ public struct HTTPDownloader: Sendable {
                 await response.body.discard()
                 throw ProviderError(.invalidResponse, "asked to resume at \(resumeFrom), the server sent from \(offset)", httpStatus: 206, request: summary)
             }
-        } else if options.range != nil, resumeFrom == 0 {
+            if let requested = options.range, resumeFrom == 0,
+                let (lower, upper) = HTTPDownloader.bounds(of: requested, total: range.total),
+                range.start != lower || (upper.map { range.end != $0 } ?? false)
+            {
+                // A wider range than asked for (sabre 1.8 answers bytes=0-0 with everything): cut it down.
+                guard range.start <= lower, upper.map({ range.end >= $0 }) ?? true else {
+                    await response.body.discard()
+                    throw ProviderError(.invalidResponse, "the server sent bytes \(range.start)-\(range.end), not the range asked for", httpStatus: 206, request: summary)
+                }
+                return try await sliceBody(
+                    response, range: requested, bodyStart: range.start, total: range.total, sink: sink, options: options,
+                    itemFor: itemFor, summary: summary)
+            }
+        } else if let requested = options.range, resumeFrom == 0 {
             // The server ignored the range and sent everything: honour the caller's range ourselves.
-            return try await sliceFullBody(response, range: options.range, sink: sink, options: options, itemFor: itemFor, summary: summary)
+            return try await sliceBody(
+                response, range: requested, bodyStart: 0, total: response.contentLength, sink: sink, options: options,
+                itemFor: itemFor, summary: summary)
         }
         let bodyLength = response.contentLength
         let item = itemFor(response)
@@ -129,25 +144,30 @@ public struct HTTPDownloader: Sendable {
         return DownloadResult(item: result, bytesReceived: received, offset: offset)
     }
 
-    /// For servers that answer a range request with the whole body: keep only the range.
-    private func sliceFullBody(
-        _ response: HTTPResponse, range: ByteRange?, sink: any DownloadSink, options: DownloadOptions,
-        itemFor: @Sendable (HTTPResponse) -> Item, summary: String
-    ) async throws -> DownloadResult {
-        let total = response.contentLength
-        let lower: Int64
-        var upper: Int64?
+    /// The first and last byte `range` asks for, in content of `total` bytes.
+    static func bounds(of range: ByteRange, total: Int64?) -> (lower: Int64, upper: Int64?)? {
         switch range {
-        case .bytes(let r): lower = r.lowerBound; upper = r.upperBound
-        case .from(let o): lower = o
+        case .bytes(let r): return (r.lowerBound, total.map { min(r.upperBound, $0 - 1) } ?? r.upperBound)
+        case .from(let o): return (o, total.map { $0 - 1 })
         case .suffix(let n):
-            guard let total else { throw ProviderError(.unsupported, "the server ignores ranges and did not send a length", request: summary) }
-            lower = max(0, total - n)
-        case nil: lower = 0
+            guard let total else { return nil }
+            return (max(0, total - n), total - 1)
         }
-        if let total { upper = min(upper ?? (total - 1), total - 1) }
-        try await sink.begin(offset: 0, expectedLength: upper.map { $0 - lower + 1 }, validator: response.etag)
-        var position: Int64 = 0
+    }
+
+    /// For servers that answer a range request with more than the range (the whole body as 200,
+    /// or a wider 206): keep only the bytes asked for. `bodyStart` is where the body begins in the content.
+    private func sliceBody(
+        _ response: HTTPResponse, range: ByteRange, bodyStart: Int64, total: Int64?, sink: any DownloadSink,
+        options: DownloadOptions, itemFor: @Sendable (HTTPResponse) -> Item, summary: String
+    ) async throws -> DownloadResult {
+        guard let (lower, upper) = HTTPDownloader.bounds(of: range, total: total) else {
+            await response.body.discard()
+            throw ProviderError(.unsupported, "the server ignores ranges and did not send a length", request: summary)
+        }
+        let wanted = upper.map { $0 - lower + 1 }
+        try await sink.begin(offset: 0, expectedLength: wanted, validator: response.etag)
+        var position = bodyStart
         var kept: Int64 = 0
         do {
             for try await var piece in response.body {
@@ -161,16 +181,21 @@ public struct HTTPDownloader: Sendable {
                     if let slice = piece.readSlice(length: Int(to - from)) {
                         try await sink.write(slice)
                         kept += Int64(slice.readableBytes)
-                        options.progress?(TransferProgress(completed: kept, expected: upper.map { $0 - lower + 1 }))
+                        options.progress?(TransferProgress(completed: kept, expected: wanted))
                     }
                 }
+            }
+            if let wanted, kept != wanted {
+                throw ProviderError(.network, "the body ended after \(kept) of the \(wanted) bytes asked for", request: summary)
             }
             try await sink.finish()
         } catch {
             await sink.fail()
             throw ProviderError.wrap(error, request: summary)
         }
-        return DownloadResult(item: itemFor(response), bytesReceived: kept, offset: lower)
+        var item = itemFor(response)
+        if let total { item.size = total }
+        return DownloadResult(item: item, bytesReceived: kept, offset: lower)
     }
 }
 

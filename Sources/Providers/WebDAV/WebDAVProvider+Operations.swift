@@ -9,9 +9,16 @@ extension WebDAVProvider {
         let request = HTTPRequest(method: .MKCOL, url: mapper.url(for: path, folder: true))
         let response = try await executor.execute(request)
         guard response.isSuccess else {
-            if response.status == 409 || response.status == 404, try await itemIfExists(at: parent) == nil {
-                await response.body.discard()
-                throw ProviderError(.notFound, "the folder \(parent) does not exist", httpStatus: response.status, request: request.summary)
+            if [400, 404, 405, 409].contains(response.status) {
+                // Apache answers 400 for MKCOL over an existing file, 409 for a missing parent.
+                if try await itemIfExists(at: path) != nil {
+                    await response.body.discard()
+                    throw ProviderError(.alreadyExists, "\(path) already exists", httpStatus: response.status, request: request.summary)
+                }
+                if try await itemIfExists(at: parent) == nil {
+                    await response.body.discard()
+                    throw ProviderError(.notFound, "the folder \(parent) does not exist", httpStatus: response.status, request: request.summary)
+                }
             }
             throw await error(for: response, request: request, path: path) { status in
                 // RFC 4918 9.3.1: 405 means the resource already exists.

@@ -7,11 +7,16 @@ extension WebDAVProvider {
     public func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
         if path.isRoot { throw ProviderError(.invalidArgument, "the root is a folder, not a file") }
         if options.range != nil { try capabilities.require(.rangeDownload, "range downloads") }
-        let request = HTTPRequest(method: .GET, url: mapper.url(for: path))
+        var options = options
+        var request = HTTPRequest(method: .GET, url: mapper.url(for: path))
+        if let ifMatch = options.ifMatch, WebDAVProvider.isWeak(ifMatch) {
+            request.headers.add(name: "If", value: "([\(ifMatch)])")
+            options.ifMatch = nil
+        }
         let downloader = HTTPDownloader(executor: executor)
         return try await downloader.download(
             request, to: sink, options: options, expected: nil,
-            errorFor: { response, body in
+            errorFor: { [request] response, body in
                 errorSync(for: response, body: body, request: request, path: path)
             },
             itemFor: { response in
@@ -54,7 +59,15 @@ extension WebDAVProvider {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: options.mimeType ?? MIMETypes.guess(path.name))
         if exclusive { headers.add(name: "If-None-Match", value: "*") }
-        if let ifMatch = options.ifMatch { headers.add(name: "If-Match", value: ifMatch) }
+        if let ifMatch = options.ifMatch {
+            if WebDAVProvider.isWeak(ifMatch) {
+                // If-Match compares strongly, so Apache's weak etag (a file changed within the last
+                // second) never matches; the RFC 4918 If header matches it (checked on Apache and sabre).
+                headers.add(name: "If", value: "([\(ifMatch)])")
+            } else {
+                headers.add(name: "If-Match", value: ifMatch)
+            }
+        }
         let request = HTTPRequest(
             method: .PUT, url: mapper.url(for: path), headers: headers, body: .source(source),
             uploadProgress: options.progress)
@@ -94,6 +107,10 @@ extension WebDAVProvider {
         guard let response = try? await executor.execute(request) else { return }
         await response.body.discard()
     }
+}
+
+extension WebDAVProvider {
+    static func isWeak(_ etag: String) -> Bool { etag.hasPrefix("W/") }
 }
 
 /// Names tried by the ``ConflictPolicy/rename`` policy: `a.txt`, `a (1).txt`, `a (2).txt`, …

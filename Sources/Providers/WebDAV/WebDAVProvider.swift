@@ -84,7 +84,16 @@ public struct WebDAVProvider: StorageProvider {
 
     /// All children of `folder` from one `Depth: 1` PROPFIND, sorted by name.
     func fetchChildren(_ folder: ItemPath) async throws -> [Item] {
-        let responses = try await propfind(folder, depth: "1", body: DAVRequestBodies.propfindItems, folder: true)
+        let responses: [DAVResponse]
+        do {
+            responses = try await propfind(folder, depth: "1", body: DAVRequestBodies.propfindItems, folder: true)
+        } catch let failure as ProviderError where [400, 404, 405, 409].contains(failure.httpStatus ?? 0) && !folder.isRoot {
+            // Apache answers 400 to a collection URL naming a file: say what really is there.
+            if let existing = try await itemIfExists(at: folder), existing.kind == .file {
+                throw ProviderError(.invalidArgument, "\(folder) is a file, not a folder", request: failure.request)
+            }
+            throw failure.code == .notFound ? failure : ProviderError(.notFound, "\(folder) not found", request: failure.request)
+        }
         var children: [Item] = []
         children.reserveCapacity(responses.count)
         var sawSelf = false

@@ -1,16 +1,58 @@
 import ArgumentParser
 import Foundation
 import ProviderAPI
+import ProviderConformance
 
 struct ConformanceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conformance",
-        abstract: "Run the Strata conformance suite against a live server (it works in a scratch folder it removes).")
+        abstract: "Run the Strata conformance suite against a live server.",
+        discussion: """
+            The suite works in a scratch folder strata-conformance-<random> that it creates under the \
+            target folder and removes at the end. It exits non-zero when a case fails.
+            """)
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "A folder on the server to work under, e.g. webdav://host/dav/") var target: String
+    @Option(name: .customLong("case"), help: "Run only these cases or groups (repeatable).") var cases: [String] = []
+    @Flag(help: "Also run the 1 GiB round trip.") var large = false
+    @Option(help: "How many entries the paging case lists.") var pagingCount = 1050
 
     func run() async throws {
-        throw ProviderError(.unsupported, "conformance is not wired yet")
+        let url = try Self.folderURL(target)
+        let registry = try global.registry()
+        let (factory, root) = try registry.route(url)
+        let credentials = try global.credentials(for: url)
+        let logger = global.logger
+        var options = ConformanceOptions(largeFiles: large, pagingCount: pagingCount)
+        if !cases.isEmpty { options.caseFilter = Set(cases) }
+        // The provider is rooted at the target folder itself: the suite works below it.
+        let suite = ConformanceSuite(subject: "\(factory.kind) at \(Redactor.redact(url: root))", options: options) { transport in
+            try await factory.connect(
+                ProviderConfiguration(url: root, credentials: credentials, transport: transport, logger: logger))
+        }
+        for name in suite.unmatchedFilterNames { Output.error("warning: no case or group named \(name)") }
+        let json = global.json
+        let printer: (@Sendable (CaseResult) -> Void)? = json ? nil : { @Sendable result in Output.error(Self.progressLine(result)) }
+        let report = await suite.run(onResult: printer)
+        if json {
+            try Output.json(report)
+        } else {
+            Output.line(report.text)
+        }
+        if report.counts.failed > 0 { throw ExitCode(1) }
+    }
+
+    static func folderURL(_ target: String) throws -> URL {
+        guard let url = URL(string: target), url.scheme != nil else { throw ValidationError("not a URL: \(target)") }
+        return url
+    }
+
+    nonisolated static func progressLine(_ result: CaseResult) -> String {
+        switch result.outcome {
+        case .passed: return "  ok    \(result.name)"
+        case .failed(let detail): return "  FAIL  \(result.name): \(detail)"
+        case .skipped(let reason): return "  skip  \(result.name): \(reason)"
+        }
     }
 }
