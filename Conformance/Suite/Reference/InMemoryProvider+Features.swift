@@ -9,7 +9,7 @@ extension InMemoryProvider {
         var headers: [(String, String)] = []
         if let limit = page.limit { headers.append((InMemoryWire.limitHeader, String(limit))) }
         if let cursor = page.cursor { headers.append((InMemoryWire.cursorHeader, cursor.rawValue)) }
-        let body = try InMemoryWire.encodeJSON(WireQuery(query))
+        let body = try InMemoryWire.encodeJSON(query)
         var result = try await call(ItemPage.self, .SEARCH, .root, headers: headers, body: .bytes(body))
         result.items = result.items.map(visible)
         return result

@@ -89,7 +89,7 @@ public final class InMemoryServer: HTTPTransport {
             let keep = request.method.rawValue == "COPY"
             return try json(store.withLock { try $0.transfer(path, to: destination, overwrite: overwrite, keepSource: keep) }, request, status: 201)
         case ("SEARCH", _):
-            let query = try InMemoryWire.decodeJSON(WireQuery.self, from: ByteBuffer(bytes: try await Self.body(of: request)), request: request.summary)
+            let query = try InMemoryWire.decodeJSON(Query.self, from: ByteBuffer(bytes: try await Self.body(of: request)), request: request.summary)
             return try json(store.withLock { try $0.search(query, limit: limit, cursor: cursor) }, request)
         case ("POST", "share"):
             let wanted = try InMemoryWire.decodeJSON(WireShareRequest.self, from: ByteBuffer(bytes: try await Self.body(of: request)), request: request.summary)

@@ -5,7 +5,7 @@ extension InMemoryStore {
     /// Capacity reported by ``quota()``.
     static let capacity: Int64 = 1 << 40
 
-    func search(_ query: WireQuery, limit: Int?, cursor: String?) throws -> ItemPage {
+    func search(_ query: Query, limit: Int?, cursor: String?) throws -> ItemPage {
         let matches = try nodes.keys.filter { !$0.bytes.isEmpty }.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) { $0.lexicographicallyPrecedes($1) } }
             .filter { key in try query.matches(item(key), content: nodes[key]?.bytes ?? []) }
         let start = cursor.flatMap(Int.init) ?? 0

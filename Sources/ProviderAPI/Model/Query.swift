@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// let query: Query = .and([.nameContains("report"), .kind(.file), .modified(after: lastWeek)])
 /// ```
-public indirect enum Query: Sendable, Hashable {
+public indirect enum Query: Sendable, Hashable, Codable {
     /// The name contains the text, case-insensitively.
     case nameContains(String)
     /// The full text of the content or metadata matches, where the server indexes it.
