@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "ProviderAPI", targets: ["ProviderAPI"]),
         .library(name: "WebDAVProvider", targets: ["WebDAVProvider"]),
+        .library(name: "NuxeoProvider", targets: ["NuxeoProvider"]),
         .library(name: "ProviderConformance", targets: ["ProviderConformance"]),
         .library(name: "ProviderConformanceTesting", targets: ["ProviderConformanceTesting"]),
         .executable(name: "strata", targets: ["strata"]),
@@ -45,6 +46,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/Providers/WebDAV",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "NuxeoProvider",
+            dependencies: [
+                "ProviderAPI",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Providers/Nuxeo",
             swiftSettings: strictSettings
         ),
         .target(
@@ -87,6 +99,12 @@ let package = Package(
             name: "ProviderConformanceTests",
             dependencies: ["ProviderConformance", "ProviderConformanceTesting", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")],
             path: "Tests/ProviderConformanceTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "NuxeoProviderTests",
+            dependencies: ["NuxeoProvider", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")],
+            path: "Tests/NuxeoProviderTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,80 @@
+import Foundation
+import ProviderAPI
+
+/// A blob property value, such as `file:content`.
+///
+/// Any field may be null. `length` is a string on every server version seen (`"588"`) and is
+/// read from a string or a number.
+public struct NuxeoBlob: Sendable, Hashable {
+    /// The file name the blob was stored with.
+    public var name: String?
+    /// The MIME type (`mime-type`).
+    public var mimeType: String?
+    /// The character encoding, for text.
+    public var encoding: String?
+    /// The server's digest algorithm name (`MD5`, `SHA-256`), `nil` for old or external blobs.
+    public var digestAlgorithmName: String?
+    /// The digest, usually lowercase hex; a non-hex value means "do not verify".
+    public var digest: String?
+    /// The size in bytes.
+    public var length: Int64?
+    /// The download URL the server wrote (`…/nxfile/…?changeToken=…`).
+    public var data: String?
+
+    /// Reads a blob object; `nil` for null or anything that is not an object.
+    public init?(json: JSONValue) {
+        guard case .object(let members) = json else { return nil }
+        name = members["name"]?.stringValue
+        mimeType = members["mime-type"]?.stringValue
+        encoding = members["encoding"]?.stringValue
+        digestAlgorithmName = members["digestAlgorithm"]?.stringValue
+        digest = members["digest"]?.stringValue
+        length = members["length"]?.int64Value
+        data = members["data"]?.stringValue
+    }
+
+    /// Creates a blob description.
+    public init(
+        name: String? = nil, mimeType: String? = nil, encoding: String? = nil, digestAlgorithmName: String? = nil,
+        digest: String? = nil, length: Int64? = nil, data: String? = nil
+    ) {
+        self.name = name
+        self.mimeType = mimeType
+        self.encoding = encoding
+        self.digestAlgorithmName = digestAlgorithmName
+        self.digest = digest
+        self.length = length
+        self.data = data
+    }
+
+    /// The digest as a verifiable (algorithm, lowercase hex) pair, or `nil` when it cannot be verified.
+    ///
+    /// The algorithm comes from `digestAlgorithm` (`MD5`, `SHA-1`, `SHA-256`, `SHA-512`, any case,
+    /// with or without the dash); when that is null it is inferred from the hex length
+    /// (32 md5, 40 sha1, 64 sha256, 128 sha512). A non-hex digest (Drive's `notInBinaryStore`,
+    /// a provider key) gives `nil`.
+    public var verifiableDigest: (algorithm: DigestAlgorithm, hex: String)? {
+        guard let digest, !digest.isEmpty, digest.allSatisfy(\.isHexDigit) else { return nil }
+        let hex = digest.lowercased()
+        if let name = digestAlgorithmName, !name.isEmpty {
+            let normalized = name.lowercased().replacingOccurrences(of: "-", with: "").replacingOccurrences(of: "_", with: "")
+            let algorithm = DigestAlgorithm(rawValue: normalized)
+            let expectedLength: Int? = switch normalized {
+            case "md5": 32
+            case "sha1": 40
+            case "sha256": 64
+            case "sha512": 128
+            default: nil
+            }
+            if let expectedLength, expectedLength != hex.count { return nil }
+            return (algorithm, hex)
+        }
+        switch hex.count {
+        case 32: return (.md5, hex)
+        case 40: return (.sha1, hex)
+        case 64: return (.sha256, hex)
+        case 128: return (DigestAlgorithm(rawValue: "sha512"), hex)
+        default: return nil
+        }
+    }
+}

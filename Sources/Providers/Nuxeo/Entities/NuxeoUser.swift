@@ -1,0 +1,60 @@
+import Foundation
+import ProviderAPI
+
+/// The `user` entity (`GET /api/v1/me`, `/user/{name}`).
+///
+/// On LTS 2025 ``id`` may be a generated UUID different from the login name; use ``username``.
+public struct NuxeoUser: NuxeoEntityDecodable, Hashable {
+    public static let entityType = "user"
+
+    /// The entity id: the login name on older servers, maybe a UUID on newer ones.
+    public var id: String
+    /// The login name: `properties.username`, else ``id``.
+    public var username: String
+    /// The user schema properties (`firstName`, `lastName`, `email`, `company`, `groups`, …).
+    public var properties: [String: JSONValue]
+    /// The groups with their labels, including inherited ones.
+    public var extendedGroups: [Group]
+    /// Whether the user is an administrator.
+    public var isAdministrator: Bool?
+    /// Whether this is the anonymous user.
+    public var isAnonymous: Bool?
+
+    /// A group the user belongs to.
+    public struct Group: Sendable, Hashable {
+        /// The group id.
+        public var name: String
+        /// The display label.
+        public var label: String?
+        /// The REST path of the group (`group/administrators`).
+        public var url: String?
+    }
+
+    public init(nuxeoJSON json: JSONValue) throws {
+        let entity = "user"
+        let members = try json.entityMembers(entity)
+        id = try members.requiredString("id", in: entity)
+        properties = try members.optionalObject("properties", in: entity)
+        username = properties["username"]?.stringValue ?? id
+        extendedGroups = try members.optionalArray("extendedGroups", in: entity).map { group in
+            let groupMembers = try group.entityMembers("group")
+            return Group(
+                name: try groupMembers.requiredString("name", in: "group"),
+                label: try groupMembers.optionalString("label", in: "group"),
+                url: try groupMembers.optionalString("url", in: "group"))
+        }
+        isAdministrator = try members.optionalBool("isAdministrator", in: entity)
+        isAnonymous = try members.optionalBool("isAnonymous", in: entity)
+    }
+
+    /// `properties.firstName`.
+    public var firstName: String? { properties["firstName"]?.stringValue }
+    /// `properties.lastName`.
+    public var lastName: String? { properties["lastName"]?.stringValue }
+    /// `properties.email`.
+    public var email: String? { properties["email"]?.stringValue }
+    /// `properties.company`.
+    public var company: String? { properties["company"]?.stringValue }
+    /// `properties.groups`.
+    public var groups: [String] { properties["groups"]?.stringArrayValue ?? [] }
+}

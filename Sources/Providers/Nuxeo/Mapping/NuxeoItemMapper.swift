@@ -1,0 +1,129 @@
+import Foundation
+import ProviderAPI
+
+/// Maps a ``NuxeoDocument`` to a portable ``Item``.
+///
+/// - `id` is the uid; `kind` is `.folder` when the facets contain `Folderish`.
+/// - size, MIME type and digest come from the blob at ``blobXPath`` (`file:content`).
+/// - `modified` is `dc:modified` (else the top-level `lastModified`); `created` is `dc:created`.
+/// - `etag` is the `changeToken`.
+/// - `permissions` come from the `permissions` enricher, when the request asked for it.
+/// - `properties` holds every scalar schema property by xpath (`dc:creator`,
+///   `file:content/digest`, `dc:contributors/0`) plus the system fields under NXQL's
+///   names (`ecm:uuid`, `ecm:primaryType`, `ecm:path`, `ecm:currentLifeCycleState`, …).
+///
+/// The item's path is the caller's: the adapter decides how Nuxeo paths and display
+/// names (``displayName(of:)``) become ``ItemPath``s.
+public struct NuxeoItemMapper: Sendable {
+    /// The blob property that holds a file's content.
+    public var blobXPath: String
+    /// Whether a file's display name is its blob's filename rather than its `dc:title`.
+    public var prefersBlobFilename: Bool
+
+    /// Creates a mapper.
+    public init(blobXPath: String = "file:content", prefersBlobFilename: Bool = true) {
+        self.blobXPath = blobXPath
+        self.prefersBlobFilename = prefersBlobFilename
+    }
+
+    /// The item for `document`, placed at `path`.
+    public func item(from document: NuxeoDocument, at path: ItemPath) -> Item {
+        let isFolder = document.isFolderish
+        let blob = isFolder ? nil : document.blob(at: blobXPath)
+        var digests: [DigestAlgorithm: String] = [:]
+        if let digest = blob?.verifiableDigest { digests[digest.algorithm] = digest.hex }
+        return Item(
+            id: document.uid,
+            path: path,
+            kind: isFolder ? .folder : .file,
+            size: blob?.length ?? (isFolder ? nil : document.properties["common:size"]?.int64Value),
+            modified: document.properties["dc:modified"]?.dateValue ?? document.lastModified,
+            created: document.properties["dc:created"]?.dateValue,
+            etag: document.changeToken,
+            mimeType: blob?.mimeType.flatMap { $0.isEmpty ? nil : $0 },
+            digests: digests,
+            permissions: document.permissions.map(Self.permissions(from:)),
+            properties: flattenedProperties(of: document))
+    }
+
+    /// The name a user sees: the blob's filename for a file (when ``prefersBlobFilename``),
+    /// else `dc:title`, else the top-level `title`, else the last path segment, else the uid.
+    ///
+    /// The server's own `name` (the path segment) is not used: Nuxeo trims, truncates and
+    /// suffixes it, so it is not the name the user chose.
+    public func displayName(of document: NuxeoDocument) -> String {
+        var candidates: [String?] = []
+        if prefersBlobFilename, !document.isFolderish { candidates.append(document.blob(at: blobXPath)?.name) }
+        candidates.append(document.properties["dc:title"]?.stringValue)
+        candidates.append(document.title)
+        candidates.append(document.path.flatMap { $0.split(separator: "/").last.map(String.init) })
+        for case let candidate? in candidates where !candidate.isEmpty {
+            return candidate
+        }
+        return document.uid
+    }
+
+    /// Portable permissions from Nuxeo permission names (`Read`, `Write`, `ReadWrite`,
+    /// `RemoveChildren`, `AddChildren`, `WriteSecurity`, `Everything`, …).
+    public static func permissions(from names: [String]) -> ItemPermissions {
+        var result: ItemPermissions = []
+        for name in names {
+            switch name {
+            case "Everything": result.formUnion(.all)
+            case "Read", "Browse", "ReadProperties", "ReadChildren": result.insert(.read)
+            case "Write", "WriteProperties": result.formUnion([.read, .write, .rename])
+            case "ReadWrite": result.formUnion([.read, .write, .rename, .createChildren])
+            case "AddChildren": result.insert(.createChildren)
+            case "Remove", "ReadRemove", "RemoveChildren": result.insert(.delete)
+            case "WriteSecurity", "ReadSecurity+WriteSecurity": result.insert(.share)
+            default: break
+            }
+        }
+        return result
+    }
+
+    /// Scalar properties by xpath plus the system fields (see the type's documentation).
+    public func flattenedProperties(of document: NuxeoDocument) -> [String: String] {
+        var result: [String: String] = [:]
+        for (key, value) in document.properties {
+            Self.flatten(value, at: key, depth: 0, into: &result)
+        }
+        let system: [(String, String?)] = [
+            ("ecm:uuid", document.uid),
+            ("ecm:repository", document.repository),
+            ("ecm:path", document.path),
+            ("ecm:primaryType", document.type),
+            ("ecm:currentLifeCycleState", document.state),
+            ("ecm:parentId", document.parentRef),
+            ("ecm:changeToken", document.changeToken),
+            ("ecm:title", document.title),
+            ("ecm:versionLabel", document.versionLabel),
+            ("ecm:lockOwner", document.lockOwner),
+            ("ecm:isCheckedIn", document.isCheckedOut.map { $0 ? "false" : "true" }),
+            ("ecm:isVersion", document.isVersion.map { $0 ? "true" : "false" }),
+            ("ecm:isProxy", document.isProxy.map { $0 ? "true" : "false" }),
+            ("ecm:isTrashed", document.isTrashed.map { $0 ? "true" : "false" }),
+            ("ecm:mixinType", document.facets.isEmpty ? nil : document.facets.joined(separator: ",")),
+        ]
+        for case let (key, value?) in system { result[key] = value }
+        return result
+    }
+
+    private static func flatten(_ value: JSONValue, at key: String, depth: Int, into result: inout [String: String]) {
+        guard depth < 6 else { return }
+        switch value {
+        case .null:
+            return
+        case .string, .integer, .double, .bool:
+            if let text = value.stringValue { result[key] = text }
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                flatten(element, at: "\(key)/\(index)", depth: depth + 1, into: &result)
+            }
+        case .object(let members):
+            for (name, member) in members {
+                flatten(member, at: "\(key)/\(name)", depth: depth + 1, into: &result)
+            }
+        }
+    }
+}
