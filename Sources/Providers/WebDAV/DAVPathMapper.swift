@@ -33,15 +33,9 @@ struct DAVPathMapper: Sendable {
         self.rootSegments = try DAVPathMapper.decodeSegments(path)
     }
 
-    /// Characters left unescaped in a path segment: RFC 3986 unreserved only.
-    private static let segmentAllowed: CharacterSet = {
-        var set = CharacterSet()
-        set.insert(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
-        return set
-    }()
-
+    /// A name as one path segment: everything but RFC 3986 unreserved characters escaped.
     static func encode(segment: String) -> String {
-        segment.addingPercentEncoding(withAllowedCharacters: segmentAllowed) ?? segment
+        PercentEncoding.encode(segment, allowing: PercentEncoding.isUnreserved)
     }
 
     /// The URL of `path`; folders get a trailing `/`.
