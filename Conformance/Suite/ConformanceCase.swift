@@ -55,7 +55,7 @@ public struct ConformanceCase: Sendable, Identifiable {
     public func skipReason(capabilities: Capabilities, options: ConformanceOptions) -> String? {
         let missing = requires.subtracting(capabilities.features)
         if !missing.isEmpty {
-            return "provider does not declare \(FeatureNames.list(missing))"
+            return "provider does not declare \(missing)"
         }
         if needsLargeFiles, !options.largeFiles {
             return "large files are off (set ConformanceOptions.largeFiles or \(ConformanceOptions.largeFilesEnvironmentKey)=1)"

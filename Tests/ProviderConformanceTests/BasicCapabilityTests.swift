@@ -19,7 +19,7 @@ struct BasicCapabilityTests {
             let reason = result.outcome.detail ?? ""
             #expect(result.skipped, "\(conformanceCase.name) was not skipped")
             #expect(reason.hasPrefix("provider does not declare"), "\(conformanceCase.name): \(reason)")
-            for (feature, name) in FeatureNames.all where conformanceCase.requires.contains(feature) && !declared.contains(feature) {
+            for (feature, name) in Capabilities.Features.named where conformanceCase.requires.contains(feature) && !declared.contains(feature) {
                 #expect(reason.contains(".\(name)"), "\(conformanceCase.name) does not name .\(name): \(reason)")
             }
         }

@@ -11,8 +11,11 @@ public struct DigestAlgorithm: RawRepresentable, Hashable, Sendable, Codable, Co
     public let rawValue: String
     /// Creates an algorithm from its lowercased name.
     public init(rawValue: String) { self.rawValue = rawValue.lowercased() }
+    /// MD5.
     public static let md5 = DigestAlgorithm(rawValue: "md5")
+    /// SHA-1.
     public static let sha1 = DigestAlgorithm(rawValue: "sha1")
+    /// SHA-256.
     public static let sha256 = DigestAlgorithm(rawValue: "sha256")
     public var description: String { rawValue }
 
@@ -31,12 +34,19 @@ public struct DigestAlgorithm: RawRepresentable, Hashable, Sendable, Codable, Co
 public struct ItemPermissions: OptionSet, Sendable, Hashable, Codable {
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// The content and metadata can be read.
     public static let read = ItemPermissions(rawValue: 1 << 0)
+    /// The content can be replaced.
     public static let write = ItemPermissions(rawValue: 1 << 1)
+    /// The item can be deleted.
     public static let delete = ItemPermissions(rawValue: 1 << 2)
+    /// The item can be renamed or moved.
     public static let rename = ItemPermissions(rawValue: 1 << 3)
+    /// Files and folders can be created inside (folders).
     public static let createChildren = ItemPermissions(rawValue: 1 << 4)
+    /// The item can be shared.
     public static let share = ItemPermissions(rawValue: 1 << 5)
+    /// Every permission.
     public static let all: ItemPermissions = [.read, .write, .delete, .rename, .createChildren, .share]
 }
 

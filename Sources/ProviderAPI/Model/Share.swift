@@ -29,10 +29,15 @@ public enum ShareKind: Sendable, Hashable, Codable {
 public struct SharePermissions: OptionSet, Sendable, Hashable, Codable {
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// The recipient can read.
     public static let read = SharePermissions(rawValue: 1 << 0)
+    /// The recipient can change content.
     public static let write = SharePermissions(rawValue: 1 << 1)
+    /// The recipient can add items (folders).
     public static let create = SharePermissions(rawValue: 1 << 2)
+    /// The recipient can delete items.
     public static let delete = SharePermissions(rawValue: 1 << 3)
+    /// The recipient can share further.
     public static let reshare = SharePermissions(rawValue: 1 << 4)
 }
 

@@ -1,9 +1,8 @@
-import ProviderAPI
+import Foundation
 
-/// Names of ``Capabilities/Features`` for reports, as written in code (`.search`).
-public enum FeatureNames {
-    /// Every feature with its name, in declaration order.
-    public static let all: [(feature: Capabilities.Features, name: String)] = [
+extension Capabilities.Features: CustomStringConvertible {
+    /// Every named feature with its name as written in code (`search` for ``search``), in declaration order.
+    public static let named: [(feature: Capabilities.Features, name: String)] = [
         (.paging, "paging"), (.rangeDownload, "rangeDownload"), (.resumeDownload, "resumeDownload"),
         (.preconditions, "preconditions"), (.exclusiveCreate, "exclusiveCreate"), (.move, "move"), (.copy, "copy"),
         (.setModifiedTime, "setModifiedTime"), (.etags, "etags"), (.digests, "digests"), (.mimeTypes, "mimeTypes"),
@@ -11,11 +10,11 @@ public enum FeatureNames {
         (.changes, "changes"), (.quota, "quota"), (.emptyFolders, "emptyFolders"), (.permissions, "permissions"),
     ]
 
-    /// The names of the features in `features`, such as `.search, .fullTextSearch`.
-    public static func list(_ features: Capabilities.Features) -> String {
-        var names = all.filter { features.contains($0.feature) }.map { "." + $0.name }
-        let known = all.reduce(into: Capabilities.Features()) { $0.formUnion($1.feature) }
-        let unknown = features.subtracting(known)
+    /// The features as written in code, such as `.search, .fullTextSearch`; unnamed bits as `.rawValue(N)`.
+    public var description: String {
+        var names = Self.named.filter { contains($0.feature) }.map { "." + $0.name }
+        let known = Self.named.reduce(into: Capabilities.Features()) { $0.formUnion($1.feature) }
+        let unknown = subtracting(known)
         if !unknown.isEmpty { names.append(".rawValue(\(unknown.rawValue))") }
         return names.joined(separator: ", ")
     }
