@@ -8,9 +8,9 @@
 /// ```
 public struct TemplateArguments: Sendable, Hashable, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
     /// The values for `%0`, `%1`, … in order.
-    public var positional: [TemplateValue]
+    public var positional: [JSONValue]
     /// The values for `{name}` placeholders.
-    public var named: [String: TemplateValue]
+    public var named: [String: JSONValue]
 
     /// No arguments.
     public init() {
@@ -19,23 +19,23 @@ public struct TemplateArguments: Sendable, Hashable, ExpressibleByArrayLiteral, 
     }
 
     /// Creates arguments from positional and named values.
-    public init(_ positional: [TemplateValue], named: [String: TemplateValue] = [:]) {
+    public init(_ positional: [JSONValue], named: [String: JSONValue] = [:]) {
         self.positional = positional
         self.named = named
     }
 
     /// Creates named arguments.
-    public init(named: [String: TemplateValue]) {
+    public init(named: [String: JSONValue]) {
         self.init([], named: named)
     }
 
     /// Positional arguments only.
-    public init(arrayLiteral elements: TemplateValue...) {
+    public init(arrayLiteral elements: JSONValue...) {
         self.init(elements)
     }
 
     /// Named arguments only; a repeated name keeps its last value.
-    public init(dictionaryLiteral elements: (String, TemplateValue)...) {
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self.init([], named: Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 
@@ -43,19 +43,19 @@ public struct TemplateArguments: Sendable, Hashable, ExpressibleByArrayLiteral, 
     public static var none: TemplateArguments { TemplateArguments() }
 
     /// The named argument `name`.
-    public subscript(name: String) -> TemplateValue? {
+    public subscript(name: String) -> JSONValue? {
         get { named[name] }
         set { named[name] = newValue }
     }
 
     /// The positional argument at `index`, when there is one.
-    public subscript(index: Int) -> TemplateValue? {
+    public subscript(index: Int) -> JSONValue? {
         positional.indices.contains(index) ? positional[index] : nil
     }
 
     /// The value a placeholder reference points at, following its property path; `nil` when any step is missing.
-    func resolve(_ reference: TemplateReference) -> TemplateValue? {
-        var value: TemplateValue?
+    func resolve(_ reference: TemplateReference) -> JSONValue? {
+        var value: JSONValue?
         switch reference.root {
         case .index(let index): value = self[index]
         case .name(let name): value = named[name]

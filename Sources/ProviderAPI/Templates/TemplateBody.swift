@@ -13,7 +13,7 @@ public enum TemplateBody: Sendable, Hashable {
     /// a number stays a number, an object an object, an explicit `null` stays `null` — and a missing
     /// optional one (`"{note?}"`) leaves its member or element out. Any other string is filled in
     /// as text and written JSON-escaped, so quotes, backslashes and newlines in a value are safe.
-    case json(TemplateValue)
+    case json(JSONValue)
     /// Form fields, `application/x-www-form-urlencoded` with `+` as `%2B` and space as `%20`.
     /// A field whose placeholders are all optional and missing is left out.
     case form([TemplateField])
@@ -38,7 +38,7 @@ extension TemplateBody: Codable {
         }
         switch key {
         case .text: self = .text(try container.decode(String.self, forKey: .text))
-        case .json: self = .json(try container.decode(TemplateValue.self, forKey: .json))
+        case .json: self = .json(try container.decode(JSONValue.self, forKey: .json))
         case .form: self = .form(try TemplateField.decodeList(from: container, forKey: .form))
         }
     }
@@ -75,7 +75,7 @@ extension TemplateBody: Codable {
         }
     }
 
-    private static func validate(json value: TemplateValue) throws {
+    private static func validate(json value: JSONValue) throws {
         switch value {
         case .string(let text): _ = try TemplateString(parsing: text)
         case .array(let elements): for element in elements { try validate(json: element) }
@@ -108,7 +108,7 @@ extension TemplateBody: Codable {
         }
     }
 
-    private static func fill(_ value: TemplateValue, with renderer: TemplateRenderer) throws -> TemplateValue? {
+    private static func fill(_ value: JSONValue, with renderer: TemplateRenderer) throws -> JSONValue? {
         switch value {
         case .string(let text):
             let template = try TemplateString(parsing: text)
@@ -124,7 +124,7 @@ extension TemplateBody: Codable {
         case .array(let elements):
             return .array(try elements.compactMap { try fill($0, with: renderer) })
         case .object(let members):
-            var filled: [String: TemplateValue] = [:]
+            var filled: [String: JSONValue] = [:]
             for (key, member) in members {
                 let name = try renderer.render(TemplateString(parsing: key), in: .raw)
                 guard !name.omitted, let value = try fill(member, with: renderer) else { continue }

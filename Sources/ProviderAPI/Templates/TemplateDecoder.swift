@@ -38,10 +38,10 @@ public struct TemplateDecoder: Sendable {
         self.decode = decode
     }
 
-    /// The built-in `json` decoder: the body as a ``TemplateValue``.
+    /// The built-in `json` decoder: the body as a ``JSONValue``.
     public static let json = TemplateDecoder { head, body in
         do {
-            return try JSONDecoder().decode(TemplateValue.self, from: Data(body.readableBytesView))
+            return try JSONDecoder().decode(JSONValue.self, from: Data(body.readableBytesView))
         } catch {
             throw ProviderError(.invalidResponse, "malformed JSON", request: head.request, underlying: "\(error)")
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The decoders a ``RequestTemplate`` names in ``RequestTemplate/decoder``.
 ///
-/// It starts with the built-ins `json` (a ``TemplateValue``), `raw` (a `ByteBuffer`) and `none`
+/// It starts with the built-ins `json` (a ``JSONValue``), `raw` (a `ByteBuffer`) and `none`
 /// (`()`, body discarded); an adapter adds its own:
 ///
 /// ```swift

@@ -29,7 +29,7 @@ struct TemplateRenderer: Sendable {
     /// The value of `placeholder`, `nil` when it is optional and missing.
     ///
     /// `null` counts as missing.
-    func value(of placeholder: TemplatePlaceholder) throws -> TemplateValue? {
+    func value(of placeholder: TemplatePlaceholder) throws -> JSONValue? {
         let value = arguments.resolve(placeholder.reference)
         guard let value, !value.isNull else {
             if placeholder.isOptional { return nil }

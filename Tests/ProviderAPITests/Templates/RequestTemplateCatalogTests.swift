@@ -71,7 +71,7 @@ struct RequestTemplateCatalogTests {
         #expect(automation.deadline == .seconds(60))
         #expect(automation.url.absoluteString == "https://demo.example.com/nuxeo/api/v1/automation/Document.Move")
         #expect(automation.headers.first(name: "content-type") == "application/json+nxrequest")
-        let sent = try TemplateValue(json: Data((bodyText(automation) ?? "").utf8))
+        let sent = try JSONValue(json: Data((bodyText(automation) ?? "").utf8))
         #expect(sent == ["input": "doc:f00d", "params": ["target": "/ws/a \"b\"", "name": "x"], "context": [:]])
 
         let delete = try catalog.template(named: "deleteDocument")
@@ -86,7 +86,7 @@ struct RequestTemplateCatalogTests {
     func propertyList() throws {
         let catalog = try RequestTemplateCatalog(propertyList: Data(nemoPlist.utf8))
         #expect(catalog.names == ["getChildren", "updateTitle"])
-        let document: TemplateValue = ["uid": "d0c", "changeToken": "1-0"]
+        let document: JSONValue = ["uid": "d0c", "changeToken": "1-0"]
 
         let children = try catalog.template(named: "getChildren").makeRequest(baseURL: base, arguments: [document, 3])
         #expect(children.url.absoluteString == "https://demo.example.com/nuxeo/api/v1/id/d0c/@children?currentPageIndex=3&pageSize=50")
@@ -96,7 +96,7 @@ struct RequestTemplateCatalogTests {
         #expect(update.decoder == "json", "decoder defaults to json")
         let request = try update.makeRequest(baseURL: base, arguments: [document, "New \"title\""])
         #expect(request.isIdempotent)
-        let sent = try TemplateValue(json: Data((bodyText(request) ?? "").utf8))
+        let sent = try JSONValue(json: Data((bodyText(request) ?? "").utf8))
         #expect(
             sent == [
                 "entity-type": "document", "changeToken": "1-0", "properties": ["dc:title": "New \"title\""], "version": 2,
@@ -169,9 +169,9 @@ struct RequestTemplateCatalogTests {
         #expect(plistError?.code == .invalidArgument)
     }
 
-    @Test("TemplateValue decodes JSON types faithfully")
+    @Test("JSONValue decodes JSON types faithfully")
     func templateValueJSON() throws {
-        let value = try TemplateValue(json: Data(#"{"s": "1", "i": 1, "d": 1.5, "b": true, "n": null, "a": [false, 0]}"#.utf8))
+        let value = try JSONValue(json: Data(#"{"s": "1", "i": 1, "d": 1.5, "b": true, "n": null, "a": [false, 0]}"#.utf8))
         #expect(value == ["s": "1", "i": 1, "d": 1.5, "b": true, "n": .null, "a": [false, 0]])
         #expect(value["i"]?.intValue == 1)
         #expect(value["s"]?.stringValue == "1")

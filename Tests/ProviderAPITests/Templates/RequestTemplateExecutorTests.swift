@@ -27,7 +27,7 @@ struct RequestTemplateExecutorTests {
     @Test("an expected status is decoded by the json decoder, through the executor's headers and auth")
     func jsonDecoder() async throws {
         let transport = ScriptedTransport([.status(200, [("Content-Type", "application/json")], body: documentJSON)])
-        let value = try await templates(transport).execute("children", arguments: ["uid": "f00d", "page": 1], as: TemplateValue.self)
+        let value = try await templates(transport).execute("children", arguments: ["uid": "f00d", "page": 1], as: JSONValue.self)
         #expect(value["uid"] == "f00d")
         #expect(value["extra"] == [1, 2])
         let sent = try #require(transport.requests.first)
@@ -60,7 +60,7 @@ struct RequestTemplateExecutorTests {
         let transport = ScriptedTransport([.status(200, body: "<html>"), .status(200, body: #"{"uid": 1}"#), .status(200, body: "{}")])
         let executor = try templates(transport, decoders: decoders)
         let children = await #expect(throws: ProviderError.self) {
-            try await executor.execute("children", arguments: ["uid": "u", "page": 0], as: TemplateValue.self)
+            try await executor.execute("children", arguments: ["uid": "u", "page": 0], as: JSONValue.self)
         }
         #expect(children?.code == .invalidResponse)
         let typed = await #expect(throws: ProviderError.self) {
@@ -103,7 +103,7 @@ struct RequestTemplateExecutorTests {
         ])
         var executor = try templates(transport)
         executor.errorMapper = { head, body in
-            guard let entity = try? TemplateValue(json: Data(body.readableBytesView)), let message = entity["message"]?.stringValue else {
+            guard let entity = try? JSONValue(json: Data(body.readableBytesView)), let message = entity["message"]?.stringValue else {
                 return nil
             }
             return ProviderError(message.contains("changeToken") ? .conflict : .server, message)
@@ -143,7 +143,7 @@ struct RequestTemplateExecutorTests {
     func missingDecoder() async throws {
         let transport = ScriptedTransport([.status(200, body: documentJSON)])
         let error = await #expect(throws: ProviderError.self) {
-            try await templates(transport).execute("documentByPath", arguments: ["path": "/x"], as: TemplateValue.self)
+            try await templates(transport).execute("documentByPath", arguments: ["path": "/x"], as: JSONValue.self)
         }
         #expect(error?.code == .invalidArgument)
         #expect(transport.count == 0)
@@ -153,11 +153,11 @@ struct RequestTemplateExecutorTests {
     func badArguments() async throws {
         let transport = ScriptedTransport([.status(200)])
         let error = await #expect(throws: ProviderError.self) {
-            try await templates(transport).execute("children", arguments: ["page": 0], as: TemplateValue.self)
+            try await templates(transport).execute("children", arguments: ["page": 0], as: JSONValue.self)
         }
         #expect(error?.code == .invalidArgument)
         let unknown = await #expect(throws: ProviderError.self) {
-            try await templates(transport).execute("unknown", as: TemplateValue.self)
+            try await templates(transport).execute("unknown", as: JSONValue.self)
         }
         #expect(unknown?.code == .invalidArgument)
         #expect(transport.count == 0)
@@ -174,12 +174,12 @@ struct RequestTemplateExecutorTests {
         let executor = try templates(transport, maxResponseBytes: 500)
         for _ in 0..<2 {
             let error = await #expect(throws: ProviderError.self) {
-                try await executor.execute("children", arguments: ["uid": "u", "page": 0], as: TemplateValue.self)
+                try await executor.execute("children", arguments: ["uid": "u", "page": 0], as: JSONValue.self)
             }
             #expect(error?.code == .invalidResponse)
             #expect(error?.httpStatus == 200)
         }
-        #expect(try await executor.execute("children", arguments: ["uid": "u", "page": 0], as: TemplateValue.self) == [1])
+        #expect(try await executor.execute("children", arguments: ["uid": "u", "page": 0], as: JSONValue.self) == [1])
     }
 
     @Test("retries and redirects of the executor apply to templates")
@@ -189,7 +189,7 @@ struct RequestTemplateExecutorTests {
             .status(307, [("Location", "/nuxeo/api/v1/id/moved/@children?currentPageIndex=0")]),
             .status(200, body: "[]"),
         ])
-        let value = try await templates(transport).execute("children", arguments: ["uid": "u", "page": 0], as: TemplateValue.self)
+        let value = try await templates(transport).execute("children", arguments: ["uid": "u", "page": 0], as: JSONValue.self)
         #expect(value == [])
         #expect(transport.count == 3)
         #expect(transport.requests.last?.url.path == "/nuxeo/api/v1/id/moved/@children")
@@ -200,7 +200,7 @@ struct RequestTemplateExecutorTests {
         let transport = ScriptedTransport([.status(200, body: #"{"ok": true}"#), .status(200, [("ETag", "\"e1\"")], body: "blob")])
         let executor = RequestExecutor(transport: transport, retry: fastRetry, logger: quietLogger)
         let template = RequestTemplate(name: "ping", path: "/api/v1/ping/{who}")
-        let value = try await executor.execute(template, arguments: ["who": "me"], baseURL: base, as: TemplateValue.self)
+        let value = try await executor.execute(template, arguments: ["who": "me"], baseURL: base, as: JSONValue.self)
         #expect(value == ["ok": true])
         let response = try await RequestTemplateExecutor(executor: executor, baseURL: base)
             .response(for: RequestTemplate(name: "blob", path: "/blob"))

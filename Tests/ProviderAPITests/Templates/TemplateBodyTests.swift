@@ -10,8 +10,8 @@ private func body(_ body: TemplateBody, _ arguments: TemplateArguments) throws -
     return (bodyText(request), request.headers.first(name: "content-type"))
 }
 
-private func json(_ text: String?) throws -> TemplateValue {
-    try TemplateValue(json: Data((text ?? "").utf8))
+private func json(_ text: String?) throws -> JSONValue {
+    try JSONValue(json: Data((text ?? "").utf8))
 }
 
 @Suite("RequestTemplate bodies")

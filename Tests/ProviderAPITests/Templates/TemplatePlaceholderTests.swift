@@ -22,7 +22,7 @@ private func invalidArgument(_ body: () throws -> Void) -> Bool {
 
 @Suite("RequestTemplate placeholders")
 struct TemplatePlaceholderTests {
-    private let document: TemplateValue = [
+    private let document: JSONValue = [
         "uid": "a1b2", "path": "/default-domain/ws",
         "properties": ["file:content": ["name": "report.pdf", "length": 290], "dc:title": "Report"],
         "tags": ["x", "y"],
@@ -56,7 +56,7 @@ struct TemplatePlaceholderTests {
     @Test("an Encodable model can be passed and read with property access")
     func encodableArgument() throws {
         struct Doc: Encodable { var uid: String; var title: String }
-        let value = try TemplateValue(encoding: Doc(uid: "u-1", title: "T"))
+        let value = try JSONValue(encoding: Doc(uid: "u-1", title: "T"))
         #expect(try build("/id/%0[uid]", [value]).hasSuffix("/id/u-1"))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ProviderAPI
 
 /// The lenient date reader for every date form Nuxeo servers send.
 ///

@@ -1,14 +1,14 @@
 import Foundation
-import ProviderAPI
 
-/// A JSON value tree, decoded without a schema.
+/// A JSON value tree, decoded without a schema: arguments and results of a ``RequestTemplate``,
+/// and the properties of JSON APIs such as Nuxeo's that carry arbitrary schemas.
 ///
-/// Nuxeo documents carry arbitrary schema properties (`dc:title`, `file:content`, custom
-/// complex types), so the adapter keeps them as a tree and reads them leniently through
-/// the accessors below: a number sent as a string still reads as a number, and so on.
+/// It decodes from JSON and from property lists, every Swift literal makes one, and its
+/// accessors read leniently, because servers send numbers as strings and the like:
 ///
 /// ```swift
-/// let length = document.properties["file:content"]?["length"]?.int64Value   // "588" or 588
+/// let doc: JSONValue = ["uid": "a1b2", "properties": ["dc:title": "Report", "length": "588"]]
+/// doc["properties"]?["length"]?.int64Value   // 588
 /// ```
 public enum JSONValue: Sendable, Hashable, Codable {
     /// `null`.
@@ -26,6 +26,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// An object; key order is not kept.
     case object([String: JSONValue])
 
+    /// Decodes any JSON or property-list value.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -47,6 +48,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
+    /// Encodes the value as the matching JSON or property-list value.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -132,9 +134,6 @@ extension JSONValue {
         }
     }
 
-    /// The value as a date: an ISO-8601 string (0–9 fraction digits, `Z` or an offset) or epoch milliseconds.
-    public var dateValue: Date? { NuxeoDateParser.date(from: self) }
-
     /// The elements of an array; `nil` otherwise.
     public var arrayValue: [JSONValue]? {
         if case .array(let elements) = self { return elements }
@@ -161,5 +160,63 @@ extension JSONValue {
         case .string, .integer, .double, .bool: return true
         default: return false
         }
+    }
+}
+
+extension JSONValue {
+    /// Makes a value from anything `Encodable`, through its JSON form, so a model object can be
+    /// passed as an argument and read with property access (`%0[uid]`).
+    ///
+    /// - Throws: ``ProviderError/Code/invalidArgument`` when the value cannot be encoded.
+    public init<T: Encodable>(encoding value: T) throws {
+        do {
+            let data = try JSONEncoder().encode(value)
+            self = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw ProviderError(.invalidArgument, "cannot encode \(T.self) as a JSON value", underlying: "\(error)")
+        }
+    }
+
+    /// Decodes the JSON text in `data`.
+    ///
+    /// - Throws: ``ProviderError/Code/invalidResponse`` when `data` is not JSON.
+    public init(json data: Data) throws {
+        do {
+            self = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw ProviderError(.invalidResponse, "malformed JSON", underlying: "\(error)")
+        }
+    }
+
+    /// The compact JSON text of this value, with sorted keys.
+    ///
+    /// - Throws: ``ProviderError/Code/invalidArgument`` for a non-finite number.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return try encoder.encode(self)
+        } catch {
+            throw ProviderError(.invalidArgument, "value cannot be written as JSON", underlying: "\(error)")
+        }
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    /// A string value.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// An integer value.
+    public init(integerLiteral value: Int) { self = .integer(Int64(value)) }
+    /// A floating-point value.
+    public init(floatLiteral value: Double) { self = .double(value) }
+    /// A boolean value.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An array value.
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// An object value; a repeated key keeps its last value.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }

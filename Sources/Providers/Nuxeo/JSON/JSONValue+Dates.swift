@@ -1,0 +1,7 @@
+import Foundation
+import ProviderAPI
+
+extension JSONValue {
+    /// The value as a date: an ISO-8601 string (0–9 fraction digits, `Z` or an offset) or epoch milliseconds.
+    public var dateValue: Date? { NuxeoDateParser.date(from: self) }
+}
