@@ -91,7 +91,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ProviderAPITests",
-            dependencies: ["ProviderAPI", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")],
+            dependencies: ["ProviderAPI", "ProviderConformance", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")],
             path: "Tests/ProviderAPITests",
             swiftSettings: strictSettings
         ),

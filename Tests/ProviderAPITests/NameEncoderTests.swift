@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import ProviderConformance
 import Testing
 
 /// Rules like Pydio's: `? " | \ :` refused, no leading space, no trailing space or dot, no dot-files.
@@ -128,18 +129,5 @@ struct NameEncoderTests {
         #expect(Array(NameRules(normalization: .nfc).stored(nfd).utf8) == Array(nfc.utf8))
         #expect(Array(NameRules(normalization: .nfd).stored(nfc).utf8) == Array(nfd.utf8))
         #expect(Array(NameRules(normalization: .preserved).stored(nfd).utf8) == Array(nfd.utf8))
-    }
-}
-
-/// A small deterministic generator, so a failing case can be reproduced.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
