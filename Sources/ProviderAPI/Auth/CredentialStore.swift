@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 #if canImport(Glibc)
     import Glibc
@@ -68,9 +69,7 @@ public actor FileCredentialStore: CredentialStore {
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UInt32.random(in: 0...UInt32.max)).tmp")
         let file = try PosixFile.open(temporary.path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
         do {
-            var buffer = ByteBufferBridge.buffer(data)
-            try file.write(buffer)
-            buffer.clear()
+            try file.write(ByteBuffer(bytes: data))
             try file.sync()
             file.closeNow()
             try PosixFile.rename(temporary.path, url.path)

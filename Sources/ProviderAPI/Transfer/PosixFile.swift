@@ -58,7 +58,7 @@ final class PosixFile: @unchecked Sendable {
     /// Reads up to `count` bytes at `offset`; an empty buffer means end of file.
     func read(count: Int, at offset: Int64, allocator: ByteBufferAllocator) throws -> ByteBuffer {
         var buffer = allocator.buffer(capacity: count)
-        let got = try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { raw -> Int in
+        try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { raw -> Int in
             while true {
                 let n = pread(descriptor, raw.baseAddress, count, off_t(offset))
                 if n < 0 {
@@ -68,7 +68,6 @@ final class PosixFile: @unchecked Sendable {
                 return n
             }
         }
-        _ = got
         return buffer
     }
 

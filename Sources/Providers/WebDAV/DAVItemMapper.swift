@@ -25,7 +25,6 @@ enum DAVItemMapper {
                 if !value.text.isEmpty { raw[name.description] = value.text }
             }
         }
-        if isFolder, item.size == nil { item.size = nil }
         item.properties = raw
         return item
     }

@@ -94,13 +94,14 @@ public struct WebDAVProvider: StorageProvider {
             }
             throw failure.code == .notFound ? failure : ProviderError(.notFound, "\(folder) not found", request: failure.request)
         }
+        if responses.isEmpty {
+            throw ProviderError(.invalidResponse, "the listing of \(folder) answered no response")
+        }
         var children: [Item] = []
         children.reserveCapacity(responses.count)
-        var sawSelf = false
         for response in responses {
             let path = try mapper.path(forHref: response.href)
             if path == folder {
-                sawSelf = true
                 let selfItem = try makeItem(response, expected: folder)
                 if selfItem.kind != .folder {
                     throw ProviderError(.invalidArgument, "\(folder) is a file, not a folder")
@@ -111,10 +112,7 @@ public struct WebDAVProvider: StorageProvider {
                 throw ProviderError(.invalidResponse, "the listing of \(folder) named \(path), which is not a child")
             }
             if let status = response.status, !(200..<300).contains(status) { continue }
-            children.append(try makeItem(response, expected: nil))
-        }
-        if !sawSelf, responses.isEmpty {
-            throw ProviderError(.invalidResponse, "the listing of \(folder) answered no response")
+            children.append(try makeItem(response, expected: path))
         }
         children.sort { $0.path.name.utf8.lexicographicallyPrecedes($1.path.name.utf8) }
         return children
