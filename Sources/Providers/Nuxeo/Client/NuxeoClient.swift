@@ -1,0 +1,258 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import ProviderAPI
+
+/// Sends the Nuxeo REST and Automation calls the adapter needs, each described by a template
+/// of ``NuxeoEndpoints``, and decodes the answers into entities.
+///
+/// Every request carries `Accept: application/json`, `X-No-Basic-Header: true` (so a 401 never
+/// starts a browser-style challenge), the repository and the `properties` header from
+/// ``defaults``; an error answer becomes a ``ProviderError`` through ``NuxeoErrorMapper``.
+public struct NuxeoClient: Sendable {
+    /// The server's base URL with its context path, such as `https://host/nuxeo`.
+    public let baseURL: URL
+    /// Headers sent with every request.
+    public var defaults: NuxeoRequestDefaults
+    /// Sends the requests (authentication, retries, redirects, logging).
+    public let executor: RequestExecutor
+    /// Runs the templates.
+    public let templates: RequestTemplateExecutor
+    /// The entity types the client decodes.
+    public let entities: NuxeoEntityRegistry
+
+    /// Creates a client.
+    ///
+    /// - Parameters:
+    ///   - baseURL: the server URL with its context path.
+    ///   - executor: sends the requests; its default headers are extended with Nuxeo's.
+    ///   - defaults: schemas, enrichers and repository for every request.
+    ///   - catalog: the endpoint templates; ``NuxeoEndpoints/standard()`` by default.
+    ///   - entities: the entity registry, with an app's own types registered.
+    public init(
+        baseURL: URL, executor: RequestExecutor, defaults: NuxeoRequestDefaults = NuxeoRequestDefaults(),
+        catalog: RequestTemplateCatalog? = nil, entities: NuxeoEntityRegistry = .standard
+    ) throws {
+        var executor = executor
+        executor.defaultHeaders.replaceOrAdd(name: "Accept", value: "application/json")
+        executor.defaultHeaders.replaceOrAdd(name: "X-No-Basic-Header", value: "true")
+        executor.defaultHeaders.replaceOrAdd(name: "X-NXRepository", value: defaults.repository)
+        executor.defaultHeaders.replaceOrAdd(name: "X-Application-Name", value: "Strata")
+        self.baseURL = baseURL
+        self.defaults = defaults
+        self.executor = executor
+        self.entities = entities
+        var decoders = TemplateDecoderRegistry()
+        decoders.register("document", Self.entityDecoder(NuxeoDocument.self, entities))
+        decoders.register("documents", Self.entityDecoder(NuxeoDocumentList.self, entities))
+        decoders.register("user", Self.entityDecoder(NuxeoUser.self, entities))
+        self.templates = RequestTemplateExecutor(
+            executor: executor, baseURL: baseURL, decoders: decoders, catalog: try catalog ?? NuxeoEndpoints.standard(),
+            errorMapper: { head, body in
+                NuxeoErrorMapper.error(
+                    status: head.status, body: Data(body.readableBytesView), request: head.request,
+                    retryAfter: HTTPResponse(status: head.status, headers: head.headers, url: head.url).retryAfter)
+            })
+    }
+
+    private static func entityDecoder<T: NuxeoEntityDecodable>(_ type: T.Type, _ registry: NuxeoEntityRegistry) -> TemplateDecoder {
+        TemplateDecoder { head, body in
+            do {
+                return try registry.decode(T.self, from: Data(body.readableBytesView))
+            } catch var error as ProviderError {
+                if error.request == nil { error.request = head.request }
+                if error.httpStatus == nil { error.httpStatus = head.status }
+                throw error
+            }
+        }
+    }
+
+    private func common(_ enrichers: [String], _ arguments: [String: JSONValue]) -> TemplateArguments {
+        var named = arguments
+        named["properties"] = .string(defaults.propertiesHeader())
+        if let value = defaults.enrichersHeader(adding: enrichers) { named["enrichers"] = .string(value) }
+        return TemplateArguments(named: named)
+    }
+
+    // MARK: Documents
+
+    /// The document at an absolute repository path (server names, such as `/default-domain/workspaces`).
+    public func document(path: String, enrichers: [String] = []) async throws -> NuxeoDocument {
+        let trimmed = path.hasPrefix("/") ? path : "/" + path
+        return try await templates.execute(
+            "documentByPath", arguments: common(enrichers, ["path": .string(trimmed)]), as: NuxeoDocument.self)
+    }
+
+    /// The document with `uid`.
+    public func document(uid: String, enrichers: [String] = []) async throws -> NuxeoDocument {
+        try await templates.execute("documentById", arguments: common(enrichers, ["uid": .string(uid)]), as: NuxeoDocument.self)
+    }
+
+    /// One page of the children of the folder `uid` (`@children`: not trashed, not hidden).
+    public func children(of uid: String, page: Int, pageSize: Int, enrichers: [String] = []) async throws -> NuxeoDocumentList {
+        try await templates.execute(
+            "children",
+            arguments: common(enrichers, ["uid": .string(uid), "page": .integer(Int64(page)), "pageSize": .integer(Int64(pageSize))]),
+            as: NuxeoDocumentList.self)
+    }
+
+    /// Creates a document in the folder `parent`.
+    public func create(_ draft: NuxeoDocumentDraft, in parent: String, enrichers: [String] = []) async throws -> NuxeoDocument {
+        try await templates.execute(
+            "createDocument", arguments: common(enrichers, ["parent": .string(parent), "document": draft.jsonValue]),
+            as: NuxeoDocument.self)
+    }
+
+    /// Updates the document `uid` with the draft's properties; a draft with a change token makes a stale write a `conflict`.
+    public func update(_ draft: NuxeoDocumentDraft, uid: String, enrichers: [String] = []) async throws -> NuxeoDocument {
+        try await templates.execute(
+            "updateDocument", arguments: common(enrichers, ["uid": .string(uid), "document": draft.jsonValue]),
+            as: NuxeoDocument.self)
+    }
+
+    /// Deletes the document `uid` and everything below it, permanently.
+    public func delete(uid: String) async throws {
+        _ = try await templates.execute("deleteDocument", arguments: ["uid": .string(uid)], as: Void.self)
+    }
+
+    /// One page of the documents an NXQL statement selects.
+    public func search(
+        nxql: String, page: Int, pageSize: Int, sortBy: String? = nil, sortOrder: String? = nil, enrichers: [String] = []
+    ) async throws -> NuxeoDocumentList {
+        var arguments: [String: JSONValue] = [
+            "query": .string(nxql), "page": .integer(Int64(page)), "pageSize": .integer(Int64(pageSize)),
+        ]
+        if let sortBy { arguments["sortBy"] = .string(sortBy) }
+        if let sortOrder { arguments["sortOrder"] = .string(sortOrder) }
+        return try await templates.execute("search", arguments: common(enrichers, arguments), as: NuxeoDocumentList.self)
+    }
+
+    /// The signed-in user.
+    public func currentUser() async throws -> NuxeoUser {
+        try await templates.execute("me", as: NuxeoUser.self)
+    }
+
+    // MARK: Automation
+
+    /// Runs an Automation operation and decodes its answer.
+    public func automation(_ request: NuxeoAutomationRequest) async throws -> NuxeoAutomationResult {
+        var arguments: [String: JSONValue] = [
+            "operation": .string(request.operation), "params": .object(request.params), "context": .object(request.context),
+        ]
+        if let input = request.input { arguments["input"] = input.jsonValue }
+        var http = try templates.makeRequest(
+            templates.catalog.template(named: "automation"), arguments: common(request.enrichers, arguments))
+        for (name, value) in request.headers { http.headers.replaceOrAdd(name: name, value: value) }
+        return try await send(http, expecting: [200, 201, 204])
+    }
+
+    /// Runs an operation on the file `index` of an upload batch (`FileManager.Import`, `Blob.AttachOnDocument`).
+    public func execute(
+        _ operation: String, onBatch batch: String, index: Int = 0, params: [String: JSONValue] = [:],
+        context: [String: JSONValue] = [:], headers: [String: String] = [:]
+    ) async throws -> NuxeoAutomationResult {
+        var http = try templates.makeRequest(
+            templates.catalog.template(named: "batchExecute"),
+            arguments: common([], [
+                "batch": .string(batch), "index": .integer(Int64(index)), "operation": .string(operation),
+                "params": .object(params), "context": .object(context),
+            ]))
+        for (name, value) in headers { http.headers.replaceOrAdd(name: name, value: value) }
+        return try await send(http, expecting: [200, 201, 204])
+    }
+
+    /// Sends a request and reads its answer as an Automation result.
+    func send(_ request: HTTPRequest, expecting statuses: Set<Int>) async throws -> NuxeoAutomationResult {
+        let response = try await executor.execute(request)
+        guard statuses.contains(response.status) else { throw await error(for: response, request: request) }
+        if response.status == 204 {
+            await response.body.discard()
+            return .void
+        }
+        let body: ByteBuffer
+        do {
+            body = try await response.body.collect(upTo: templates.maxResponseBytes)
+        } catch {
+            throw ProviderError.wrap(error, request: request.summary)
+        }
+        let data = Data(body.readableBytesView)
+        let type = response.headers.first(name: "content-type")?.lowercased() ?? ""
+        guard type.hasPrefix("application/json") else { return .blob(data, mimeType: type.isEmpty ? nil : type) }
+        do {
+            switch try entities.decode(data) {
+            case .document(let document): return .document(document)
+            case .documents(let list): return .documents(list)
+            case .exception(let exception):
+                throw NuxeoErrorMapper.error(status: exception.status ?? response.status, exception: exception, request: request.summary)
+            default: return .json(try NuxeoJSON.parse(data))
+            }
+        } catch var failure as ProviderError {
+            if failure.request == nil { failure.request = request.summary }
+            throw failure
+        }
+    }
+
+    /// The error for a failed answer, read from its `exception` entity where it has one.
+    func error(for response: HTTPResponse, request: HTTPRequest) async -> ProviderError {
+        let body = (try? await response.body.collect(upTo: 64 << 10)) ?? ByteBuffer()
+        return NuxeoErrorMapper.error(
+            status: response.status, body: Data(body.readableBytesView), request: request.summary,
+            retryAfter: response.retryAfter)
+    }
+
+    // MARK: Batch upload
+
+    /// Opens an upload batch and returns its id.
+    public func createBatch() async throws -> String {
+        let json = try await templates.execute("batchCreate", as: JSONValue.self)
+        guard let id = json["batchId"]?.stringValue, !id.isEmpty else {
+            throw ProviderError(.invalidResponse, "the batch answer has no batchId")
+        }
+        return id
+    }
+
+    /// The request that sends a file, or one chunk of it, to a batch; its body is the caller's.
+    public func batchUploadRequest(
+        batch: String, index: Int = 0, fileName: String, mimeType: String, fileSize: Int64,
+        chunk: (index: Int, count: Int)? = nil
+    ) throws -> HTTPRequest {
+        var arguments: [String: JSONValue] = [
+            "batch": .string(batch), "index": .integer(Int64(index)),
+            "fileName": .string(PercentEncoding.formEncode(fileName)), "fileType": .string(mimeType),
+            "fileSize": .integer(fileSize),
+        ]
+        if let chunk {
+            arguments["uploadType"] = "chunked"
+            arguments["chunkIndex"] = .integer(Int64(chunk.index))
+            arguments["chunkCount"] = .integer(Int64(chunk.count))
+        }
+        return try templates.makeRequest(templates.catalog.template(named: "batchUpload"), arguments: TemplateArguments(named: arguments))
+    }
+
+    /// What the server holds of the file `index` of a batch: `complete`, and the chunk indexes it has.
+    public func batchFileStatus(batch: String, index: Int = 0) async throws -> (complete: Bool, chunks: Set<Int>) {
+        let request = try templates.makeRequest(
+            templates.catalog.template(named: "batchFileStatus"),
+            arguments: ["batch": .string(batch), "index": .integer(Int64(index))])
+        let response = try await executor.execute(request)
+        guard response.status == 200 || response.status == 202 else { throw await error(for: response, request: request) }
+        let body = try await response.body.collect(upTo: 1 << 20)
+        let json = try NuxeoJSON.parse(Data(body.readableBytesView))
+        let chunks = Set((json["uploadedChunkIds"]?.arrayValue ?? []).compactMap(\.intValue))
+        return (response.status == 200, chunks)
+    }
+
+    /// Drops a batch and what it holds.
+    public func deleteBatch(_ batch: String) async throws {
+        _ = try await templates.execute("batchDelete", arguments: ["batch": .string(batch)], as: Void.self)
+    }
+
+    // MARK: Blobs and tokens
+
+    /// The request that downloads the blob at `xpath` of the document `uid`.
+    public func blobRequest(uid: String, xpath: String = "file:content") throws -> HTTPRequest {
+        try templates.makeRequest(
+            templates.catalog.template(named: "blob"), arguments: ["uid": .string(uid), "xpath": .string(xpath)])
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import NIOCore
+import ProviderAPI
+
+/// Nuxeo token authentication: acquires an `X-Authentication-Token` with the user's password
+/// once, sends the token on every request, and acquires a new one when the server stops
+/// accepting it (a revoked or expired token gives the same 401 as a wrong password).
+///
+/// Acquisition is single-flight: concurrent requests wait for the one acquisition. A token
+/// given up front (``Credentials/token(_:)``) without a password cannot be renewed, so its
+/// 401 stands.
+public actor NuxeoTokenAuthenticator: Authenticator, CustomStringConvertible, CustomReflectable {
+    /// Acquires a new token.
+    public typealias Acquire = @Sendable () async throws -> String
+
+    private var token: String?
+    private let acquirer: Acquire?
+    private var acquiring: Task<String, any Error>?
+    private var acquisitions = 0
+
+    /// Creates the authenticator with a known token, an acquirer, or both.
+    public init(token: String? = nil, acquire: Acquire?) {
+        self.token = token
+        self.acquirer = acquire
+    }
+
+    public nonisolated var description: String { "NuxeoTokenAuthenticator(token: \(Redactor.mask))" }
+
+    /// The mirror has no children, so `dump` never prints the token.
+    public nonisolated var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    /// The token in use, acquiring one first if there is none; for apps that keep it in a credential store.
+    public func currentToken() async throws -> String {
+        if let token { return token }
+        return try await acquire()
+    }
+
+    /// How many tokens this authenticator has acquired.
+    public var acquisitionCount: Int { acquisitions }
+
+    /// Forgets the token, so the next request acquires a new one.
+    public func forget() { token = nil }
+
+    public func authorize(_ request: inout HTTPRequest) async throws {
+        let value = try await currentToken()
+        request.headers.replaceOrAdd(name: "X-Authentication-Token", value: value)
+    }
+
+    public func refresh(after response: HTTPResponse?, for request: HTTPRequest) async throws -> Bool {
+        guard acquirer != nil else { return false }
+        let sent = request.headers.first(name: "x-authentication-token")
+        if let token, sent != token { return true }  // another request already renewed it
+        token = nil
+        _ = try await acquire()
+        return true
+    }
+
+    private func acquire() async throws -> String {
+        if let acquiring { return try await acquiring.value }
+        guard let acquirer else {
+            throw ProviderError(.unauthorized, "no Nuxeo token and no password to acquire one")
+        }
+        let task = Task { try await acquirer() }
+        acquiring = task
+        defer { acquiring = nil }
+        let value = try await task.value
+        token = value
+        acquisitions += 1
+        return value
+    }
+}

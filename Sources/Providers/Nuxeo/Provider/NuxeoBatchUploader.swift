@@ -1,0 +1,116 @@
+import Foundation
+import NIOCore
+import ProviderAPI
+
+/// Sends a file into a Nuxeo upload batch: in one request when it is small, in chunks with
+/// resume when it is large.
+///
+/// Each file gets a batch of its own, so the batch-drop rule (a batch is cleared as soon as a
+/// document uses it) never loses a second file. Chunks are read one at a time, so memory stays
+/// at one chunk whatever the file size. After the last chunk the uploader asks the server which
+/// chunks it holds (`GET /upload/{batch}/0`) and sends again only the missing ones, so a chunk
+/// lost in transit, or a chunk request that failed for good, costs one chunk, not the file.
+struct NuxeoBatchUploader: Sendable {
+    let client: NuxeoClient
+    let chunkSize: Int
+    /// Rounds of re-sending missing chunks before giving up.
+    let resumeRounds = 3
+
+    /// Uploads `source` and returns the batch id holding it as file `0`.
+    func upload(_ source: any UploadSource, fileName: String, mimeType: String, progress: ProgressHandler?) async throws -> String {
+        let batch = try await client.createBatch()
+        do {
+            guard let length = source.length else {
+                throw ProviderError(.invalidArgument, "a Nuxeo upload needs the length of its source; spool it to a file first")
+            }
+            progress?(TransferProgress(completed: 0, expected: length))
+            if length <= Int64(chunkSize) {
+                try await single(source, length: length, batch: batch, fileName: fileName, mimeType: mimeType, progress: progress)
+            } else {
+                try await chunked(source, length: length, batch: batch, fileName: fileName, mimeType: mimeType, progress: progress)
+            }
+            progress?(TransferProgress(completed: length, expected: length))
+            return batch
+        } catch {
+            try? await client.deleteBatch(batch)
+            throw ProviderError.wrap(error)
+        }
+    }
+
+    private func single(
+        _ source: any UploadSource, length: Int64, batch: String, fileName: String, mimeType: String, progress: ProgressHandler?
+    ) async throws {
+        var request = try client.batchUploadRequest(batch: batch, fileName: fileName, mimeType: mimeType, fileSize: length)
+        request.body = .source(source)
+        request.headers.replaceOrAdd(name: "Content-Length", value: String(length))
+        request.uploadProgress = progress
+        let answer = try await send(request)
+        guard answer.status == 200 || answer.status == 201 else {
+            throw ProviderError(.invalidResponse, "the batch answered \(answer.status) to a whole file", httpStatus: answer.status)
+        }
+    }
+
+    private func chunked(
+        _ source: any UploadSource, length: Int64, batch: String, fileName: String, mimeType: String, progress: ProgressHandler?
+    ) async throws {
+        let count = Int((length + Int64(chunkSize) - 1) / Int64(chunkSize))
+        var complete = false
+        var failures = 0
+        var reader = try NuxeoChunkReader(source: source, length: length, chunkSize: chunkSize, only: nil)
+        while let (index, chunk) = try await reader.next() {
+            let offset = Int64(index) * Int64(chunkSize)
+            let report: ProgressHandler? = progress.map { handler in
+                { @Sendable p in handler(TransferProgress(completed: offset + p.completed, expected: length)) }
+            }
+            do {
+                let answer = try await sendChunk(
+                    chunk, index: index, count: count, length: length, batch: batch, fileName: fileName, mimeType: mimeType,
+                    progress: report)
+                if answer.status == 201 { complete = true }
+                failures = 0
+            } catch let error as ProviderError where error.code == .network {
+                failures += 1
+                if failures >= 3 { throw error }
+            }
+        }
+        var rounds = 0
+        while true {
+            let status = try await client.batchFileStatus(batch: batch)
+            if status.complete || (complete && status.chunks.count == count) { return }
+            let missing = Set(0..<count).subtracting(status.chunks)
+            if missing.isEmpty { return }
+            rounds += 1
+            guard rounds <= resumeRounds, source.isReplayable else {
+                throw ProviderError(.network, "the server is missing \(missing.count) of \(count) chunks of \(fileName)")
+            }
+            var again = try NuxeoChunkReader(source: source, length: length, chunkSize: chunkSize, only: missing)
+            while let (index, chunk) = try await again.next() {
+                _ = try await sendChunk(
+                    chunk, index: index, count: count, length: length, batch: batch, fileName: fileName, mimeType: mimeType,
+                    progress: nil)
+            }
+        }
+    }
+
+    private func sendChunk(
+        _ chunk: ByteBuffer, index: Int, count: Int, length: Int64, batch: String, fileName: String, mimeType: String,
+        progress: ProgressHandler?
+    ) async throws -> (status: Int, json: JSONValue) {
+        var request = try client.batchUploadRequest(
+            batch: batch, fileName: fileName, mimeType: mimeType, fileSize: length, chunk: (index, count))
+        request.body = .bytes(chunk)
+        request.uploadProgress = progress
+        return try await send(request)
+    }
+
+    private func send(_ request: HTTPRequest) async throws -> (status: Int, json: JSONValue) {
+        let response = try await client.executor.execute(request)
+        guard [200, 201, 202].contains(response.status) else { throw await client.error(for: response, request: request) }
+        let body = try await response.body.collect(upTo: 1 << 20)
+        let json = try NuxeoJSON.parse(Data(body.readableBytesView))
+        guard json["uploaded"]?.boolValue ?? true else {
+            throw ProviderError(.server, "the batch did not take the upload", httpStatus: response.status, request: request.summary)
+        }
+        return (response.status, json)
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import Logging
+import ProviderAPI
+
+/// A ``StorageProvider`` for the Nuxeo Platform: REST API v1 for documents, blobs, batch upload
+/// and search, Automation for move, copy, trash and permissions.
+///
+/// Paths are display names below the provider's root document: a file is named by its
+/// `dc:title`, a folder by its title, and identity is the uid (Nuxeo rewrites its own path
+/// segments, so they are not what the user chose). Make one with ``connect(_:)`` to check the
+/// root and the credentials first.
+///
+/// ```swift
+/// let nuxeo = try await NuxeoProvider.connect(ProviderConfiguration(
+///     url: URL(string: "https://demo.example.com/nuxeo/default-domain/workspaces/Reports")!,
+///     credentials: .basic(username: "ann", password: secret),
+///     options: ["auth": "token"]))
+/// for item in try await nuxeo.listAll(.root) { print(item.name) }
+/// ```
+public struct NuxeoProvider: StorageProvider {
+    public let capabilities: Capabilities
+    public let account: ProviderAccount
+    /// What the provider was configured with.
+    public let settings: NuxeoProviderSettings
+    /// The REST and Automation client, for calls beyond the contract.
+    public let client: NuxeoClient
+    /// The token authenticator, when the provider authenticates with a token.
+    public let tokenAuthenticator: NuxeoTokenAuthenticator?
+
+    let resolver: NuxeoPathResolver
+    let mapper: NuxeoItemMapper
+    let logger: Logger
+
+    /// What every Nuxeo server supports through this adapter.
+    public static let standardCapabilities = Capabilities(
+        features: [
+            .paging, .rangeDownload, .resumeDownload, .preconditions, .move, .copy, .etags, .digests, .mimeTypes,
+            .stableIDs, .search, .fullTextSearch, .shares, .changes, .emptyFolders, .permissions,
+        ],
+        digestAlgorithms: [.md5], modifiedTimePrecision: nil, shareKinds: [.user, .group, .email],
+        names: NameRules(normalization: .preserved, maxNameBytes: 1024))
+
+    /// Creates a provider from `configuration` (see ``NuxeoProviderSettings`` for the URL and options).
+    ///
+    /// - Parameters:
+    ///   - catalog: the endpoint templates, ``NuxeoEndpoints/standard()`` by default.
+    ///   - entities: the entity registry, with an app's own entity types registered.
+    public init(
+        configuration: ProviderConfiguration, catalog: RequestTemplateCatalog? = nil, entities: NuxeoEntityRegistry = .standard
+    ) throws {
+        let settings = try NuxeoProviderSettings(configuration)
+        let catalog = try catalog ?? NuxeoEndpoints.standard()
+        let authenticator: any Authenticator
+        var token: NuxeoTokenAuthenticator?
+        switch configuration.credentials {
+        case .basic(let user, let password), .appPassword(let user, let password):
+            if settings.usesTokenAuthentication {
+                let basic = RequestExecutor(
+                    transport: configuration.transport, authenticator: BasicAuthenticator(username: user, password: password),
+                    retry: configuration.retry, logger: configuration.logger)
+                let request = settings.tokenRequest
+                let base = settings.baseURL
+                token = NuxeoTokenAuthenticator(acquire: {
+                    try await NuxeoClient.acquireToken(request, baseURL: base, executor: basic, catalog: catalog)
+                })
+            }
+            authenticator = token ?? configuration.credentials.httpAuthenticator()
+        case .token(let value):
+            token = NuxeoTokenAuthenticator(token: value, acquire: nil)
+            authenticator = token ?? NoAuthenticator()
+        case .bearer, .none:
+            authenticator = configuration.credentials.httpAuthenticator()
+        }
+        let executor = RequestExecutor(
+            transport: configuration.transport, authenticator: authenticator, retry: configuration.retry,
+            logger: configuration.logger)
+        let client = try NuxeoClient(
+            baseURL: settings.baseURL, executor: executor, defaults: settings.defaults, catalog: catalog, entities: entities)
+        let mapper = NuxeoItemMapper(prefersBlobFilename: false)
+        self.settings = settings
+        self.client = client
+        self.tokenAuthenticator = token
+        self.mapper = mapper
+        self.logger = configuration.logger
+        self.capabilities = Self.standardCapabilities
+        self.resolver = NuxeoPathResolver(client: client, mapper: mapper, rootPath: settings.rootPath)
+        self.account = ProviderAccount(
+            kind: "nuxeo", server: Redactor.redact(url: settings.baseURL), user: configuration.credentials.username,
+            workspace: settings.defaults.repository + settings.rootPath)
+    }
+
+    /// Makes a provider and checks its root document and credentials with one request.
+    public static func connect(
+        _ configuration: ProviderConfiguration, catalog: RequestTemplateCatalog? = nil, entities: NuxeoEntityRegistry = .standard
+    ) async throws -> NuxeoProvider {
+        let provider = try NuxeoProvider(configuration: configuration, catalog: catalog, entities: entities)
+        let root = try await provider.client.document(path: provider.settings.rootPath)
+        guard root.isFolderish else {
+            throw ProviderError(.invalidArgument, "the root \(provider.settings.rootPath) is a \(root.type ?? "document"), not a folder")
+        }
+        return provider
+    }
+
+    // MARK: Metadata
+
+    public func item(at path: ItemPath) async throws -> Item {
+        let document = try await resolver.document(at: path, enrichers: ["permissions"])
+        return mapper.item(from: document, at: path)
+    }
+
+    public func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage {
+        let pageSize = max(1, min(page.limit ?? settings.pageSize, 1000))
+        var index = 0
+        if let cursor = page.cursor {
+            guard let position = NuxeoPageCursor(cursor), position.scope == folder.description else {
+                throw ProviderError(.invalidArgument, "the page cursor does not belong to a listing of \(folder)")
+            }
+            index = position.page
+        }
+        let parent = try await folderUid(folder)
+        let list = try await client.children(of: parent, page: index, pageSize: pageSize)
+        var items: [Item] = []
+        items.reserveCapacity(list.entries.count)
+        for document in list.entries {
+            let path = try folder.appending(mapper.displayName(of: document))
+            await resolver.remember(path, uid: document.uid, isFolder: document.isFolderish)
+            items.append(mapper.item(from: document, at: path))
+        }
+        if page.limit == nil, list.hasNextPage {
+            // No limit: the caller wants everything, page after page.
+            var rest = page
+            rest.cursor = NuxeoPageCursor(scope: folder.description, page: index + 1).cursor
+            let more = try await self.list(folder, page: rest)
+            return ItemPage(items: items + more.items, totalCount: list.knownResultsCount)
+        }
+        let next = list.hasNextPage ? NuxeoPageCursor(scope: folder.description, page: index + 1).cursor : nil
+        return ItemPage(items: items, next: next, totalCount: list.knownResultsCount)
+    }
+
+    /// The uid of the folder at `path`; ``ProviderError/Code/invalidArgument`` when it is a file.
+    func folderUid(_ path: ItemPath) async throws -> String {
+        if path.isRoot { return try await resolver.root() }
+        let document = try await resolver.document(at: path)
+        guard document.isFolderish else { throw ProviderError(.invalidArgument, "\(path) is a file, not a folder") }
+        return document.uid
+    }
+}
+
+/// A listing or search position: which listing, and which server page comes next.
+struct NuxeoPageCursor: Hashable {
+    var scope: String
+    var page: Int
+
+    init(scope: String, page: Int) {
+        self.scope = scope
+        self.page = page
+    }
+
+    init?(_ cursor: PageCursor) {
+        let text = cursor.rawValue
+        guard let bar = text.firstIndex(of: "|"), let page = Int(text[..<bar]), page >= 0 else { return nil }
+        self.page = page
+        self.scope = String(text[text.index(after: bar)...])
+    }
+
+    var cursor: PageCursor { PageCursor("\(page)|\(scope)") }
+}
