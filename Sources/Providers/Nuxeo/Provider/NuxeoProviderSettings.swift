@@ -4,12 +4,12 @@ import ProviderAPI
 /// How a ``NuxeoProvider`` talks to its server, read from a ``ProviderConfiguration``.
 ///
 /// The URL is `http(s)://host[:port]/<context path>/<root document path>`, such as
-/// `https://demo.example.com/nuxeo/default-domain/workspaces/Reports`; the context path is
-/// `nuxeo` unless the `contextPath` option says otherwise (`/` for none). Options:
+/// `https://demo.example.com/nuxeo/default-domain/workspaces/Reports`; the context path is the
+/// first segment of the URL's path unless the `contextPath` option says otherwise (`/` for none). Options:
 ///
 /// | option | meaning | default |
 /// |---|---|---|
-/// | `contextPath` | the web application's path | `nuxeo` |
+/// | `contextPath` | the web application's path | the URL's first segment |
 /// | `repository` | the repository, sent as `X-NXRepository` | `default` |
 /// | `auth` | `basic`, or `token` to acquire an `X-Authentication-Token` with the password | `basic` |
 /// | `application`, `deviceId`, `deviceDescription`, `permission` | the token request | `Strata`, stable id, host name, `rw` |
@@ -48,8 +48,7 @@ public struct NuxeoProviderSettings: Sendable, Hashable {
             throw ProviderError(.invalidArgument, "a Nuxeo URL is http(s)://host/nuxeo/path, not \(Redactor.redact(url: url))")
         }
         let segments = components.path.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
-        var contextSegments = (options["contextPath"] ?? "nuxeo").split(separator: "/").map(String.init)
-        if contextSegments.isEmpty { contextSegments = [] }
+        let contextSegments = options["contextPath"].map { $0.split(separator: "/").map(String.init) } ?? Array(segments.prefix(1))
         guard segments.starts(with: contextSegments) else {
             throw ProviderError(
                 .invalidArgument, "the URL path does not start with the context path /\(contextSegments.joined(separator: "/"))")
