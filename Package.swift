@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     ],
     targets: [
         .target(
@@ -80,6 +81,7 @@ let package = Package(
             dependencies: [
                 "ProviderAPI",
                 "WebDAVProvider",
+                "NuxeoProvider",
                 "ProviderConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -103,7 +105,10 @@ let package = Package(
         ),
         .testTarget(
             name: "NuxeoProviderTests",
-            dependencies: ["NuxeoProvider", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")],
+            dependencies: [
+                "NuxeoProvider", "NuxeoTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             path: "Tests/NuxeoProviderTests",
             swiftSettings: strictSettings
         ),
@@ -111,6 +116,41 @@ let package = Package(
             name: "WebDAVProviderTests",
             dependencies: ["WebDAVProvider", "ProviderConformance", "ProviderConformanceTesting", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")],
             path: "Tests/WebDAVProviderTests",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "NuxeoTestServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/Servers/NuxeoServer",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "strata-nuxeo-server",
+            dependencies: [
+                "NuxeoTestServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/Servers/NuxeoServerMain",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "NuxeoTestServerTests",
+            dependencies: [
+                "NuxeoTestServer",
+                "ProviderAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/NuxeoTestServerTests",
             swiftSettings: strictSettings
         ),
     ],

@@ -1,0 +1,112 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// A loopback server speaking the Nuxeo 10.10 REST wire protocol, backed by an
+/// in-memory repository. Used by the test suite and the demo.
+///
+/// ```swift
+/// let server = try await NuxeoTestServer.start()
+/// defer { Task { await server.stop() } }
+/// print(server.baseURL)   // http://127.0.0.1:54321/nuxeo
+/// ```
+public final class NuxeoTestServer: Sendable {
+    private let core: ServerCore
+    private let task: Task<Void, Never>
+
+    private init(core: ServerCore, task: Task<Void, Never>) {
+        self.core = core
+        self.task = task
+    }
+
+    private struct StoppedBeforeBinding: Error {}
+
+    /// Binds and starts serving; returns once the socket is listening.
+    public static func start(_ configuration: Configuration = .init()) async throws -> NuxeoTestServer {
+        let core = ServerCore(configuration: configuration)
+        let router = NuxeoRouter(core: core)
+        let (events, continuation) = AsyncStream<Result<Int, any Error>>.makeStream()
+        var logger = Logger(label: "strata.nuxeo-test-server")
+        logger.logLevel = .critical
+        let app = Application(
+            responder: CallbackResponder<BasicRequestContext> { request, context in
+                await router.respond(to: request, context: context)
+            },
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
+            onServerRunning: { channel in
+                continuation.yield(.success(channel.localAddress?.port ?? configuration.port))
+            },
+            logger: logger
+        )
+        let task = Task<Void, Never> {
+            do {
+                try await app.run()
+                continuation.yield(.failure(StoppedBeforeBinding()))
+            } catch {
+                continuation.yield(.failure(error))
+            }
+            continuation.finish()
+        }
+        for await event in events {
+            switch event {
+            case .success(let port):
+                core.port = port
+                return NuxeoTestServer(core: core, task: task)
+            case .failure(let error):
+                throw error
+            }
+        }
+        throw StoppedBeforeBinding()
+    }
+
+    /// The bound port.
+    public var port: Int { core.port }
+
+    /// `http://127.0.0.1:PORT/nuxeo` (no trailing slash).
+    public var baseURL: URL {
+        URL(string: core.baseURL()) ?? URL(fileURLWithPath: "/")
+    }
+
+    /// Fault hooks.
+    public var faults: NuxeoFaults { core.faults }
+
+    /// Stops serving and waits until the listener is closed.
+    public func stop() async {
+        task.cancel()
+        await task.value
+    }
+
+    /// Waits until the process receives one of `signals` (SIGTERM and SIGINT by
+    /// default), then stops the server.
+    public func runUntilSignalled(_ signals: [Int32] = [SIGTERM, SIGINT]) async {
+        await SignalWaiter.wait(for: signals)
+        await stop()
+    }
+
+    // MARK: - Test helpers
+
+    /// Every request received so far, in order.
+    public func requests() -> [RecordedRequest] {
+        core.withState { $0.requests }
+    }
+
+    /// Forgets the recorded requests.
+    public func resetRequests() {
+        core.withState { $0.requests.removeAll() }
+    }
+
+    /// Simulates a concurrent edit by someone else on the document at `path`:
+    /// bumps its change token and `dc:modified`.
+    public func touch(path: String) {
+        core.withState { state in
+            guard let doc = state.repository.resolve(reference: path) else { return }
+            state.repository.mutate(doc.uid) { $0.touch(by: "someone-else") }
+        }
+    }
+
+    /// The number of documents in the repository (the root included).
+    public func documentCount() -> Int {
+        core.withState { $0.repository.count }
+    }
+}

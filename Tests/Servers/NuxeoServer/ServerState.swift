@@ -1,0 +1,9 @@
+import Foundation
+
+/// Everything mutable on the server, guarded by one lock in ``ServerCore``.
+struct ServerState: Sendable {
+    var repository = Repository()
+    var batches = BatchStore()
+    var tokens = TokenStore()
+    var requests: [RecordedRequest] = []
+}
