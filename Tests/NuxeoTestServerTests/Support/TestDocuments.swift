@@ -31,6 +31,7 @@ extension TestClient {
     }
 
     /// Creates a File with content; returns its JSON (properties `*`).
+    @discardableResult
     func createFile(name: String, content: Data, mime: String = "text/plain", under parent: String = workspace) async throws -> NXJSON {
         let batch = try await upload(content, name: name, mime: mime)
         return try await create("File", name: name, title: name, under: parent,
