@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// A blob held in memory: bytes, file name, mime type and MD5 digest.
@@ -14,7 +13,7 @@ struct StoredBlob: Sendable {
         self.filename = filename
         self.mimeType = mimeType
         self.encoding = encoding
-        self.digest = Insecure.MD5.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        self.digest = MD5.hex(data)
     }
 
     var length: Int { data.count }
