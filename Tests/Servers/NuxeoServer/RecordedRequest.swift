@@ -29,6 +29,7 @@ public struct RecordedRequest: Sendable, Equatable {
         header("Authorization") != nil || header("X-Authentication-Token") != nil
     }
 
+    /// Two records are equal when method, path, query and every header pair match in order.
     public static func == (lhs: RecordedRequest, rhs: RecordedRequest) -> Bool {
         lhs.method == rhs.method && lhs.path == rhs.path && lhs.query == rhs.query
             && lhs.headers.elementsEqual(rhs.headers) { $0.name == $1.name && $0.value == $1.value }
