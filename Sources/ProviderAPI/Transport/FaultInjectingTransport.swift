@@ -13,6 +13,10 @@ public final class FaultInjectingTransport: HTTPTransport {
         /// Answer with this status (and `Retry-After` seconds, if given) without sending.
         case status(Int, retryAfter: Int?)
         /// Send the request, then cut the response body after this many bytes.
+        ///
+        /// A response that declares a `Content-Length` of at most this many bytes cannot be cut
+        /// there, so it passes untouched and does not use the fault up: the fault waits for a body
+        /// long enough, such as a download after an adapter's metadata lookups.
         case dropBody(after: Int64)
         /// Send the request, then deliver the body in pieces with this pause between them.
         case slowBody(pause: Duration)
@@ -44,21 +48,28 @@ public final class FaultInjectingTransport: HTTPTransport {
     /// The summaries of the requests seen, faulted or not.
     public var requests: [String] { state.withLockedValue { $0.sent } }
 
-    private func fault(for request: HTTPRequest) -> Fault? {
+    /// The fault for `request` and the index of the rule that chose it (rules are only ever appended).
+    private func fault(for request: HTTPRequest) -> (fault: Fault, rule: Int)? {
         state.withLockedValue { state in
             state.sent.append(request.summary)
             for index in state.rules.indices where state.rules[index].remaining > 0 {
                 if let fault = state.rules[index].rule(request) {
                     state.rules[index].remaining -= 1
-                    return fault
+                    return (fault, index)
                 }
             }
             return nil
         }
     }
 
+    /// Gives a rule back the use a request did not need.
+    private func rearm(_ rule: Int) {
+        state.withLockedValue { $0.rules[rule].remaining += 1 }
+    }
+
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        switch fault(for: request) {
+        let chosen = fault(for: request)
+        switch chosen?.fault {
         case nil:
             return try await base.send(request)
         case .connectionFailure:
@@ -70,6 +81,10 @@ public final class FaultInjectingTransport: HTTPTransport {
             return HTTPResponse(status: status, headers: headers, url: request.url, body: .empty)
         case .dropBody(let limit):
             let response = try await base.send(request)
+            if let length = response.contentLength, length <= limit, let rule = chosen?.rule {
+                rearm(rule)
+                return response
+            }
             let cutter = BodyCutter(body: response.body, limit: limit, request: request.summary)
             return HTTPResponse(
                 status: response.status, headers: response.headers, url: response.url,

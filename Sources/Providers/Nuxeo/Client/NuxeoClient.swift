@@ -39,6 +39,7 @@ public struct NuxeoClient: Sendable {
         executor.defaultHeaders.replaceOrAdd(name: "X-No-Basic-Header", value: "true")
         executor.defaultHeaders.replaceOrAdd(name: "X-NXRepository", value: defaults.repository)
         executor.defaultHeaders.replaceOrAdd(name: "X-Application-Name", value: "Strata")
+        executor.defaultHeaders.replaceOrAdd(name: "properties", value: defaults.propertiesHeader())
         self.baseURL = baseURL
         self.defaults = defaults
         self.executor = executor

@@ -105,6 +105,15 @@ extension NuxeoProvider {
         }
     }
 
+    /// Uploads `source` into a new batch (in chunks when large) and returns the batch id, for
+    /// Automation operations that take a batch (`FileManager.Import`, `Blob.AttachOnDocument`).
+    /// A batch is cleared by the first document that uses it.
+    public func uploadBatch(
+        _ source: any UploadSource, fileName: String, mimeType: String? = nil, progress: ProgressHandler? = nil
+    ) async throws -> String {
+        try await uploader.upload(source, fileName: fileName, mimeType: mimeType ?? NuxeoMIMETypes.guess(fileName), progress: progress)
+    }
+
     var uploader: NuxeoBatchUploader { NuxeoBatchUploader(client: client, chunkSize: settings.chunkSize) }
 }
 

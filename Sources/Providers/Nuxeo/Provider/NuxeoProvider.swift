@@ -37,7 +37,7 @@ public struct NuxeoProvider: StorageProvider {
             .paging, .rangeDownload, .resumeDownload, .preconditions, .move, .copy, .etags, .digests, .mimeTypes,
             .stableIDs, .search, .fullTextSearch, .shares, .changes, .emptyFolders, .permissions,
         ],
-        digestAlgorithms: [.md5], modifiedTimePrecision: nil, shareKinds: [.user, .group, .email],
+        digestAlgorithms: [.md5], modifiedTimePrecision: .milliseconds(1), shareKinds: [.user, .group, .email],
         names: NameRules(normalization: .preserved, maxNameBytes: 1024))
 
     /// Creates a provider from `configuration` (see ``NuxeoProviderSettings`` for the URL and options).

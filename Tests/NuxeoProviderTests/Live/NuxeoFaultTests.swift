@@ -1,0 +1,146 @@
+import Foundation
+import NIOCore
+import NuxeoProvider
+import NuxeoTestServer
+import ProviderAPI
+import Testing
+
+/// The adapter against the loopback server's fault hooks.
+@Suite("Nuxeo faults on the loopback server")
+struct NuxeoFaultTests {
+    @Test("a revoked token is acquired again transparently, once")
+    func tokenReacquired() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let provider = try await nuxeo.provider(options: ["auth": "token"])
+        _ = try await provider.upload(DataSource(string: "one"), to: .root, name: "a.txt", options: UploadOptions())
+        let first = try #require(await provider.tokenAuthenticator?.acquisitionCount)
+        #expect(first == 1)
+        nuxeo.server.faults.revokeAllTokens()
+        nuxeo.server.resetRequests()
+        let item = try await provider.item(at: "/a.txt")
+        #expect(item.size == 3)
+        #expect(await provider.tokenAuthenticator?.acquisitionCount == 2)
+        let requests = nuxeo.server.requests()
+        #expect(requests.contains { $0.path.hasSuffix("/authentication/token") })
+        // Requests to the REST API carry the token, never the password.
+        #expect(requests.filter { $0.path.contains("/api/v1/") }.allSatisfy { $0.header("Authorization") == nil && $0.header("X-Authentication-Token") != nil })
+        #expect(requests.allSatisfy { $0.header("X-No-Basic-Header") == "true" || $0.path.hasSuffix("/authentication/token") })
+    }
+
+    @Test("a wrong password is unauthorized at once, without a retry loop")
+    func wrongPassword() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        for auth in ["basic", "token"] {
+            nuxeo.server.resetRequests()
+            let error = await #expect(throws: ProviderError.self) {
+                _ = try await nuxeo.provider(credentials: .basic(username: LoopbackNuxeo.user, password: "wrong"), options: ["auth": auth])
+            }
+            #expect(error?.code == .unauthorized)
+            #expect(nuxeo.server.requests().count <= 3, "\(auth): \(nuxeo.server.requests().count) requests")
+        }
+    }
+
+    @Test("503 with Retry-After is retried")
+    func retryAfter503() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let provider = try await nuxeo.scratch()
+        _ = try await provider.upload(DataSource(string: "hello"), to: .root, name: "r.txt", options: UploadOptions())
+        nuxeo.server.faults.failNext(status: 503, retryAfter: 1, count: 2) { method, _ in method == "GET" }
+        let started = ContinuousClock.now
+        let item = try await provider.item(at: "/r.txt")
+        #expect(item.size == 5)
+        #expect(ContinuousClock.now - started >= .seconds(1))
+    }
+
+    @Test("a 503 that outlasts the retries is a server error with Retry-After")
+    func persistent503() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let provider = try await nuxeo.scratch(retry: .none)
+        nuxeo.server.faults.failNext(status: 503, retryAfter: 7, count: 1) { _, _ in true }
+        let error = await #expect(throws: ProviderError.self) { _ = try await provider.list(.root, page: .first) }
+        #expect(error?.httpStatus == 503)
+        #expect(error?.retryAfter == .seconds(7))
+    }
+
+    @Test("a lost chunk is sent again, and only that chunk")
+    func chunkResumed() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let provider = try await nuxeo.scratch(options: ["chunkSize": "4096"])
+        let bytes = patternBytes(4096 * 5 + 100)
+        nuxeo.server.faults.loseChunk(index: 2)
+        nuxeo.server.resetRequests()
+        let item = try await provider.upload(DataSource(bytes: bytes), to: .root, name: "big.bin", options: UploadOptions())
+        #expect(item.size == Int64(bytes.count))
+        let chunks = nuxeo.server.requests().filter { $0.method == "POST" && $0.header("X-Upload-Type") == "chunked" }
+        #expect(chunks.count == 7, "6 chunks plus the lost one again, not \(chunks.count)")
+        #expect(chunks.filter { $0.header("X-Upload-Chunk-Index") == "2" }.count == 2)
+        let status = nuxeo.server.requests().filter { $0.method == "GET" && $0.path.contains("/upload/") }
+        #expect(!status.isEmpty, "the uploader asked which chunks the server has")
+        let sink = MemorySink()
+        _ = try await provider.download(item.path, to: sink, options: DownloadOptions())
+        #expect(await sink.bytes == bytes)
+    }
+
+    @Test("a blob download cut mid-way resumes where it stopped, and the digest is checked")
+    func downloadResumed() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let provider = try await nuxeo.scratch(retry: .none)
+        let bytes = patternBytes(300_000)
+        let item = try await provider.upload(DataSource(bytes: bytes), to: .root, name: "cut.bin", options: UploadOptions())
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nuxeo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = directory.appendingPathComponent("cut.bin")
+        nuxeo.server.faults.dropBlobConnection(afterBytes: 100_000)
+        await #expect(throws: ProviderError.self) {
+            _ = try await provider.download(item.path, to: FileSink(url: target, resumable: true), options: DownloadOptions(resume: true))
+        }
+        #expect(!FileManager.default.fileExists(atPath: target.path), "no partial file under the final name")
+        nuxeo.server.resetRequests()
+        let result = try await provider.download(item.path, to: FileSink(url: target, resumable: true), options: DownloadOptions(resume: true))
+        #expect(result.offset > 0, "the second download resumed at \(result.offset)")
+        #expect(try Data(contentsOf: target) == Data(bytes))
+        #expect(nuxeo.server.requests().contains { $0.header("Range")?.hasPrefix("bytes=") == true })
+    }
+
+    @Test("a stale change token makes a conditional upload preconditionFailed")
+    func staleChangeToken() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let provider = try await nuxeo.provider()
+        let first = try await provider.upload(DataSource(string: "v1"), to: .root, name: "doc.txt", options: UploadOptions())
+        let etag = try #require(first.etag)
+        nuxeo.server.touch(path: LoopbackNuxeo.workspace + "/doc.txt")
+        let error = await #expect(throws: ProviderError.self) {
+            _ = try await provider.upload(
+                DataSource(string: "v2"), to: .root, name: "doc.txt", options: UploadOptions(conflict: .overwrite, ifMatch: etag))
+        }
+        #expect(error?.code == .preconditionFailed)
+        let sink = MemorySink()
+        _ = try await provider.download(first.path, to: sink, options: DownloadOptions())
+        #expect(await sink.bytes == Array("v1".utf8))
+    }
+
+    @Test("a blob redirected to another host is fetched without credentials")
+    func crossHostRedirect() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let provider = try await nuxeo.scratch()
+        let bytes = patternBytes(5000)
+        let item = try await provider.upload(DataSource(bytes: bytes), to: .root, name: "s3.bin", options: UploadOptions())
+        nuxeo.server.faults.redirectBlobs(to: "localhost")
+        nuxeo.server.resetRequests()
+        let sink = MemorySink()
+        _ = try await provider.download(item.path, to: sink, options: DownloadOptions())
+        #expect(await sink.bytes == bytes)
+        let s3 = nuxeo.server.requests().filter { $0.path.contains("/s3/") }
+        #expect(s3.count == 1)
+        #expect(s3.allSatisfy { !$0.carriedCredentials })
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import NuxeoProvider
+import NuxeoTestServer
+import ProviderAPI
+import Testing
+
+/// Nuxeo-specific behaviour through the adapter, against the loopback server.
+@Suite("Nuxeo flows on the loopback server")
+struct NuxeoFlowTests {
+    @Test("listing pages through a folder whose count is -2, page by page and all at once")
+    func pagingPastUnknownCount() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let provider = try await nuxeo.scratch(options: ["pageSize": "50"])
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<120 {
+                group.addTask {
+                    _ = try await provider.upload(
+                        DataSource(string: "\(index)"), to: .root, name: String(format: "f%03d.txt", index), options: UploadOptions(conflict: .overwrite))
+                }
+            }
+            try await group.waitForAll()
+        }
+        var names: [String] = []
+        var request = PageRequest(limit: 50)
+        var pages = 0
+        while true {
+            let page = try await provider.list(.root, page: request)
+            pages += 1
+            #expect(page.totalCount == nil || page.totalCount == 120)
+            names += page.items.map(\.name)
+            guard let next = page.next else { break }
+            request.cursor = next
+        }
+        #expect(pages == 3)
+        #expect(names.sorted() == (0..<120).map { String(format: "f%03d.txt", $0) })
+        let all = try await provider.list(.root, page: .first)
+        #expect(all.items.count == 120)
+        #expect(all.next == nil)
+    }
+
+    @Test("names the server rewrites still round-trip: long, clashing, slashes and punctuation")
+    func rewrittenNames() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let provider = try await nuxeo.scratch()
+        let names = [
+            "a very long name that the server truncates to 24 characters.txt",
+            "a very long name that the server truncates to 24 characters too.txt",
+            "back\\slash.txt", "?!?", " padded ", "@adapter-looking.txt",
+        ]
+        for name in names {
+            let item = try await provider.upload(DataSource(string: name), to: .root, name: name, options: UploadOptions(conflict: .fail))
+            #expect(item.name == name)
+            let stat = try await provider.item(at: try ItemPath.root.appending(name))
+            #expect(stat.id == item.id)
+            let sink = MemorySink()
+            _ = try await provider.download(try ItemPath.root.appending(name), to: sink, options: DownloadOptions())
+            #expect(await sink.bytes == Array(name.utf8))
+        }
+        let listed = try await provider.listAll(.root).map(\.name)
+        #expect(Set(listed) == Set(names))
+    }
+
+    @Test("a URL path of server names reaches the same document as display names")
+    func serverNamesInPaths() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let top = try await nuxeo.provider(root: "/")
+        let viaNames = try await top.item(at: "/default-domain/workspaces/strata")
+        let viaTitles = try await top.item(at: "/Domain/Workspaces/strata")
+        #expect(viaNames.id == viaTitles.id)
+        #expect(viaNames.kind == .folder)
+    }
+
+    @Test("NXQL passes through, and the portable query is compiled and scoped to the root")
+    func search() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let provider = try await nuxeo.scratch()
+        let folder = try await provider.createFolder(named: "Quarter's \"reports\"", in: .root)
+        _ = try await provider.upload(DataSource(string: "alpha beta"), to: folder.path, name: "it's 100% done.txt", options: UploadOptions())
+        _ = try await provider.upload(DataSource(string: "gamma"), to: .root, name: "other.txt", options: UploadOptions())
+        let byName = try await provider.search(.nameContains("100% d"), page: PageRequest(limit: 10))
+        #expect(byName.items.map(\.path) == [try folder.path.appending("it's 100% done.txt")])
+        let under = try await provider.search(.and([.kind(.file), .under(folder.path)]), page: PageRequest(limit: 10))
+        #expect(under.items.map(\.name) == ["it's 100% done.txt"])
+        let native = try await provider.search(
+            .native("SELECT * FROM Document WHERE dc:title = 'other.txt' AND ecm:isTrashed = 0"), page: PageRequest(limit: 10))
+        #expect(native.items.map(\.name) == ["other.txt"])
+        let sent = nuxeo.server.requests().filter { $0.path.hasSuffix("/search/execute") }.compactMap(\.query)
+        #expect(sent.allSatisfy { !$0.contains("+") }, "a + in a query string would be read as a space")
+    }
+
+    @Test("a share is an ACE: granted, listed, revoked")
+    func shares() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let provider = try await nuxeo.scratch()
+        let file = try await provider.upload(DataSource(string: "x"), to: .root, name: "s.txt", options: UploadOptions())
+        let share = try await provider.share(file.path, ShareRequest(kind: .user("Administrator"), permissions: [.read, .write]))
+        #expect(share.kind == .user("Administrator"))
+        #expect(share.permissions.contains(.write))
+        #expect(try await provider.shares(of: file.path).map(\.id) == [share.id])
+        let expiring = try await provider.share(
+            file.path, ShareRequest(kind: .email("guest@example.com"), expires: Date().addingTimeInterval(86_400)))
+        #expect(expiring.kind == .email("guest@example.com"))
+        try await provider.revoke(share)
+        #expect(try await provider.shares(of: file.path).map(\.id) == [expiring.id])
+        await #expect(throws: ProviderError.self) {
+            _ = try await provider.share(file.path, ShareRequest(kind: .email("nobody@example.com")))
+        }
+    }
+
+    @Test("Automation passthrough: any operation, documents back; FileManager.Import on a batch")
+    func automation() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let provider = try await nuxeo.provider()
+        let folder = try await provider.createFolder(named: "auto", in: .root)
+        let result = try await provider.client.automation(NuxeoAutomationRequest(
+            "Repository.Query", params: ["query": .string("SELECT * FROM Document WHERE ecm:uuid = '\(folder.id)'")]))
+        guard case .documents(let list) = result else {
+            Issue.record("Repository.Query answered \(result)")
+            return
+        }
+        #expect(list.entries.map(\.uid) == [folder.id])
+        let batch = try await provider.uploadBatch(DataSource(string: "imported"), fileName: "imported.txt")
+        let imported = try await provider.client.execute(
+            "FileManager.Import", onBatch: batch, params: ["overwite": false], context: ["currentDocument": .string(folder.id)])
+        #expect(imported.document?.title == "imported.txt")
+        let sink = MemorySink()
+        _ = try await provider.download(try folder.path.appending("imported.txt"), to: sink, options: DownloadOptions())
+        #expect(await sink.bytes == Array("imported".utf8))
+    }
+
+    @Test("trash hides a document from listings and paths; untrash brings it back")
+    func trash() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let provider = try await nuxeo.scratch(options: ["delete": "trash"])
+        let file = try await provider.upload(DataSource(string: "t"), to: .root, name: "t.txt", options: UploadOptions())
+        try await provider.delete(file.path)
+        #expect(try await provider.listAll(.root).isEmpty)
+        await #expect(throws: ProviderError.self) { _ = try await provider.item(at: file.path) }
+        _ = try await provider.untrash(uid: file.id)
+        #expect(try await provider.item(at: file.path).id == file.id)
+    }
+
+    @Test("the change feed reports uploads and trashed documents")
+    func changes() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let provider = try await nuxeo.scratch()
+        let start = try await provider.changes(since: nil)
+        try await Task.sleep(for: .milliseconds(5))
+        let file = try await provider.upload(DataSource(string: "c"), to: .root, name: "c.txt", options: UploadOptions())
+        let batch = try await provider.changes(since: start.next)
+        #expect(batch.changes.contains { $0.path == file.path && $0.kind == .modified })
+        let again = try await provider.changes(since: batch.next)
+        #expect(!again.changes.contains { $0.path == file.path }, "the same change twice")
+        _ = try await provider.trash(file.path)
+        let trashed = try await provider.changes(since: again.next)
+        #expect(trashed.changes.contains { $0.kind == .deleted })
+    }
+}

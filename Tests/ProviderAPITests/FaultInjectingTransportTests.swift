@@ -1,0 +1,32 @@
+import Foundation
+import NIOCore
+import ProviderAPI
+import Testing
+
+@Suite("FaultInjectingTransport")
+struct FaultInjectingTransportTests {
+    private func read(_ response: HTTPResponse) async throws -> Int {
+        try await response.body.collect(upTo: 1 << 20).readableBytes
+    }
+
+    @Test("dropBody waits for a body longer than its cut, then cuts it")
+    func dropBodyWaitsForLongBody() async throws {
+        let short = Array(repeating: UInt8(1), count: 100)
+        let long = Array(repeating: UInt8(2), count: 5000)
+        let base = ScriptedTransport([
+            .respond(status: 200, headers: [("Content-Length", "100")], pieces: [short]),
+            .respond(status: 200, headers: [("Content-Length", "5000")], pieces: [Array(long[..<2500]), Array(long[2500...])]),
+            .respond(status: 200, headers: [("Content-Length", "5000")], pieces: [long]),
+        ])
+        let faults = FaultInjectingTransport(base)
+        faults.inject(.dropBody(after: 1000), method: "GET")
+        let url = URL(string: "http://127.0.0.1:1/x")!
+        // The metadata-sized answer passes whole and leaves the fault armed.
+        #expect(try await read(try await faults.send(HTTPRequest(method: .GET, url: url))) == 100)
+        // The first long body is cut.
+        let cut = try await faults.send(HTTPRequest(method: .GET, url: url))
+        await #expect(throws: ProviderError.self) { _ = try await read(cut) }
+        // The fault is used up.
+        #expect(try await read(try await faults.send(HTTPRequest(method: .GET, url: url))) == 5000)
+    }
+}
