@@ -6,15 +6,18 @@ import Foundation
 struct Strata: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata",
-        abstract: "List, fetch, upload and manage files on WebDAV and other content servers.",
+        abstract: "List, fetch, upload, search, share and manage files on WebDAV, Nuxeo and other content servers.",
         discussion: """
-            Targets are URLs whose scheme picks the adapter (webdav://host/path, webdavs://host/path) \
-            or saved remotes (name:/path, from --remotes). Credentials come from --user and the \
-            STRATA_PASSWORD or STRATA_TOKEN environment variables (or --password-file); they are never printed.
+            Targets are URLs whose scheme picks the adapter (webdav://host/path, webdavs://host/path, \
+            nuxeo://host/nuxeo/default-domain/workspaces/ws, nuxeos://… for HTTPS) or saved remotes \
+            (name:/path, from --remotes). Credentials come from --user and the STRATA_PASSWORD or \
+            STRATA_TOKEN environment variables (or --password-file); they are never printed. Adapter \
+            options go in -o key=value (repeatable), e.g. -o auth=token for Nuxeo token authentication.
             """,
         version: "0.1.0",
         subcommands: [
             ListCommand.self, StatCommand.self, GetCommand.self, PutCommand.self, MkdirCommand.self,
-            RemoveCommand.self, MoveCommand.self, CopyCommand.self, ConformanceCommand.self, DetectCommand.self,
+            RemoveCommand.self, MoveCommand.self, CopyCommand.self, SearchCommand.self, ShareCommand.self,
+            SharesCommand.self, UnshareCommand.self, ConformanceCommand.self, DetectCommand.self,
         ])
 }

@@ -13,7 +13,7 @@ struct ConformanceCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "A folder on the server to work under, e.g. webdav://host/dav/") var target: String
+    @Argument(help: "A folder on the server to work under, e.g. webdav://host/dav/ or nuxeo://host/nuxeo/default-domain/workspaces/ws") var target: String
     @Option(name: .customLong("case"), help: "Run only these cases or groups (repeatable).") var cases: [String] = []
     @Flag(help: "Also run the 1 GiB round trip.") var large = false
     @Option(help: "How many entries the paging case lists.") var pagingCount = 1050
@@ -23,13 +23,15 @@ struct ConformanceCommand: AsyncParsableCommand {
         let registry = try global.registry()
         let (factory, root) = try registry.route(url)
         let credentials = try global.credentials(for: url)
+        let adapterOptions = try global.providerOptions()
         let logger = global.logger
         var options = ConformanceOptions(largeFiles: large, pagingCount: pagingCount)
         if !cases.isEmpty { options.caseFilter = Set(cases) }
         // The provider is rooted at the target folder itself: the suite works below it.
         let suite = ConformanceSuite(subject: "\(factory.kind) at \(Redactor.redact(url: root))", options: options) { transport in
             try await factory.connect(
-                ProviderConfiguration(url: root, credentials: credentials, transport: transport, logger: logger))
+                ProviderConfiguration(
+                    url: root, credentials: credentials, transport: transport, options: adapterOptions, logger: logger))
         }
         for name in suite.unmatchedFilterNames { Output.error("warning: no case or group named \(name)") }
         let json = global.json

@@ -12,7 +12,7 @@ struct ListCommand: AsyncParsableCommand {
     func run() async throws {
         let (provider, path) = try await global.open(target)
         let items = try await provider.listAll(path, pageSize: pageSize)
-        if global.json { try Output.json(items) } else { Output.table(items) }
+        try Output.items(items, json: global.json)
     }
 }
 

@@ -103,11 +103,11 @@ struct ServerSideTransfer: ParsableArguments {
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Replace an existing destination.") var force = false
     @Argument(help: "The item to move or copy.") var source: String
-    @Argument(help: "The new path: a URL on the same server or a path such as /a/b.") var destination: String
+    @Argument(help: "The new path: a URL on the same server or a path such as /a/b (below the provider root: the server for webdav://, the context path for nuxeo://).") var destination: String
 
     func run(move: Bool) async throws {
         let (provider, from) = try await global.open(source)
-        let to = try Self.destination(destination, source: source)
+        let to = try Self.destination(destination, source: source, registry: try global.registry())
         let options = TransferOptions(overwrite: force)
         let item = move
             ? try await provider.move(from, to: to, options: options)
@@ -115,7 +115,9 @@ struct ServerSideTransfer: ParsableArguments {
         if global.json { try Output.json(item) }
     }
 
-    static func destination(_ text: String, source: String) throws -> ItemPath {
+    /// The destination path: `text` itself when it is a path, else the path the adapter finds in
+    /// the URL (below a Nuxeo context path, for instance), which must share the source's root.
+    static func destination(_ text: String, source: String, registry: ProviderRegistry) throws -> ItemPath {
         if text.hasPrefix("/") { return try ItemPath(text) }
         guard let url = URL(string: text), let sourceURL = URL(string: source), url.scheme != nil else {
             throw ValidationError("the destination must be a path (/a/b) or a URL")
@@ -123,6 +125,12 @@ struct ServerSideTransfer: ParsableArguments {
         guard url.host == sourceURL.host, url.port == sourceURL.port, url.scheme == sourceURL.scheme else {
             throw ValidationError("server-side move and copy need both URLs on the same server")
         }
-        return try ItemPath(URLComponents(url: url, resolvingAgainstBaseURL: false)?.path ?? url.path)
+        let (factory, httpURL) = try registry.route(url)
+        let (root, path) = try factory.locate(httpURL)
+        let (sourceRoot, _) = try factory.locate(try registry.route(sourceURL).httpURL)
+        guard root == sourceRoot else {
+            throw ValidationError("server-side move and copy need both URLs below the same root (\(Redactor.redact(url: sourceRoot)))")
+        }
+        return path
     }
 }

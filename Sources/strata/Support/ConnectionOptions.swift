@@ -1,19 +1,31 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NuxeoProvider
 import ProviderAPI
 import WebDAVProvider
 
-/// Options every command takes: credentials, output format, logging, remotes.
-struct GlobalOptions: ParsableArguments {
-    @Option(name: [.short, .long], help: "User name (or put it in the URL: webdav://user@host/).")
-    var user: String?
+/// The options of most commands: their login is `-u/--user`.
+typealias GlobalOptions = ConnectionOptions<UserLogin>
+
+/// Options every command takes: credentials, adapter options, output format, logging, remotes.
+///
+/// `Login` names the login option; `share` takes `--user` for the recipient, so its login is `-u/--login`.
+struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
+    @OptionGroup var login: Login
 
     @Option(name: .long, help: "Read the password from this file (else STRATA_PASSWORD).")
     var passwordFile: String?
 
     @Flag(name: .long, help: "Send STRATA_TOKEN as a bearer token instead of a password.")
     var bearer = false
+
+    @Option(
+        name: [.customShort("o"), .customLong("option")],
+        help: ArgumentHelp(
+            "An adapter option (repeatable), e.g. -o auth=token, -o repository=default, -o chunkSize=1048576.",
+            valueName: "key=value"))
+    var adapterOptions: [String] = []
 
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
@@ -24,6 +36,24 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: "A JSON file of saved remotes (default ~/.config/strata/remotes.json).")
     var remotes: String?
 
+    func validate() throws {
+        _ = try providerOptions()
+    }
+
+    /// The `-o key=value` options as the adapter's ``ProviderConfiguration/options``; a later key wins.
+    func providerOptions() throws -> [String: String] {
+        var options: [String: String] = [:]
+        for text in adapterOptions {
+            guard let equals = text.firstIndex(of: "=") else {
+                throw ValidationError("-o/--option takes key=value, not '\(text)'")
+            }
+            let key = text[..<equals].trimmingCharacters(in: .whitespaces)
+            guard !key.isEmpty else { throw ValidationError("-o/--option needs a key before '=': '\(text)'") }
+            options[key] = String(text[text.index(after: equals)...])
+        }
+        return options
+    }
+
     func credentials(for url: URL) throws -> Credentials {
         let environment = ProcessInfo.processInfo.environment
         if bearer {
@@ -32,7 +62,7 @@ struct GlobalOptions: ParsableArguments {
             }
             return .bearer(accessToken: token, refreshToken: nil)
         }
-        let name = user ?? url.user.flatMap { $0.removingPercentEncoding } ?? environment["STRATA_USER"]
+        let name = login.user ?? url.user.flatMap { $0.removingPercentEncoding } ?? environment["STRATA_USER"]
         guard let name, !name.isEmpty else { return .none }
         var password = environment["STRATA_PASSWORD"] ?? ""
         if let passwordFile {
@@ -51,19 +81,24 @@ struct GlobalOptions: ParsableArguments {
     func registry() throws -> ProviderRegistry {
         let registry = ProviderRegistry()
         registry.register(WebDAVProviderFactory())
+        registry.register(NuxeoProviderFactory())
         let file = remotes.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/strata/remotes.json")
         try registry.loadRemotes(from: file)
         return registry
     }
 
-    /// The provider and path a target names: a URL (`webdav://host/a/b`) or a saved remote (`name:/a/b`).
+    /// The provider and path a target names: a URL (`webdav://host/a/b`, `nuxeo://host/nuxeo/a/b`)
+    /// or a saved remote (`name:/a/b`). `-o` options are added to a saved remote's own.
     func open(_ target: String) async throws -> (provider: any StorageProvider, path: ItemPath) {
         let registry = try registry()
+        let options = try providerOptions()
         if let colon = target.firstIndex(of: ":"), !target[colon...].hasPrefix("://") {
             let name = String(target[..<colon])
-            if registry.remote(named: name) != nil {
+            if var remote = registry.remote(named: name) {
                 let path = try ItemPath(String(target[target.index(after: colon)...]))
+                remote.options.merge(options) { _, new in new }
+                registry.addRemote(remote)
                 let store = FileCredentialStore(
                     url: FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/strata/credentials.json"))
                 let provider = try await registry.makeProvider(remote: name, store: store, logger: logger)
@@ -73,6 +108,6 @@ struct GlobalOptions: ParsableArguments {
         guard let url = URL(string: target), url.scheme != nil else {
             throw ValidationError("not a URL or saved remote: \(target)")
         }
-        return try await registry.connect(url, credentials: try credentials(for: url), logger: logger)
+        return try await registry.connect(url, credentials: try credentials(for: url), options: options, logger: logger)
     }
 }

@@ -39,11 +39,18 @@ enum Output {
         return formatter.string(from: date)
     }
 
-    /// One line per item: kind, size, modified time, name.
-    static func table(_ items: [Item]) {
+    /// Items as `ls` prints them: a JSON array of items, or ``table(_:showingPaths:)``.
+    static func items(_ items: [Item], json: Bool, showingPaths: Bool = false) throws {
+        if json { try Output.json(items) } else { table(items, showingPaths: showingPaths) }
+    }
+
+    /// One line per item: kind, size, modified time, and name (or, for search results from
+    /// several folders, the path).
+    static func table(_ items: [Item], showingPaths: Bool = false) {
         for item in items {
             let kind = item.isFolder ? "d" : "-"
-            let name = item.isFolder ? item.name + "/" : item.name
+            let label = showingPaths ? item.path.description : item.name
+            let name = item.isFolder ? label + "/" : label
             let size = item.isFolder ? "-" : size(item.size)
             line("\(kind) \(size.leftPadded(10))  \(date(item.modified))  \(name)")
         }

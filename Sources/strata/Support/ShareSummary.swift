@@ -1,0 +1,42 @@
+import Foundation
+import ProviderAPI
+
+/// A share as `strata shares` prints it: flat fields, in text or JSON.
+struct ShareSummary: Encodable {
+    var id: String
+    var path: String
+    var kind: String
+    var recipient: String?
+    var permissions: [String]
+    var url: URL?
+    var expires: Date?
+    var passwordProtected: Bool
+    var properties: [String: String]
+
+    init(_ share: Share) {
+        id = share.id
+        path = share.path.description
+        kind = share.kind.tag.rawValue
+        switch share.kind {
+        case .publicLink: recipient = nil
+        case .user(let name), .group(let name), .email(let name): recipient = name
+        }
+        let names: [(SharePermissions, String)] = [
+            (.read, "read"), (.write, "write"), (.create, "create"), (.delete, "delete"), (.reshare, "reshare"),
+        ]
+        permissions = names.filter { share.permissions.contains($0.0) }.map(\.1)
+        url = share.url
+        expires = share.expires
+        passwordProtected = share.passwordProtected
+        properties = share.properties
+    }
+
+    /// One line: id, who, permissions, expiry, link.
+    var line: String {
+        var fields = [id, recipient.map { "\(kind):\($0)" } ?? kind, permissions.joined(separator: ",")]
+        fields.append(expires.map { "expires " + Output.date($0) } ?? "no expiry")
+        if let url { fields.append(url.absoluteString) }
+        if passwordProtected { fields.append("password") }
+        return fields.joined(separator: "\t")
+    }
+}
