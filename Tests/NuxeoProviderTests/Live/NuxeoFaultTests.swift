@@ -109,6 +109,51 @@ struct NuxeoFaultTests {
         #expect(nuxeo.server.requests().contains { $0.header("Range")?.hasPrefix("bytes=") == true })
     }
 
+    @Test("a partial download of older content is not continued: the file starts over")
+    func resumeAfterContentChanged() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let provider = try await nuxeo.scratch(retry: .none)
+        let old = patternBytes(200_000, seed: 1)
+        let new = patternBytes(250_000, seed: 2)
+        let item = try await provider.upload(DataSource(bytes: old), to: .root, name: "v.bin", options: UploadOptions())
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nuxeo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = directory.appendingPathComponent("v.bin")
+        nuxeo.server.faults.dropBlobConnection(afterBytes: 50_000)
+        await #expect(throws: ProviderError.self) {
+            _ = try await provider.download(item.path, to: FileSink(url: target, resumable: true), options: DownloadOptions(resume: true))
+        }
+        _ = try await provider.upload(DataSource(bytes: new), to: .root, name: "v.bin", options: UploadOptions(conflict: .overwrite))
+        let result = try await provider.download(item.path, to: FileSink(url: target, resumable: true), options: DownloadOptions(resume: true))
+        #expect(result.offset == 0)
+        #expect(try Data(contentsOf: target) == Data(new))
+    }
+
+    @Test("a token or bearer given up front is sent as it is; a revoked one is unauthorized without a loop")
+    func givenTokens() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let acquirer = try await nuxeo.provider(options: ["auth": "token", "application": "StrataTests", "deviceId": "device-1"])
+        let token = try #require(try await acquirer.tokenAuthenticator?.currentToken())
+        let acquisition = try #require(nuxeo.server.requests().first { $0.path.hasSuffix("/authentication/token") })
+        let query = acquisition.query ?? ""
+        #expect(query.contains("applicationName=StrataTests") && query.contains("deviceId=device-1") && query.contains("permission=rw"))
+        for credentials in [Credentials.token(token), .bearer(accessToken: token, refreshToken: nil)] {
+            nuxeo.server.resetRequests()
+            let provider = try await nuxeo.provider(credentials: credentials)
+            #expect(try await provider.item(at: .root).kind == .folder)
+            let sent = nuxeo.server.requests()
+            #expect(sent.allSatisfy { ($0.header("X-Authentication-Token") ?? $0.header("Authorization")?.replacingOccurrences(of: "Bearer ", with: "")) == token })
+        }
+        try await acquirer.client.revokeToken(acquirer.settings.tokenRequest)
+        nuxeo.server.resetRequests()
+        let error = await #expect(throws: ProviderError.self) { _ = try await nuxeo.provider(credentials: .token(token)) }
+        #expect(error?.code == .unauthorized)
+        #expect(nuxeo.server.requests().count == 1)
+    }
+
     @Test("a stale change token makes a conditional upload preconditionFailed")
     func staleChangeToken() async throws {
         let nuxeo = try await LoopbackNuxeo.start()

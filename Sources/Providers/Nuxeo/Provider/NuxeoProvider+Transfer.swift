@@ -24,6 +24,14 @@ extension NuxeoProvider {
         var downloadOptions = options
         downloadOptions.ifMatch = nil
         downloadOptions.ifNoneMatch = nil
+        // Nuxeo ignores If-Range, so a partial download of older content must not be continued:
+        // its validator (the blob ETag, the quoted digest) must be the current digest.
+        if options.resume, options.range == nil, let point = try await sink.resumePoint(), point.length > 0,
+            let validator = point.validator, let digest = document.blob(at: mapper.blobXPath)?.digest,
+            validator.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) != digest
+        {
+            downloadOptions.resume = false
+        }
         var expected = item
         expected.etag = nil
         let request = try client.blobRequest(uid: document.uid, xpath: mapper.blobXPath)
