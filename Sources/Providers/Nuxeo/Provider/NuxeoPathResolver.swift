@@ -12,6 +12,7 @@ actor NuxeoPathResolver {
     struct Entry: Sendable {
         var uid: String
         var isFolder: Bool
+        var path: ItemPath
     }
 
     private let client: NuxeoClient
@@ -46,7 +47,12 @@ actor NuxeoPathResolver {
     func remember(_ path: ItemPath, uid: String, isFolder: Bool) {
         if path.isRoot { return }
         if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
-        cache[Self.key(path)] = Entry(uid: uid, isFolder: isFolder)
+        cache[Self.key(path)] = Entry(uid: uid, isFolder: isFolder, path: path)
+    }
+
+    /// The cached path of the document `uid`, if this provider has seen it.
+    func cachedPath(of uid: String) -> ItemPath? {
+        cache.values.first { $0.uid == uid }?.path
     }
 
     /// Forgets `path` and every path below it.

@@ -68,13 +68,16 @@ extension NuxeoProvider {
         }
     }
 
-    /// Changes below the root since `token`, from a `dc:modified` query (trashed documents are
+    /// Changes below the root since `token`: from Nuxeo Drive's change summary where the settings
+    /// choose it (``NuxeoChangeFeed``), else from a `dc:modified` query (trashed documents are
     /// reported as deleted; permanent deletes are not visible to a query, so a periodic listing
     /// is still needed to see them).
     ///
     /// The token is the newest modification time seen plus the uids modified at that very
     /// millisecond, so that nothing modified at the boundary is reported twice or missed.
     public func changes(since token: ChangeToken?) async throws -> ChangeBatch {
+        if let token, token.rawValue.hasPrefix("drive|") { return try await driveChanges(since: token) }
+        if token == nil, try await usesDriveFeed() { return try await driveChanges(since: nil) }
         let root = try await resolver.root()
         let scope = settings.rootPath == "/" ? "ecm:isVersion = 0" : "ecm:ancestorId = \(NXQLCompiler.literal(root)) AND ecm:isVersion = 0"
         guard let token else {

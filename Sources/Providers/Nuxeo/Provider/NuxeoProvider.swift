@@ -30,6 +30,7 @@ public struct NuxeoProvider: StorageProvider {
     let resolver: NuxeoPathResolver
     let mapper: NuxeoItemMapper
     let logger: Logger
+    let feedChoice = NuxeoFeedChoice()
 
     /// What every Nuxeo server supports through this adapter.
     public static let standardCapabilities = Capabilities(

@@ -18,6 +18,7 @@ import ProviderAPI
 /// | `chunkSize` | bytes per chunk of a chunked upload; larger files are sent in chunks | 8 MiB |
 /// | `delete` | `permanent`, or `trash` to move deleted documents to the trash | `permanent` |
 /// | `pageSize` | page size when listing everything | 1000 |
+/// | `changes` | `drive` (Nuxeo Drive's change summary, registering the root as a synchronization root), `query` (a `dc:modified` query), or `auto`: Drive when the server has it and the root is already a synchronization root | `auto` |
 public struct NuxeoProviderSettings: Sendable, Hashable {
     /// The server URL with its context path, such as `https://host/nuxeo`.
     public var baseURL: URL
@@ -35,6 +36,8 @@ public struct NuxeoProviderSettings: Sendable, Hashable {
     public var deleteMovesToTrash: Bool
     /// Page size when a listing has no limit.
     public var pageSize: Int
+    /// Where ``NuxeoProvider/changes(since:)`` reads changes from.
+    public var changeFeed: NuxeoChangeFeed
 
     /// Reads the settings from `configuration`.
     ///
@@ -78,6 +81,10 @@ public struct NuxeoProviderSettings: Sendable, Hashable {
             user: configuration.credentials.username)
         chunkSize = try Self.integer(options["chunkSize"], name: "chunkSize", default: 8 << 20, minimum: 1024)
         pageSize = try Self.integer(options["pageSize"], name: "pageSize", default: 1000, minimum: 1)
+        guard let feed = NuxeoChangeFeed(rawValue: options["changes"]?.lowercased() ?? "auto") else {
+            throw ProviderError(.invalidArgument, "the changes option is auto, drive or query, not \(options["changes"] ?? "")")
+        }
+        changeFeed = feed
         switch options["delete"]?.lowercased() ?? "permanent" {
         case "permanent": deleteMovesToTrash = false
         case "trash": deleteMovesToTrash = true
@@ -96,4 +103,15 @@ public struct NuxeoProviderSettings: Sendable, Hashable {
         }
         return parsed
     }
+}
+
+/// Where a ``NuxeoProvider`` reads its change feed from.
+public enum NuxeoChangeFeed: String, Sendable, Hashable {
+    /// Nuxeo Drive's change summary when the server has the Drive add-on and the root is a
+    /// synchronization root; otherwise a `dc:modified` query.
+    case auto
+    /// Nuxeo Drive's change summary; the root is registered as a synchronization root.
+    case drive
+    /// A `dc:modified` query under the root.
+    case query
 }
