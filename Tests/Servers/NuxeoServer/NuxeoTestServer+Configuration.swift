@@ -15,6 +15,10 @@ extension NuxeoTestServer {
         public var pageSizeDefault = 50
         /// The largest page size honoured; larger ones are clamped.
         public var maxPageSize = 1000
+        /// The most changes `NuxeoDrive.GetChangeSummary` lists; above it the summary
+        /// answers `hasTooManyChanges: true` with an empty list (Nuxeo's
+        /// `org.nuxeo.drive.document.change.limit`, default 1000).
+        public var driveChangeLimit = 1000
 
         /// The defaults: `127.0.0.1`, any port, `Administrator`/`Administrator`, context `nuxeo`.
         public init() {}

@@ -102,6 +102,7 @@ public final class NuxeoTestServer: Sendable {
         core.withState { state in
             guard let doc = state.repository.resolve(reference: path) else { return }
             state.repository.mutate(doc.uid) { $0.touch(by: "someone-else") }
+            state.repository.log(AuditEntry.Event.modified, doc.uid, user: "someone-else")
         }
     }
 

@@ -5,5 +5,6 @@ struct ServerState: Sendable {
     var repository = Repository()
     var batches = BatchStore()
     var tokens = TokenStore()
+    var syncRoots = SyncRootRegistry()
     var requests: [RecordedRequest] = []
 }

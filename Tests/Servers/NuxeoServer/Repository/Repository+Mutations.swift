@@ -2,6 +2,7 @@ import Foundation
 
 extension Repository {
     /// Creates a child; the name is de-duplicated against its siblings (never a 409).
+    /// Logs nothing: callers log `documentCreated` once the properties are set.
     @discardableResult
     mutating func insert(
         parent: String, name: String, type: DocumentType, title: String?, user: String,
@@ -28,7 +29,8 @@ extension Repository {
         documents[uid] = doc
     }
 
-    /// Permanently removes a document and everything below it.
+    /// Permanently removes a document and everything below it, without logging
+    /// (``delete(_:user:)`` logs).
     mutating func remove(_ uid: String) {
         for child in childIndex[uid] ?? [] { remove(child) }
         childIndex[uid] = nil
@@ -47,6 +49,7 @@ extension Repository {
         }
         let wanted = name.map(PathSegment.generate) ?? doc.name
         let unique = PathSegment.deduplicate(wanted) { nameTaken($0, in: target, except: uid) }
+        let previous = ancestors(of: uid).map(\.uid)
         if let old = doc.parentUID { childIndex[old]?.removeAll { $0 == uid } }
         childIndex[target, default: []].append(uid)
         mutate(uid) {
@@ -54,6 +57,7 @@ extension Repository {
             $0.name = unique
             $0.touch(by: user)
         }
+        log(AuditEntry.Event.moved, uid, user: user, previousAncestors: previous)
     }
 
     /// Copies `uid` (recursively, new uids) under `target`; returns the new uid.
@@ -61,7 +65,10 @@ extension Repository {
         guard let source = documents[uid], let parent = documents[target] else { throw NuxeoError.notFound(uid) }
         guard parent.isFolderish else { throw NuxeoError.badRequest("Cannot copy a document into a non-folderish document") }
         let wanted = name.map(PathSegment.generate) ?? source.name
-        return copyTree(source, under: target, name: wanted, user: user)
+        let copy = copyTree(source, under: target, name: wanted, user: user)
+        // Like Nuxeo, only the top of the copied tree gets an event.
+        log(AuditEntry.Event.createdByCopy, copy, user: user)
+        return copy
     }
 
     private mutating func copyTree(_ source: StoredDocument, under target: String, name: String, user: String) -> String {
@@ -87,6 +94,7 @@ extension Repository {
             $0.isTrashed = true
             $0.touch(by: user)
         }
+        log(AuditEntry.Event.trashed, uid, user: user)
     }
 
     /// Untrashes: restores the mangled name (de-duplicated) and clears `isTrashed`.
@@ -103,5 +111,6 @@ extension Repository {
             $0.isTrashed = false
             $0.touch(by: user)
         }
+        log(AuditEntry.Event.untrashed, uid, user: user)
     }
 }

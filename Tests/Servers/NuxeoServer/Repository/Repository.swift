@@ -7,6 +7,8 @@ struct Repository: Sendable {
     var childIndex: [String: [String]] = [:]
     let rootUID: String
     var sequence = 0
+    /// Every change, oldest first (see `Repository+Audit.swift`).
+    var auditLog: [AuditEntry] = []
 
     /// Builds `/`, `/default-domain`, `/default-domain/workspaces`, `/default-domain/workspaces/strata`.
     init() {
@@ -24,6 +26,7 @@ struct Repository: Sendable {
                                     ("workspaces", "WorkspaceRoot", "Workspaces"),
                                     ("strata", "Workspace", "strata")] {
             parent = insert(parent: parent, name: name, type: Self.type(type), title: title, user: "system", at: now).uid
+            log(AuditEntry.Event.created, parent, user: "system")
         }
     }
 

@@ -61,7 +61,7 @@ extension NuxeoRouter {
             return try documentReply(req, uid: uid)
         case "Document.Delete":
             let uid = try requireInput(input, operation)
-            core.withState { $0.repository.remove(uid) }
+            core.withState { $0.repository.delete(uid, user: user) }
             return Reply.empty(204)
         case "Document.AddPermission", "Document.AddACL":
             let uid = try requireInput(input, operation)
@@ -69,7 +69,7 @@ extension NuxeoRouter {
             return try documentReply(req, uid: uid)
         case "Document.RemovePermission", "Document.RemoveACL":
             let uid = try requireInput(input, operation)
-            try removePermission(uid: uid, params: params)
+            try removePermission(uid: uid, params: params, user: user)
             return try documentReply(req, uid: uid)
         case "Repository.Query", "Document.Query":
             let (size, index) = paging(req, parameters: params)
@@ -78,6 +78,7 @@ extension NuxeoRouter {
                                   pageSize: size, pageIndex: index,
                                   sortBy: params["sortBy"]?.stringValue, sortOrder: params["sortOrder"]?.stringValue)
         default:
+            if let reply = try drive(operation, input: input, params: params, req: req) { return reply }
             throw NuxeoError.notFound("No operation found with id \(operation)")
         }
     }

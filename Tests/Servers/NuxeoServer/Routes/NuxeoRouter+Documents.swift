@@ -46,7 +46,7 @@ extension NuxeoRouter {
         case (nil, "PUT"): return try await update(req, uid: doc.uid)
         case (nil, "DELETE"):
             guard !doc.isRoot else { throw NuxeoError.badRequest("Cannot remove the root") }
-            core.withState { $0.repository.remove(doc.uid) }
+            core.withState { $0.repository.delete(doc.uid, user: req.user) }
             return Reply.empty(204)
         case ("@children", "GET"): return children(req, of: doc.uid)
         case ("@blob", "GET"), ("@blob", "HEAD"):

@@ -47,12 +47,13 @@ extension NuxeoRouter {
                     }
                 }
             }
+            state.repository.log(AuditEntry.Event.securityUpdated, uid, user: creator)
         }
     }
 
     /// `Document.RemovePermission`: by ACE `id` or by `user`. An unknown id is
     /// answered 400 (Nuxeo's IllegalParameterException style), not 404.
-    func removePermission(uid: String, params: NXJSON) throws {
+    func removePermission(uid: String, params: NXJSON, user actor: String) throws {
         let aclName = params["acl"]?.stringValue ?? "local"
         let id = params["id"]?.stringValue
         let user = params["user"]?.stringValue ?? params["username"]?.stringValue
@@ -66,6 +67,7 @@ extension NuxeoRouter {
                     removed = aces.count != before
                 }
             }
+            if removed { state.repository.log(AuditEntry.Event.securityUpdated, uid, user: actor) }
             return removed
         }
         if let id, !removed { throw NuxeoError.badRequest("No ACE found with id '\(id)' in ACL '\(aclName)'") }

@@ -63,11 +63,13 @@ extension NuxeoRouter {
                 if overwrite, let existing = state.repository.children(of: parent.uid)
                     .first(where: { $0.type.name == "File" && $0.displayTitle == blob.filename && !$0.isTrashed }) {
                     state.repository.mutate(existing.uid) { $0.blob = blob; $0.touch(by: req.user) }
+                    state.repository.log(AuditEntry.Event.modified, existing.uid, user: req.user)
                     return existing.uid
                 }
                 let doc = state.repository.insert(parent: parent.uid, name: PathSegment.generate(blob.filename),
                                                   type: Repository.type("File"), title: blob.filename, user: req.user)
                 state.repository.mutate(doc.uid) { $0.blob = blob }
+                state.repository.log(AuditEntry.Event.created, doc.uid, user: req.user)
                 return doc.uid
             }
             return void ? Reply.empty(204) : try documentReply(req, uid: uid)
@@ -78,6 +80,7 @@ extension NuxeoRouter {
             try core.withState { state in
                 guard let doc = state.repository.resolve(reference: ref) else { throw NuxeoError.notFound(ref) }
                 state.repository.mutate(doc.uid) { $0.blob = blob; $0.touch(by: req.user) }
+                state.repository.log(AuditEntry.Event.modified, doc.uid, user: req.user)
                 if !noDrop { state.batches.drop(batch) }
             }
             if void { return Reply.empty(204) }

@@ -22,6 +22,7 @@ extension NuxeoRouter {
             var copy = doc
             Self.apply(properties, to: &copy, batches: &state.batches, dropBatches: !noDrop)
             state.repository.documents[doc.uid] = copy
+            state.repository.log(AuditEntry.Event.created, doc.uid, user: req.user)
             return doc.uid
         }
         return try documentReply(req, uid: uid, status: 201)
@@ -42,6 +43,7 @@ extension NuxeoRouter {
             }
             doc.touch(by: req.user)
             state.repository.documents[uid] = doc
+            state.repository.log(AuditEntry.Event.modified, uid, user: req.user)
         }
         return try documentReply(req, uid: uid)
     }
