@@ -7,17 +7,28 @@ enum Output {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        let data = try encoder.encode(value)
-        FileHandle.standardOutput.write(data)
-        FileHandle.standardOutput.write(Data("\n".utf8))
+        var data = try encoder.encode(value)
+        data.append(contentsOf: "\n".utf8)
+        standardOutput(data)
     }
 
     static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        standardOutput(Data((text + "\n").utf8))
     }
 
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        standardError(Data((text + "\n").utf8))
+    }
+
+    /// Writes to stdout; when the reader has gone (`strata ls … | head`, where SIGPIPE is
+    /// ignored), exits quietly with the status a SIGPIPE would give instead of trapping.
+    static func standardOutput(_ data: Data) {
+        do { try FileHandle.standardOutput.write(contentsOf: data) } catch { exit(128 + SIGPIPE) }
+    }
+
+    /// Writes to stderr, ignoring a closed stream.
+    static func standardError(_ data: Data) {
+        try? FileHandle.standardError.write(contentsOf: data)
     }
 
     static func size(_ bytes: Int64?) -> String {

@@ -39,11 +39,11 @@ final class ProgressBar: Sendable {
             state.drawn = true
             return render(progress, elapsed: now - started)
         }
-        if let line { FileHandle.standardError.write(Data(line.utf8)) }
+        if let line { Output.standardError(Data(line.utf8)) }
     }
 
     func finish() {
-        if state.withLockedValue({ $0.drawn }) { FileHandle.standardError.write(Data("\n".utf8)) }
+        if state.withLockedValue({ $0.drawn }) { Output.standardError(Data("\n".utf8)) }
     }
 
     private func render(_ progress: TransferProgress, elapsed: Duration) -> String {
