@@ -163,4 +163,33 @@ struct NuxeoFlowTests {
         let trashed = try await provider.changes(since: again.next)
         #expect(trashed.changes.contains { $0.kind == .deleted })
     }
+
+    @Test("properties update with a change token; a stale one is a conflict; a title change renames")
+    func updateProperties() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let provider = try await nuxeo.scratch()
+        let file = try await provider.upload(DataSource(string: "u"), to: .root, name: "u.txt", options: UploadOptions())
+        let token = try #require(file.etag)
+        let updated = try await provider.update(file.path, properties: ["dc:description": "first"], changeToken: token)
+        #expect(updated.properties["dc:description"]?.stringValue == "first")
+        let error = await #expect(throws: ProviderError.self) {
+            _ = try await provider.update(file.path, properties: ["dc:description": "stale"], changeToken: token)
+        }
+        #expect(error?.code == .conflict)
+        try await provider.update(file.path, properties: ["dc:title": "renamed.txt"])
+        #expect(try await provider.item(at: "/renamed.txt").id == file.id)
+        #expect(try await provider.listAll(.root).map(\.name) == ["renamed.txt"])
+    }
+
+    @Test("a folder under the workspaces root is a Workspace, elsewhere a Folder")
+    func folderTypes() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let workspaces = try await nuxeo.provider(root: "/default-domain/workspaces")
+        let workspace = try await workspaces.createFolder(named: "Team \(UInt16.random(in: 0...9999))", in: .root)
+        #expect(workspace.properties["ecm:primaryType"] == "Workspace")
+        let folder = try await workspaces.createFolder(named: "inside", in: workspace.path)
+        #expect(folder.properties["ecm:primaryType"] == "Folder")
+    }
 }

@@ -32,6 +32,24 @@ extension NuxeoProvider {
         await resolver.forget(path)
     }
 
+    /// Updates properties of the document at `path` (`dc:description`, a custom schema's fields, …).
+    ///
+    /// With `changeToken` (an item's ``Item/etag``), the server refuses the write with
+    /// ``ProviderError/Code/conflict`` when someone changed the document since. Setting `dc:title`
+    /// renames the item.
+    @discardableResult
+    public func update(_ path: ItemPath, properties: [String: JSONValue], changeToken: String? = nil) async throws -> NuxeoDocument {
+        let uid = try await resolver.uid(of: path)
+        var draft = NuxeoDocumentDraft(properties: properties)
+        if let changeToken {
+            draft.uid = uid
+            draft.changeToken = changeToken
+        }
+        let document = try await client.update(draft, uid: uid)
+        if properties["dc:title"] != nil { await resolver.forget(path) }
+        return document
+    }
+
     /// Moves the item at `path` to the trash (Nuxeo 10.2 and later): it leaves listings and paths,
     /// and ``untrash(uid:)`` brings it back.
     @discardableResult
