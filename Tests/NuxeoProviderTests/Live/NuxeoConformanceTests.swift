@@ -8,11 +8,13 @@ import Testing
 /// The whole conformance suite against the loopback Nuxeo server, with Basic and with token authentication.
 @Suite("Nuxeo conformance on the loopback server")
 struct NuxeoConformanceTests {
-    @Test("conformance suite", arguments: ["basic", "token"])
-    func conformance(auth: String) async throws {
+    /// Basic authentication with the `dc:modified` change feed, and token authentication with Nuxeo Drive's.
+    @Test("conformance suite", arguments: [["auth": "basic", "changes": "query"], ["auth": "token", "changes": "drive"]])
+    func conformance(options: [String: String]) async throws {
         let nuxeo = try await LoopbackNuxeo.start()
-        let suite = ConformanceSuite(subject: "Nuxeo (\(auth)) on \(nuxeo.server.baseURL)") { transport in
-            try await NuxeoProvider.connect(nuxeo.configuration(options: ["auth": auth], transport: transport))
+        let label = options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let suite = ConformanceSuite(subject: "Nuxeo (\(label)) on \(nuxeo.server.baseURL)") { transport in
+            try await NuxeoProvider.connect(nuxeo.configuration(options: options, transport: transport))
         }
         let report = await suite.run()
         await nuxeo.stop()

@@ -71,6 +71,16 @@ struct NuxeoFlowTests {
         let viaTitles = try await top.item(at: "/Domain/Workspaces/strata")
         #expect(viaNames.id == viaTitles.id)
         #expect(viaNames.kind == .folder)
+        // Search names results below a folder by the path it was reached by.
+        let fresh = try await nuxeo.provider(root: "/")
+        let folder: ItemPath = "/default-domain/workspaces/strata"
+        let unique = "found-\(UInt32.random(in: 0...UInt32.max)).txt"
+        _ = try await fresh.upload(DataSource(string: "f"), to: folder, name: unique, options: UploadOptions())
+        let hits = try await fresh.search(.and([.nameContains(unique), .under(folder)]), page: PageRequest(limit: 10))
+        #expect(hits.items.map(\.path) == [try folder.appending(unique)])
+        let elsewhere = try await nuxeo.provider(root: "/")
+        let titled = try await elsewhere.search(.nameContains(unique), page: PageRequest(limit: 10))
+        #expect(titled.items.map(\.path) == [try ItemPath("/Domain/Workspaces/strata").appending(unique)])
     }
 
     @Test("NXQL passes through, and the portable query is compiled and scoped to the root")

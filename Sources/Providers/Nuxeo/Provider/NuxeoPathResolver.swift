@@ -23,6 +23,10 @@ actor NuxeoPathResolver {
     /// Keyed by the path's exact bytes: Swift's `String` equality would merge NFC and NFD spellings.
     private var cache: [[UInt8]: Entry] = [:]
     private let cacheLimit = 200_000
+    /// The cache key of each cached uid.
+    private var keys: [String: [UInt8]] = [:]
+    /// Paths forgotten because their document was deleted or moved, by uid.
+    private var departed: [String: ItemPath] = [:]
 
     init(client: NuxeoClient, mapper: NuxeoItemMapper, rootPath: String) {
         self.client = client
@@ -46,24 +50,38 @@ actor NuxeoPathResolver {
     /// Remembers that `path` is the document `uid`.
     func remember(_ path: ItemPath, uid: String, isFolder: Bool) {
         if path.isRoot { return }
-        if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
-        cache[Self.key(path)] = Entry(uid: uid, isFolder: isFolder, path: path)
-    }
-
-    /// The cached path of the document `uid`, if this provider has seen it.
-    func cachedPath(of uid: String) -> ItemPath? {
-        cache.values.first { $0.uid == uid }?.path
-    }
-
-    /// Forgets `path` and every path below it.
-    func forget(_ path: ItemPath) {
-        if path.isRoot {
-            cache.removeAll()
-            return
+        if cache.count >= cacheLimit {
+            cache.removeAll(keepingCapacity: true)
+            keys.removeAll(keepingCapacity: true)
         }
+        let key = Self.key(path)
+        cache[key] = Entry(uid: uid, isFolder: isFolder, path: path)
+        keys[uid] = key
+    }
+
+    /// The path under which `uid` is cached now.
+    func livePath(of uid: String) -> ItemPath? {
+        keys[uid].flatMap { cache[$0]?.path }
+    }
+
+    /// The path this provider last saw for the document `uid`, if it saw it.
+    func cachedPath(of uid: String) -> ItemPath? {
+        livePath(of: uid) ?? departed[uid]
+    }
+
+    /// Forgets `path` and every path below it. Their last paths stay known by uid for a while, so
+    /// that a change feed can still name a document deleted through this provider.
+    func forget(_ path: ItemPath) {
         let prefix = Self.key(path)
-        cache = cache.filter { key, _ in
-            !(key == prefix || (key.count > prefix.count && key.starts(with: prefix) && key[prefix.count] == UInt8(ascii: "/")))
+        let gone = path.isRoot ? cache : cache.filter { key, _ in
+            key == prefix || (key.count > prefix.count && key.starts(with: prefix) && key[prefix.count] == UInt8(ascii: "/"))
+        }
+        if gone.isEmpty { return }
+        if departed.count + gone.count > cacheLimit { departed.removeAll(keepingCapacity: true) }
+        for (key, entry) in gone {
+            cache[key] = nil
+            if keys[entry.uid] == key { keys[entry.uid] = nil }
+            departed[entry.uid] = entry.path
         }
     }
 

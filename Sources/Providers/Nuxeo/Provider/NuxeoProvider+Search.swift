@@ -41,6 +41,9 @@ extension NuxeoProvider {
     }
 
     /// The provider path of `document` from its `breadcrumb` enricher, or `nil` when it is outside the root.
+    ///
+    /// Ancestors this provider already knows keep the path they were reached by (a URL's server
+    /// names, say); the rest, and the document itself, are named by their display names.
     func path(of document: NuxeoDocument, root: String) async throws -> ItemPath? {
         guard case .object(let members)? = document.contextParameters["breadcrumb"] else {
             throw ProviderError(.invalidResponse, "the server did not send the breadcrumb of \(document.uid)")
@@ -52,9 +55,18 @@ extension NuxeoProvider {
             chain.removeFirst(start + 1)
         }
         guard !chain.isEmpty else { return nil }
-        let path = try ItemPath(segments: chain.map { mapper.displayName(of: $0) })
-        for (offset, ancestor) in chain.enumerated() {
-            await resolver.remember(ItemPath(validatedPrefix: path, count: offset + 1), uid: ancestor.uid, isFolder: ancestor.isFolderish)
+        var path = ItemPath.root
+        var named = 0
+        for index in chain.indices.dropLast().reversed() {
+            if let known = await resolver.livePath(of: chain[index].uid) {
+                path = known
+                named = index + 1
+                break
+            }
+        }
+        for ancestor in chain[named...] {
+            path = try path.appending(mapper.displayName(of: ancestor))
+            await resolver.remember(path, uid: ancestor.uid, isFolder: ancestor.isFolderish)
         }
         return path
     }
@@ -132,11 +144,4 @@ struct NuxeoChangeToken: Hashable {
     static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 
     var token: ChangeToken { ChangeToken("\(millis)|\(uids.sorted().joined(separator: ","))") }
-}
-
-extension ItemPath {
-    /// The first `count` segments of `path`, which is already valid.
-    init(validatedPrefix path: ItemPath, count: Int) {
-        self = (try? ItemPath(segments: Array(path.segments.prefix(count)))) ?? .root
-    }
 }
