@@ -113,6 +113,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "StrataCLITests",
+            dependencies: ["strata", "ProviderAPI"],
+            path: "Tests/StrataCLITests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "WebDAVProviderTests",
             dependencies: ["WebDAVProvider", "ProviderConformance", "ProviderConformanceTesting", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")],
             path: "Tests/WebDAVProviderTests",
