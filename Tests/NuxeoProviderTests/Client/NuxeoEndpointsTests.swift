@@ -44,6 +44,15 @@ struct NuxeoEndpointsTests {
         #expect(!query.contains("sortBy"))
     }
 
+    @Test("page provider parameters repeat, in order, escaped")
+    func pageProvider() throws {
+        let made = try request("pageProvider", [
+            "provider": "tree_children", "queryParams": ["a+b", "c d"], "page": 0, "pageSize": 20,
+        ])
+        #expect(made.url.path == "/nuxeo/api/v1/search/pp/tree_children/execute")
+        #expect(made.url.query(percentEncoded: true) == "queryParams=a%2Bb&queryParams=c%20d&pageSize=20&currentPageIndex=0")
+    }
+
     @Test("a batch upload names the file percent-encoded and declares the chunk")
     func batchUpload() throws {
         let client = try NuxeoClient(baseURL: base, executor: RequestExecutor(transport: AsyncHTTPClientTransport.shared))

@@ -129,6 +129,32 @@ public struct NuxeoClient: Sendable {
         return try await templates.execute("search", arguments: common(enrichers, arguments), as: NuxeoDocumentList.self)
     }
 
+    /// One page of a server-defined page provider (`tree_children`, `default_search`, …):
+    /// `queryParams` fill its `?` placeholders in order, `namedParameters` its named ones.
+    public func pageProvider(
+        _ name: String, queryParams: [String] = [], namedParameters: [String: String] = [:], page: Int, pageSize: Int,
+        sortBy: String? = nil, sortOrder: String? = nil, enrichers: [String] = []
+    ) async throws -> NuxeoDocumentList {
+        var arguments: [String: JSONValue] = [
+            "provider": .string(name), "page": .integer(Int64(page)), "pageSize": .integer(Int64(pageSize)),
+        ]
+        if !queryParams.isEmpty { arguments["queryParams"] = .array(queryParams.map(JSONValue.string)) }
+        if let sortBy { arguments["sortBy"] = .string(sortBy) }
+        if let sortOrder { arguments["sortOrder"] = .string(sortOrder) }
+        var request = try templates.makeRequest(
+            templates.catalog.template(named: "pageProvider"), arguments: common(enrichers, arguments))
+        if !namedParameters.isEmpty, var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) {
+            let named = namedParameters.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+            let extra = NuxeoURLEncoding.queryString(named)
+            components.percentEncodedQuery = [components.percentEncodedQuery, extra].compactMap { $0 }.joined(separator: "&")
+            request.url = components.url ?? request.url
+        }
+        let response = try await executor.execute(request)
+        guard response.status == 200 else { throw await error(for: response, request: request) }
+        let body = try await response.body.collect(upTo: templates.maxResponseBytes)
+        return try entities.decode(NuxeoDocumentList.self, from: Data(body.readableBytesView))
+    }
+
     /// The signed-in user.
     public func currentUser() async throws -> NuxeoUser {
         try await templates.execute("me", as: NuxeoUser.self)

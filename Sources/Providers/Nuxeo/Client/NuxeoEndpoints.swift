@@ -17,7 +17,7 @@ public enum NuxeoEndpoints {
     public static let requiredNames: Set<String> = [
         "documentByPath", "documentById", "children", "createDocument", "updateDocument", "deleteDocument",
         "search", "automation", "batchCreate", "batchFileStatus", "batchDelete", "batchExecute",
-        "tokenAcquire", "tokenRevoke", "me", "batchUpload", "blob",
+        "tokenAcquire", "tokenRevoke", "me", "batchUpload", "blob", "pageProvider",
     ]
 
     /// The built-in catalog.
@@ -76,6 +76,13 @@ public enum NuxeoEndpoints {
             "search": {
               "method": "GET", "path": "/api/v1/search/execute",
               "query": [["query", "{query}"], ["pageSize", "{pageSize}"], ["currentPageIndex", "{page}"],
+                        ["sortBy", "{sortBy?}"], ["sortOrder", "{sortOrder?}"]],
+              "headers": [["enrichers-document", "{enrichers?}"], ["properties", "{properties?}"]],
+              "decoder": "documents"
+            },
+            "pageProvider": {
+              "method": "GET", "path": "/api/v1/search/pp/{provider}/execute",
+              "query": [["queryParams", "{queryParams?}"], ["pageSize", "{pageSize}"], ["currentPageIndex", "{page}"],
                         ["sortBy", "{sortBy?}"], ["sortOrder", "{sortOrder?}"]],
               "headers": [["enrichers-document", "{enrichers?}"], ["properties", "{properties?}"]],
               "decoder": "documents"
