@@ -112,15 +112,3 @@ extension WebDAVProvider {
 extension WebDAVProvider {
     static func isWeak(_ etag: String) -> Bool { etag.hasPrefix("W/") }
 }
-
-/// Names tried by the ``ConflictPolicy/rename`` policy: `a.txt`, `a (1).txt`, `a (2).txt`, …
-enum ConflictNames {
-    static func candidate(_ name: String, attempt: Int) -> String {
-        guard attempt > 0 else { return name }
-        let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
-        if let dot {
-            return "\(name[..<dot]) (\(attempt))\(name[dot...])"
-        }
-        return "\(name) (\(attempt))"
-    }
-}

@@ -66,7 +66,7 @@ extension NuxeoProvider {
             return try await createFile(source, named: name, in: folder, parent: parent, options: options)
         case .rename:
             for attempt in 0..<1000 {
-                let candidate = NuxeoConflictNames.candidate(name, attempt: attempt)
+                let candidate = ConflictNames.candidate(name, attempt: attempt)
                 if try await resolver.child(named: candidate, of: parent, byServerName: false) != nil { continue }
                 return try await createFile(source, named: candidate, in: folder, parent: parent, options: options)
             }
@@ -76,7 +76,7 @@ extension NuxeoProvider {
 
     /// Uploads `source` into a batch of its own and creates a `File` document from it.
     func createFile(_ source: any UploadSource, named name: String, in folder: ItemPath, parent: String, options: UploadOptions) async throws -> Item {
-        let mimeType = options.mimeType ?? NuxeoMIMETypes.guess(name)
+        let mimeType = options.mimeType ?? MIMETypes.guess(name)
         let batch = try await uploader.upload(source, fileName: name, mimeType: mimeType, progress: options.progress)
         let draft = NuxeoDocumentDraft.create(
             name: name, type: "File",
@@ -95,7 +95,7 @@ extension NuxeoProvider {
 
     /// Replaces the content of `existing`; with `ifMatch`, the server refuses a stale change token.
     func replaceFile(_ existing: NuxeoDocument, with source: any UploadSource, at path: ItemPath, options: UploadOptions) async throws -> Item {
-        let mimeType = options.mimeType ?? NuxeoMIMETypes.guess(path.name)
+        let mimeType = options.mimeType ?? MIMETypes.guess(path.name)
         let batch = try await uploader.upload(source, fileName: path.name, mimeType: mimeType, progress: options.progress)
         var draft = NuxeoDocumentDraft(properties: [mapper.blobXPath: ["upload-batch": .string(batch), "upload-fileId": "0"]])
         if let ifMatch = options.ifMatch {
@@ -119,36 +119,8 @@ extension NuxeoProvider {
     public func uploadBatch(
         _ source: any UploadSource, fileName: String, mimeType: String? = nil, progress: ProgressHandler? = nil
     ) async throws -> String {
-        try await uploader.upload(source, fileName: fileName, mimeType: mimeType ?? NuxeoMIMETypes.guess(fileName), progress: progress)
+        try await uploader.upload(source, fileName: fileName, mimeType: mimeType ?? MIMETypes.guess(fileName), progress: progress)
     }
 
     var uploader: NuxeoBatchUploader { NuxeoBatchUploader(client: client, chunkSize: settings.chunkSize) }
-}
-
-/// Names tried by the ``ConflictPolicy/rename`` policy: `a.txt`, `a (1).txt`, `a (2).txt`, …
-enum NuxeoConflictNames {
-    static func candidate(_ name: String, attempt: Int) -> String {
-        guard attempt > 0 else { return name }
-        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
-            return "\(name[..<dot]) (\(attempt))\(name[dot...])"
-        }
-        return "\(name) (\(attempt))"
-    }
-}
-
-/// MIME types guessed from file extensions, for the blob's declared type.
-enum NuxeoMIMETypes {
-    static let byExtension: [String: String] = [
-        "txt": "text/plain", "md": "text/markdown", "html": "text/html", "htm": "text/html", "css": "text/css",
-        "csv": "text/csv", "json": "application/json", "xml": "application/xml", "pdf": "application/pdf",
-        "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "svg": "image/svg+xml",
-        "zip": "application/zip", "gz": "application/gzip", "mp4": "video/mp4", "mp3": "audio/mpeg",
-        "doc": "application/msword", "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-        "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    ]
-
-    static func guess(_ name: String) -> String {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "application/octet-stream" }
-        return byExtension[name[name.index(after: dot)...].lowercased()] ?? "application/octet-stream"
-    }
 }

@@ -1,7 +1,11 @@
 import Foundation
 
-/// A small extension → MIME type table for the `Content-Type` of uploads.
-enum MIMETypes {
+/// A small extension → MIME type table, for the type an adapter declares for an upload.
+///
+/// ```swift
+/// MIMETypes.guess("q3.pdf")   // "application/pdf"
+/// ```
+public enum MIMETypes {
     private static let table: [String: String] = [
         "txt": "text/plain", "md": "text/markdown", "html": "text/html", "htm": "text/html", "css": "text/css",
         "csv": "text/csv", "xml": "application/xml", "json": "application/json", "js": "text/javascript",
@@ -15,8 +19,9 @@ enum MIMETypes {
         "odt": "application/vnd.oasis.opendocument.text",
     ]
 
-    static func guess(_ name: String) -> String {
-        guard let dot = name.lastIndex(of: ".") else { return "application/octet-stream" }
+    /// The MIME type of a file named `name`, by its extension; `application/octet-stream` when unknown.
+    public static func guess(_ name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "application/octet-stream" }
         let ext = name[name.index(after: dot)...].lowercased()
         return table[ext] ?? "application/octet-stream"
     }
