@@ -202,4 +202,25 @@ struct NuxeoFlowTests {
         let folder = try await workspaces.createFolder(named: "inside", in: workspace.path)
         #expect(folder.properties["ecm:primaryType"] == "Folder")
     }
+
+    @Test("page providers take ordered queryParams or named parameters; an unknown one is notFound")
+    func pageProviders() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let provider = try await nuxeo.scratch()
+        let folder = try await provider.createFolder(named: "sub", in: .root)
+        _ = try await provider.upload(DataSource(string: "p"), to: .root, name: "p+q.txt", options: UploadOptions())
+        let root = try await provider.item(at: .root)
+        let children = try await provider.client.pageProvider("CURRENT_DOC_CHILDREN", queryParams: [root.id], page: 0, pageSize: 10)
+        #expect(Set(children.entries.map(\.uid)) == Set([folder.id, try await provider.item(at: "/p+q.txt").id]))
+        let folders = try await provider.client.pageProvider("tree_children", queryParams: [root.id], page: 0, pageSize: 10)
+        #expect(folders.entries.map(\.uid) == [folder.id])
+        let named = try await provider.client.pageProvider(
+            "advanced_document_content", namedParameters: ["ecm_parentId": root.id], page: 0, pageSize: 10)
+        #expect(named.entries.count == 2)
+        let error = await #expect(throws: ProviderError.self) {
+            _ = try await provider.client.pageProvider("no_such_provider", page: 0, pageSize: 10)
+        }
+        #expect(error?.code == .notFound)
+    }
 }
