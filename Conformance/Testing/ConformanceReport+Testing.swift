@@ -19,6 +19,19 @@ extension ConformanceReport {
     }
 }
 
+extension ConformanceReport {
+    /// Records an issue for each skipped case whose reason names no capability, for suites where
+    /// only a declared capability may excuse a case (a capability is named as `.quota` or
+    /// `capabilities.shareKinds`, so a reason without a `.` names none).
+    public func recordUnexcusedSkips(sourceLocation: SourceLocation = #_sourceLocation) {
+        for result in results {
+            if case .skipped(let reason) = result.outcome, !reason.contains(".") {
+                Issue.record("skip of \(result.name) does not name a capability: \(reason)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+}
+
 /// Runs `suite`, prints its report, records an issue per failed case, and returns the report.
 ///
 /// ```swift
