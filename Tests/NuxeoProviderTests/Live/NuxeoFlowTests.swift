@@ -223,4 +223,36 @@ struct NuxeoFlowTests {
         }
         #expect(error?.code == .notFound)
     }
+
+    @Test("Automation answers decode through the registry, an app's own entity types included")
+    func customEntities() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let standard = try await nuxeo.provider()
+        guard case .entity(.login(let login)) = try await standard.client.automation(NuxeoAutomationRequest("login")) else {
+            Issue.record("login did not decode as a login entity")
+            return
+        }
+        #expect(login.username == LoopbackNuxeo.user)
+        let custom = try await NuxeoProvider.connect(
+            nuxeo.configuration(), entities: NuxeoEntityRegistry.standard.registering(AppLogin.self))
+        guard case .entity(let entity) = try await custom.client.automation(NuxeoAutomationRequest("login")),
+            let mine = entity.custom(as: AppLogin.self)
+        else {
+            Issue.record("login did not decode as the app's type")
+            return
+        }
+        #expect(mine.user == LoopbackNuxeo.user)
+    }
+}
+
+/// An app's own decoding of the `login` entity, registered in place of the built-in one.
+struct AppLogin: NuxeoEntityDecodable {
+    static let entityType = "login"
+    var user: String
+
+    init(nuxeoJSON json: JSONValue) throws {
+        guard let user = json["username"]?.stringValue else { throw ProviderError(.invalidResponse, "no username") }
+        self.user = user
+    }
 }

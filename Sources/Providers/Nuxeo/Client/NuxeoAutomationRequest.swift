@@ -55,14 +55,16 @@ public struct NuxeoAutomationRequest: Sendable, Hashable {
 }
 
 /// What an Automation operation answered.
-public enum NuxeoAutomationResult: Sendable, Hashable {
+public enum NuxeoAutomationResult: Sendable {
     /// Nothing (HTTP 204).
     case void
     /// One document.
     case document(NuxeoDocument)
     /// A list of documents.
     case documents(NuxeoDocumentList)
-    /// Other JSON (a Drive change summary, a login, …).
+    /// Another entity the client's ``NuxeoEntityRegistry`` knows: a login, a user, an app's own type.
+    case entity(NuxeoEntity)
+    /// JSON that is no registered entity (a Drive change summary, …).
     case json(JSONValue)
     /// A blob: its bytes and declared MIME type.
     case blob(Data, mimeType: String?)

@@ -212,7 +212,8 @@ public struct NuxeoClient: Sendable {
             case .documents(let list): return .documents(list)
             case .exception(let exception):
                 throw NuxeoErrorMapper.error(status: exception.status ?? response.status, exception: exception, request: request.summary)
-            default: return .json(try NuxeoJSON.parse(data))
+            case .unknown(_, let json): return .json(json)
+            case let entity: return .entity(entity)
             }
         } catch var failure as ProviderError {
             if failure.request == nil { failure.request = request.summary }
