@@ -86,6 +86,27 @@ struct NuxeoFaultTests {
         #expect(await sink.bytes == bytes)
     }
 
+    @Test("a source of unknown length (a pipe) is spooled, then sent in chunks")
+    func unknownLength() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let provider = try await nuxeo.scratch(options: ["chunkSize": "4096"])
+        let bytes = patternBytes(10_000)
+        let pieces = stride(from: 0, to: bytes.count, by: 3000).map { ByteBuffer(bytes: bytes[$0..<min($0 + 3000, bytes.count)]) }
+        let stream = AsyncStream<ByteBuffer> { continuation in
+            for piece in pieces { continuation.yield(piece) }
+            continuation.finish()
+        }
+        let item = try await provider.upload(AsyncSequenceSource(stream), to: .root, name: "piped.bin", options: UploadOptions())
+        #expect(item.size == Int64(bytes.count))
+        let chunks = nuxeo.server.requests().filter { $0.header("X-Upload-Type") == "chunked" }
+        #expect(chunks.count == 3)
+        #expect(chunks.allSatisfy { $0.header("X-File-Size") == "10000" })
+        let sink = MemorySink()
+        _ = try await provider.download(item.path, to: sink, options: DownloadOptions())
+        #expect(await sink.bytes == bytes)
+    }
+
     @Test("a blob download cut mid-way resumes where it stopped, and the digest is checked")
     func downloadResumed() async throws {
         let nuxeo = try await LoopbackNuxeo.start()

@@ -18,11 +18,15 @@ struct NuxeoBatchUploader: Sendable {
 
     /// Uploads `source` and returns the batch id holding it as file `0`.
     func upload(_ source: any UploadSource, fileName: String, mimeType: String, progress: ProgressHandler?) async throws -> String {
+        guard source.length != nil else {
+            // Nuxeo needs the size up front (X-File-Size, chunk counts): spool to a temporary file first.
+            let spooled = try await Self.spool(source)
+            defer { try? FileManager.default.removeItem(at: spooled) }
+            return try await upload(try FileSource(url: spooled), fileName: fileName, mimeType: mimeType, progress: progress)
+        }
         let batch = try await client.createBatch()
         do {
-            guard let length = source.length else {
-                throw ProviderError(.invalidArgument, "a Nuxeo upload needs the length of its source; spool it to a file first")
-            }
+            guard let length = source.length else { throw ProviderError(.invalidArgument, "the source has no length") }
             progress?(TransferProgress(completed: 0, expected: length))
             if length <= Int64(chunkSize) {
                 try await single(source, length: length, batch: batch, fileName: fileName, mimeType: mimeType, progress: progress)
@@ -35,6 +39,21 @@ struct NuxeoBatchUploader: Sendable {
             try? await client.deleteBatch(batch)
             throw ProviderError.wrap(error)
         }
+    }
+
+    /// Copies a source of unknown length to a temporary file, a piece at a time.
+    static func spool(_ source: any UploadSource) async throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-spool-\(UUID().uuidString)")
+        let sink = FileSink(url: url)
+        try await sink.begin(offset: 0, expectedLength: nil, validator: nil)
+        do {
+            for try await piece in try source.makeStream() { try await sink.write(piece) }
+            try await sink.finish()
+        } catch {
+            await sink.fail()
+            throw ProviderError.wrap(error)
+        }
+        return url
     }
 
     private func single(
