@@ -86,6 +86,28 @@ struct NuxeoFaultTests {
         #expect(await sink.bytes == bytes)
     }
 
+    @Test("an upload cut off mid-way resumes in a later call from the chunks the server kept")
+    func uploadResumedAcrossCalls() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let provider = try await nuxeo.scratch(options: ["chunkSize": "4096"])
+        let bytes = patternBytes(4096 * 6 + 10)
+        let batch = try await provider.client.createBatch()
+        await #expect(throws: ProviderError.self) {
+            _ = try await provider.uploadBatch(BrokenSource(bytes: bytes, failAfter: 4096 * 3 + 100), into: batch, fileName: "big.bin")
+        }
+        nuxeo.server.resetRequests()
+        _ = try await provider.uploadBatch(DataSource(bytes: bytes), into: batch, fileName: "big.bin")
+        let chunks = nuxeo.server.requests().filter { $0.header("X-Upload-Type") == "chunked" }.compactMap { $0.header("X-Upload-Chunk-Index") }
+        #expect(chunks == ["3", "4", "5", "6"], "resent \(chunks)")
+        let item = try await provider.attach(batch: batch, named: "big.bin", in: .root)
+        #expect(item.size == Int64(bytes.count))
+        let sink = MemorySink()
+        _ = try await provider.download(item.path, to: sink, options: DownloadOptions())
+        #expect(await sink.bytes == bytes)
+        await #expect(throws: ProviderError.self) { _ = try await provider.attach(batch: batch, named: "big.bin", in: .root) }
+    }
+
     @Test("a source of unknown length (a pipe) is spooled, then sent in chunks")
     func unknownLength() async throws {
         let nuxeo = try await LoopbackNuxeo.start()
@@ -208,5 +230,28 @@ struct NuxeoFaultTests {
         let s3 = nuxeo.server.requests().filter { $0.path.contains("/s3/") }
         #expect(s3.count == 1)
         #expect(s3.allSatisfy { !$0.carriedCredentials })
+    }
+}
+
+/// A source whose stream fails after `failAfter` bytes, as a crash or a lost disk would.
+struct BrokenSource: UploadSource {
+    let bytes: [UInt8]
+    let failAfter: Int
+    var length: Int64? { Int64(bytes.count) }
+    var isReplayable: Bool { true }
+
+    func makeStream() throws -> UploadStream {
+        let pieces = stride(from: 0, to: failAfter, by: 1000).map { ByteBuffer(bytes: bytes[$0..<min($0 + 1000, failAfter)]) }
+        let state = PieceQueue(pieces)
+        return UploadStream { try await state.next() }
+    }
+}
+
+actor PieceQueue {
+    var pieces: [ByteBuffer]
+    init(_ pieces: [ByteBuffer]) { self.pieces = pieces }
+    func next() throws -> ByteBuffer? {
+        guard !pieces.isEmpty else { throw ProviderError(.network, "the source broke") }
+        return pieces.removeFirst()
     }
 }

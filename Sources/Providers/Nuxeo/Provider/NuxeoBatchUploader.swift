@@ -10,33 +10,43 @@ import ProviderAPI
 /// at one chunk whatever the file size. After the last chunk the uploader asks the server which
 /// chunks it holds (`GET /upload/{batch}/0`) and sends again only the missing ones, so a chunk
 /// lost in transit, or a chunk request that failed for good, costs one chunk, not the file.
+/// Given the batch of an earlier attempt, it asks first and sends only the chunks missing, so an
+/// upload cut off by a crash or a lost network continues where it stopped.
 struct NuxeoBatchUploader: Sendable {
     let client: NuxeoClient
     let chunkSize: Int
     /// Rounds of re-sending missing chunks before giving up.
     let resumeRounds = 3
 
-    /// Uploads `source` and returns the batch id holding it as file `0`.
-    func upload(_ source: any UploadSource, fileName: String, mimeType: String, progress: ProgressHandler?) async throws -> String {
+    /// Uploads `source` as file `0` of `batch` (a new batch when `nil`) and returns the batch id.
+    ///
+    /// A batch passed in is kept when the upload fails, so that a later call with it resumes; a
+    /// batch made here is deleted.
+    func upload(
+        _ source: any UploadSource, into given: String? = nil, fileName: String, mimeType: String, progress: ProgressHandler?
+    ) async throws -> String {
         guard source.length != nil else {
             // Nuxeo needs the size up front (X-File-Size, chunk counts): spool to a temporary file first.
             let spooled = try await Self.spool(source)
             defer { try? FileManager.default.removeItem(at: spooled) }
-            return try await upload(try FileSource(url: spooled), fileName: fileName, mimeType: mimeType, progress: progress)
+            return try await upload(try FileSource(url: spooled), into: given, fileName: fileName, mimeType: mimeType, progress: progress)
         }
-        let batch = try await client.createBatch()
+        let batch: String
+        if let given { batch = given } else { batch = try await client.createBatch() }
         do {
             guard let length = source.length else { throw ProviderError(.invalidArgument, "the source has no length") }
             progress?(TransferProgress(completed: 0, expected: length))
             if length <= Int64(chunkSize) {
                 try await single(source, length: length, batch: batch, fileName: fileName, mimeType: mimeType, progress: progress)
             } else {
-                try await chunked(source, length: length, batch: batch, fileName: fileName, mimeType: mimeType, progress: progress)
+                try await chunked(
+                    source, length: length, batch: batch, resuming: given != nil, fileName: fileName, mimeType: mimeType,
+                    progress: progress)
             }
             progress?(TransferProgress(completed: length, expected: length))
             return batch
         } catch {
-            try? await client.deleteBatch(batch)
+            if given == nil { try? await client.deleteBatch(batch) }
             throw ProviderError.wrap(error)
         }
     }
@@ -44,7 +54,7 @@ struct NuxeoBatchUploader: Sendable {
     /// Copies a source of unknown length to a temporary file, a piece at a time.
     static func spool(_ source: any UploadSource) async throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-spool-\(UUID().uuidString)")
-        let sink = FileSink(url: url)
+        let sink = FileSink(url: url, durable: false)
         try await sink.begin(offset: 0, expectedLength: nil, validator: nil)
         do {
             for try await piece in try source.makeStream() { try await sink.write(piece) }
@@ -70,12 +80,23 @@ struct NuxeoBatchUploader: Sendable {
     }
 
     private func chunked(
-        _ source: any UploadSource, length: Int64, batch: String, fileName: String, mimeType: String, progress: ProgressHandler?
+        _ source: any UploadSource, length: Int64, batch: String, resuming: Bool, fileName: String, mimeType: String,
+        progress: ProgressHandler?
     ) async throws {
         let count = Int((length + Int64(chunkSize) - 1) / Int64(chunkSize))
         var complete = false
         var failures = 0
-        var reader = try NuxeoChunkReader(source: source, length: length, chunkSize: chunkSize, only: nil)
+        var wanted: Set<Int>?
+        if resuming {
+            do {
+                let status = try await client.batchFileStatus(batch: batch)
+                if status.complete { return }
+                wanted = Set(0..<count).subtracting(status.chunks)
+            } catch let error as ProviderError where error.code == .notFound {
+                wanted = nil  // nothing of this file arrived yet
+            }
+        }
+        var reader = try NuxeoChunkReader(source: source, length: length, chunkSize: chunkSize, only: wanted)
         while let (index, chunk) = try await reader.next() {
             let offset = Int64(index) * Int64(chunkSize)
             let report: ProgressHandler? = progress.map { handler in

@@ -76,29 +76,40 @@ extension NuxeoProvider {
 
     /// Uploads `source` into a batch of its own and creates a `File` document from it.
     func createFile(_ source: any UploadSource, named name: String, in folder: ItemPath, parent: String, options: UploadOptions) async throws -> Item {
-        let mimeType = options.mimeType ?? MIMETypes.guess(name)
-        let batch = try await uploader.upload(source, fileName: name, mimeType: mimeType, progress: options.progress)
-        let draft = NuxeoDocumentDraft.create(
-            name: name, type: "File",
-            properties: ["dc:title": .string(name), mapper.blobXPath: ["upload-batch": .string(batch), "upload-fileId": "0"]])
-        let document: NuxeoDocument
+        let batch = try await uploadBatch(source, fileName: name, mimeType: options.mimeType, progress: options.progress)
         do {
-            document = try await client.create(draft, in: parent)
+            return try await createFile(fromBatch: batch, named: name, in: folder, parent: parent)
         } catch {
             try? await client.deleteBatch(batch)
             throw error
         }
+    }
+
+    /// Replaces the content of `existing`; with `ifMatch`, the server refuses a stale change token.
+    func replaceFile(_ existing: NuxeoDocument, with source: any UploadSource, at path: ItemPath, options: UploadOptions) async throws -> Item {
+        let batch = try await uploadBatch(source, fileName: path.name, mimeType: options.mimeType, progress: options.progress)
+        do {
+            return try await replaceContent(of: existing, fromBatch: batch, at: path, ifMatch: options.ifMatch)
+        } catch {
+            try? await client.deleteBatch(batch)
+            throw error
+        }
+    }
+
+    /// A new `File` document whose content is the batch's file.
+    private func createFile(fromBatch batch: String, named name: String, in folder: ItemPath, parent: String) async throws -> Item {
+        let draft = NuxeoDocumentDraft.create(
+            name: name, type: "File", properties: ["dc:title": .string(name), mapper.blobXPath: Self.batchReference(batch)])
+        let document = try await client.create(draft, in: parent)
         let path = try folder.appending(name)
         await resolver.remember(path, uid: document.uid, isFolder: false)
         return mapper.item(from: document, at: path)
     }
 
-    /// Replaces the content of `existing`; with `ifMatch`, the server refuses a stale change token.
-    func replaceFile(_ existing: NuxeoDocument, with source: any UploadSource, at path: ItemPath, options: UploadOptions) async throws -> Item {
-        let mimeType = options.mimeType ?? MIMETypes.guess(path.name)
-        let batch = try await uploader.upload(source, fileName: path.name, mimeType: mimeType, progress: options.progress)
-        var draft = NuxeoDocumentDraft(properties: [mapper.blobXPath: ["upload-batch": .string(batch), "upload-fileId": "0"]])
-        if let ifMatch = options.ifMatch {
+    /// Points `existing` at the batch's file; a stale `ifMatch` is `preconditionFailed`.
+    private func replaceContent(of existing: NuxeoDocument, fromBatch batch: String, at path: ItemPath, ifMatch: String?) async throws -> Item {
+        var draft = NuxeoDocumentDraft(properties: [mapper.blobXPath: Self.batchReference(batch)])
+        if let ifMatch {
             draft.uid = existing.uid
             draft.changeToken = ifMatch
         }
@@ -106,20 +117,53 @@ extension NuxeoProvider {
             let document = try await client.update(draft, uid: existing.uid)
             await resolver.remember(path, uid: document.uid, isFolder: false)
             return mapper.item(from: document, at: path)
-        } catch var error as ProviderError {
-            try? await client.deleteBatch(batch)
-            if options.ifMatch != nil, error.code == .conflict { error.code = .preconditionFailed }
+        } catch var error as ProviderError where ifMatch != nil && error.code == .conflict {
+            error.code = .preconditionFailed
             throw error
         }
     }
 
-    /// Uploads `source` into a new batch (in chunks when large) and returns the batch id, for
-    /// Automation operations that take a batch (`FileManager.Import`, `Blob.AttachOnDocument`).
-    /// A batch is cleared by the first document that uses it.
+    static func batchReference(_ batch: String) -> JSONValue { ["upload-batch": .string(batch), "upload-fileId": "0"] }
+
+    /// Uploads `source` into an upload batch (in chunks when large) and returns the batch id, for
+    /// ``attach(batch:named:in:options:)`` or Automation operations that take a batch
+    /// (`FileManager.Import`, `Blob.AttachOnDocument`).
+    ///
+    /// Pass a `batch` from ``NuxeoClient/createBatch()`` to make the upload resumable: when the call
+    /// fails (a crash, a lost network), calling again with the same batch and source asks the server
+    /// which chunks it has and sends only the others. A batch is cleared by the first document that uses it.
     public func uploadBatch(
-        _ source: any UploadSource, fileName: String, mimeType: String? = nil, progress: ProgressHandler? = nil
+        _ source: any UploadSource, into batch: String? = nil, fileName: String, mimeType: String? = nil,
+        progress: ProgressHandler? = nil
     ) async throws -> String {
-        try await uploader.upload(source, fileName: fileName, mimeType: mimeType ?? MIMETypes.guess(fileName), progress: progress)
+        try await uploader.upload(
+            source, into: batch, fileName: fileName, mimeType: mimeType ?? MIMETypes.guess(fileName), progress: progress)
+    }
+
+    /// Makes a file named `name` in `folder` from the content of an upload batch, under the same
+    /// conflict rules as ``upload(_:to:name:options:)`` (`.rename` is taken as `.fail`).
+    ///
+    /// - Throws: ``ProviderError/Code/notFound`` when the batch holds no file (used or expired),
+    ///   ``ProviderError/Code/conflict`` when its upload is not complete.
+    public func attach(batch: String, named name: String, in folder: ItemPath, options: UploadOptions = UploadOptions()) async throws -> Item {
+        try ItemPath.validate(name: name)
+        let parent = try await folderUid(folder)
+        let path = try folder.appending(name)
+        // Nuxeo attaches nothing, silently, from a batch that was used or expired: ask first.
+        let status: (complete: Bool, chunks: Set<Int>)
+        do {
+            status = try await client.batchFileStatus(batch: batch)
+        } catch let error as ProviderError where error.code == .notFound {
+            throw ProviderError(.notFound, "the batch holds no file: it was used already, or has expired", httpStatus: error.httpStatus)
+        }
+        guard status.complete else { throw ProviderError(.conflict, "the batch's upload is not complete; resume it first") }
+        if let existing = try await resolver.child(named: name, of: parent, byServerName: false) {
+            guard options.conflict == .overwrite, !existing.isFolderish else {
+                throw ProviderError(.alreadyExists, "\(path) already exists")
+            }
+            return try await replaceContent(of: existing, fromBatch: batch, at: path, ifMatch: options.ifMatch)
+        }
+        return try await createFile(fromBatch: batch, named: name, in: folder, parent: parent)
     }
 
     var uploader: NuxeoBatchUploader { NuxeoBatchUploader(client: client, chunkSize: settings.chunkSize) }
