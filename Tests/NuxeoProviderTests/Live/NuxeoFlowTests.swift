@@ -98,6 +98,14 @@ struct NuxeoFlowTests {
         let native = try await provider.search(
             .native("SELECT * FROM Document WHERE dc:title = 'other.txt' AND ecm:isTrashed = 0"), page: PageRequest(limit: 10))
         #expect(native.items.map(\.name) == ["other.txt"])
+        for name in ["b-sorted.txt", "a-sorted.txt", "c-sorted.txt"] {
+            _ = try await provider.upload(DataSource(string: name), to: .root, name: name, options: UploadOptions())
+        }
+        let descending = try await provider.search(.nameContains("-sorted"), page: PageRequest(limit: 2, sort: [SortKey(.name, ascending: false)]))
+        #expect(descending.items.map(\.name) == ["c-sorted.txt", "b-sorted.txt"])
+        let rest = try await provider.search(.nameContains("-sorted"), page: PageRequest(limit: 2, cursor: descending.next, sort: [SortKey(.name, ascending: false)]))
+        #expect(rest.items.map(\.name) == ["a-sorted.txt"])
+        #expect(rest.next == nil)
         let sent = nuxeo.server.requests().filter { $0.path.hasSuffix("/search/execute") }.compactMap(\.query)
         #expect(sent.allSatisfy { !$0.contains("+") }, "a + in a query string would be read as a space")
     }
