@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ProviderAPI", targets: ["ProviderAPI"]),
         .library(name: "WebDAVProvider", targets: ["WebDAVProvider"]),
         .library(name: "NuxeoProvider", targets: ["NuxeoProvider"]),
+        .library(name: "PydioProvider", targets: ["PydioProvider"]),
         .library(name: "ProviderConformance", targets: ["ProviderConformance"]),
         .library(name: "ProviderConformanceTesting", targets: ["ProviderConformanceTesting"]),
         .executable(name: "strata", targets: ["strata"]),
@@ -58,6 +59,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/Providers/Nuxeo",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "PydioProvider",
+            dependencies: [
+                "ProviderAPI",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Providers/Pydio",
             swiftSettings: strictSettings
         ),
         .target(
@@ -110,6 +122,15 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/NuxeoProviderTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PydioProviderTests",
+            dependencies: [
+                "PydioProvider", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/PydioProviderTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

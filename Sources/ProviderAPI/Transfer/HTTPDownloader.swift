@@ -18,21 +18,29 @@ public struct HTTPDownloader: Sendable {
     ///   - expected: what the adapter knows of the item (size, etag, digests), if anything.
     ///   - errorFor: maps a non-2xx response (with up to 64 KiB of its body) to the error to throw.
     ///   - itemFor: builds the item from the response headers.
+    ///   - isError: says whether a 2xx answer is an error in disguise (a server that answers a
+    ///     download with an XML or HTML error page and status 200); its body is then read for `errorFor`.
+    ///   - rangeHeader: spells a range for this server's `Range` header, given the content's size
+    ///     when known (`expected?.size`); by default the standard spelling. For servers whose ranges
+    ///     are off by one: a range answered wider than asked is cut down to what was asked.
     public func download(
         _ request: HTTPRequest, to sink: any DownloadSink, options: DownloadOptions, expected: Item?,
         errorFor: @Sendable (HTTPResponse, ByteBuffer) -> ProviderError,
-        itemFor: @Sendable (HTTPResponse) -> Item
+        itemFor: @Sendable (HTTPResponse) -> Item,
+        isError: (@Sendable (HTTPResponse) -> Bool)? = nil,
+        rangeHeader: (@Sendable (ByteRange, Int64?) -> String)? = nil
     ) async throws -> DownloadResult {
         var request = request
         var resumeFrom: Int64 = 0
+        let spell: @Sendable (ByteRange) -> String = { range in rangeHeader?(range, expected?.size) ?? range.httpHeaderValue }
         if options.resume, options.range == nil, let point = try await sink.resumePoint(), point.length > 0 {
             resumeFrom = point.length
-            request.headers.replaceOrAdd(name: "Range", value: ByteRange.from(point.length).httpHeaderValue)
+            request.headers.replaceOrAdd(name: "Range", value: spell(.from(point.length)))
             if let validator = point.validator ?? expected?.etag, !validator.hasPrefix("W/") {
                 request.headers.replaceOrAdd(name: "If-Range", value: validator)
             }
         } else if let range = options.range {
-            request.headers.replaceOrAdd(name: "Range", value: range.httpHeaderValue)
+            request.headers.replaceOrAdd(name: "Range", value: spell(range))
         }
         if let ifMatch = options.ifMatch { request.headers.replaceOrAdd(name: "If-Match", value: ifMatch) }
         if let ifNoneMatch = options.ifNoneMatch { request.headers.replaceOrAdd(name: "If-None-Match", value: ifNoneMatch) }
@@ -56,7 +64,7 @@ public struct HTTPDownloader: Sendable {
             }
             throw ProviderError(.conflict, "the partial download no longer matches the file", httpStatus: 416, request: summary)
         }
-        guard response.status == 200 || response.status == 206 else {
+        guard response.status == 200 || response.status == 206, !(isError?(response) ?? false) else {
             let body = (try? await response.body.collect(upTo: 64 << 10)) ?? ByteBuffer()
             throw errorFor(response, body)
         }
@@ -126,6 +134,12 @@ public struct HTTPDownloader: Sendable {
             try Task.checkCancellation()
             if let bodyLength, received != bodyLength {
                 throw ProviderError(.network, "the body ended after \(received) of \(bodyLength) bytes", request: summary)
+            }
+            // A resumed (or unranged) 206 must reach the end of the content, or the file would be short.
+            if response.status == 206, options.range == nil, let total, offset + received != total {
+                throw ProviderError(
+                    .invalidResponse, "the server sent bytes \(offset)-\(offset + received - 1) of \(total), not the rest of the file",
+                    request: summary)
             }
             if let digester, let digestWanted {
                 let got = digester.finalize()

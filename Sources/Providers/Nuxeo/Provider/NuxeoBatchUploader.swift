@@ -27,7 +27,7 @@ struct NuxeoBatchUploader: Sendable {
     ) async throws -> String {
         guard source.length != nil else {
             // Nuxeo needs the size up front (X-File-Size, chunk counts): spool to a temporary file first.
-            let spooled = try await Self.spool(source)
+            let spooled = try await TemporarySpool.spool(source)
             defer { try? FileManager.default.removeItem(at: spooled) }
             return try await upload(try FileSource(url: spooled), into: given, fileName: fileName, mimeType: mimeType, progress: progress)
         }
@@ -49,21 +49,6 @@ struct NuxeoBatchUploader: Sendable {
             if given == nil { try? await client.deleteBatch(batch) }
             throw ProviderError.wrap(error)
         }
-    }
-
-    /// Copies a source of unknown length to a temporary file, a piece at a time.
-    static func spool(_ source: any UploadSource) async throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-spool-\(UUID().uuidString)")
-        let sink = FileSink(url: url, durable: false)
-        try await sink.begin(offset: 0, expectedLength: nil, validator: nil)
-        do {
-            for try await piece in try source.makeStream() { try await sink.write(piece) }
-            try await sink.finish()
-        } catch {
-            await sink.fail()
-            throw ProviderError.wrap(error)
-        }
-        return url
     }
 
     private func single(

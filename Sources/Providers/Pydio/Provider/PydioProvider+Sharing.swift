@@ -1,0 +1,114 @@
+import Foundation
+import ProviderAPI
+
+extension PydioProvider {
+    /// Searches the workspace's index (`get_action=search`) below the root (or the query's
+    /// `.under` folder); names and full text go to the indexer, the other predicates are applied
+    /// to the results here. `.native` passes a Lucene query through.
+    public func search(_ query: Query, page: PageRequest) async throws -> ItemPage {
+        let (text, scope) = Self.searchText(query)
+        guard let text, !text.isEmpty else {
+            throw ProviderError(.invalidArgument, "a Pydio search needs a name or a word to look for")
+        }
+        var extra: [(String, String)] = [("query", text)]
+        let folder = scope ?? .root
+        extra.append(("current_dir", remote(folder)))
+        if let limit = page.limit { extra.append(("limit", String(max(1, limit) * 4))) }
+        let listing = try await session.call("search", parameters(extra), chain: PydioRecognizers.chain(PydioRecognizers.listing))
+        var items: [Item] = []
+        for node in listing.children where !node.path.hasPrefix("/recycle_bin") {
+            guard let path = local(node.path), path.isDescendant(of: folder) else { continue }
+            let found = item(node, at: path)
+            if case .native = query { items.append(found) } else if query.matchesStructure(found) { items.append(found) }
+        }
+        if let limit = page.limit, items.count > limit { items = Array(items.prefix(limit)) }
+        return ItemPage(items: items)
+    }
+
+    /// The text to send to the indexer and the folder to search below.
+    static func searchText(_ query: Query) -> (String?, ItemPath?) {
+        switch query {
+        case .nameContains(let text), .fullText(let text): return (text, nil)
+        case .native(let text): return (text, nil)
+        case .under(let path): return (nil, path)
+        case .and(let parts):
+            var text: String?
+            var scope: ItemPath?
+            for part in parts {
+                let (t, s) = searchText(part)
+                text = text ?? t
+                scope = scope ?? s
+            }
+            return (text, scope)
+        default: return (nil, nil)
+        }
+    }
+
+    public func shares(of path: ItemPath) async throws -> [Share] {
+        let node = try await requireNode(path)
+        let data: JSONValue
+        do {
+            data = try await session.call(
+                "load_shared_element_data", parameters([("file", remote(path)), ("element_type", node.isFile ? "file" : "repository")]),
+                post: true, chain: PydioRecognizers.chain(PydioRecognizers.json))
+        } catch let error as ProviderError where error.code == .notFound || (error.message ?? "").contains("Cannot find share") {
+            return []
+        }
+        return PydioShareLink.links(in: data).map { link in
+            Share(
+                id: link.hash, path: path, kind: .publicLink, permissions: link.downloadDisabled ? [] : .read, url: link.url,
+                expires: nil, passwordProtected: false,
+                properties: ["expire_after": String(link.expireAfterDays ?? 0), "is_expired": String(link.isExpired)])
+        }
+    }
+
+    /// Makes a public link (`share`, `create_minisite`); a password and an expiry in days are passed on.
+    public func share(_ path: ItemPath, _ request: ShareRequest) async throws -> Share {
+        guard capabilities.shareKinds.contains(request.kind.tag) else {
+            throw ProviderError.unsupported("\(request.kind.tag.rawValue) shares on Pydio")
+        }
+        let node = try await requireNode(path)
+        var extra: [(String, String)] = [
+            ("file", remote(path)), ("sub_action", "create_minisite"), ("create_guest_user", "true"),
+            ("simple_right_read", "true"), ("simple_right_download", "true"),
+        ]
+        if let password = request.password { extra.append(("guest_user_pass", password)) }
+        if let expires = request.expires {
+            extra.append(("expiration", String(max(1, Int((expires.timeIntervalSinceNow / 86_400).rounded(.up))))))
+        }
+        _ = node
+        let link = try await session.call("share", parameters(extra), post: true, chain: PydioRecognizers.chain(PydioRecognizers.text))
+        guard let url = URL(string: link), let hash = url.pathComponents.last, url.scheme != nil else {
+            throw ProviderError(.invalidResponse, "the share answered \(link.prefix(80)), not a link")
+        }
+        return Share(
+            id: hash, path: path, kind: .publicLink, permissions: .read, url: url, expires: request.expires,
+            passwordProtected: request.password != nil)
+    }
+
+    public func revoke(_ share: Share) async throws {
+        let node = try await requireNode(share.path)
+        try await write("unshare", [
+            ("file", remote(share.path)), ("element_type", node.isFile ? "file" : "repository"), ("element_id", share.id),
+        ])
+    }
+
+    func requireNode(_ path: ItemPath) async throws -> PydioNode {
+        guard let node = try await node(at: path) else { throw ProviderError(.notFound, "\(path) not found") }
+        return node
+    }
+}
+
+extension Query {
+    /// Whether `item` meets the predicates a name search cannot express (kind, MIME type, size,
+    /// dates); the text predicates are the indexer's.
+    func matchesStructure(_ item: Item) -> Bool {
+        switch self {
+        case .nameContains, .fullText, .native, .under: return true
+        case .and(let parts): return parts.allSatisfy { $0.matchesStructure(item) }
+        case .or(let parts): return parts.contains { $0.matchesStructure(item) }
+        case .not(let inner): return !inner.matchesStructure(item)
+        default: return matches(item)
+        }
+    }
+}

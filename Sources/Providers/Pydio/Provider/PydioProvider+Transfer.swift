@@ -1,0 +1,191 @@
+import Foundation
+import NIOCore
+import ProviderAPI
+
+extension PydioProvider {
+    public func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
+        if path.isRoot { throw ProviderError(.invalidArgument, "the root is a folder, not a file") }
+        if options.ifMatch != nil || options.ifNoneMatch != nil { try capabilities.require(.preconditions, "download preconditions") }
+        let metadata = try await item(at: path)
+        if metadata.kind == .folder { throw ProviderError(.invalidArgument, "\(path) is a folder, not a file") }
+        var replayed = false
+        while true {
+            let request = try await session.signedInRequest("download", parameters([("file", remote(path))]))
+            do {
+                return try await HTTPDownloader(executor: session.executor).download(
+                    request, to: sink, options: options, expected: metadata,
+                    errorFor: { response, body in
+                        Self.downloadError(response, body: body, request: request.summary)
+                    },
+                    itemFor: { _ in metadata },
+                    isError: Self.isErrorPage,
+                    rangeHeader: Self.rangeHeader)
+            } catch let error as ProviderError where error.code == .unauthorized && !replayed {
+                replayed = true
+                try await session.renew(after: error)
+            }
+        }
+    }
+
+    /// Whether a download's 2xx answer is an error page: Pydio answers errors with 200 and an XML
+    /// document, or an HTML page without an attachment. A 206 is content whatever its type: 8.2.5
+    /// labels ranged answers `text/html`.
+    static func isErrorPage(_ response: HTTPResponse) -> Bool {
+        guard response.status == 200 else { return false }
+        let type = (response.headers.first(name: "content-type") ?? "").lowercased()
+        if type.hasPrefix("text/xml") || type.hasPrefix("application/xml") { return true }
+        return type.hasPrefix("text/html") && response.headers.first(name: "content-disposition") == nil
+    }
+
+    /// The error a download answered: the recognizer chain's reading of the body.
+    static func downloadError(_ response: HTTPResponse, body: ByteBuffer, request: String) -> ProviderError {
+        guard (200..<300).contains(response.status) else {
+            return ProviderError.http(status: response.status, request: request, retryAfter: response.retryAfter)
+        }
+        let answer = RecognizableAnswer(status: response.status, headers: response.headers, body: Data(body.readableBytesView), request: request)
+        do {
+            switch try PydioRecognizers.chain(PydioRecognizers.change).recognize(answer) {
+            case .failure(let error), .signInRequired(let error): return error
+            case .value: return ProviderError(.invalidResponse, "the download answered an XML document, not the file", request: request)
+            }
+        } catch let error as ProviderError {
+            return error
+        } catch {
+            return ProviderError(.invalidResponse, "unreadable download answer", request: request)
+        }
+    }
+
+    /// Pydio 8 answers `Range: bytes=a-b` with bytes `a` to `b-1`; asking one byte more gives the
+    /// range wanted (a server without the quirk sends one byte too many, which is cut off).
+    static func rangeHeader(_ range: ByteRange, size: Int64?) -> String {
+        switch range {
+        case .bytes(let bounds): return "bytes=\(bounds.lowerBound)-\(bounds.upperBound + 1)"
+        case .from(let offset): return size.map { "bytes=\(offset)-\($0)" } ?? "bytes=\(offset)-"
+        case .suffix(let count): return size.map { "bytes=\(max(0, $0 - count))-\($0)" } ?? "bytes=-\(count)"
+        }
+    }
+
+    public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
+        try ItemPath.validate(name: name)
+        if options.ifMatch != nil { try capabilities.require(.preconditions, "If-Match preconditions") }
+        guard capabilities.names.accepts(name) else {
+            throw ProviderError(.invalidArgument, "Pydio refuses the name \(name.debugDescription); encode it with NameEncoder")
+        }
+        let parent = try await item(at: folder)
+        guard parent.kind == .folder else { throw ProviderError(.invalidArgument, "\(folder) is a file, not a folder") }
+        let target = try folder.appending(name)
+        if options.conflict == .fail, try await node(at: target) != nil {
+            throw ProviderError(.alreadyExists, "\(target) already exists")
+        }
+        var source = source
+        var spooled: URL?
+        if source.length == nil {
+            let url = try await TemporarySpool.spool(source)
+            spooled = url
+            source = try FileSource(url: url)
+        }
+        defer { if let spooled { try? FileManager.default.removeItem(at: spooled) } }
+        let length = source.length ?? 0
+        let change: PydioChange
+        if length > Int64(settings.chunkSize) {
+            change = try await uploadInParts(source, length: length, to: folder, name: name, options: options)
+        } else {
+            change = try await uploadPart(
+                source, to: folder, name: name, extra: options.conflict == .rename ? [("auto_rename", "true")] : [],
+                progress: options.progress)
+        }
+        let stored = change.added.first ?? change.updated.first
+        guard let node = stored, let path = local(node.path) else {
+            // Some servers answer a successful upload without a diff: look the file up.
+            guard let found = try await node(at: target) else { throw ProviderError(.invalidResponse, "the upload of \(target) left no file") }
+            return item(found, at: target)
+        }
+        return item(node, at: path)
+    }
+
+    /// One `upload` request (`xhr_uploader=true`, the name in `urlencoded_filename`).
+    func uploadPart(
+        _ source: any UploadSource, to folder: ItemPath, name: String, extra: [(String, String)], progress: ProgressHandler?
+    ) async throws -> PydioChange {
+        let body = MultipartFileSource(file: source, field: "userfile_0", fileName: name, mimeType: MIMETypes.guess(name))
+        var replayed = false
+        while true {
+            var request = try await session.signedInRequest(
+                "upload",
+                parameters([("dir", remote(folder)), ("xhr_uploader", "true"), ("urlencoded_filename", PercentEncoding.formEncode(name))] + extra),
+                post: false)
+            request.method = .POST
+            request.isIdempotent = false
+            request.headers.replaceOrAdd(name: "Content-Type", value: body.contentType)
+            request.body = .source(body)
+            request.uploadProgress = progress
+            let answer = try await session.read(request)
+            if answer.isEmpty {
+                // No XML at all: a name the server drops (a leading dot) or an upload it refused silently.
+                throw ProviderError(.invalidArgument, "the server did not store \(name.debugDescription)", request: answer.request)
+            }
+            switch try PydioRecognizers.chain(PydioRecognizers.change).recognize(answer) {
+            case .value(let change): return change
+            case .failure(let error):
+                if error.code == .forbidden, try await node(at: folder) == nil {
+                    throw ProviderError(.notFound, "the folder \(folder) does not exist", request: answer.request)
+                }
+                throw error
+            case .signInRequired(let error):
+                guard !replayed, source.isReplayable else { throw error }
+                replayed = true
+                try await session.renew(after: error)
+            }
+        }
+    }
+
+    /// A large file in parts: the first creates `<name>.dlpart`, the next ones append to it, and the
+    /// server renames it to `<name>` when it reaches the declared size.
+    func uploadInParts(_ source: any UploadSource, length: Int64, to folder: ItemPath, name: String, options: UploadOptions) async throws -> PydioChange {
+        var reader = try PydioPartReader(source: source, length: length, partSize: settings.chunkSize)
+        var last = PydioChange(XMLElementTree(name: "tree"))
+        var sent: Int64 = 0
+        while let part = try await reader.next() {
+            var extra: [(String, String)] = [("partial_upload", "true"), ("partial_target_bytesize", String(length))]
+            if sent > 0 { extra.append(("appendto_urlencoded_part", PercentEncoding.formEncode(name))) }
+            if options.conflict == .rename, sent == 0 { extra.append(("auto_rename", "true")) }
+            let offset = sent
+            let report: ProgressHandler? = options.progress.map { handler in
+                { @Sendable p in handler(TransferProgress(completed: offset + p.completed, expected: length)) }
+            }
+            last = try await uploadPart(DataSource(bytes: Array(part.readableBytesView)), to: folder, name: name, extra: extra, progress: report)
+            sent += Int64(part.readableBytes)
+        }
+        return last
+    }
+}
+
+/// Reads a source in parts of a fixed size, one at a time.
+struct PydioPartReader {
+    private var iterator: UploadStream.AsyncIterator
+    private var pending = ByteBuffer()
+    private let length: Int64
+    private let partSize: Int
+    private var delivered: Int64 = 0
+
+    init(source: any UploadSource, length: Int64, partSize: Int) throws {
+        iterator = try source.makeStream().makeAsyncIterator()
+        self.length = length
+        self.partSize = partSize
+    }
+
+    mutating func next() async throws -> ByteBuffer? {
+        guard delivered < length else { return nil }
+        let want = Int(min(Int64(partSize), length - delivered))
+        while pending.readableBytes < want {
+            guard var piece = try await iterator.next() else {
+                throw ProviderError(.conflict, "the source ended after \(delivered + Int64(pending.readableBytes)) of \(length) bytes")
+            }
+            pending.writeBuffer(&piece)
+        }
+        guard let part = pending.readSlice(length: want) else { return nil }
+        pending.discardReadBytes()
+        delivered += Int64(want)
+        return part
+    }
+}

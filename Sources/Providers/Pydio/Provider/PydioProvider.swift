@@ -1,0 +1,169 @@
+import Foundation
+import Logging
+import ProviderAPI
+
+/// A ``StorageProvider`` for Pydio 5–8 (pydio-core) through its `index.php?get_action=` API.
+///
+/// Answers are read through ``PydioRecognizers`` chains; the session signs in lazily and again
+/// when it expires (``PydioSession``). A provider is bound to one workspace, named by id or slug
+/// in its URL. Paths are Pydio's own (a node's `filename`), below the provider's root folder.
+///
+/// ```swift
+/// let pydio = try await PydioProvider.connect(ProviderConfiguration(
+///     url: URL(string: "https://files.example.com/pydio/my-files")!,
+///     credentials: .basic(username: "ann", password: secret)))
+/// for item in try await pydio.listAll(.root) { print(item.name) }
+/// ```
+public struct PydioProvider: StorageProvider {
+    public let capabilities: Capabilities
+    public let account: ProviderAccount
+    /// What the provider was configured with.
+    public let settings: PydioProviderSettings
+    /// The signed-in session, for calls beyond the contract.
+    public let session: PydioSession
+    let logger: Logger
+
+    /// What Pydio supports through this adapter: no etags, digests or preconditions; names
+    /// without `? " | \`, a leading space or a leading dot, stored in NFC.
+    public static let standardCapabilities = Capabilities(
+        features: [.rangeDownload, .resumeDownload, .move, .copy, .mimeTypes, .search, .fullTextSearch, .shares, .emptyFolders, .permissions],
+        modifiedTimePrecision: .seconds(1), shareKinds: [.publicLink],
+        names: NameRules(
+            forbiddenCharacters: ["?", "\"", "|", "\\"], allowsLeadingSpace: false, allowsDotFiles: false,
+            normalization: .nfc, caseSensitive: false, maxNameBytes: 255))
+
+    /// Creates a provider; nothing is sent until the first call.
+    ///
+    /// - Throws: ``ProviderError/Code/invalidArgument`` for a malformed URL or option, or credentials
+    ///   that are not a user name and password.
+    public init(configuration: ProviderConfiguration) throws {
+        let settings = try PydioProviderSettings(configuration)
+        guard case .basic(let user, let password) = configuration.credentials else {
+            if case .appPassword(let user, let password) = configuration.credentials {
+                self.init(settings: settings, user: user, password: password, configuration: configuration)
+                return
+            }
+            throw ProviderError(.invalidArgument, "Pydio signs in with a user name and password")
+        }
+        self.init(settings: settings, user: user, password: password, configuration: configuration)
+    }
+
+    private init(settings: PydioProviderSettings, user: String, password: String, configuration: ProviderConfiguration) {
+        self.settings = settings
+        self.session = PydioSession(
+            base: settings.baseURL, username: user, password: password, transport: configuration.transport,
+            retry: configuration.retry, logger: configuration.logger)
+        self.logger = configuration.logger
+        self.capabilities = Self.standardCapabilities
+        self.account = ProviderAccount(
+            kind: "pydio", server: Redactor.redact(url: settings.baseURL), user: user,
+            workspace: settings.workspace + settings.rootPath)
+    }
+
+    /// Makes a provider, signs in and checks that the workspace and root folder exist.
+    public static func connect(_ configuration: ProviderConfiguration) async throws -> PydioProvider {
+        let provider = try PydioProvider(configuration: configuration)
+        let workspaces = try await provider.workspaces()
+        guard workspaces.contains(where: { $0.matches(provider.settings.workspace) }) else {
+            throw ProviderError(.notFound, "no workspace \(provider.settings.workspace) for this user")
+        }
+        let root = try await provider.item(at: .root)
+        guard root.kind == .folder else { throw ProviderError(.invalidArgument, "the root \(provider.settings.rootPath) is a file") }
+        return provider
+    }
+
+    /// The workspaces the user can open (file workspaces only).
+    public func workspaces() async throws -> [PydioWorkspace] {
+        try await session.call(
+            "get_xml_registry", [("xPath", "user/repositories")], chain: PydioRecognizers.chain(PydioRecognizers.workspaces)
+        ).filter(\.holdsFiles)
+    }
+
+    // MARK: Paths
+
+    /// The Pydio path of `path`.
+    func remote(_ path: ItemPath) -> String {
+        let base = settings.rootPath == "/" ? "" : settings.rootPath
+        return path.isRoot ? (base.isEmpty ? "/" : base) : base + path.description
+    }
+
+    /// The provider path of a Pydio path, or `nil` when it is outside the root.
+    func local(_ remotePath: String) -> ItemPath? {
+        let base = settings.rootPath == "/" ? "" : settings.rootPath
+        guard remotePath == base || remotePath.hasPrefix(base + "/") || base.isEmpty else { return nil }
+        let rest = remotePath.dropFirst(base.count)
+        return try? ItemPath(String(rest.isEmpty ? "/" : rest))
+    }
+
+    /// Parameters naming the workspace, then `extra`.
+    func parameters(_ extra: [(String, String)]) -> [(String, String)] {
+        [("tmp_repository_id", settings.workspace)] + extra
+    }
+
+    func item(_ node: PydioNode, at path: ItemPath) -> Item {
+        var item = Item(
+            id: node.path, path: path, kind: node.isFile ? .file : .folder, size: node.isFile ? node.size : nil,
+            modified: node.modified, etag: nil, mimeType: node.isFile ? MIMETypes.guess(node.storedName) : nil,
+            permissions: node.itemPermissions, properties: node.attributes)
+        if !node.isFile { item.size = nil }
+        return item
+    }
+
+    // MARK: Metadata
+
+    public func item(at path: ItemPath) async throws -> Item {
+        if path.isRoot {
+            let listing = try await ls(remote(path), page: nil)
+            guard let folder = listing.folder else { throw ProviderError(.invalidResponse, "the listing of the root names no folder") }
+            return item(folder, at: path)
+        }
+        guard let node = try await node(at: path) else { throw ProviderError(.notFound, "\(path) not found") }
+        return item(node, at: path)
+    }
+
+    /// The node at `path`, or `nil` when there is none (`ls` of a selection).
+    func node(at path: ItemPath) async throws -> PydioNode? {
+        let target = remote(path)
+        let listing = try await session.call(
+            "ls", parameters([("options", "al"), ("file", target)]), chain: PydioRecognizers.chain(PydioRecognizers.listing))
+        return listing.children.first { $0.path == target } ?? listing.children.first
+    }
+
+    public func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage {
+        var number: Int?
+        if let cursor = page.cursor {
+            let parts = cursor.rawValue.split(separator: "|", maxSplits: 1)
+            guard parts.count == 2, let value = Int(parts[0]), String(parts[1]) == folder.description else {
+                throw ProviderError(.invalidArgument, "the page cursor does not belong to a listing of \(folder)")
+            }
+            number = value
+        }
+        var items: [Item] = []
+        var listing: PydioListing
+        repeat {
+            do {
+                listing = try await ls(remote(folder), page: number)
+            } catch let error as ProviderError where error.code == .notFound && !folder.isRoot {
+                if let node = try? await node(at: folder), node.isFile {
+                    throw ProviderError(.invalidArgument, "\(folder) is a file, not a folder")
+                }
+                throw error
+            }
+            if listing.folder?.isFile == true { throw ProviderError(.invalidArgument, "\(folder) is a file, not a folder") }
+            for child in listing.children {
+                if child.isRecycleBin, !settings.showsRecycleBin { continue }
+                items.append(item(child, at: try folder.appending(child.storedName)))
+            }
+            number = (listing.page?.current ?? 1) + 1
+        } while page.limit == nil && listing.hasNextPage
+        let next = page.limit != nil && listing.hasNextPage ? PageCursor("\(number ?? 2)|\(folder.description)") : nil
+        return ItemPage(items: items, next: next, totalCount: page.limit == nil ? items.count : listing.page?.count)
+    }
+
+    /// One `ls` page of `remotePath` (`dir=<path>#<page>` selects a page of a paginated folder).
+    func ls(_ remotePath: String, page: Int?) async throws -> PydioListing {
+        let dir = page.map { "\(remotePath)#\($0)" } ?? remotePath
+        return try await session.call(
+            "ls", parameters([("dir", dir), ("options", "al")]), chain: PydioRecognizers.chain(PydioRecognizers.listing))
+    }
+}

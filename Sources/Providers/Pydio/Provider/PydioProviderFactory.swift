@@ -1,0 +1,69 @@
+import Foundation
+import ProviderAPI
+
+/// Registers the Pydio adapter: schemes `pydio` (http) and `pydios` (https), and recognition of
+/// Pydio servers by their `get_seed` answer.
+///
+/// A URL names the server's base path, the workspace (id or slug) and a path inside it:
+/// `pydios://files.example.com/pydio/my-files/Reports/q3.pdf`.
+///
+/// ```swift
+/// registry.register(PydioProviderFactory())
+/// ```
+public struct PydioProviderFactory: ProviderFactory {
+    public var kind: String { "pydio" }
+    public var schemes: [String: String] { ["pydio": "http", "pydios": "https"] }
+
+    /// Creates the factory.
+    public init() {}
+
+    public func makeProvider(_ configuration: ProviderConfiguration) throws -> any StorageProvider {
+        try PydioProvider(configuration: configuration)
+    }
+
+    public func connect(_ configuration: ProviderConfiguration) async throws -> any StorageProvider {
+        try await PydioProvider.connect(configuration)
+    }
+
+    /// The root is the workspace (`/<base>/<workspace>/`); the path is the rest of the URL.
+    public func locate(_ url: URL) throws -> (root: URL, path: ItemPath) {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            throw ProviderError(.invalidArgument, "not a URL: \(Redactor.redact(url: url))")
+        }
+        let segments = components.percentEncodedPath.split(separator: "/").map(String.init)
+        guard segments.count >= 2 else {
+            throw ProviderError(.invalidArgument, "a Pydio URL names the base path and a workspace, such as /pydio/my-files")
+        }
+        let path = try ItemPath(segments: segments.dropFirst(2).map { $0.removingPercentEncoding ?? $0 })
+        components.percentEncodedPath = "/" + segments.prefix(2).joined(separator: "/") + "/"
+        components.query = nil
+        components.fragment = nil
+        guard let root = components.url else { throw ProviderError(.invalidArgument, "not a URL: \(Redactor.redact(url: url))") }
+        return (root, path)
+    }
+
+    /// A Pydio server answers `index.php?get_action=get_seed` with a plain-text seed (`-1` on 7/8)
+    /// or the captcha JSON; the base path is the URL's first segment, or `/pydio`.
+    public func probe(_ url: URL, using executor: RequestExecutor) async -> ProbeResult? {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
+        let first = components.percentEncodedPath.split(separator: "/").first.map(String.init) ?? "pydio"
+        components.percentEncodedPath = "/" + first + "/index.php"
+        components.percentEncodedQuery = "get_action=get_seed"
+        guard let seedURL = components.url,
+            let response = try? await executor.execute(HTTPRequest(method: .GET, url: seedURL)),
+            let body = try? await response.body.collect(upTo: 4096)
+        else { return nil }
+        let answer = RecognizableAnswer(status: response.status, headers: response.headers, body: Data(body.readableBytesView))
+        guard response.status == 200, case .value(let seed)? = try? PydioRecognizers.seed.recognize(answer) else { return nil }
+        let text: String
+        switch seed {
+        case .seed(let value): text = value
+        case .captchaRequired: text = "captcha"
+        }
+        guard text == "-1" || text == "captcha" || text.allSatisfy(\.isHexDigit) else { return nil }
+        components.percentEncodedPath = "/" + first + "/"
+        components.percentEncodedQuery = nil
+        components.scheme = url.scheme?.lowercased() == "https" ? "pydios" : "pydio"
+        return ProbeResult(kind: kind, confidence: 80, detail: "Pydio get_seed answered \(text)", url: components.url ?? url)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import ProviderAPI
+
+/// How a ``PydioProvider`` reaches its workspace, read from a ``ProviderConfiguration``.
+///
+/// The URL is `http(s)://host[:port]/<base path>/<workspace>/<root folder…>`, such as
+/// `https://files.example.com/pydio/my-files/Reports`: the base path is the URL's first segment
+/// unless the `basePath` option says otherwise (`/` for a server at the root), the workspace is
+/// named by id or slug. Options: `basePath`; `chunkSize` (bytes per part of a partial upload, and
+/// the size above which a file goes in parts; 4 MiB by default); `showRecycleBin` (`true` lists
+/// the recycle bin at the workspace root).
+public struct PydioProviderSettings: Sendable, Hashable {
+    /// The server's base URL, with a trailing slash (`https://host/pydio/`).
+    public var baseURL: URL
+    /// The workspace id or slug.
+    public var workspace: String
+    /// The provider root inside the workspace, such as `/Reports` (`/` for the workspace root).
+    public var rootPath: String
+    /// Bytes per part of a partial upload.
+    public var chunkSize: Int
+    /// Whether listings of the workspace root include the recycle bin.
+    public var showsRecycleBin: Bool
+
+    /// Reads the settings.
+    ///
+    /// - Throws: ``ProviderError/Code/invalidArgument`` for a URL without a workspace, or a malformed option.
+    public init(_ configuration: ProviderConfiguration) throws {
+        let url = configuration.url
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil,
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else {
+            throw ProviderError(.invalidArgument, "a Pydio URL is http(s)://host/pydio/workspace/path, not \(Redactor.redact(url: url))")
+        }
+        let segments = components.percentEncodedPath.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
+        let options = configuration.options
+        let base = options["basePath"].map { $0.split(separator: "/").map(String.init) } ?? Array(segments.prefix(1))
+        guard segments.starts(with: base), segments.count > base.count else {
+            throw ProviderError(.invalidArgument, "the Pydio URL names no workspace after /\(base.joined(separator: "/"))")
+        }
+        workspace = segments[base.count]
+        rootPath = "/" + segments.dropFirst(base.count + 1).joined(separator: "/")
+        components.user = nil
+        components.password = nil
+        components.query = nil
+        components.fragment = nil
+        components.percentEncodedPath = "/" + base.map(PercentEncoding.formEncode).map { $0 + "/" }.joined()
+        guard let baseURL = components.url else { throw ProviderError(.invalidArgument, "not a URL: \(Redactor.redact(url: url))") }
+        self.baseURL = baseURL
+        if let text = options["chunkSize"] {
+            guard let value = Int(text), value >= 1024 else {
+                throw ProviderError(.invalidArgument, "the chunkSize option must be a whole number of at least 1024, not \(text)")
+            }
+            chunkSize = value
+        } else {
+            chunkSize = 4 << 20
+        }
+        showsRecycleBin = options["showRecycleBin"]?.lowercased() == "true"
+    }
+}

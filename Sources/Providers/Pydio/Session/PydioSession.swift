@@ -1,0 +1,217 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import ProviderAPI
+
+/// One signed-in conversation with a Pydio server: the cookie session, the secure token, the
+/// lazy login (seed, hashed or plain password, captcha) and the replay of a call whose session
+/// or token has gone.
+///
+/// Nothing is sent until the first call. Then `get_seed` and `login` run once (concurrent calls
+/// wait for the same login), and every call carries `secure_token`. A call answered "not signed
+/// in" signs in again (or, for a refused token while the cookie lives, fetches a new token) and
+/// is replayed once; a second refusal is the caller's error, never a loop. A login refused for a
+/// captcha throws ``ProviderError/Code/captchaRequired`` with the captcha image; answer it with
+/// ``signIn(captcha:)``.
+public actor PydioSession {
+    /// The server's `index.php`.
+    public nonisolated let endpoint: URL
+    /// Sends the requests, through the session's cookie jar.
+    public nonisolated let executor: RequestExecutor
+    /// The session cookies.
+    public nonisolated let cookies: CookieJar
+    private let username: String
+    private let password: String
+    private var token: String?
+    private var signingIn: Task<String, any Error>?
+    private(set) var signIns = 0
+
+    /// Creates a session for `username` at the server whose base URL is `base` (with its trailing slash).
+    public init(base: URL, username: String, password: String, transport: any HTTPTransport, retry: RetryPolicy, logger: Logger) {
+        let jar = CookieJar()
+        cookies = jar
+        endpoint = base.appendingPathComponent("index.php")
+        self.username = username
+        self.password = password
+        executor = RequestExecutor(
+            transport: CookieJarTransport(transport, jar: jar), retry: retry, logger: logger,
+            defaultHeaders: ["User-Agent": "Strata/1.0 Pydio-Native", "Ajxp-Force-Login": "true", "Accept": "*/*"])
+    }
+
+    /// How many times the session has signed in.
+    public var signInCount: Int { signIns }
+
+    /// Whether the session holds a secure token.
+    public var isSignedIn: Bool { token != nil }
+
+    // MARK: Calls
+
+    /// Runs `action` with `parameters` and reads the answer with `chain`, signing in first when
+    /// needed and once more when the server says the session or token has gone.
+    public func call<Output: Sendable>(
+        _ action: String, _ parameters: [(String, String)] = [], post: Bool = false, chain: ResponseRecognizerChain<Output>
+    ) async throws -> Output {
+        if token == nil { _ = try await signIn() }
+        var replayed = false
+        while true {
+            let answer = try await send(action, parameters, post: post)
+            switch try chain.recognize(answer) {
+            case .value(let value): return value
+            case .failure(let error): throw error
+            case .signInRequired(let error):
+                guard !replayed else {
+                    // Signed in a moment ago and still refused: this is a permission, not a session.
+                    throw ProviderError(.forbidden, "the server refuses \(action) for this user", request: answer.request, underlying: error.message)
+                }
+                replayed = true
+                try await renew(after: error)
+            }
+        }
+    }
+
+    /// The request for `action`, with the token; GET parameters in the query, POST ones as a form body.
+    public func request(_ action: String, _ parameters: [(String, String)], post: Bool) -> HTTPRequest {
+        var all = [("get_action", action)] + parameters
+        if let token { all.append(("secure_token", token)) }
+        let encoded = all.map { PercentEncoding.formEncode($0.0) + "=" + PercentEncoding.formEncode($0.1) }.joined(separator: "&")
+        if post {
+            return HTTPRequest(
+                method: .POST, url: endpoint, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: .bytes(ByteBuffer(string: encoded)), isIdempotent: false)
+        }
+        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)
+        components?.percentEncodedQuery = encoded
+        return HTTPRequest(method: .GET, url: components?.url ?? endpoint)
+    }
+
+    /// The request for `action`, signing in first when the session has no token yet.
+    public func signedInRequest(_ action: String, _ parameters: [(String, String)], post: Bool = false) async throws -> HTTPRequest {
+        _ = try await currentToken()
+        return request(action, parameters, post: post)
+    }
+
+    /// Sends `action` once and reads the whole answer.
+    func send(_ action: String, _ parameters: [(String, String)], post: Bool) async throws -> RecognizableAnswer {
+        try await read(request(action, parameters, post: post))
+    }
+
+    /// Sends a prepared request once and reads the whole answer (HTTP errors are thrown as such).
+    public func read(_ request: HTTPRequest, limit: Int = 64 << 20) async throws -> RecognizableAnswer {
+        let response = try await executor.execute(request)
+        let body: ByteBuffer
+        do {
+            body = try await response.body.collect(upTo: limit)
+        } catch {
+            throw ProviderError.wrap(error, request: request.summary)
+        }
+        guard (200..<300).contains(response.status) else {
+            throw ProviderError.http(status: response.status, request: request.summary, retryAfter: response.retryAfter)
+        }
+        return RecognizableAnswer(status: response.status, headers: response.headers, body: Data(body.readableBytesView), request: request.summary)
+    }
+
+    /// The token, signing in first when there is none.
+    public func currentToken() async throws -> String {
+        if let token { return token }
+        return try await signIn()
+    }
+
+    /// Renews the session after the server refused it: a new token when only the token was
+    /// refused and the cookie lives, else a new login.
+    func renew(after error: ProviderError) async throws {
+        if error.underlying == "token", let fresh = try? await fetchSecureToken() {
+            token = fresh
+            return
+        }
+        token = nil
+        cookies.removeAll()
+        _ = try await signIn()
+    }
+
+    /// `get_secure_token`: a new token for the session the cookie holds.
+    func fetchSecureToken() async throws -> String {
+        let answer = try await send("get_secure_token", [], post: false)
+        let value = try PydioRecognizers.chain(PydioRecognizers.text).value(of: answer)
+        guard value.count <= 128, !value.contains(" ") else { throw ProviderError(.invalidResponse, "not a secure token") }
+        return value
+    }
+
+    // MARK: Signing in
+
+    /// Signs in (once, for every caller waiting) and returns the secure token.
+    @discardableResult
+    public func signIn(captcha: String? = nil) async throws -> String {
+        if let signingIn { return try await signingIn.value }
+        if let captcha, captcha.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ProviderError(.invalidArgument, "an empty captcha answer is never sent: type the captcha's word")
+        }
+        let task = Task { try await self.performSignIn(captcha: captcha) }
+        signingIn = task
+        defer { signingIn = nil }
+        let value = try await task.value
+        token = value
+        signIns += 1
+        return value
+    }
+
+    private func performSignIn(captcha: String?) async throws -> String {
+        token = nil
+        let seedAnswer = try await send("get_seed", [], post: false)
+        let seed: String
+        switch try PydioRecognizers.chain(PydioRecognizers.seed).recognize(seedAnswer) {
+        case .value(.seed(let value)): seed = value
+        case .value(.captchaRequired(let value)):
+            guard captcha != nil else { throw try await captchaError() }
+            seed = value
+        case .failure(let error), .signInRequired(let error): throw error
+        }
+        var fields: [(String, String)] = [
+            ("userid", username), ("password", Self.password(password, seed: seed)), ("login_seed", seed),
+        ]
+        if let captcha { fields.append(("captcha_code", captcha)) }
+        let answer = try await send("login", fields, post: true)
+        let result = try PydioRecognizers.chain(PydioRecognizers.login).value(of: answer)
+        switch result.value {
+        case 1:
+            guard let token = result.secureToken, !token.isEmpty else {
+                throw ProviderError(.invalidResponse, "the login succeeded without a secure token", request: answer.request)
+            }
+            return token
+        case -4:
+            throw try await captchaError()
+        case -1, -5:
+            throw ProviderError(.unauthorized, "the server refused the user name or password", request: answer.request)
+        case -3:
+            throw ProviderError(.forbidden, "the user has no workspace", request: answer.request)
+        default:
+            throw ProviderError(.unauthorized, "the login answered \(result.value)", request: answer.request)
+        }
+    }
+
+    /// The `captchaRequired` error, with the captcha image fetched in this session.
+    private func captchaError() async throws -> ProviderError {
+        let answer = try await send("get_captcha", [], post: false)
+        var error = ProviderError(
+            .captchaRequired, "the server asks for a captcha: show the image, then sign in with its word", request: answer.request)
+        if answer.mediaType.hasPrefix("image/") { error.captchaImage = answer.body }
+        return error
+    }
+
+    /// The password as `login` wants it: as it is when the seed is `-1`, else `md5(md5(password) + seed)`.
+    public static func password(_ password: String, seed: String) -> String {
+        guard seed != "-1" else { return password }
+        let inner = Digester.hex(.md5, of: Array(password.utf8)) ?? ""
+        return Digester.hex(.md5, of: Array((inner + seed).utf8)) ?? ""
+    }
+
+    /// Signs out (`logout`) and forgets the token and cookies.
+    public func signOut() async throws {
+        if token != nil {
+            let answer = try await send("logout", [], post: true)
+            _ = try? PydioRecognizers.chain(PydioRecognizers.login).value(of: answer)
+        }
+        token = nil
+        cookies.removeAll()
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import ProviderAPI
+
+/// An `ls` answer: the listed folder, its children, and the page it is when the folder is paginated.
+public struct PydioListing: Sendable, Hashable {
+    /// The listed folder (the root `<tree>`); `nil` on Pydio 5/6 stat-like answers without one.
+    public var folder: PydioNode?
+    /// The children on this page.
+    public var children: [PydioNode]
+    /// The page (1-based) and the number of pages, when the server paginates the folder.
+    public var page: (current: Int, total: Int, count: Int)?
+
+    public static func == (lhs: PydioListing, rhs: PydioListing) -> Bool {
+        lhs.folder == rhs.folder && lhs.children == rhs.children && lhs.page?.current == rhs.page?.current
+            && lhs.page?.total == rhs.page?.total && lhs.page?.count == rhs.page?.count
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(folder)
+        hasher.combine(children)
+    }
+
+    /// Reads an `ls` document: the root `<tree>`, an optional `<pagination>`, child `<tree>`s;
+    /// unknown elements (`client_configs`, `columns`, …) are skipped.
+    public init(_ root: XMLElementTree) throws {
+        guard root.name == "tree" else { throw ProviderError(.invalidResponse, "an ls answer is a <tree>, not <\(root.name)>") }
+        folder = PydioNode(root)
+        children = root.children.compactMap(PydioNode.init)
+        if let pagination = root.child("pagination"), let current = pagination.attributes["current"].flatMap({ Int($0) }),
+            let total = pagination.attributes["total"].flatMap({ Int($0) })
+        {
+            page = (current, total, pagination.attributes["count"].flatMap { Int($0) } ?? children.count)
+        }
+    }
+
+    /// Whether another page follows this one.
+    public var hasNextPage: Bool { page.map { $0.current < $0.total } ?? false }
+}
