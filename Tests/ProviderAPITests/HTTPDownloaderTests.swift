@@ -403,3 +403,62 @@ struct ContentRangeTests {
         #expect(ByteRange.suffix(10).httpHeaderValue == "bytes=-10")
     }
 }
+
+@Suite("HTTPDownloader hooks for quirky servers")
+struct HTTPDownloaderHookTests {
+    @Test("a 200 the adapter calls an error page is an error, and nothing reaches the sink")
+    func errorPage() async throws {
+        let page = Array(#"<?xml version="1.0"?><tree ><message type="ERROR">Cannot find file!</message></tree>"#.utf8)
+        let transport = ScriptedTransport([ok200(page, extra: [("Content-Type", "text/xml")])])
+        let sink = MemorySink()
+        let error = await #expect(throws: ProviderError.self) {
+            _ = try await downloader(transport).download(
+                HTTPRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(), expected: nil,
+                errorFor: { _, body in ProviderError(.notFound, String(buffer: body)) }, itemFor: itemFor,
+                isError: { $0.headers.first(name: "content-type") == "text/xml" })
+        }
+        #expect(error?.code == .notFound)
+        #expect(error?.message?.contains("Cannot find file!") == true)
+        #expect(await sink.bytes.isEmpty)
+    }
+
+    @Test("a range spelled one byte wider, as an off-by-one server needs, still gives exactly the range")
+    func spelledRange() async throws {
+        // The server answers bytes=10-20 with 10-19, as Pydio 8 does.
+        let transport = ScriptedTransport([
+            .respond(status: 206, headers: [("Content-Range", "bytes 10-19/1000"), ("Content-Length", "10")], pieces: [Array(content[10..<20])])
+        ])
+        let sink = MemorySink()
+        let result = try await downloader(transport).download(
+            HTTPRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(range: .bytes(10...19)),
+            expected: Item(path: "/file.bin", kind: .file, size: 1000), errorFor: errorFor, itemFor: itemFor,
+            rangeHeader: { range, size in
+                if case .bytes(let bounds) = range { return "bytes=\(bounds.lowerBound)-\(bounds.upperBound + 1)" }
+                return "bytes=0-\(size ?? 0)"
+            })
+        #expect(transport.requests[0].header("Range") == "bytes=10-20")
+        #expect(await sink.bytes == Array(content[10..<20]))
+        #expect(result.offset == 10)
+    }
+
+    @Test("a resumed 206 that stops short of the end is refused, so a file is never left short")
+    func shortResume() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let target = dir.file("out.bin")
+        let sink = FileSink(url: target, resumable: true)
+        try await sink.begin(offset: 0, expectedLength: 1000, validator: nil)
+        try await sink.write(ByteBuffer(bytes: content[..<400]))
+        await sink.fail()
+        // One byte short of the end, as an off-by-one server answers an open range.
+        let transport = ScriptedTransport([
+            .respond(status: 206, headers: [("Content-Range", "bytes 400-998/1000"), ("Content-Length", "599")], pieces: [Array(content[400..<999])])
+        ])
+        await #expect(throws: ProviderError.self) {
+            _ = try await downloader(transport).download(
+                HTTPRequest(method: .GET, url: fileURL), to: FileSink(url: target, resumable: true), options: DownloadOptions(resume: true),
+                expected: nil, errorFor: errorFor, itemFor: itemFor)
+        }
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+    }
+}
