@@ -94,6 +94,7 @@ let package = Package(
                 "ProviderAPI",
                 "WebDAVProvider",
                 "NuxeoProvider",
+                "PydioProvider",
                 "ProviderConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),

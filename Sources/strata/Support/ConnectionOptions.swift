@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import NuxeoProvider
+import PydioProvider
 import ProviderAPI
 import WebDAVProvider
 
@@ -82,13 +83,15 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         let registry = ProviderRegistry()
         registry.register(WebDAVProviderFactory())
         registry.register(NuxeoProviderFactory())
+        registry.register(PydioProviderFactory())
         let file = remotes.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/strata/remotes.json")
         try registry.loadRemotes(from: file)
         return registry
     }
 
-    /// The provider and path a target names: a URL (`webdav://host/a/b`, `nuxeo://host/nuxeo/a/b`)
+    /// The provider and path a target names: a URL (`webdav://host/a/b`, `nuxeo://host/nuxeo/a/b`,
+    /// `pydio://host/pydio/my-files/a/b`)
     /// or a saved remote (`name:/a/b`). `-o` options are added to a saved remote's own.
     func open(_ target: String) async throws -> (provider: any StorageProvider, path: ItemPath) {
         let registry = try registry()
