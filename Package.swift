@@ -180,6 +180,40 @@ let package = Package(
             path: "Tests/NuxeoTestServerTests",
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "PydioTestServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/Servers/PydioServer",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "strata-pydio-server",
+            dependencies: [
+                "PydioTestServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/Servers/PydioServerMain",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PydioTestServerTests",
+            dependencies: [
+                "PydioTestServer",
+                "ProviderAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/PydioTestServerTests",
+            swiftSettings: strictSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,11 @@
+import Foundation
+
+/// One PHP session (cookie `AjaXplorer`).
+struct Session: Sendable {
+    /// The logged-in user, `nil` when anonymous.
+    var user: String?
+    /// Every secure token issued in this session (`PYDIO_SECURE_TOKENS`).
+    var tokens: Set<String> = []
+    /// The sticky workspace (`switch_repository`).
+    var repository = "ajxp_home"
+}

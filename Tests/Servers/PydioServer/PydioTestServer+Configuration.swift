@@ -1,0 +1,28 @@
+import Foundation
+
+extension PydioTestServer {
+    /// Server settings; every property has a default.
+    public struct Configuration: Sendable {
+        /// Address to bind.
+        public var host = "127.0.0.1"
+        /// Port to bind (`0` picks a free one).
+        public var port = 0
+        /// Login → password.
+        public var users: [String: String] = ["admin": "admin"]
+        /// First path segment of the base URL `http://host:port/<basePath>/`.
+        public var basePath = "pydio"
+        /// A folder with more children than this is paginated (`PAGINATION_THRESHOLD`).
+        public var paginationThreshold = 500
+        /// Children per page once paginated (`PAGINATION_NUMBER`).
+        public var pageSize = 200
+        /// `copy`/`move`/`delete` of more bytes than this answer `<consume_channel/>`
+        /// only and are applied about 0.5 s later (8.x background tasks).
+        public var backgroundTaskBytes = 10 << 20
+        /// The seed `get_seed` returns. `"-1"` (8.x) means clear-text passwords;
+        /// any other value makes `login` expect `md5(md5(password) + seed)` (Pydio 5/6).
+        public var seed = "-1"
+
+        /// The defaults: `admin`/`admin` on `127.0.0.1`, any port.
+        public init() {}
+    }
+}
