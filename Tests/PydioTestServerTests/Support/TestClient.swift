@@ -111,8 +111,10 @@ final class PydioClient: @unchecked Sendable {
     }
 
     /// A file action on workspace 1 with the token (GET).
-    func action(_ name: String, _ pairs: [(String, String)] = [], workspace: String = "1") async throws -> TestResponse {
-        try await get([("get_action", name), ("tmp_repository_id", workspace)] + pairs + [("secure_token", token)])
+    func action(
+        _ name: String, _ pairs: [(String, String)] = [], workspace: String = "1", headers: [(String, String)] = []
+    ) async throws -> TestResponse {
+        try await get([("get_action", name), ("tmp_repository_id", workspace)] + pairs + [("secure_token", token)], headers: headers)
     }
 
     /// A file action on workspace 1 with the token (POST body).
