@@ -128,8 +128,8 @@ let package = Package(
         .testTarget(
             name: "PydioProviderTests",
             dependencies: [
-                "PydioProvider", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                "PydioProvider", "PydioTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/PydioProviderTests",
             swiftSettings: strictSettings

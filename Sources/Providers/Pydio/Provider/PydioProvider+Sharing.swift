@@ -11,6 +11,7 @@ extension PydioProvider {
             throw ProviderError(.invalidArgument, "a Pydio search needs a name or a word to look for")
         }
         var extra: [(String, String)] = [("query", text)]
+        if Self.wantsContent(query) { extra.append(("fields", "filename,ajxp_document_content")) }
         let folder = scope ?? .root
         extra.append(("current_dir", remote(folder)))
         if let limit = page.limit { extra.append(("limit", String(max(1, limit) * 4))) }
@@ -23,6 +24,16 @@ extension PydioProvider {
         }
         if let limit = page.limit, items.count > limit { items = Array(items.prefix(limit)) }
         return ItemPage(items: items)
+    }
+
+    /// Whether the query asks for words in the content, not only in names.
+    static func wantsContent(_ query: Query) -> Bool {
+        switch query {
+        case .fullText: return true
+        case .and(let parts), .or(let parts): return parts.contains(where: wantsContent)
+        case .not(let inner): return wantsContent(inner)
+        default: return false
+        }
     }
 
     /// The text to send to the indexer and the folder to search below.

@@ -66,6 +66,14 @@ extension PydioProvider {
     }
 
     public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
+        do {
+            return try await store(source, to: folder, name: name, options: options)
+        } catch {
+            throw ProviderError.wrap(error)
+        }
+    }
+
+    private func store(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
         try ItemPath.validate(name: name)
         if options.ifMatch != nil { try capabilities.require(.preconditions, "If-Match preconditions") }
         guard capabilities.names.accepts(name) else {
@@ -118,7 +126,13 @@ extension PydioProvider {
             request.isIdempotent = false
             request.headers.replaceOrAdd(name: "Content-Type", value: body.contentType)
             request.body = .source(body)
-            request.uploadProgress = progress
+            if let progress, let fileLength = source.length {
+                // Report the file's bytes, not the multipart framing around them.
+                let framing = Int64(body.prefix.readableBytes)
+                request.uploadProgress = { sent in
+                    progress(TransferProgress(completed: min(max(0, sent.completed - framing), fileLength), expected: fileLength))
+                }
+            }
             let answer = try await session.read(request)
             if answer.isEmpty {
                 // No XML at all: a name the server drops (a leading dot) or an upload it refused silently.

@@ -118,15 +118,16 @@ public struct PydioProvider: StorageProvider {
             return item(folder, at: path)
         }
         guard let node = try await node(at: path) else { throw ProviderError(.notFound, "\(path) not found") }
-        return item(node, at: path)
+        // The server's own spelling (it stores names in NFC).
+        return item(node, at: local(node.path) ?? path)
     }
 
     /// The node at `path`, or `nil` when there is none (`ls` of a selection).
     func node(at path: ItemPath) async throws -> PydioNode? {
-        let target = remote(path)
+        let target = remote(path).precomposedStringWithCanonicalMapping
         let listing = try await session.call(
             "ls", parameters([("options", "al"), ("file", target)]), chain: PydioRecognizers.chain(PydioRecognizers.listing))
-        return listing.children.first { $0.path == target } ?? listing.children.first
+        return listing.children.first { $0.path.unicodeScalars.elementsEqual(target.unicodeScalars) } ?? listing.children.first
     }
 
     public func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage {

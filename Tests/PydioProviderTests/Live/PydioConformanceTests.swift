@@ -1,0 +1,25 @@
+import Foundation
+import ProviderAPI
+import ProviderConformance
+import ProviderConformanceTesting
+import PydioProvider
+import Testing
+
+/// The whole conformance suite against the loopback Pydio server.
+@Suite("Pydio conformance on the loopback server")
+struct PydioConformanceTests {
+    @Test("conformance suite")
+    func conformance() async throws {
+        let pydio = try await LoopbackPydio.start()
+        let suite = ConformanceSuite(subject: "Pydio on \(pydio.server.baseURL)") { transport in
+            try await PydioProvider.connect(pydio.configuration(transport: transport))
+        }
+        let report = await suite.run()
+        await pydio.stop()
+        print(report.text)
+        report.recordIssues()
+        report.recordUnexcusedSkips()
+        #expect(report.counts.failed == 0)
+        #expect(report.counts.passed > 40)
+    }
+}
