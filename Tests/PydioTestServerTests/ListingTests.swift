@@ -28,8 +28,9 @@ struct ListingTests {
             #expect(Array(seen.prefix(6)) == ["/big/D1", "/big/D2", "/big/D3", "/big/D4", "/big/D5", "/big/f1.txt"])
             #expect(seen[6] == "/big/f2.txt" && seen.last == "/big/f505.txt", "natural, case-insensitive order")
             #expect(Set(seen).count == 510)
+            // Only the literal %23 marks a page: a decoded "#" is part of the name.
             let hashForm = try await client.action("ls", [("dir", "/big#2"), ("options", "al")])
-            #expect(hashForm.text.contains("current=\"2\""))
+            #expect(!hashForm.text.contains("current=\"2\""))
         }
     }
 

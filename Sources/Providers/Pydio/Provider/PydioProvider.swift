@@ -161,9 +161,10 @@ public struct PydioProvider: StorageProvider {
         return ItemPage(items: items, next: next, totalCount: page.limit == nil ? items.count : listing.page?.count)
     }
 
-    /// One `ls` page of `remotePath` (`dir=<path>#<page>` selects a page of a paginated folder).
+    /// One `ls` page of `remotePath`: the literal text `%23<page>` after the folder selects a page of a
+    /// paginated folder (on the wire the `%` itself is encoded: `dir=%2Fbig%25232`).
     func ls(_ remotePath: String, page: Int?) async throws -> PydioListing {
-        let dir = page.map { "\(remotePath)#\($0)" } ?? remotePath
+        let dir = page.map { "\(remotePath)%23\($0)" } ?? remotePath
         return try await session.call(
             "ls", parameters([("dir", dir), ("options", "al")]), chain: PydioRecognizers.chain(PydioRecognizers.listing))
     }

@@ -64,13 +64,13 @@ extension ActionContext {
         }
     }
 
-    /// Splits a page suffix off `dir`: `/big#2` or `/big%232` → (`/big`, 2),
-    /// unless the whole value names an existing node.
+    /// Splits a page suffix off `dir`: `/big%232` → (`/big`, 2), unless the whole value names an
+    /// existing node. The marker is the literal text `%23` (sent as `%2523` on the wire, recording 90);
+    /// a decoded `#` is no page marker.
     static func pageTarget(_ raw: String, in tree: Workspace) -> (String, Int) {
         let whole = PathTools.normalize(raw)
         if tree[whole] != nil { return (whole, 1) }
-        for marker in ["%23", "#"] {
-            guard let range = raw.range(of: marker, options: .backwards) else { continue }
+        if let range = raw.range(of: "%23", options: .backwards) {
             let suffix = raw[range.upperBound...]
             if let page = Int(suffix), !suffix.isEmpty {
                 return (PathTools.normalize(String(raw[..<range.lowerBound])), page)
