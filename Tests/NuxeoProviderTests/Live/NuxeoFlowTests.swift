@@ -252,6 +252,19 @@ struct NuxeoFlowTests {
         }
         #expect(mine.user == LoopbackNuxeo.user)
     }
+
+    @Test("detect knows a Nuxeo server, with and without credentials")
+    func detection() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let registry = ProviderRegistry()
+        registry.register(NuxeoProviderFactory())
+        let signedIn = await registry.detect(nuxeo.server.baseURL, credentials: .basic(username: LoopbackNuxeo.user, password: LoopbackNuxeo.password))
+        #expect(signedIn.first?.kind == "nuxeo" && signedIn.first?.confidence == 90)
+        #expect(signedIn.first?.url.scheme == "nuxeo")
+        let anonymous = await registry.detect(nuxeo.server.baseURL)
+        #expect(anonymous.first?.kind == "nuxeo" && anonymous.first?.confidence == 60)
+    }
 }
 
 /// An app's own decoding of the `login` entity, registered in place of the built-in one.

@@ -91,4 +91,28 @@ struct PydioFlowTests {
         let item = try await provider.upload(DataSource(string: "x"), to: .root, name: encoded, options: UploadOptions())
         #expect(NameEncoder(rules: provider.capabilities.names).decode(item.name) == "why?.txt")
     }
+
+    @Test("workspaces are listed, and one is chosen by id or slug; detect knows a Pydio server")
+    func workspacesAndDetection() async throws {
+        let pydio = try await LoopbackPydio.start()
+        defer { Task { await pydio.stop() } }
+        let bySlug = try await PydioProvider.connect(pydio.configuration())
+        let workspaces = try await bySlug.workspaces()
+        #expect(workspaces.contains { $0.id == "1" && $0.slug == "my-files" })
+        #expect(workspaces.allSatisfy { $0.holdsFiles })
+        let name = "w-\(UInt32.random(in: 0...UInt32.max))"
+        _ = try await bySlug.createFolder(named: name, in: .root)
+        var byId = pydio.configuration()
+        byId.url = URL(string: pydio.server.baseURL.absoluteString + "1")!
+        #expect(try await PydioProvider.connect(byId).item(at: try ItemPath.root.appending(name)).kind == .folder)
+        var missing = pydio.configuration()
+        missing.url = URL(string: pydio.server.baseURL.absoluteString + "no-such-workspace")!
+        let error = await #expect(throws: ProviderError.self) { _ = try await PydioProvider.connect(missing) }
+        #expect(error?.code == .notFound)
+        let registry = ProviderRegistry()
+        registry.register(PydioProviderFactory())
+        let found = await registry.detect(pydio.server.baseURL)
+        #expect(found.first?.kind == "pydio")
+        #expect(found.first?.url.scheme == "pydio")
+    }
 }
