@@ -77,11 +77,24 @@ extension ProviderFactory {
 
     /// By default the root is the server's origin and the path is the URL's path.
     public func locate(_ url: URL) throws -> (root: URL, path: ItemPath) {
+        try locate(url, rootSegments: 0)
+    }
+
+    /// Splits a URL after its first `count` path segments: those (with a trailing slash) are the
+    /// root, the rest is the item's path. `/nuxeo/a/b` with 1 is (`/nuxeo/`, `/a/b`); a Pydio URL
+    /// `/pydio/my-files/a` with 2 is (`/pydio/my-files/`, `/a`).
+    ///
+    /// - Throws: ``ProviderError/Code/invalidArgument`` when the URL has fewer segments.
+    public func locate(_ url: URL, rootSegments count: Int) throws -> (root: URL, path: ItemPath) {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw ProviderError(.invalidArgument, "not a URL: \(Redactor.redact(url: url))")
         }
-        let path = try ItemPath(components.path)
-        components.percentEncodedPath = "/"
+        let segments = components.percentEncodedPath.split(separator: "/").map(String.init)
+        guard segments.count >= count else {
+            throw ProviderError(.invalidArgument, "\(Redactor.redact(url: url)) names fewer than \(count) path segments before the item")
+        }
+        let path = try ItemPath(segments: segments.dropFirst(count).map { $0.removingPercentEncoding ?? $0 })
+        components.percentEncodedPath = "/" + segments.prefix(count).map { $0 + "/" }.joined()
         components.query = nil
         components.fragment = nil
         guard let root = components.url else { throw ProviderError(.invalidArgument, "not a URL: \(Redactor.redact(url: url))") }

@@ -28,19 +28,7 @@ public struct NuxeoProviderFactory: ProviderFactory {
 
     /// The root is the server's context path (the repository root); the path is the rest of the URL.
     public func locate(_ url: URL) throws -> (root: URL, path: ItemPath) {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            throw ProviderError(.invalidArgument, "not a URL: \(Redactor.redact(url: url))")
-        }
-        let segments = components.percentEncodedPath.split(separator: "/").map(String.init)
-        guard let context = segments.first else {
-            throw ProviderError(.invalidArgument, "a Nuxeo URL names the context path, such as /nuxeo")
-        }
-        let path = try ItemPath(segments: segments.dropFirst().map { $0.removingPercentEncoding ?? $0 })
-        components.percentEncodedPath = "/" + context + "/"
-        components.query = nil
-        components.fragment = nil
-        guard let root = components.url else { throw ProviderError(.invalidArgument, "not a URL: \(Redactor.redact(url: url))") }
-        return (root, path)
+        try locate(url, rootSegments: 1)
     }
 
     /// A Nuxeo server answers `GET {context}/api/v1/me` with a `user` entity (with credentials),

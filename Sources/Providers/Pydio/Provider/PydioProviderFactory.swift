@@ -27,19 +27,7 @@ public struct PydioProviderFactory: ProviderFactory {
 
     /// The root is the workspace (`/<base>/<workspace>/`); the path is the rest of the URL.
     public func locate(_ url: URL) throws -> (root: URL, path: ItemPath) {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            throw ProviderError(.invalidArgument, "not a URL: \(Redactor.redact(url: url))")
-        }
-        let segments = components.percentEncodedPath.split(separator: "/").map(String.init)
-        guard segments.count >= 2 else {
-            throw ProviderError(.invalidArgument, "a Pydio URL names the base path and a workspace, such as /pydio/my-files")
-        }
-        let path = try ItemPath(segments: segments.dropFirst(2).map { $0.removingPercentEncoding ?? $0 })
-        components.percentEncodedPath = "/" + segments.prefix(2).joined(separator: "/") + "/"
-        components.query = nil
-        components.fragment = nil
-        guard let root = components.url else { throw ProviderError(.invalidArgument, "not a URL: \(Redactor.redact(url: url))") }
-        return (root, path)
+        try locate(url, rootSegments: 2)
     }
 
     /// A Pydio server answers `index.php?get_action=get_seed` with a plain-text seed (`-1` on 7/8)
