@@ -173,3 +173,28 @@ struct PydioRecordingTests {
         ])
     }
 }
+
+@Suite("Pydio URLs")
+struct PydioURLTests {
+    @Test("a pydio URL splits after its base path and workspace; settings read them back")
+    func urls() throws {
+        let (root, path) = try PydioProviderFactory().locate(URL(string: "http://h:8090/pydio/my-files/a%20b/c.txt")!)
+        #expect(root.absoluteString == "http://h:8090/pydio/my-files/")
+        #expect(path == "/a b/c.txt")
+        #expect(throws: ProviderError.self) { _ = try PydioProviderFactory().locate(URL(string: "http://h/pydio")!) }
+        let settings = try PydioProviderSettings(ProviderConfiguration(
+            url: URL(string: "https://ann@h/pydio/1/Reports/Q%203")!, options: ["chunkSize": "2048"]))
+        #expect(settings.baseURL.absoluteString == "https://h/pydio/")
+        #expect(settings.workspace == "1" && settings.rootPath == "/Reports/Q 3" && settings.chunkSize == 2048)
+        #expect(throws: ProviderError.self) { _ = try PydioProviderSettings(ProviderConfiguration(url: URL(string: "https://h/pydio/")!)) }
+        let bare = try PydioProviderSettings(ProviderConfiguration(url: URL(string: "http://h/ws")!, options: ["basePath": "/"]))
+        #expect(bare.baseURL.absoluteString == "http://h/" && bare.workspace == "ws" && bare.rootPath == "/")
+    }
+
+    @Test("the password is hashed only for a seed other than -1")
+    func hashing() {
+        #expect(PydioSession.password("secret", seed: "-1") == "secret")
+        let inner = Digester.hex(.md5, of: Array("secret".utf8)) ?? ""
+        #expect(PydioSession.password("secret", seed: "abc") == Digester.hex(.md5, of: Array((inner + "abc").utf8)))
+    }
+}
