@@ -147,8 +147,19 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "LoopbackServerKit",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/Servers/Kit",
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "NuxeoTestServer",
             dependencies: [
+                "LoopbackServerKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -183,6 +194,7 @@ let package = Package(
         .target(
             name: "PydioTestServer",
             dependencies: [
+                "LoopbackServerKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LoopbackServerKit
 import Logging
 import NIOCore
 
@@ -13,51 +14,24 @@ import NIOCore
 /// ```
 public final class NuxeoTestServer: Sendable {
     private let core: ServerCore
-    private let task: Task<Void, Never>
+    private let listener: LoopbackListener
 
-    private init(core: ServerCore, task: Task<Void, Never>) {
+    private init(core: ServerCore, listener: LoopbackListener) {
         self.core = core
-        self.task = task
+        self.listener = listener
     }
-
-    private struct StoppedBeforeBinding: Error {}
 
     /// Binds and starts serving; returns once the socket is listening.
     public static func start(_ configuration: Configuration = .init()) async throws -> NuxeoTestServer {
         let core = ServerCore(configuration: configuration)
         let router = NuxeoRouter(core: core)
-        let (events, continuation) = AsyncStream<Result<Int, any Error>>.makeStream()
-        var logger = Logger(label: "strata.nuxeo-test-server")
-        logger.logLevel = .critical
-        let app = Application(
-            responder: CallbackResponder<BasicRequestContext> { request, context in
-                await router.respond(to: request, context: context)
-            },
-            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
-            onServerRunning: { channel in
-                continuation.yield(.success(channel.localAddress?.port ?? configuration.port))
-            },
-            logger: logger
-        )
-        let task = Task<Void, Never> {
-            do {
-                try await app.run()
-                continuation.yield(.failure(StoppedBeforeBinding()))
-            } catch {
-                continuation.yield(.failure(error))
-            }
-            continuation.finish()
+        let listener = try await LoopbackListener.start(
+            host: configuration.host, port: configuration.port, label: "strata.nuxeo-test-server"
+        ) { (request: Request, context: BasicRequestContext) in
+            await router.respond(to: request, context: context)
         }
-        for await event in events {
-            switch event {
-            case .success(let port):
-                core.port = port
-                return NuxeoTestServer(core: core, task: task)
-            case .failure(let error):
-                throw error
-            }
-        }
-        throw StoppedBeforeBinding()
+        core.port = listener.port
+        return NuxeoTestServer(core: core, listener: listener)
     }
 
     /// The bound port.
@@ -73,8 +47,7 @@ public final class NuxeoTestServer: Sendable {
 
     /// Stops serving and waits until the listener is closed.
     public func stop() async {
-        task.cancel()
-        await task.value
+        await listener.stop()
     }
 
     /// Waits until the process receives one of `signals` (SIGTERM and SIGINT by

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LoopbackServerKit
 import Logging
 import NIOCore
 
@@ -14,51 +15,24 @@ import NIOCore
 /// ```
 public final class PydioTestServer: Sendable {
     private let core: ServerCore
-    private let task: Task<Void, Never>
+    private let listener: LoopbackListener
 
-    private init(core: ServerCore, task: Task<Void, Never>) {
+    private init(core: ServerCore, listener: LoopbackListener) {
         self.core = core
-        self.task = task
+        self.listener = listener
     }
-
-    private struct StoppedBeforeBinding: Error {}
 
     /// Binds and starts serving; returns once the socket is listening.
     public static func start(_ configuration: Configuration = .init()) async throws -> PydioTestServer {
         let core = ServerCore(configuration: configuration)
         let router = PydioRouter(core: core)
-        let (events, continuation) = AsyncStream<Result<Int, any Error>>.makeStream()
-        var logger = Logger(label: "strata.pydio-test-server")
-        logger.logLevel = .critical
-        let app = Application(
-            responder: CallbackResponder<PydioRequestContext> { request, context in
-                await router.respond(to: request, context: context)
-            },
-            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
-            onServerRunning: { channel in
-                continuation.yield(.success(channel.localAddress?.port ?? configuration.port))
-            },
-            logger: logger
-        )
-        let task = Task<Void, Never> {
-            do {
-                try await app.run()
-                continuation.yield(.failure(StoppedBeforeBinding()))
-            } catch {
-                continuation.yield(.failure(error))
-            }
-            continuation.finish()
+        let listener = try await LoopbackListener.start(
+            host: configuration.host, port: configuration.port, label: "strata.pydio-test-server"
+        ) { (request: Request, context: PydioRequestContext) in
+            await router.respond(to: request, context: context)
         }
-        for await event in events {
-            switch event {
-            case .success(let port):
-                core.port = port
-                return PydioTestServer(core: core, task: task)
-            case .failure(let error):
-                throw error
-            }
-        }
-        throw StoppedBeforeBinding()
+        core.port = listener.port
+        return PydioTestServer(core: core, listener: listener)
     }
 
     /// The bound port.
@@ -74,13 +48,12 @@ public final class PydioTestServer: Sendable {
 
     /// Stops serving and waits until the listener is closed.
     public func stop() async {
-        task.cancel()
-        await task.value
+        await listener.stop()
     }
 
     /// Waits until the process receives SIGTERM or SIGINT, then stops the server.
     public func runUntilSignalled() async {
-        await PydioSignalWaiter.wait(for: [SIGTERM, SIGINT])
+        await SignalWaiter.wait(for: [SIGTERM, SIGINT])
         await stop()
     }
 

@@ -1,11 +1,12 @@
 import Dispatch
 import Foundation
 
-/// Suspends until the process receives one of the given signals.
-enum SignalWaiter {
-    static func wait(for signals: [Int32]) async {
+/// Suspends until the process receives one of the given signals, for loopback servers run as programs.
+public enum SignalWaiter {
+    /// Returns once one of `signals` (such as SIGTERM) arrives; the signals' default actions are turned off.
+    public static func wait(for signals: [Int32]) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let queue = DispatchQueue(label: "strata.nuxeo-test-server.signals")
+            let queue = DispatchQueue(label: "strata.loopback-server.signals")
             queue.async {
                 let resumed = Box()
                 var sources: [any DispatchSourceSignal] = []

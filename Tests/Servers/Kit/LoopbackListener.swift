@@ -1,0 +1,59 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// A Hummingbird server bound on loopback for a test server: starts it, reports the port it got
+/// (port 0 picks a free one), and stops it. The loopback Nuxeo and Pydio servers share it.
+///
+/// ```swift
+/// let listener = try await LoopbackListener.start(host: "127.0.0.1", port: 0, label: "my-test-server") {
+///     (request: Request, context: BasicRequestContext) in Response(status: .ok)
+/// }
+/// print(listener.port)
+/// await listener.stop()
+/// ```
+public struct LoopbackListener: Sendable {
+    /// The port the server is bound to.
+    public let port: Int
+    private let task: Task<Void, Never>
+
+    private struct StoppedBeforeBinding: Error {}
+
+    /// Binds `host:port` and serves `respond`; returns once the socket is listening.
+    public static func start<Context: RequestContext>(
+        host: String, port: Int, label: String,
+        respond: @escaping @Sendable (Request, Context) async -> Response
+    ) async throws -> LoopbackListener where Context.Source == ApplicationRequestContextSource {
+        let (events, continuation) = AsyncStream<Result<Int, any Error>>.makeStream()
+        var logger = Logger(label: label)
+        logger.logLevel = .critical
+        let app = Application(
+            responder: CallbackResponder<Context> { request, context in await respond(request, context) },
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
+            onServerRunning: { channel in continuation.yield(.success(channel.localAddress?.port ?? port)) },
+            logger: logger)
+        let task = Task<Void, Never> {
+            do {
+                try await app.run()
+                continuation.yield(.failure(StoppedBeforeBinding()))
+            } catch {
+                continuation.yield(.failure(error))
+            }
+            continuation.finish()
+        }
+        for await event in events {
+            switch event {
+            case .success(let bound): return LoopbackListener(port: bound, task: task)
+            case .failure(let error): throw error
+            }
+        }
+        throw StoppedBeforeBinding()
+    }
+
+    /// Stops serving and waits until the listener is closed.
+    public func stop() async {
+        task.cancel()
+        await task.value
+    }
+}
