@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+import ProviderAPI
+
+extension BlobStore {
+    /// Evicts least-recently-used blobs (never `keeping`) until both limits hold; returns how many went.
+    @discardableResult
+    func evict(keeping: String?, in db: Database) throws -> Int {
+        let limits = self.limits
+        guard limits.maxBytes != nil || limits.maxCount != nil else { return 0 }
+        guard let totals = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS bytes FROM blob") else { return 0 }
+        var count: Int = totals["n"]
+        var bytes: Int64 = totals["bytes"]
+        func over() -> Bool {
+            if let maxCount = limits.maxCount, count > maxCount { return true }
+            if let maxBytes = limits.maxBytes, bytes > maxBytes { return true }
+            return false
+        }
+        guard over() else { return 0 }
+        var victims: [(key: String, path: String)] = []
+        let cursor = try Row.fetchCursor(
+            db, sql: "SELECT digest, size, path FROM blob WHERE digest IS NOT ? ORDER BY lastUsed, digest", arguments: [keeping])
+        while over(), let row = try cursor.next() {
+            victims.append((row["digest"], row["path"]))
+            count -= 1
+            bytes -= row["size"] as Int64
+        }
+        for victim in victims {
+            try db.execute(sql: "DELETE FROM blob WHERE digest = ?", arguments: [victim.key])
+            BlobFile.remove(directory.appendingPathComponent(victim.path).path)
+        }
+        return victims.count
+    }
+
+    /// Makes the table and the files agree: removes dead writers' temporary
+    /// files, rows whose file is missing or of the wrong size, and files without a row; then evicts to the limits.
+    func reconcile() throws {
+        temp.removeStrays()
+        let fileManager = FileManager.default
+        try write { db in
+            var onDisk: [PathKey: (path: String, size: Int64)] = [:]
+            let shards = (try? fileManager.contentsOfDirectory(atPath: directory.path)) ?? []
+            for shard in shards where shard.utf8.count == 2 {
+                let folder = directory.appendingPathComponent(shard, isDirectory: true)
+                for name in (try? fileManager.contentsOfDirectory(atPath: folder.path)) ?? [] {
+                    let path = folder.appendingPathComponent(name).path
+                    guard let size = BlobFile.size(path) else { continue }
+                    onDisk[PathKey(shard + "/" + name)] = (path, size)
+                }
+            }
+            let rows = try Row.fetchAll(db, sql: "SELECT digest, size, path FROM blob")
+            var registered = Set<PathKey>()
+            for row in rows {
+                let relative: String = row["path"]
+                let key = PathKey(relative)
+                if let file = onDisk[key], file.size == row["size"] as Int64 {
+                    registered.insert(key)
+                } else {
+                    try db.execute(sql: "DELETE FROM blob WHERE digest = ?", arguments: [row["digest"] as String])
+                }
+            }
+            for (key, file) in onDisk where !registered.contains(key) {
+                BlobFile.remove(file.path)
+            }
+            try evict(keeping: nil, in: db)
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import GRDB
+import NIOCore
+import ProviderAPI
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// File contents keyed by digest, with least-recently-used eviction under a byte and a count limit.
+///
+/// Blobs live in `blobs/<first two hex digits>/<digest>`, with one row each in
+/// the `blob` table (digest, size, last use, path). Every write goes to a
+/// temporary file, is flushed and verified, then renamed into place and
+/// registered in one database transaction, so a crash never leaves a torn
+/// blob; opening the store deletes what a crash left behind, so the database
+/// and the files agree. The key is the lowercase hex digest: the server's when
+/// it gave one (verified), else the SHA-256 computed on insert.
+public final class BlobStore: Sendable {
+    /// The folder of the blobs.
+    public let directory: URL
+
+    let pool: DatabasePool
+    let temp: BlobTempArea
+    private let state: Locked<BlobLimits>
+    private let clock = Locked<Double>(0)
+
+    init(pool: DatabasePool, directory: URL, limits: BlobLimits) throws {
+        self.pool = pool
+        self.directory = directory
+        self.state = Locked(limits)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        temp = try BlobTempArea(root: directory.appendingPathComponent("tmp", isDirectory: true))
+        try reconcile()
+    }
+
+    /// The limits eviction keeps to.
+    public var limits: BlobLimits { state.current }
+
+    /// Changes the limits, evicting least-recently-used blobs at once if the store is over them.
+    public func setLimits(_ limits: BlobLimits) throws {
+        state.withLock { $0 = limits }
+        _ = try write { db in try self.evict(keeping: nil, in: db) }
+    }
+
+    /// Whether the store holds the blob `digest`.
+    public func has(_ digest: String) -> Bool {
+        guard let key = Self.key(digest) else { return false }
+        let row = try? pool.read { db in try String.fetchOne(db, sql: "SELECT path FROM blob WHERE digest = ?", arguments: [key]) }
+        guard let relative = row.flatMap({ $0 }) else { return false }
+        return BlobFile.size(directory.appendingPathComponent(relative).path) != nil
+    }
+
+    /// Copies a file in; computes its SHA-256 when `digest` is nil, else verifies it (`algorithm` of the hex digest) and throws ProviderError(.integrity) on mismatch. Returns the key.
+    @discardableResult
+    public func save(file: URL, digest: String? = nil, algorithm: DigestAlgorithm = .sha256) throws -> String {
+        let writer = try BlobWriter(store: self, expectedDigest: digest, algorithm: algorithm)
+        do {
+            let source = try BlobFile.open(file.path, flags: O_RDONLY)
+            while true {
+                let chunk = try source.read(count: 1 << 20)
+                if chunk.readableBytes == 0 { break }
+                try writer.write(chunk)
+            }
+            return try writer.finish()
+        } catch {
+            writer.abandon()
+            throw CacheStore.wrap(error)
+        }
+    }
+
+    /// A DownloadSink that writes to a temporary file, verifies the digest at finish (or computes SHA-256), renames it into the store and registers it; `key` is set after finish.
+    public func sink(expectedDigest: String? = nil, algorithm: DigestAlgorithm = .sha256) -> BlobSink {
+        BlobSink(store: self, expectedDigest: expectedDigest, algorithm: algorithm)
+    }
+
+    /// The file of a blob, marking it most recently used; nil when absent.
+    ///
+    /// The file must be read, never modified or moved; it may be evicted once
+    /// another blob is saved (an open descriptor keeps reading it).
+    public func open(_ digest: String) -> URL? {
+        guard let key = Self.key(digest) else { return nil }
+        let now = tick()
+        let result: URL?? = try? write { db -> URL? in
+            guard let relative = try String.fetchOne(db, sql: "SELECT path FROM blob WHERE digest = ?", arguments: [key]) else {
+                return nil
+            }
+            let url = self.directory.appendingPathComponent(relative)
+            guard BlobFile.size(url.path) != nil else {
+                try db.execute(sql: "DELETE FROM blob WHERE digest = ?", arguments: [key])
+                return nil
+            }
+            try db.execute(sql: "UPDATE blob SET lastUsed = ? WHERE digest = ?", arguments: [now, key])
+            return url
+        }
+        return result.flatMap { $0 }
+    }
+
+    /// Removes a blob; removing an absent blob does nothing.
+    public func remove(_ digest: String) throws {
+        guard let key = Self.key(digest) else { return }
+        try write { db in
+            if let relative = try String.fetchOne(db, sql: "SELECT path FROM blob WHERE digest = ?", arguments: [key]) {
+                try db.execute(sql: "DELETE FROM blob WHERE digest = ?", arguments: [key])
+                BlobFile.remove(self.directory.appendingPathComponent(relative).path)
+            }
+        }
+    }
+
+    /// Removes every blob.
+    public func reset() throws {
+        try write { db in
+            let paths = try String.fetchAll(db, sql: "SELECT path FROM blob")
+            try db.execute(sql: "DELETE FROM blob")
+            for relative in paths { BlobFile.remove(self.directory.appendingPathComponent(relative).path) }
+        }
+    }
+
+    /// How many blobs the store holds.
+    public var count: Int {
+        (try? pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM blob") ?? 0 }) ?? 0
+    }
+
+    /// The bytes the blobs take.
+    public var totalBytes: Int64 {
+        (try? pool.read { db in try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM blob") ?? 0 }) ?? 0
+    }
+
+    // MARK: - Internals
+
+    /// The store key of a digest: lowercase hex of 32 to 128 digits, else nil.
+    static func key(_ digest: String) -> String? {
+        let lowered = digest.lowercased()
+        guard (32...128).contains(lowered.utf8.count),
+            lowered.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+        else { return nil }
+        return lowered
+    }
+
+    /// The path of blob `key` relative to ``directory``.
+    static func relativePath(of key: String) -> String {
+        String(key.prefix(2)) + "/" + key
+    }
+
+    /// A use time later than every earlier one of this process.
+    func tick() -> Double {
+        clock.withLock { last in
+            last = max(Date().timeIntervalSinceReferenceDate, last + 1e-6)
+            return last
+        }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try pool.write(body) } catch { throw CacheStore.wrap(error) }
+    }
+
+    /// Moves a complete, verified temporary file into the store as `key`, registers it and evicts.
+    func commit(temporary: URL, key: String, size: Int64) throws {
+        let relative = Self.relativePath(of: key)
+        let final = directory.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: final.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let now = tick()
+        try write { db in
+            try BlobFile.rename(temporary.path, final.path)
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO blob (digest, size, lastUsed, path) VALUES (?, ?, ?, ?)",
+                arguments: [key, size, now, relative])
+            try self.evict(keeping: key, in: db)
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One open blob store's folder of temporary files, `blobs/tmp/<id>/`, owned
+/// through an exclusive lock on `blobs/tmp/<id>.lock` for as long as the store lives.
+///
+/// A store that opens the cache deletes only the folders whose lock it can
+/// take: their owner died (the kernel drops a dead process's locks, SIGKILL
+/// included), so their files are torn writes. A live writer's files are never touched.
+final class BlobTempArea: Sendable {
+    let folder: URL
+    private let lockFile: BlobFile
+
+    init(root: URL) throws {
+        let fileManager = FileManager.default
+        try fileManager.createDirectory(at: root, withIntermediateDirectories: true)
+        let id = UUID().uuidString.lowercased()
+        lockFile = try BlobFile.open(root.appendingPathComponent(id + ".lock").path, flags: O_RDWR | O_CREAT)
+        guard lockFile.lock(wait: false) else { throw BlobFile.error("lock", lockFile.path, EAGAIN) }
+        folder = root.appendingPathComponent(id, isDirectory: true)
+        try fileManager.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+        BlobFile.remove(lockFile.path)
+        lockFile.close()
+    }
+
+    /// A fresh temporary file name in this area.
+    func newFile() -> URL {
+        folder.appendingPathComponent(UUID().uuidString.lowercased() + ".tmp")
+    }
+
+    /// Deletes the temporary folders of dead stores under `root`, except `self`'s; returns how many files went.
+    @discardableResult
+    func removeStrays() -> Int {
+        let fileManager = FileManager.default
+        let root = folder.deletingLastPathComponent()
+        guard let names = try? fileManager.contentsOfDirectory(atPath: root.path) else { return 0 }
+        let nameSet = Set(names.map { PathKey($0) })
+        let mine = folder.lastPathComponent
+        var removed = 0
+        for name in names where name.hasSuffix(".lock") && name != mine + ".lock" {
+            let id = String(name.dropLast(5))
+            guard let other = try? BlobFile.open(root.appendingPathComponent(name).path, flags: O_RDWR) else { continue }
+            guard other.lock(wait: false) else { continue }  // a live store
+            removed += removeFolder(root.appendingPathComponent(id, isDirectory: true))
+            BlobFile.remove(other.path)
+            other.close()
+        }
+        // Folders whose lock file is gone: an earlier cleanup stopped half-way.
+        for name in names where !name.hasSuffix(".lock") && name != mine && !nameSet.contains(PathKey(name + ".lock")) {
+            guard !fileManager.fileExists(atPath: root.appendingPathComponent(name + ".lock").path) else { continue }
+            removed += removeFolder(root.appendingPathComponent(name, isDirectory: true))
+        }
+        return removed
+    }
+
+    private func removeFolder(_ url: URL) -> Int {
+        let count = (try? FileManager.default.contentsOfDirectory(atPath: url.path).count) ?? 0
+        try? FileManager.default.removeItem(at: url)
+        return count
+    }
+}

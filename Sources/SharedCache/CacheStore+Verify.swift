@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+import NIOCore
+import ProviderAPI
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension CacheStore {
+    /// Checks the whole cache and returns what is wrong (nothing when it is consistent).
+    ///
+    /// Runs SQLite's integrity check and the full-text index's, and checks that
+    /// every blob row has its file, of its size and digest, and every blob
+    /// file its row. Reads every blob: meant for tests and a `verify` command,
+    /// not for every open.
+    public func verify() throws -> [String] {
+        var problems: [String] = []
+        let blobRoot = blobs.directory
+        let rows = try read { db -> [Row] in
+            let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            if integrity != ["ok"] { problems.append("integrity_check: \(integrity.joined(separator: "; "))") }
+            return try Row.fetchAll(db, sql: "SELECT digest, size, path FROM blob")
+        }
+        do {
+            try write { db in try db.execute(sql: "INSERT INTO item_fts(item_fts, rank) VALUES ('integrity-check', 1)") }
+        } catch {
+            problems.append("full-text index: \(error)")
+        }
+        var registered = Set<PathKey>()
+        for row in rows {
+            let key: String = row["digest"]
+            let relative: String = row["path"]
+            registered.insert(PathKey(relative))
+            let path = blobRoot.appendingPathComponent(relative).path
+            guard let size = BlobFile.size(path) else {
+                problems.append("blob \(key): file missing")
+                continue
+            }
+            if size != row["size"] as Int64 { problems.append("blob \(key): \(size) bytes, row says \(row["size"] as Int64)") }
+            let algorithm: DigestAlgorithm? = [32: .md5, 40: .sha1, 64: .sha256][key.utf8.count]
+            if let algorithm, let digest = try? Self.digest(of: path, algorithm), digest != key {
+                problems.append("blob \(key): content digest is \(digest)")
+            }
+        }
+        let fileManager = FileManager.default
+        for shard in (try? fileManager.contentsOfDirectory(atPath: blobRoot.path)) ?? [] where shard.utf8.count == 2 {
+            for name in (try? fileManager.contentsOfDirectory(atPath: blobRoot.appendingPathComponent(shard).path)) ?? [] {
+                if !registered.contains(PathKey(shard + "/" + name)) { problems.append("blob file \(shard)/\(name) has no row") }
+            }
+        }
+        return problems
+    }
+
+    static func digest(of path: String, _ algorithm: DigestAlgorithm) throws -> String? {
+        guard var digester = Digester(algorithm) else { return nil }
+        let file = try BlobFile.open(path, flags: O_RDONLY)
+        while true {
+            let chunk = try file.read(count: 1 << 20)
+            if chunk.readableBytes == 0 { break }
+            digester.update(chunk)
+        }
+        return digester.finalize()
+    }
+}

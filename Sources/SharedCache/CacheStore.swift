@@ -1,0 +1,130 @@
+import Foundation
+import GRDB
+import ProviderAPI
+
+/// A local cache shared by every provider and account: item metadata, folder
+/// listings, named hierarchies and a blob store of file contents.
+///
+/// One SQLite database (`cache.sqlite`, WAL mode) and one `blobs/` folder
+/// live in ``directory``. Every metadata row is keyed by the account
+/// (``ProviderAccount/description``) and the path's exact UTF-8 bytes, so
+/// several providers share one cache and names that differ only in their
+/// Unicode normal form stay different items. Several tasks and several
+/// processes may use one cache at once: writes are serialized by SQLite
+/// (immediate transactions, a generous busy timeout), so `SQLITE_BUSY` never
+/// reaches the caller.
+public final class CacheStore: Sendable {
+    /// The cache directory.
+    public let directory: URL
+    /// The contents store, keyed by digest.
+    public let blobs: BlobStore
+
+    let pool: DatabasePool
+    private let hierarchies = Locked<[HierarchyKey: CacheHierarchy]>([:])
+
+    /// Opens (creating) `directory/cache.sqlite` (DatabasePool, WAL, busy timeout so SQLITE_BUSY never reaches callers) and `directory/blobs/`.
+    ///
+    /// Opening also reconciles the blob store with its table: stray temporary
+    /// files of dead writers are deleted, rows whose file is missing and files
+    /// without a row are removed.
+    public init(directory: URL, blobLimits: BlobLimits = BlobLimits()) throws {
+        self.directory = directory
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(120)
+            configuration.label = "SharedCache"
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+            let pool = try DatabasePool(path: directory.appendingPathComponent("cache.sqlite").path, configuration: configuration)
+            try CacheSchema.migrator.migrate(pool)
+            try pool.write { db in try CacheSchema.flushFullTextIndex(db) }
+            self.pool = pool
+            self.blobs = try BlobStore(
+                pool: pool, directory: directory.appendingPathComponent("blobs", isDirectory: true), limits: blobLimits)
+        } catch {
+            throw CacheStore.wrap(error)
+        }
+    }
+
+    /// Removes the cached metadata of `account`, or of every account and every blob when `account` is nil.
+    public func clear(account: ProviderAccount? = nil) throws {
+        try write { db in
+            if let account {
+                let key = account.storageKey
+                for table in ["item", "listing", "hierarchy", "hierarchy_node"] {
+                    try db.execute(sql: "DELETE FROM \(table) WHERE account = ?", arguments: [key])
+                }
+            } else {
+                for table in ["item", "listing", "hierarchy", "hierarchy_node"] {
+                    try db.execute(sql: "DELETE FROM \(table)")
+                }
+            }
+        }
+        if account == nil { try blobs.reset() }
+    }
+
+    /// Counts of what the cache holds.
+    public func stats() throws -> CacheStats {
+        try read { db in
+            let items = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0
+            let listings = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM listing") ?? 0
+            let blobs = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM blob") ?? 0
+            let bytes = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM blob") ?? 0
+            let accounts =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM (SELECT account FROM item UNION SELECT account FROM listing
+                        UNION SELECT account FROM hierarchy)
+                        """) ?? 0
+            return CacheStats(items: items, listings: listings, blobs: blobs, blobBytes: bytes, accounts: accounts)
+        }
+    }
+
+    /// The named hierarchy of `account`; the same object for the same name and account.
+    public func hierarchy(named name: String, account: ProviderAccount) -> CacheHierarchy {
+        let key = HierarchyKey(account: PathKey(account.storageKey), name: PathKey(name))
+        return hierarchies.withLock { table in
+            if let existing = table[key] { return existing }
+            let hierarchy = CacheHierarchy(pool: pool, name: name, account: account)
+            table[key] = hierarchy
+            return hierarchy
+        }
+    }
+
+    // MARK: - Database access with errors mapped to ProviderError
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try pool.read(body) } catch { throw CacheStore.wrap(error) }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.write { db in
+                let result = try body(db)
+                try CacheSchema.flushFullTextIndex(db)
+                return result
+            }
+        } catch {
+            throw CacheStore.wrap(error)
+        }
+    }
+
+    /// A `ProviderError` for any error of the store.
+    static func wrap(_ error: any Error) -> ProviderError {
+        if let error = error as? ProviderError { return error }
+        if let error = error as? DatabaseError {
+            let code: ProviderError.Code = error.resultCode == .SQLITE_FULL ? .quotaExceeded : .server
+            return ProviderError(code, "cache database: \(error.message ?? "\(error.resultCode)")", underlying: "\(error)")
+        }
+        return ProviderError(.server, "cache: \(error)", underlying: "\(error)")
+    }
+}
+
+/// The key of a named hierarchy in the store's table of live hierarchy objects.
+struct HierarchyKey: Hashable, Sendable {
+    var account: PathKey
+    var name: PathKey
+}

@@ -1,0 +1,22 @@
+import Foundation
+import ProviderAPI
+
+/// A folder's cached listing.
+public struct CachedListing: Sendable, Hashable {
+    /// The cached children, sorted by name (bytewise).
+    public var items: [Item]
+    /// When the listing was fetched.
+    public var fetchedAt: Date
+    /// Whether the listing held every child (not one page, not a partial walk).
+    public var isComplete: Bool
+    /// The folder's etag or change token the listing was read at, when the provider gave one.
+    public var changeToken: String?
+
+    /// Creates a cached listing.
+    public init(items: [Item], fetchedAt: Date, isComplete: Bool, changeToken: String? = nil) {
+        self.items = items
+        self.fetchedAt = fetchedAt
+        self.isComplete = isComplete
+        self.changeToken = changeToken
+    }
+}

@@ -1,0 +1,147 @@
+// strata-cache-torture: the child process of SharedCache's two-process and crash tests.
+//
+//   strata-cache-torture write-items DIR ACCOUNT COUNT LOG   save COUNT items (listings of 20), log each committed batch
+//   strata-cache-torture write-blobs DIR COUNT SIZE LOG      save COUNT blobs of SIZE bytes, log each committed key
+//   strata-cache-torture mixed DIR SEED LOG                  listings, moves, removes and blob saves until killed
+//
+// Every line in LOG is written (with write(2)) after the change it names was committed,
+// so a parent that kills the process knows what must have survived; `mixed` also logs
+// `begin ...` before each metadata change, so the parent knows which one was in flight.
+import Foundation
+import ProviderAPI
+import SharedCache
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+struct TortureLog {
+    let descriptor: Int32
+
+    init(path: String) {
+        descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        guard descriptor >= 0 else { fail("cannot open log \(path)") }
+    }
+
+    func line(_ text: String) {
+        let bytes = Array((text + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("strata-cache-torture: \(message)\n".utf8))
+    exit(1)
+}
+
+func account(_ name: String) -> ProviderAccount {
+    ProviderAccount(kind: "torture", server: "https://torture.example", user: name)
+}
+
+func item(_ path: ItemPath, kind: ItemKind = .file, size: Int64 = 1) -> Item {
+    Item(path: path, kind: kind, size: size, etag: "\"\(size)\"", mimeType: "text/plain", properties: ["writer": "\(getpid())"])
+}
+
+/// Deterministic pseudo-random bytes.
+func bytes(_ count: Int, seed: UInt64) -> Data {
+    var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+    var bytes = [UInt8](repeating: 0, count: count)
+    for index in 0..<count {
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        bytes[index] = UInt8(truncatingIfNeeded: state)
+    }
+    return Data(bytes)
+}
+
+func writeItems(directory: URL, accountName: String, count: Int, log: TortureLog) throws {
+    let store = try CacheStore(directory: directory)
+    let owner = account(accountName)
+    let folder = try ItemPath("/p-\(accountName)")
+    var index = 0
+    while index < count {
+        let batch = try (index..<min(index + 20, count)).map { i in item(try folder.appending("i\(i)"), size: Int64(i)) }
+        try store.saveListing(batch, of: folder, account: owner, complete: false)
+        index += batch.count
+        log.line("items \(index)")
+    }
+}
+
+func writeBlobs(directory: URL, count: Int, size: Int, log: TortureLog) throws {
+    let store = try CacheStore(directory: directory, blobLimits: BlobLimits(maxBytes: nil, maxCount: nil))
+    let scratch = directory.deletingLastPathComponent().appendingPathComponent("torture-src-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    for index in 0..<count {
+        try bytes(size, seed: UInt64(getpid()) << 20 | UInt64(index)).write(to: scratch)
+        let key = try store.blobs.save(file: scratch)
+        log.line("blob \(key)")
+    }
+}
+
+func mixed(directory: URL, seed: UInt64, log: TortureLog) async throws {
+    let store = try CacheStore(directory: directory, blobLimits: BlobLimits(maxBytes: 4 << 20, maxCount: 40))
+    let owner = account("mixed")
+    let scratch = directory.deletingLastPathComponent().appendingPathComponent("torture-src-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    var round: UInt64 = 0
+    while true {
+        round += 1
+        let folder = try ItemPath("/m/\(seed)-\(round)")
+        let children = try (0..<50).map { i in item(try folder.appending("c\(i)"), size: Int64(i)) }
+        log.line("begin listing \(folder)")
+        try store.saveListing(children, of: folder, account: owner, complete: true)
+        log.line("listing \(folder) 50")
+        if round % 3 == 0 {
+            let target = try ItemPath("/moved/\(seed)-\(round)")
+            log.line("begin moved \(folder) \(target)")
+            try store.moveItem(from: folder, to: target, account: owner)
+            log.line("moved \(folder) \(target)")
+        }
+        if round % 5 == 0 {
+            log.line("begin removed \(folder)")
+            try store.removeItem(at: folder, account: owner)
+            log.line("removed \(folder)")
+        }
+        // A blob of 64 KiB to 1 MiB, through a file or through the download sink.
+        let size = 65536 << Int(round % 5)
+        let data = bytes(size, seed: seed << 32 | round)
+        if round % 2 == 0 {
+            try data.write(to: scratch)
+            log.line("blob \(try store.blobs.save(file: scratch))")
+        } else {
+            let sink = store.blobs.sink()
+            try await sink.begin(offset: 0, expectedLength: Int64(size), validator: nil)
+            var offset = 0
+            while offset < size {
+                let end = min(offset + 32768, size)
+                try await sink.write(.init(bytes: data[offset..<end]))
+                offset = end
+            }
+            try await sink.finish()
+            log.line("blob \(sink.key ?? "?")")
+        }
+    }
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else { fail("usage: write-items DIR ACCOUNT COUNT LOG | write-blobs DIR COUNT SIZE LOG | mixed DIR SEED LOG") }
+do {
+    switch arguments[1] {
+    case "write-items" where arguments.count == 6:
+        guard let count = Int(arguments[4]) else { fail("bad COUNT") }
+        try writeItems(directory: URL(fileURLWithPath: arguments[2]), accountName: arguments[3], count: count, log: TortureLog(path: arguments[5]))
+    case "write-blobs" where arguments.count == 6:
+        guard let count = Int(arguments[3]), let size = Int(arguments[4]) else { fail("bad COUNT or SIZE") }
+        try writeBlobs(directory: URL(fileURLWithPath: arguments[2]), count: count, size: size, log: TortureLog(path: arguments[5]))
+    case "mixed" where arguments.count == 5:
+        guard let seed = UInt64(arguments[3]) else { fail("bad SEED") }
+        try await mixed(directory: URL(fileURLWithPath: arguments[2]), seed: seed, log: TortureLog(path: arguments[4]))
+    default:
+        fail("unknown command or wrong arguments: \(arguments.dropFirst().joined(separator: " "))")
+    }
+} catch {
+    fail("\(error)")
+}
