@@ -8,9 +8,8 @@ extension CacheStore {
     /// The first change set holds the current children (all of them
     /// inserted); each later one follows a committed change of the cache that
     /// altered the children, sorted by name. Cancel the iterating task (or drop
-    /// the stream) to stop observing. Changes made through this process's
-    /// stores are seen at once; another process's changes are seen on the next
-    /// change made here.
+    /// the stream) to stop observing. Changes committed through this store are
+    /// seen at once; other connections' (another process's) within a quarter second.
     public func observeListing(of folder: ItemPath, account: ProviderAccount) -> AsyncThrowingStream<CacheChangeSet, any Error> {
         let key = account.storageKey
         let folderKey = folder.storageKey
@@ -38,13 +37,26 @@ extension CacheStore {
 
     private func observeRows(_ fetch: @escaping @Sendable (Database) throws -> [Data]) -> AsyncThrowingStream<CacheChangeSet, any Error> {
         let pool = self.pool
+        let databasePath = directory.appendingPathComponent("cache.sqlite").path
         let (stream, continuation) = AsyncThrowingStream<CacheChangeSet, any Error>.makeStream(bufferingPolicy: .unbounded)
         let task = Task {
+            let (triggers, trigger) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            // This process's commits to the items, at once.
+            let local = DatabaseRegionObservation(tracking: Table("item")).start(
+                in: pool, onError: { _ in trigger.yield() }, onChange: { _ in trigger.yield() })
+            // Other processes' commits, by polling a connection's data_version.
+            let remote = Task { await Self.watchDataVersion(path: databasePath, trigger: trigger) }
+            defer {
+                local.cancel()
+                remote.cancel()
+                trigger.finish()
+            }
             let coding = ItemCoding()
             var differ = ChangeSetDiffer()
-            let observation = ValueObservation.tracking { db in try fetch(db) }
+            trigger.yield()
             do {
-                for try await rows in observation.values(in: pool, scheduling: .async(onQueue: .global())) {
+                for await _ in triggers {
+                    let rows = try await pool.read { db in try fetch(db) }
                     let entries = try rows.map { json in (item: try coding.decode(json), json: json) }
                     if let change = differ.next(entries) { continuation.yield(change) }
                 }
@@ -55,5 +67,22 @@ extension CacheStore {
         }
         continuation.onTermination = { _ in task.cancel() }
         return stream
+    }
+
+    /// Yields `trigger` whenever another connection (another process included) commits, checking every `interval`.
+    private static func watchDataVersion(path: String, trigger: AsyncStream<Void>.Continuation, interval: Duration = .milliseconds(250)) async {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        guard let watcher = try? DatabaseQueue(path: path, configuration: configuration) else { return }
+        var last = try? await watcher.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+        while !Task.isCancelled {
+            try? await Task.sleep(for: interval)
+            let version = try? await watcher.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+            if let version, version != last {
+                last = version
+                trigger.yield()
+            }
+        }
     }
 }

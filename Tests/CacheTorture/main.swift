@@ -3,6 +3,7 @@
 //   strata-cache-torture write-items DIR ACCOUNT COUNT LOG   save COUNT items (listings of 20), log each committed batch
 //   strata-cache-torture write-blobs DIR COUNT SIZE LOG      save COUNT blobs of SIZE bytes, log each committed key
 //   strata-cache-torture mixed DIR SEED LOG                  listings, moves, removes and blob saves until killed
+//   strata-cache-torture bench DIR                           time 100,000 item inserts, FTS searches and LRU eviction
 //
 // Every line in LOG is written (with write(2)) after the change it names was committed,
 // so a parent that kills the process knows what must have survived; `mixed` also logs
@@ -126,6 +127,45 @@ func mixed(directory: URL, seed: UInt64, log: TortureLog) async throws {
     }
 }
 
+func bench(directory: URL) throws {
+    let store = try CacheStore(directory: directory, blobLimits: BlobLimits(maxBytes: nil, maxCount: 3000))
+    let owner = account("bench")
+    let items = try (0..<100_000).map { i in
+        Item(path: try ItemPath("/bulk/f\(i / 1000)/document-\(i).txt"), kind: .file, size: Int64(i), mimeType: "text/plain")
+    }
+    var start = ContinuousClock.now
+    try store.saveItems(items, account: owner)
+    print("insert 100000 items: \(ContinuousClock.now - start)")
+    start = ContinuousClock.now
+    let hits = try store.search(.nameContains("ment-4242"), account: owner)
+    print("FTS search (\(hits.count) hits): \(ContinuousClock.now - start)")
+    start = ContinuousClock.now
+    let combined = try store.search(.and([.nameContains("document-99"), .size(min: 99_000, max: nil)]), account: owner)
+    print("FTS + size search (\(combined.count) hits): \(ContinuousClock.now - start)")
+    start = ContinuousClock.now
+    let listing = try store.cachedChildren(of: "/bulk/f42", account: owner)
+    print("children of a folder (\(listing.count)): \(ContinuousClock.now - start)")
+    let scratch = directory.appendingPathComponent("bench-src")
+    start = ContinuousClock.now
+    for index in 0..<3000 {
+        try bytes(1024, seed: UInt64(index)).write(to: scratch)
+        try store.blobs.save(file: scratch)
+    }
+    print("3000 blob saves (1 KiB): \(ContinuousClock.now - start)")
+    start = ContinuousClock.now
+    for index in 3000..<3500 {
+        try bytes(1024, seed: UInt64(index)).write(to: scratch)
+        try store.blobs.save(file: scratch)
+    }
+    print("blob save evicting one at 3000 blobs: \((ContinuousClock.now - start) / 500) each")
+    start = ContinuousClock.now
+    try store.blobs.setLimits(BlobLimits(maxBytes: nil, maxCount: 1000))
+    print("evict 2000 of 3000 blobs at once: \(ContinuousClock.now - start)")
+    start = ContinuousClock.now
+    _ = try CacheStore(directory: directory, blobLimits: BlobLimits(maxBytes: nil, maxCount: 1000))
+    print("open with reconcile (1000 blobs, 100000 items): \(ContinuousClock.now - start)")
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else { fail("usage: write-items DIR ACCOUNT COUNT LOG | write-blobs DIR COUNT SIZE LOG | mixed DIR SEED LOG") }
 do {
@@ -139,6 +179,8 @@ do {
     case "mixed" where arguments.count == 5:
         guard let seed = UInt64(arguments[3]) else { fail("bad SEED") }
         try await mixed(directory: URL(fileURLWithPath: arguments[2]), seed: seed, log: TortureLog(path: arguments[4]))
+    case "bench" where arguments.count == 3:
+        try bench(directory: URL(fileURLWithPath: arguments[2]))
     default:
         fail("unknown command or wrong arguments: \(arguments.dropFirst().joined(separator: " "))")
     }

@@ -73,4 +73,25 @@ struct CacheObservationTests {
         task.cancel()
         #expect(try await task.value == 1)
     }
+
+    @Test("another process's changes reach a live listing")
+    func otherProcess() async throws {
+        let dir = try CacheDirectory()
+        defer { dir.remove() }
+        let cache = dir.url.appendingPathComponent("cache")
+        let store = try CacheStore(directory: cache)
+        let owner = ProviderAccount(kind: "torture", server: "https://torture.example", user: "obs")
+        var changes = store.observeListing(of: "/p-obs", account: owner).makeAsyncIterator()
+        #expect(try await changes.next()?.items == [])
+        let child = try TortureProcess(["write-items", cache.path, "obs", "60"], log: dir.url.appendingPathComponent("obs.log"))
+        #expect(await child.wait() == 0)
+        var seen = 0
+        var inserted = 0
+        while seen < 60, let change = try await changes.next() {
+            seen = change.items.count
+            inserted += change.inserted.count
+        }
+        #expect(seen == 60)
+        #expect(inserted == 60)
+    }
 }
