@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "PydioProvider", targets: ["PydioProvider"]),
         .library(name: "ProviderConformance", targets: ["ProviderConformance"]),
         .library(name: "ProviderConformanceTesting", targets: ["ProviderConformanceTesting"]),
+        .library(name: "SharedCache", targets: ["SharedCache"]),
         .executable(name: "strata", targets: ["strata"]),
     ],
     dependencies: [
@@ -24,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -70,6 +72,29 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/Providers/Pydio",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "SharedCache",
+            dependencies: [
+                "ProviderAPI",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/SharedCache",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "strata-cache-torture",
+            dependencies: ["SharedCache", "ProviderAPI"],
+            path: "Tests/CacheTorture",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SharedCacheTests",
+            dependencies: ["SharedCache", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio")],
+            path: "Tests/SharedCacheTests",
             swiftSettings: strictSettings
         ),
         .target(
