@@ -101,6 +101,7 @@ let package = Package(
             name: "ProviderConformance",
             dependencies: [
                 "ProviderAPI",
+                "SharedCache",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -120,6 +121,7 @@ let package = Package(
                 "WebDAVProvider",
                 "NuxeoProvider",
                 "PydioProvider",
+                "SharedCache",
                 "ProviderConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -157,6 +159,12 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/PydioProviderTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CachedProviderTests",
+            dependencies: ["SharedCache", "ProviderConformance", "ProviderAPI"],
+            path: "Tests/CachedProviderTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

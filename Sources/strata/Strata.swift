@@ -12,12 +12,13 @@ struct Strata: AsyncParsableCommand {
             nuxeo://host/nuxeo/default-domain/workspaces/ws, nuxeos://… for HTTPS) or saved remotes \
             (name:/path, from --remotes). Credentials come from --user and the STRATA_PASSWORD or \
             STRATA_TOKEN environment variables (or --password-file); they are never printed. Adapter \
-            options go in -o key=value (repeatable), e.g. -o auth=token for Nuxeo token authentication.
+            options go in -o key=value (repeatable), e.g. -o auth=token for Nuxeo token authentication. \
+            --cache DIR keeps an offline cache of what is read; --offline answers from it alone.
             """,
         version: "0.1.0",
         subcommands: [
             ListCommand.self, StatCommand.self, GetCommand.self, PutCommand.self, MkdirCommand.self,
             RemoveCommand.self, MoveCommand.self, CopyCommand.self, SearchCommand.self, ShareCommand.self,
-            SharesCommand.self, UnshareCommand.self, ConformanceCommand.self, DetectCommand.self,
+            SharesCommand.self, UnshareCommand.self, ConformanceCommand.self, DetectCommand.self, CacheCommand.self,
         ])
 }

@@ -65,6 +65,6 @@ struct ReportTests {
         let cases = ConformanceCatalog.standard
         #expect(Set(cases.map(\.name)).count == cases.count)
         #expect(cases.allSatisfy { $0.name.hasPrefix($0.group + ".") })
-        #expect(ConformanceCatalog.groups.first == "listing" && ConformanceCatalog.groups.last == "unsupported")
+        #expect(ConformanceCatalog.groups.first == "listing" && ConformanceCatalog.groups.last == "offline")
     }
 }

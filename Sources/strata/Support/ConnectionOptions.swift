@@ -4,6 +4,7 @@ import Logging
 import NuxeoProvider
 import PydioProvider
 import ProviderAPI
+import SharedCache
 import WebDAVProvider
 
 /// The options of most commands: their login is `-u/--user`.
@@ -36,6 +37,12 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
 
     @Option(name: .long, help: "A JSON file of saved remotes (default ~/.config/strata/remotes.json).")
     var remotes: String?
+
+    @Option(name: .long, help: "Keep an offline cache of what is read in this folder (metadata and contents).")
+    var cache: String?
+
+    @Flag(name: .long, help: "Answer from the cache only, without the network (the cache of --cache, or the default one).")
+    var offline = false
 
     func validate() throws {
         _ = try providerOptions()
@@ -111,6 +118,29 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         guard let url = URL(string: target), url.scheme != nil else {
             throw ValidationError("not a URL or saved remote: \(target)")
         }
-        return try await registry.connect(url, credentials: try credentials(for: url), options: options, logger: logger)
+        if offline {
+            // No probe: offline, the provider must not need the server to be made.
+            let (provider, path) = try registry.resolve(url, credentials: try credentials(for: url), options: options, logger: logger)
+            return (try cached(provider), path)
+        }
+        let (provider, path) = try await registry.connect(url, credentials: try credentials(for: url), options: options, logger: logger)
+        return (try cached(provider), path)
+    }
+
+    /// `provider` behind the offline cache when `--cache` or `--offline` asks for one.
+    func cached(_ provider: any StorageProvider) throws -> any StorageProvider {
+        guard cache != nil || offline else { return provider }
+        let store = try CacheStore(directory: try cacheDirectory())
+        return CachedProvider(wrapping: provider, store: store, policy: offline ? .cacheOnly : .networkFirst, logger: logger)
+    }
+
+    /// The cache folder: `--cache`, else `$XDG_CACHE_HOME/strata` or `~/.cache/strata`, created when missing.
+    func cacheDirectory() throws -> URL {
+        let environment = ProcessInfo.processInfo.environment
+        let url = cache.map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0, isDirectory: true).appendingPathComponent("strata") }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/strata", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
     }
 }

@@ -1,0 +1,137 @@
+import Foundation
+import NIOCore
+import ProviderAPI
+
+extension CachedProvider {
+    /// Serves whole downloads from the blob store when it holds the content (the server's digest,
+    /// or the blob recorded for an unchanged etag), keeps new ones there, and answers offline from it.
+    /// Ranged and resumed downloads go to the server untouched.
+    public func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
+        guard options.range == nil, !options.resume else { return try await base.download(path, to: sink, options: options) }
+        let known: Item
+        do {
+            known = policy.mode == .cacheOnly ? try await item(at: path) : try await fetchItem(path)
+        } catch where Self.isOffline(error) {
+            known = try await item(at: path)
+        }
+        if let key = blobKey(for: known, cached: try store.item(at: path, account: account)?.item), let file = store.blobs.open(key) {
+            return try await serve(file, item: known, to: sink, options: options)
+        }
+        if policy.mode == .cacheOnly || known.properties[CacheMarks.stale] == "true" { throw notCached("the content of \(path)") }
+        let declared = Self.preferredDigest(of: known)
+        let tee = TeeSink(primary: sink, side: store.blobs.sink(expectedDigest: declared?.hex, algorithm: declared?.algorithm ?? .sha256))
+        let result = try await base.download(path, to: tee, options: options)
+        if let key = await tee.storedKey, !result.notModified {
+            var kept = result.item
+            if kept.etag == nil { kept.etag = known.etag }
+            if kept.digests.isEmpty { kept.digests = known.digests }
+            kept.properties[CacheMarks.blob] = key
+            try? store.saveItem(kept, account: account)
+        }
+        return result
+    }
+
+    /// The blob holding `item`'s content: its declared digest, or the blob recorded for the same
+    /// version (same etag, or, for servers without etags, the same size and modification time).
+    /// Offline, or answering from the cache alone, the recorded blob is the best there is.
+    func blobKey(for item: Item, cached: Item?) -> String? {
+        if let declared = Self.preferredDigest(of: item), store.blobs.has(declared.hex) { return declared.hex }
+        guard let cached, let key = cached.properties[CacheMarks.blob] else { return nil }
+        if policy.mode == .cacheOnly || item.properties[CacheMarks.stale] == "true" { return key }
+        if let etag = item.etag { return etag == cached.etag ? key : nil }
+        return cached.etag == nil && item.size == cached.size && item.modified == cached.modified ? key : nil
+    }
+
+    static func preferredDigest(of item: Item) -> (algorithm: DigestAlgorithm, hex: String)? {
+        for algorithm in [DigestAlgorithm.sha256, .sha1, .md5] {
+            if let hex = item.digests[algorithm] { return (algorithm, hex.lowercased()) }
+        }
+        return nil
+    }
+
+    /// Copies a cached blob into `sink`, a piece at a time.
+    func serve(_ file: URL, item: Item, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
+        let source = try FileSource(url: file)
+        let length = source.length ?? 0
+        try await sink.begin(offset: 0, expectedLength: length, validator: item.etag)
+        var sent: Int64 = 0
+        do {
+            for try await piece in try source.makeStream() {
+                try Task.checkCancellation()
+                try await sink.write(piece)
+                sent += Int64(piece.readableBytes)
+                options.progress?(TransferProgress(completed: sent, expected: length))
+            }
+            try await sink.finish()
+        } catch {
+            await sink.fail()
+            throw ProviderError.wrap(error)
+        }
+        var served = item
+        if served.size == nil { served.size = length }
+        return DownloadResult(item: served, bytesReceived: sent)
+    }
+
+    public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
+        guard policy.mode != .cacheOnly else { throw notCached("writing") }
+        let item = try await base.upload(source, to: folder, name: name, options: options)
+        try? store.saveItem(item, account: account)
+        return item
+    }
+
+    public func createFolder(named name: String, in parent: ItemPath) async throws -> Item {
+        guard policy.mode != .cacheOnly else { throw notCached("writing") }
+        let item = try await base.createFolder(named: name, in: parent)
+        try? store.saveItem(item, account: account)
+        try? store.saveListing([], of: item.path, account: account, complete: true)
+        return item
+    }
+
+    public func delete(_ path: ItemPath) async throws {
+        guard policy.mode != .cacheOnly else { throw notCached("writing") }
+        do {
+            try await base.delete(path)
+        } catch let error as ProviderError where error.code == .notFound {
+            try? store.removeItem(at: path, account: account)
+            throw error
+        }
+        try? store.removeItem(at: path, account: account)
+    }
+
+    public func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
+        guard policy.mode != .cacheOnly else { throw notCached("writing") }
+        let item = try await base.move(source, to: destination, options: options)
+        try? store.removeItem(at: destination, account: account)
+        try? store.moveItem(from: source, to: destination, account: account)
+        try? store.saveItem(item, account: account)
+        return item
+    }
+
+    public func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
+        guard policy.mode != .cacheOnly else { throw notCached("writing") }
+        let item = try await base.copy(source, to: destination, options: options)
+        try? store.removeItem(at: destination, account: account)
+        try? store.saveItem(item, account: account)
+        return item
+    }
+
+    /// The server's search where it has one and can be reached; else the cached metadata.
+    public func search(_ query: Query, page: PageRequest) async throws -> ItemPage {
+        if policy.mode != .cacheOnly, base.capabilities.supports(.search) {
+            do {
+                let found = try await base.search(query, page: page)
+                for item in found.items { try? store.saveItem(item, account: account) }
+                return found
+            } catch where Self.isOffline(error) {}
+        }
+        if case .native = query { throw ProviderError.unsupported("native queries over the cache") }
+        let items = try store.search(query, account: account, limit: page.limit)
+        return ItemPage(items: items, totalCount: items.count)
+    }
+
+    public func shares(of path: ItemPath) async throws -> [Share] { try await base.shares(of: path) }
+    public func share(_ path: ItemPath, _ request: ShareRequest) async throws -> Share { try await base.share(path, request) }
+    public func revoke(_ share: Share) async throws { try await base.revoke(share) }
+    public func changes(since token: ChangeToken?) async throws -> ChangeBatch { try await base.changes(since: token) }
+    public func quota() async throws -> Quota { try await base.quota() }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Logging
+import ProviderAPI
+
+/// A ``StorageProvider`` in front of any other one, answering from a ``CacheStore`` when the
+/// policy says so or when the network fails.
+///
+/// - Reads (`item`, `list`, `search`, `download`) follow the ``CachePolicy``; with
+///   `networkFirst`, a network failure is answered from the cache with items marked
+///   ``CacheMarks/stale``, and when the cache has nothing the original error is thrown.
+/// - Its own writes (upload, create, delete, move, copy) update the cache at once.
+/// - Whole downloads are kept in the blob store, keyed by the item's digest (SHA-256 computed
+///   when the server declares none); a second download of unchanged content is served from disk.
+/// - Search asks the server where it can search, else (or offline) the cached metadata.
+///
+/// ```swift
+/// let store = try CacheStore(directory: cacheURL)
+/// let cached = CachedProvider(wrapping: dav, store: store, policy: .networkFirst)
+/// let items = try await cached.listAll("/Reports")   // answers offline too, once listed online
+/// ```
+public struct CachedProvider: StorageProvider {
+    /// The provider behind the cache.
+    public let base: any StorageProvider
+    /// The cache.
+    public let store: CacheStore
+    /// When to answer from the cache.
+    public let policy: CachePolicy
+    let logger: Logger
+
+    /// Wraps `base`.
+    public init(wrapping base: any StorageProvider, store: CacheStore, policy: CachePolicy = .networkFirst, logger: Logger = Logger(label: "strata.cache")) {
+        self.base = base
+        self.store = store
+        self.policy = policy
+        self.logger = logger
+    }
+
+    /// The base provider's, plus search (over cached metadata when the server has none).
+    public var capabilities: Capabilities {
+        var capabilities = base.capabilities
+        capabilities.features.insert(.search)
+        return capabilities
+    }
+
+    public var account: ProviderAccount { base.account }
+
+    /// Whether an error means the server could not be reached, so the cache may answer.
+    static func isOffline(_ error: any Error) -> Bool {
+        guard let error = error as? ProviderError else { return false }
+        return error.code == .network || (error.code == .server && [502, 503, 504].contains(error.httpStatus ?? 0))
+    }
+
+    /// `item` as answered from the cache: marked stale when `stale`, with when it was fetched.
+    static func marked(_ item: Item, fetchedAt: Date, stale: Bool) -> Item {
+        var item = item
+        item.properties[CacheMarks.fetchedAt] = ISO8601DateFormatter().string(from: fetchedAt)
+        if stale { item.properties[CacheMarks.stale] = "true" } else { item.properties[CacheMarks.stale] = nil }
+        return item
+    }
+
+    /// The error for a read the cache cannot answer while offline.
+    func notCached(_ what: String) -> ProviderError {
+        ProviderError(.network, "offline, and \(what) is not in the cache")
+    }
+
+    // MARK: Metadata
+
+    public func item(at path: ItemPath) async throws -> Item {
+        let cached = try store.item(at: path, account: account)
+        switch policy.mode {
+        case .cacheOnly:
+            guard let cached else { throw notCached("\(path)") }
+            return Self.marked(cached.item, fetchedAt: cached.fetchedAt, stale: !policy.isFresh(cached.fetchedAt))
+        case .cacheFirst:
+            if let cached, policy.isFresh(cached.fetchedAt) { return Self.marked(cached.item, fetchedAt: cached.fetchedAt, stale: false) }
+        case .staleWhileRevalidate:
+            if let cached {
+                let fresh = policy.isFresh(cached.fetchedAt)
+                if !fresh { revalidate { _ = try await fetchItem(path) } }
+                return Self.marked(cached.item, fetchedAt: cached.fetchedAt, stale: !fresh)
+            }
+        case .networkFirst:
+            break
+        }
+        do {
+            return try await fetchItem(path)
+        } catch where Self.isOffline(error) {
+            guard let cached else { throw error }
+            return Self.marked(cached.item, fetchedAt: cached.fetchedAt, stale: true)
+        } catch let failure as ProviderError where failure.code == .notFound {
+            try? store.removeItem(at: path, account: account)
+            throw failure
+        }
+    }
+
+    /// Asks the server and keeps the answer.
+    func fetchItem(_ path: ItemPath) async throws -> Item {
+        let item = try await base.item(at: path)
+        try? store.saveItem(item, account: account)
+        return item
+    }
+
+    public func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage {
+        let cached = page.cursor == nil ? try store.listing(of: folder, account: account) : nil
+        let complete = cached.flatMap { $0.isComplete ? $0 : nil }
+        switch policy.mode {
+        case .cacheOnly:
+            guard let complete else { throw notCached("the listing of \(folder)") }
+            return cachedPage(complete, stale: !policy.isFresh(complete.fetchedAt), limit: page.limit)
+        case .cacheFirst:
+            if let complete, policy.isFresh(complete.fetchedAt) { return cachedPage(complete, stale: false, limit: page.limit) }
+        case .staleWhileRevalidate:
+            if let complete {
+                let fresh = policy.isFresh(complete.fetchedAt)
+                if !fresh { revalidate { _ = try await fetchListing(folder) } }
+                return cachedPage(complete, stale: !fresh, limit: page.limit)
+            }
+        case .networkFirst:
+            break
+        }
+        do {
+            if page.cursor == nil, page.limit == nil { return ItemPage(items: try await fetchListing(folder)) }
+            let answer = try await base.list(folder, page: page)
+            for item in answer.items { try? store.saveItem(item, account: account) }
+            return answer
+        } catch where Self.isOffline(error) {
+            guard let complete else { throw error }
+            return cachedPage(complete, stale: true, limit: page.limit)
+        }
+    }
+
+    /// Lists everything on the server and keeps it as a complete listing.
+    func fetchListing(_ folder: ItemPath) async throws -> [Item] {
+        let items = try await base.listAll(folder)
+        try? store.saveListing(items, of: folder, account: account, complete: true)
+        return items
+    }
+
+    /// A cached listing as one page (the cache answers whole listings; a limit is a hint).
+    private func cachedPage(_ listing: CachedListing, stale: Bool, limit: Int?) -> ItemPage {
+        ItemPage(items: listing.items.map { Self.marked($0, fetchedAt: listing.fetchedAt, stale: stale) }, totalCount: listing.items.count)
+    }
+
+    /// Refreshes in the background; a failure only leaves the cache as it was.
+    func revalidate(_ work: @escaping @Sendable () async throws -> Void) {
+        let logger = self.logger
+        Task.detached {
+            do { try await work() } catch { logger.debug("background refresh failed", metadata: ["error": "\(error)"]) }
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import ProviderAPI
+import ProviderConformance
+import SharedCache
+import Testing
+
+/// A reference in-memory server behind a fault-injecting transport, a provider over it, and a cache in front.
+private struct Rig {
+    let server = InMemoryServer()
+    let faults: FaultInjectingTransport
+    let base: InMemoryProvider
+    let store: CacheStore
+    let directory: URL
+
+    init(capabilities: Capabilities = InMemoryProvider.fullCapabilities) throws {
+        faults = FaultInjectingTransport(server)
+        base = InMemoryProvider(transport: faults, capabilities: capabilities)
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("cached-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        store = try CacheStore(directory: directory)
+    }
+
+    func cached(_ policy: CachePolicy = .networkFirst) -> CachedProvider {
+        CachedProvider(wrapping: base, store: store, policy: policy)
+    }
+
+    func cutNetwork() { faults.inject(count: Int.max) { _ in .connectionFailure } }
+
+    var requestCount: Int { faults.requests.count }
+
+    func remove() { try? FileManager.default.removeItem(at: directory) }
+}
+
+@Suite("CachedProvider policies over the reference provider")
+struct CachedProviderTests {
+    @Test("network first: a network failure is answered from the cache, marked stale; nothing cached is the original error")
+    func networkFirst() async throws {
+        let rig = try Rig()
+        defer { rig.remove() }
+        let cached = rig.cached(CachePolicy(.networkFirst, maxAge: .seconds(0)))
+        let file = try await cached.upload(DataSource(string: "abc"), to: .root, name: "a.txt", options: UploadOptions())
+        _ = try await cached.listAll(.root)
+        #expect(try await cached.item(at: file.path).properties[CacheMarks.stale] == nil)
+        rig.cutNetwork()
+        let stale = try await cached.item(at: file.path)
+        #expect(stale.size == 3)
+        #expect(stale.properties[CacheMarks.stale] == "true")
+        #expect(try await cached.listAll(.root).map(\.name) == ["a.txt"])
+        let error = await #expect(throws: ProviderError.self) { _ = try await cached.item(at: "/never.txt") }
+        #expect(error?.code == .network)
+    }
+
+    @Test("cache first answers fresh entries without a request; cache only never sends one")
+    func cacheFirstAndOnly() async throws {
+        let rig = try Rig()
+        defer { rig.remove() }
+        let online = rig.cached()
+        let file = try await online.upload(DataSource(string: "abc"), to: .root, name: "a.txt", options: UploadOptions())
+        _ = try await online.listAll(.root)
+        let before = rig.requestCount
+        let first = rig.cached(CachePolicy(.cacheFirst, maxAge: .seconds(600)))
+        #expect(try await first.item(at: file.path).size == 3)
+        #expect(try await first.listAll(.root).count == 1)
+        #expect(rig.requestCount == before)
+        let only = rig.cached(.cacheOnly)
+        #expect(try await only.item(at: file.path).size == 3)
+        let error = await #expect(throws: ProviderError.self) {
+            _ = try await only.upload(DataSource(string: "x"), to: .root, name: "b.txt", options: UploadOptions())
+        }
+        #expect(error?.code == .network)
+        await #expect(throws: ProviderError.self) { _ = try await only.list("/other", page: .first) }
+        #expect(rig.requestCount == before)
+        let expired = rig.cached(CachePolicy(.cacheFirst, maxAge: .seconds(0)))
+        _ = try await expired.item(at: file.path)
+        #expect(rig.requestCount > before)
+    }
+
+    @Test("stale-while-revalidate answers at once and refreshes in the background")
+    func staleWhileRevalidate() async throws {
+        let rig = try Rig()
+        defer { rig.remove() }
+        let online = rig.cached()
+        _ = try await online.upload(DataSource(string: "abc"), to: .root, name: "a.txt", options: UploadOptions())
+        _ = try await online.item(at: "/a.txt")
+        _ = try await rig.base.upload(DataSource(string: "abcdef"), to: .root, name: "a.txt", options: UploadOptions(conflict: .overwrite))
+        let swr = rig.cached(CachePolicy(.staleWhileRevalidate, maxAge: .seconds(0)))
+        let answered = try await swr.item(at: "/a.txt")
+        #expect(answered.size == 3)
+        #expect(answered.properties[CacheMarks.stale] == "true")
+        var refreshed: Int64?
+        for _ in 0..<100 {
+            refreshed = try rig.store.item(at: "/a.txt", account: rig.base.account)?.item.size
+            if refreshed == 6 { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(refreshed == 6)
+    }
+
+    @Test("writes keep the cache true: upload, folder, move, copy, delete")
+    func writes() async throws {
+        let rig = try Rig()
+        defer { rig.remove() }
+        let cached = rig.cached()
+        let account = rig.base.account
+        _ = try await cached.createFolder(named: "dir", in: .root)
+        let file = try await cached.upload(DataSource(string: "abc"), to: "/dir", name: "a.txt", options: UploadOptions())
+        #expect(try rig.store.item(at: file.path, account: account) != nil)
+        _ = try await cached.move("/dir/a.txt", to: "/dir/b.txt", options: TransferOptions())
+        #expect(try rig.store.item(at: "/dir/a.txt", account: account) == nil)
+        #expect(try rig.store.item(at: "/dir/b.txt", account: account) != nil)
+        _ = try await cached.copy("/dir/b.txt", to: "/c.txt", options: TransferOptions())
+        #expect(try rig.store.item(at: "/c.txt", account: account) != nil)
+        try await cached.delete("/dir")
+        #expect(try rig.store.item(at: "/dir/b.txt", account: account) == nil)
+        #expect(try rig.store.item(at: "/dir", account: account) == nil)
+    }
+
+    @Test("a second download of the same content comes from the blob store, and offline too")
+    func blobs() async throws {
+        let rig = try Rig()
+        defer { rig.remove() }
+        let cached = rig.cached()
+        let bytes = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+        let file = try await cached.upload(DataSource(bytes: bytes), to: .root, name: "b.bin", options: UploadOptions())
+        let first = MemorySink()
+        _ = try await cached.download(file.path, to: first, options: DownloadOptions())
+        #expect(await first.bytes == bytes)
+        #expect(rig.store.blobs.count == 1)
+        let contentGets = { rig.faults.requests.filter { $0.hasPrefix("GET") }.count }
+        let before = contentGets()
+        let second = MemorySink()
+        _ = try await cached.download(file.path, to: second, options: DownloadOptions())
+        #expect(await second.bytes == bytes)
+        #expect(contentGets() == before, "the content was fetched again")
+        rig.cutNetwork()
+        let offline = MemorySink()
+        _ = try await cached.download(file.path, to: offline, options: DownloadOptions())
+        #expect(await offline.bytes == bytes)
+    }
+
+    @Test("search over cached metadata for a provider without search")
+    func searchWithoutServerSearch() async throws {
+        let rig = try Rig(capabilities: InMemoryProvider.basicCapabilities)
+        defer { rig.remove() }
+        let cached = rig.cached()
+        #expect(cached.capabilities.supports(.search))
+        _ = try await cached.createFolder(named: "docs", in: .root)
+        _ = try await cached.upload(DataSource(string: "x"), to: "/docs", name: "quarterly report.txt", options: UploadOptions())
+        _ = try await cached.upload(DataSource(string: "y"), to: "/docs", name: "notes.txt", options: UploadOptions())
+        let found = try await cached.search(.nameContains("REPORT"), page: PageRequest())
+        #expect(found.items.map(\.path) == ["/docs/quarterly report.txt"])
+    }
+}
