@@ -4,8 +4,13 @@ import ProviderAPI
 
 extension BlobStore {
     /// Evicts least-recently-used blobs (never `keeping`) until both limits hold; returns how many went.
+    ///
+    /// The evicted files are moved to `trash` (in this store's temporary
+    /// area) inside the transaction, and deleted after it by
+    /// ``writeDiscarding(_:)``: renaming is cheap, so the write lock is not
+    /// held while the file system frees thousands of files.
     @discardableResult
-    func evict(keeping: String?, in db: Database) throws -> Int {
+    func evict(keeping: String?, in db: Database, trash: inout [URL]) throws -> Int {
         let limits = self.limits
         guard limits.maxBytes != nil || limits.maxCount != nil else { return 0 }
         guard let totals = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS bytes FROM blob") else { return 0 }
@@ -27,9 +32,28 @@ extension BlobStore {
         }
         for victim in victims {
             try db.execute(sql: "DELETE FROM blob WHERE digest = ?", arguments: [victim.key])
-            BlobFile.remove(directory.appendingPathComponent(victim.path).path)
+            if let moved = discard(victim.path) { trash.append(moved) }
         }
         return victims.count
+    }
+
+    /// Moves the blob file at `relative` out of the store into the temporary area; nil when it was already gone.
+    func discard(_ relative: String) -> URL? {
+        let trashFile = temp.newFile()
+        do {
+            try BlobFile.rename(directory.appendingPathComponent(relative).path, trashFile.path)
+            return trashFile
+        } catch {
+            BlobFile.remove(directory.appendingPathComponent(relative).path)
+            return nil
+        }
+    }
+
+    /// A write transaction whose discarded files (`body`'s second argument) are deleted once it ends.
+    func writeDiscarding<T>(_ body: (Database, inout [URL]) throws -> T) throws -> T {
+        var trash: [URL] = []
+        defer { for file in trash { BlobFile.remove(file.path) } }
+        return try write { db in try body(db, &trash) }
     }
 
     /// Makes the table and the files agree: removes dead writers' temporary
@@ -37,7 +61,7 @@ extension BlobStore {
     func reconcile() throws {
         temp.removeStrays()
         let fileManager = FileManager.default
-        try write { db in
+        try writeDiscarding { db, trash in
             var onDisk: [PathKey: (path: String, size: Int64)] = [:]
             let shards = (try? fileManager.contentsOfDirectory(atPath: directory.path)) ?? []
             for shard in shards where shard.utf8.count == 2 {
@@ -62,7 +86,7 @@ extension BlobStore {
             for (key, file) in onDisk where !registered.contains(key) {
                 BlobFile.remove(file.path)
             }
-            try evict(keeping: nil, in: db)
+            try evict(keeping: nil, in: db, trash: &trash)
         }
     }
 }

@@ -44,7 +44,7 @@ public final class BlobStore: Sendable {
     /// Changes the limits, evicting least-recently-used blobs at once if the store is over them.
     public func setLimits(_ limits: BlobLimits) throws {
         state.withLock { $0 = limits }
-        _ = try write { db in try self.evict(keeping: nil, in: db) }
+        _ = try writeDiscarding { db, trash in try self.evict(keeping: nil, in: db, trash: &trash) }
     }
 
     /// Whether the store holds the blob `digest`.
@@ -103,20 +103,22 @@ public final class BlobStore: Sendable {
     /// Removes a blob; removing an absent blob does nothing.
     public func remove(_ digest: String) throws {
         guard let key = Self.key(digest) else { return }
-        try write { db in
+        try writeDiscarding { db, trash in
             if let relative = try String.fetchOne(db, sql: "SELECT path FROM blob WHERE digest = ?", arguments: [key]) {
                 try db.execute(sql: "DELETE FROM blob WHERE digest = ?", arguments: [key])
-                BlobFile.remove(self.directory.appendingPathComponent(relative).path)
+                if let moved = self.discard(relative) { trash.append(moved) }
             }
         }
     }
 
     /// Removes every blob.
     public func reset() throws {
-        try write { db in
+        try writeDiscarding { db, trash in
             let paths = try String.fetchAll(db, sql: "SELECT path FROM blob")
             try db.execute(sql: "DELETE FROM blob")
-            for relative in paths { BlobFile.remove(self.directory.appendingPathComponent(relative).path) }
+            for relative in paths {
+                if let moved = self.discard(relative) { trash.append(moved) }
+            }
         }
     }
 
@@ -164,12 +166,12 @@ public final class BlobStore: Sendable {
         let final = directory.appendingPathComponent(relative)
         try FileManager.default.createDirectory(at: final.deletingLastPathComponent(), withIntermediateDirectories: true)
         let now = tick()
-        try write { db in
+        try writeDiscarding { db, trash in
             try BlobFile.rename(temporary.path, final.path)
             try db.execute(
                 sql: "INSERT OR REPLACE INTO blob (digest, size, lastUsed, path) VALUES (?, ?, ?, ?)",
                 arguments: [key, size, now, relative])
-            try self.evict(keeping: key, in: db)
+            try self.evict(keeping: key, in: db, trash: &trash)
         }
     }
 }
