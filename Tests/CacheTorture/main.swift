@@ -145,6 +145,11 @@ func bench(directory: URL) throws {
     start = ContinuousClock.now
     let listing = try store.cachedChildren(of: "/bulk/f42", account: owner)
     print("children of a folder (\(listing.count)): \(ContinuousClock.now - start)")
+    let wide = try (0..<10_000).map { i in Item(path: try ItemPath("/wide/f\(i).txt"), kind: .file, size: Int64(i)) }
+    try store.saveListing(wide, of: "/wide", account: owner, complete: true)
+    start = ContinuousClock.now
+    let cachedWide = try store.listing(of: "/wide", account: owner)
+    print("listing of a 10000-child folder from the cache (\(cachedWide?.items.count ?? 0)): \(ContinuousClock.now - start)")
     let scratch = directory.appendingPathComponent("bench-src")
     start = ContinuousClock.now
     for index in 0..<3000 {
