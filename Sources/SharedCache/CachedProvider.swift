@@ -52,11 +52,19 @@ public struct CachedProvider: StorageProvider {
 
     /// `item` as answered from the cache: marked stale when `stale`, with when it was fetched.
     static func marked(_ item: Item, fetchedAt: Date, stale: Bool) -> Item {
+        marked(item, stamp: stamp(fetchedAt), stale: stale)
+    }
+
+    /// `item` marked with an already formatted fetch time (a listing formats its time once, not per item).
+    static func marked(_ item: Item, stamp: String, stale: Bool) -> Item {
         var item = item
-        item.properties[CacheMarks.fetchedAt] = ISO8601DateFormatter().string(from: fetchedAt)
+        item.properties[CacheMarks.fetchedAt] = stamp
         if stale { item.properties[CacheMarks.stale] = "true" } else { item.properties[CacheMarks.stale] = nil }
         return item
     }
+
+    /// A fetch time as ISO 8601.
+    static func stamp(_ date: Date) -> String { date.formatted(.iso8601) }
 
     /// The error for a read the cache cannot answer while offline.
     func notCached(_ what: String) -> ProviderError {
@@ -138,7 +146,8 @@ public struct CachedProvider: StorageProvider {
 
     /// A cached listing as one page (the cache answers whole listings; a limit is a hint).
     private func cachedPage(_ listing: CachedListing, stale: Bool, limit: Int?) -> ItemPage {
-        ItemPage(items: listing.items.map { Self.marked($0, fetchedAt: listing.fetchedAt, stale: stale) }, totalCount: listing.items.count)
+        let stamp = Self.stamp(listing.fetchedAt)
+        return ItemPage(items: listing.items.map { Self.marked($0, stamp: stamp, stale: stale) }, totalCount: listing.items.count)
     }
 
     /// Refreshes in the background; a failure only leaves the cache as it was.
