@@ -45,4 +45,6 @@ public enum CacheMarks {
     public static let fetchedAt = "strata.cache.fetchedAt"
     /// The blob store key of the item's content, when the cache holds it.
     public static let blob = "strata.cache.blob"
+    /// On the cached root: the position in the provider's change feed (``CachedProvider/refreshChanges()``).
+    public static let changeToken = "strata.cache.changeToken"
 }

@@ -120,7 +120,7 @@ public struct CachedProvider: StorageProvider {
         case .staleWhileRevalidate:
             if let complete {
                 let fresh = policy.isFresh(complete.fetchedAt)
-                if !fresh { revalidate { _ = try await fetchListing(folder) } }
+                if !fresh { revalidate { try await refreshListing(folder) } }
                 return cachedPage(complete, stale: !fresh, limit: page.limit)
             }
         case .networkFirst:
@@ -135,6 +135,20 @@ public struct CachedProvider: StorageProvider {
             guard let complete else { throw error }
             return cachedPage(complete, stale: true, limit: page.limit)
         }
+    }
+
+    /// Refreshes a stale listing: through the change feed where the provider has one (only what
+    /// changed is fetched), else by listing the folder again.
+    func refreshListing(_ folder: ItemPath) async throws {
+        let following = try store.item(at: .root, account: account)?.item.properties[CacheMarks.changeToken] != nil
+        if following, try await refreshChanges() != nil {
+            let items = try store.cachedChildren(of: folder, account: account)
+            try store.saveListing(items, of: folder, account: account, complete: true)
+            return
+        }
+        // Start following the feed before listing, so that what changes after the listing is seen next time.
+        if !following { _ = try? await refreshChanges() }
+        _ = try await fetchListing(folder)
     }
 
     /// Lists everything on the server and keeps it as a complete listing.

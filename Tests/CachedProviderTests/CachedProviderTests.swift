@@ -151,3 +151,40 @@ struct CachedProviderTests {
         #expect(found.items.map(\.path) == ["/docs/quarterly report.txt"])
     }
 }
+
+@Suite("CachedProvider and change feeds")
+struct CachedProviderChangeTests {
+    @Test("refreshChanges applies only what changed: new, modified, moved and deleted items, without listing again")
+    func refreshFromFeed() async throws {
+        let rig = try Rig()
+        defer { rig.remove() }
+        let cached = rig.cached()
+        let account = rig.base.account
+        _ = try await cached.createFolder(named: "dir", in: .root)
+        _ = try await cached.upload(DataSource(string: "old"), to: "/dir", name: "keep.txt", options: UploadOptions())
+        _ = try await cached.upload(DataSource(string: "bye"), to: "/dir", name: "gone.txt", options: UploadOptions())
+        _ = try await cached.upload(DataSource(string: "mv"), to: "/dir", name: "from.txt", options: UploadOptions())
+        _ = try await cached.listAll("/dir")
+        #expect(try await cached.refreshChanges() == 0, "the first call only records where the feed stands")
+        // Someone else changes the server.
+        _ = try await rig.base.upload(DataSource(string: "new!"), to: "/dir", name: "new.txt", options: UploadOptions())
+        _ = try await rig.base.upload(DataSource(string: "changed"), to: "/dir", name: "keep.txt", options: UploadOptions(conflict: .overwrite))
+        try await rig.base.delete("/dir/gone.txt")
+        _ = try await rig.base.move("/dir/from.txt", to: "/dir/to.txt", options: TransferOptions())
+        let before = rig.faults.requests.count
+        let applied = try #require(try await cached.refreshChanges())
+        #expect(applied >= 4)
+        let sent = Array(rig.faults.requests.dropFirst(before))
+        #expect(sent.count == 1, "one request to the change feed, no listing or stat: \(sent)")
+        let names = try rig.store.cachedChildren(of: "/dir", account: account).map(\.name).sorted()
+        #expect(names == ["keep.txt", "new.txt", "to.txt"])
+        #expect(try rig.store.item(at: "/dir/keep.txt", account: account)?.item.size == 7)
+    }
+
+    @Test("without a feed there is nothing to follow")
+    func noFeed() async throws {
+        let rig = try Rig(capabilities: InMemoryProvider.basicCapabilities)
+        defer { rig.remove() }
+        #expect(try await rig.cached().refreshChanges() == nil)
+    }
+}
