@@ -4,6 +4,7 @@
 //   strata-cache-torture write-blobs DIR COUNT SIZE LOG      save COUNT blobs of SIZE bytes, log each committed key
 //   strata-cache-torture mixed DIR SEED LOG                  listings, moves, removes and blob saves until killed
 //   strata-cache-torture bench DIR                           time 100,000 item inserts, FTS searches and LRU eviction
+//   strata-cache-torture bench-lru DIR COUNT                 LRU cost with COUNT blobs (saves evicting one, half evicted at once)
 //
 // Every line in LOG is written (with write(2)) after the change it names was committed,
 // so a parent that kills the process knows what must have survived; `mixed` also logs
@@ -171,6 +172,27 @@ func bench(directory: URL) throws {
     print("open with reconcile (1000 blobs, 100000 items): \(ContinuousClock.now - start)")
 }
 
+/// LRU cost at scale: `count` blobs saved, then saves that each evict one, then half evicted at once.
+func benchLRU(directory: URL, count: Int) throws {
+    let store = try CacheStore(directory: directory, blobLimits: BlobLimits(maxBytes: nil, maxCount: count))
+    let scratch = directory.appendingPathComponent("bench-src")
+    var start = ContinuousClock.now
+    for index in 0..<count {
+        try bytes(64, seed: UInt64(index)).write(to: scratch)
+        try store.blobs.save(file: scratch)
+    }
+    print("\(count) blob saves (64 B): \(ContinuousClock.now - start)")
+    start = ContinuousClock.now
+    for index in count..<(count + 200) {
+        try bytes(64, seed: UInt64(index)).write(to: scratch)
+        try store.blobs.save(file: scratch)
+    }
+    print("blob save evicting one at \(count) blobs: \((ContinuousClock.now - start) / 200) each")
+    start = ContinuousClock.now
+    try store.blobs.setLimits(BlobLimits(maxBytes: nil, maxCount: count / 2))
+    print("evict \(count / 2) of \(count) blobs at once: \(ContinuousClock.now - start)")
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else { fail("usage: write-items DIR ACCOUNT COUNT LOG | write-blobs DIR COUNT SIZE LOG | mixed DIR SEED LOG") }
 do {
@@ -184,6 +206,9 @@ do {
     case "mixed" where arguments.count == 5:
         guard let seed = UInt64(arguments[3]) else { fail("bad SEED") }
         try await mixed(directory: URL(fileURLWithPath: arguments[2]), seed: seed, log: TortureLog(path: arguments[4]))
+    case "bench-lru" where arguments.count == 4:
+        guard let count = Int(arguments[3]) else { fail("bad COUNT") }
+        try benchLRU(directory: URL(fileURLWithPath: arguments[2]), count: count)
     case "bench" where arguments.count == 3:
         try bench(directory: URL(fileURLWithPath: arguments[2]))
     default:
