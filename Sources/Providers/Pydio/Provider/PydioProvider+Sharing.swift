@@ -78,7 +78,7 @@ extension PydioProvider {
         guard capabilities.shareKinds.contains(request.kind.tag) else {
             throw ProviderError.unsupported("\(request.kind.tag.rawValue) shares on Pydio")
         }
-        let node = try await requireNode(path)
+        _ = try await requireNode(path)  // notFound before making a link
         var extra: [(String, String)] = [
             ("file", remote(path)), ("sub_action", "create_minisite"), ("create_guest_user", "true"),
             ("simple_right_read", "true"), ("simple_right_download", "true"),
@@ -87,7 +87,6 @@ extension PydioProvider {
         if let expires = request.expires {
             extra.append(("expiration", String(max(1, Int((expires.timeIntervalSinceNow / 86_400).rounded(.up))))))
         }
-        _ = node
         let link = try await session.call("share", parameters(extra), post: true, chain: PydioRecognizers.chain(PydioRecognizers.text))
         guard let url = URL(string: link), let hash = url.pathComponents.last, url.scheme != nil else {
             throw ProviderError(.invalidResponse, "the share answered \(link.prefix(80)), not a link")

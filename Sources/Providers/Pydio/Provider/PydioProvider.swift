@@ -101,12 +101,10 @@ public struct PydioProvider: StorageProvider {
     }
 
     func item(_ node: PydioNode, at path: ItemPath) -> Item {
-        var item = Item(
+        Item(
             id: node.path, path: path, kind: node.isFile ? .file : .folder, size: node.isFile ? node.size : nil,
             modified: node.modified, etag: nil, mimeType: node.isFile ? MIMETypes.guess(node.storedName) : nil,
             permissions: node.itemPermissions, properties: node.attributes)
-        if !node.isFile { item.size = nil }
-        return item
     }
 
     // MARK: Metadata
