@@ -93,7 +93,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SharedCacheTests",
-            dependencies: ["SharedCache", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: [
+                "SharedCache", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Tests/SharedCacheTests",
             swiftSettings: strictSettings
         ),

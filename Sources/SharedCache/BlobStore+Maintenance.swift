@@ -13,7 +13,7 @@ extension BlobStore {
     func evict(keeping: String?, in db: Database, trash: inout [URL]) throws -> Int {
         let limits = self.limits
         guard limits.maxBytes != nil || limits.maxCount != nil else { return 0 }
-        guard let totals = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS bytes FROM blob") else { return 0 }
+        guard let totals = try Row.fetchOne(db, sql: "SELECT count AS n, bytes FROM blob_totals") else { return 0 }
         var count: Int = totals["n"]
         var bytes: Int64 = totals["bytes"]
         func over() -> Bool {

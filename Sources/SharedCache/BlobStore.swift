@@ -124,12 +124,12 @@ public final class BlobStore: Sendable {
 
     /// How many blobs the store holds.
     public var count: Int {
-        (try? pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM blob") ?? 0 }) ?? 0
+        (try? pool.read { db in try Int.fetchOne(db, sql: "SELECT count FROM blob_totals") ?? 0 }) ?? 0
     }
 
     /// The bytes the blobs take.
     public var totalBytes: Int64 {
-        (try? pool.read { db in try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM blob") ?? 0 }) ?? 0
+        (try? pool.read { db in try Int64.fetchOne(db, sql: "SELECT bytes FROM blob_totals") ?? 0 }) ?? 0
     }
 
     // MARK: - Internals
@@ -169,7 +169,10 @@ public final class BlobStore: Sendable {
         try writeDiscarding { db, trash in
             try BlobFile.rename(temporary.path, final.path)
             try db.execute(
-                sql: "INSERT OR REPLACE INTO blob (digest, size, lastUsed, path) VALUES (?, ?, ?, ?)",
+                sql: """
+                    INSERT INTO blob (digest, size, lastUsed, path) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (digest) DO UPDATE SET size = excluded.size, lastUsed = excluded.lastUsed, path = excluded.path
+                    """,
                 arguments: [key, size, now, relative])
             try self.evict(keeping: key, in: db, trash: &trash)
         }

@@ -24,6 +24,11 @@ extension CacheStore {
         let rows = try read { db -> [Row] in
             let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
             if integrity != ["ok"] { problems.append("integrity_check: \(integrity.joined(separator: "; "))") }
+            let kept = try Row.fetchOne(db, sql: "SELECT count, bytes FROM blob_totals")
+            let real = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS count, COALESCE(SUM(size), 0) AS bytes FROM blob")
+            if let kept, let real, kept["count"] as Int != real["count"] as Int || kept["bytes"] as Int64 != real["bytes"] as Int64 {
+                problems.append("blob totals: kept \(kept["count"] as Int) blobs, \(kept["bytes"] as Int64) bytes; table has \(real["count"] as Int), \(real["bytes"] as Int64)")
+            }
             return try Row.fetchAll(db, sql: "SELECT digest, size, path FROM blob")
         }
         do {

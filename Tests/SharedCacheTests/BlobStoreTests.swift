@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import NIOCore
 import ProviderAPI
 import Testing
@@ -98,6 +99,45 @@ struct BlobStoreTests {
         try store.blobs.setLimits(BlobLimits(maxCount: 1))
         #expect(store.blobs.count == 1)
         #expect(store.blobs.has(fourth))
+    }
+
+    @Test("the kept totals follow every change: a second save of the same content, eviction, removal, reset")
+    func totalsStayExact() throws {
+        let dir = try CacheDirectory()
+        defer { dir.remove() }
+        let store = try CacheStore(directory: dir.url, blobLimits: BlobLimits(maxBytes: nil, maxCount: 4))
+        var keys: [String] = []
+        for seed in 0..<6 { keys.append(try store.blobs.save(file: try Fixtures.write(Fixtures.bytes(100 + seed, seed: UInt8(seed)), in: dir.url))) }
+        #expect(store.blobs.count == 4)
+        #expect(store.blobs.totalBytes == 102 + 103 + 104 + 105)
+        // the same content again replaces its row; it must not count twice
+        try store.blobs.save(file: try Fixtures.write(Fixtures.bytes(105, seed: 5), in: dir.url))
+        #expect(store.blobs.count == 4)
+        #expect(store.blobs.totalBytes == 414)
+        try store.blobs.remove(keys[5])
+        #expect(store.blobs.count == 3)
+        #expect(store.blobs.totalBytes == 309)
+        #expect(try store.verify() == [])
+        try store.blobs.reset()
+        #expect(store.blobs.count == 0 && store.blobs.totalBytes == 0)
+        #expect(try store.verify() == [])
+    }
+
+    @Test("a cache made before the kept totals starts them from its blobs")
+    func totalsMigrateFromV1() throws {
+        let dir = try CacheDirectory()
+        defer { dir.remove() }
+        let pool = try DatabasePool(path: dir.url.appendingPathComponent("cache.sqlite").path)
+        try CacheSchema.migrator.migrate(pool, upTo: "v1")
+        try pool.write { db in
+            try db.execute(sql: "INSERT INTO blob (digest, size, lastUsed, path) VALUES ('aa', 10, 1, 'aa/aa'), ('bb', 32, 2, 'bb/bb')")
+        }
+        try pool.close()
+        let migrated = try DatabasePool(path: dir.url.appendingPathComponent("cache.sqlite").path)
+        try CacheSchema.migrator.migrate(migrated)
+        let totals = try migrated.read { db in try Row.fetchOne(db, sql: "SELECT count, bytes FROM blob_totals") }
+        #expect(totals?["count"] == 2)
+        #expect(totals?["bytes"] == 42)
     }
 
     @Test("LRU: the byte limit evicts until the total fits; a blob over the limit alone stays")
