@@ -14,8 +14,10 @@ extension WebDAVProvider {
             options.ifMatch = nil
         }
         let downloader = HTTPDownloader(executor: executor)
+        // The dialect's oc:checksums are what the download is verified against.
+        let expected = try await dialect != nil && options.verifyDigest && options.range == nil ? item(at: path) : nil
         return try await downloader.download(
-            request, to: sink, options: options, expected: nil,
+            request, to: sink, options: options, expected: expected,
             errorFor: { [request] response, body in
                 errorSync(for: response, body: body, request: request, path: path)
             },
@@ -56,7 +58,17 @@ extension WebDAVProvider {
 
     /// One `PUT`, then a `PROPFIND` for the item's metadata.
     func put(_ source: any UploadSource, at path: ItemPath, options: UploadOptions, exclusive: Bool) async throws -> Item {
-        var headers = HTTPHeaders()
+        if let dialect { return try await dialectPut(source, at: path, options: options, exclusive: exclusive, dialect: dialect) }
+        return try await plainPut(source, at: path, options: options, exclusive: exclusive)
+    }
+
+    /// One plain `PUT`; `extraHeaders` are the dialect's (`OC-Checksum`, `X-OC-Mtime`), and
+    /// `answered` sees the response headers before the item is read back.
+    func plainPut(
+        _ source: any UploadSource, at path: ItemPath, options: UploadOptions, exclusive: Bool,
+        extraHeaders: HTTPHeaders = [:], answered: (@Sendable (HTTPHeaders) -> Void)? = nil
+    ) async throws -> Item {
+        var headers = extraHeaders
         headers.add(name: "Content-Type", value: options.mimeType ?? MIMETypes.guess(path.name))
         if exclusive { headers.add(name: "If-None-Match", value: "*") }
         if let ifMatch = options.ifMatch {
@@ -91,7 +103,8 @@ extension WebDAVProvider {
             }
         }
         await response.body.discard()
-        if let modified = options.modified { await setModified(modified, at: path) }
+        answered?(response.headers)
+        if let modified = options.modified, extraHeaders.first(name: "x-oc-mtime") == nil { await setModified(modified, at: path) }
         var item = try await item(at: path)
         if item.size == nil { item.size = source.length }
         return item

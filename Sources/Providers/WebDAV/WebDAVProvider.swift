@@ -24,6 +24,8 @@ public struct WebDAVProvider: StorageProvider {
     public let account: ProviderAccount
     /// What the probe learnt about the server.
     public let profile: WebDAVServerProfile
+    /// The ownCloud/Nextcloud dialect, when the server speaks it; `nil` for plain RFC 4918.
+    public let dialect: WebDAVDialect?
 
     let mapper: DAVPathMapper
     let executor: RequestExecutor
@@ -32,10 +34,13 @@ public struct WebDAVProvider: StorageProvider {
 
     /// A provider rooted at `configuration.url` with the given capabilities
     /// (by default those every RFC 4918 class 1 server has).
-    public init(configuration: ProviderConfiguration, profile: WebDAVServerProfile = .generic) throws {
+    public init(
+        configuration: ProviderConfiguration, profile: WebDAVServerProfile = .generic, dialect: WebDAVDialect? = nil
+    ) throws {
         self.mapper = try DAVPathMapper(root: configuration.url)
         self.profile = profile
-        self.capabilities = profile.capabilities
+        self.dialect = dialect
+        self.capabilities = dialect?.capabilities(over: profile.capabilities) ?? profile.capabilities
         self.logger = configuration.logger
         self.executor = RequestExecutor(
             transport: configuration.transport,
@@ -44,7 +49,8 @@ public struct WebDAVProvider: StorageProvider {
             logger: configuration.logger)
         self.snapshots = ListingSnapshots()
         self.account = ProviderAccount(
-            kind: "webdav", server: Redactor.redact(url: mapper.root), user: configuration.credentials.username)
+            kind: dialect?.flavor.rawValue ?? "webdav", server: Redactor.redact(url: mapper.root),
+            user: dialect?.user ?? configuration.credentials.username)
     }
 
     /// Makes a provider after probing the server (`OPTIONS` and a `PROPFIND` of the root)
@@ -58,7 +64,7 @@ public struct WebDAVProvider: StorageProvider {
     // MARK: Metadata
 
     public func item(at path: ItemPath) async throws -> Item {
-        let responses = try await propfind(path, depth: "0", body: DAVRequestBodies.propfindItems)
+        let responses = try await propfind(path, depth: "0", body: propfindItemsBody)
         guard let first = responses.first else {
             throw ProviderError(.invalidResponse, "PROPFIND of \(path) answered no response")
         }
@@ -86,7 +92,7 @@ public struct WebDAVProvider: StorageProvider {
     func fetchChildren(_ folder: ItemPath) async throws -> [Item] {
         let responses: [DAVResponse]
         do {
-            responses = try await propfind(folder, depth: "1", body: DAVRequestBodies.propfindItems, folder: true)
+            responses = try await propfind(folder, depth: "1", body: propfindItemsBody, folder: true)
         } catch let failure as ProviderError where [400, 404, 405, 409].contains(failure.httpStatus ?? 0) && !folder.isRoot {
             // Apache answers 400 to a collection URL naming a file: say what really is there.
             if let existing = try await itemIfExists(at: folder), existing.kind == .file {
@@ -119,6 +125,9 @@ public struct WebDAVProvider: StorageProvider {
     }
 
     // MARK: Requests
+
+    /// The PROPFIND body for items: the dialect's when there is one.
+    var propfindItemsBody: String { dialect == nil ? DAVRequestBodies.propfindItems : OwnCloudProperties.propfindBody }
 
     /// Sends `PROPFIND` and parses the multistatus answer.
     func propfind(_ path: ItemPath, depth: String, body: String, folder: Bool = false) async throws -> [DAVResponse] {
@@ -188,6 +197,7 @@ public struct WebDAVProvider: StorageProvider {
                 httpStatus: status)
         }
         let path = try expected ?? mapper.path(forHref: response.href)
-        return DAVItemMapper.item(path: path, properties: response.found)
+        let item = DAVItemMapper.item(path: path, properties: response.found)
+        return dialect == nil ? item : OwnCloudProperties.refine(item, properties: response.found)
     }
 }

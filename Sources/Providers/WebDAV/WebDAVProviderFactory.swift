@@ -22,7 +22,11 @@ public struct WebDAVProviderFactory: ProviderFactory {
 
     /// A provider whose capabilities were probed from the server.
     public func connect(_ configuration: ProviderConfiguration) async throws -> any StorageProvider {
-        try await WebDAVProvider.connect(configuration)
+        // `-o dialect=nextcloud` (or `owncloud`) speaks the ownCloud/Nextcloud dialect to this server.
+        if let flavor = configuration.options["dialect"].flatMap({ WebDAVDialect.Flavor(rawValue: $0.lowercased()) }) {
+            return try await OwnCloudProviderFactory.connect(configuration, flavor: flavor)
+        }
+        return try await WebDAVProvider.connect(configuration)
     }
 
     public func probe(_ url: URL, using executor: RequestExecutor) async -> ProbeResult? {

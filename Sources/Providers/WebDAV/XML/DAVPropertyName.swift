@@ -35,11 +35,15 @@ public struct DAVPropertyValue: Hashable, Sendable {
     public var text: String
     /// The names of the child elements (for `resourcetype`: `collection`, …).
     public var children: [DAVPropertyName]
+    /// The trimmed text of each child element, in the order of ``children``
+    /// (`oc:checksums` holds its value in an `oc:checksum` child, `oc:share-types` in `oc:share-type`s).
+    public var childTexts: [String]
 
     /// Creates a value.
-    public init(text: String, children: [DAVPropertyName] = []) {
+    public init(text: String, children: [DAVPropertyName] = [], childTexts: [String] = []) {
         self.text = text
         self.children = children
+        self.childTexts = childTexts
     }
 }
 

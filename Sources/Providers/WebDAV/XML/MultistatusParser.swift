@@ -70,6 +70,7 @@ private final class MultistatusDelegate: NSObject, XMLParserDelegate {
     private var propstat: DAVPropstat?
     private var propName: DAVPropertyName?
     private var propChildren: [DAVPropertyName] = []
+    private var propChildTexts: [String] = []
 
     init(limits: MultistatusParser.Limits) { self.limits = limits }
 
@@ -100,6 +101,7 @@ private final class MultistatusDelegate: NSObject, XMLParserDelegate {
         } else if depth == 5, propstat != nil, stack[3] == DAVPropertyName("DAV:", "prop") {
             propName = name
             propChildren = []
+            propChildTexts = []
         } else if depth == 6, propName != nil {
             propChildren.append(name)
         }
@@ -132,8 +134,10 @@ private final class MultistatusDelegate: NSObject, XMLParserDelegate {
             if !value.isEmpty { response?.message = value }
         } else if depth == 4, isDAV, name.name == "status", propstat != nil {
             propstat?.status = Self.statusCode(value) ?? 0
+        } else if depth == 6, propName != nil, propChildTexts.count < propChildren.count {
+            propChildTexts.append(value)
         } else if depth == 5, let propName, propName == name {
-            propstat?.properties[propName] = DAVPropertyValue(text: value, children: propChildren)
+            propstat?.properties[propName] = DAVPropertyValue(text: value, children: propChildren, childTexts: propChildTexts)
             self.propName = nil
         } else if depth == 3, isDAV, name.name == "propstat", let done = propstat {
             response?.propstats.append(done)

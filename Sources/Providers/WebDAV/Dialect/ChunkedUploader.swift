@@ -1,0 +1,207 @@
+import Crypto
+import Foundation
+import NIOCore
+import NIOHTTP1
+import ProviderAPI
+
+/// Nextcloud chunking v2 (also ownCloud 10's "new" chunking): `MKCOL` an upload folder below
+/// `remote.php/dav/uploads/USER/`, `PUT` numbered chunks (1, 2, …) into it, then `MOVE` its
+/// `.file` onto the destination with `OC-Total-Length`, `OC-Checksum` and `X-OC-Mtime`.
+///
+/// The upload folder's name is derived from the user, the destination, the length and the
+/// content's SHA-1, so a later upload of the same content to the same place finds it: it lists
+/// the chunks already there (`PROPFIND`, `Depth: 1`) and sends only the missing ones. A network
+/// failure leaves the folder for that resume; any other failure, and cancellation, deletes it.
+/// Each chunk is held in memory while it is sent (``WebDAVDialect/chunkSize``), so that a
+/// retried request can send it again.
+struct ChunkedUploader: Sendable {
+    let provider: WebDAVProvider
+    let dialect: WebDAVDialect
+
+    /// The name of the upload folder for this content at this destination.
+    static func uploadID(user: String, destination: String, length: Int64, sha1: String) -> String {
+        let digest = Insecure.SHA1.hash(data: Data("\(user)\n\(destination)\n\(length)\n\(sha1)".utf8))
+        return "strata-" + digest.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+    }
+
+    /// The absolute URL of `path` in the user's files, as `Destination` wants it.
+    func destinationURL(_ path: ItemPath) -> URL {
+        let segments = provider.userRootSegments + path.segments
+        return URL(string: dialect.filesRoot.absoluteString + segments.map(DAVPathMapper.encode(segment:)).joined(separator: "/"))
+            ?? dialect.filesRoot
+    }
+
+    func upload(
+        _ source: any UploadSource, length: Int64, sha1: String, to path: ItemPath, options: UploadOptions, exclusive: Bool
+    ) async throws -> Item {
+        if exclusive, try await provider.itemIfExists(at: path) != nil {
+            throw ProviderError(.alreadyExists, "\(path) already exists")
+        }
+        let destination = destinationURL(path)
+        let id = Self.uploadID(user: dialect.user, destination: destination.absoluteString, length: length, sha1: sha1)
+        guard let folder = URL(string: dialect.uploadsRoot.absoluteString + id + "/") else {
+            throw ProviderError(.invalidArgument, "cannot build the upload folder URL")
+        }
+        var common = HTTPHeaders()
+        common.add(name: "Destination", value: destination.absoluteString)
+        common.add(name: "OC-Total-Length", value: String(length))
+        do {
+            let done = try await existingChunks(folder, headers: common)
+            let item = try await sendChunks(
+                source, length: length, folder: folder, done: done, headers: common, options: options)
+            _ = item
+            return try await assemble(folder, path: path, length: length, sha1: sha1, headers: common, options: options, exclusive: exclusive)
+        } catch let failure as ProviderError where failure.code == .network {
+            throw failure  // the chunks stay for a resume
+        } catch {
+            await abort(folder)
+            throw ProviderError.wrap(error)
+        }
+    }
+
+    /// Chunk number → size of the chunks already in the upload folder; creates the folder when missing.
+    func existingChunks(_ folder: URL, headers: HTTPHeaders) async throws -> [Int: Int64] {
+        var propfindHeaders = HTTPHeaders()
+        propfindHeaders.add(name: "Depth", value: "1")
+        propfindHeaders.add(name: "Content-Type", value: "application/xml; charset=utf-8")
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/><d:getcontentlength/></d:prop></d:propfind>
+            """
+        let request = HTTPRequest(method: .PROPFIND, url: folder, headers: propfindHeaders, body: .bytes(ByteBuffer(string: body)))
+        let response = try await provider.executor.execute(request)
+        if response.status == 404 {
+            await response.body.discard()
+            let mkcol = HTTPRequest(method: .MKCOL, url: folder, headers: headers)
+            let made = try await provider.executor.execute(mkcol)
+            guard made.isSuccess else { throw await provider.error(for: made, request: mkcol, path: nil) }
+            await made.body.discard()
+            return [:]
+        }
+        guard response.status == 207 else { throw await provider.error(for: response, request: request, path: nil) }
+        let data = try await provider.collect(response, request: request, limit: 16 << 20)
+        var chunks: [Int: Int64] = [:]
+        for entry in try MultistatusParser.parse(data) {
+            let name = entry.href.split(separator: "/").last.map(String.init) ?? ""
+            guard let number = Int(name), let size = entry.found[.getcontentlength].flatMap({ Int64($0.text) }) else { continue }
+            chunks[number] = size
+        }
+        return chunks
+    }
+
+    /// Reads the source once, sending each chunk not already on the server.
+    func sendChunks(
+        _ source: any UploadSource, length: Int64, folder: URL, done: [Int: Int64], headers: HTTPHeaders,
+        options: UploadOptions
+    ) async throws -> Int {
+        let chunkSize = Int(dialect.chunkSize)
+        var number = 1
+        var sent: Int64 = 0
+        var pending = ByteBuffer()
+        options.progress?(TransferProgress(completed: 0, expected: length))
+
+        func flush(_ chunk: ByteBuffer) async throws {
+            let size = Int64(chunk.readableBytes)
+            if done[number] == size {
+                sent += size
+            } else {
+                try await putChunk(chunk, number: number, folder: folder, headers: headers, sentBefore: sent, total: length, options: options)
+                sent += size
+            }
+            options.progress?(TransferProgress(completed: sent, expected: length))
+            number += 1
+        }
+
+        for try await var piece in try source.makeStream() {
+            try Task.checkCancellation()
+            while piece.readableBytes > 0 {
+                let take = min(piece.readableBytes, chunkSize - pending.readableBytes)
+                if var slice = piece.readSlice(length: take) { pending.writeBuffer(&slice) }
+                if pending.readableBytes == chunkSize {
+                    try await flush(pending)
+                    pending = ByteBuffer()
+                }
+            }
+        }
+        if pending.readableBytes > 0 || number == 1 { try await flush(pending) }
+        guard sent == length else {
+            throw ProviderError(.conflict, "the source gave \(sent) bytes, not the \(length) it announced")
+        }
+        return number - 1
+    }
+
+    func putChunk(
+        _ chunk: ByteBuffer, number: Int, folder: URL, headers: HTTPHeaders, sentBefore: Int64, total: Int64,
+        options: UploadOptions
+    ) async throws {
+        guard let url = URL(string: folder.absoluteString + String(number)) else {
+            throw ProviderError(.invalidArgument, "cannot build the chunk URL")
+        }
+        var chunkHeaders = headers
+        chunkHeaders.add(name: "Content-Type", value: "application/octet-stream")
+        var digester = Digester(.sha1)
+        digester?.update(chunk)
+        if let hex = digester?.finalize() { chunkHeaders.add(name: "OC-Checksum", value: OwnCloudChecksum.header(.sha1, hex)) }
+        var chunkProgress: ProgressHandler?
+        if let report = options.progress {
+            chunkProgress = { @Sendable (step: TransferProgress) in
+                report(TransferProgress(completed: sentBefore + step.completed, expected: total))
+            }
+        }
+        let request = HTTPRequest(
+            method: .PUT, url: url, headers: chunkHeaders, body: .bytes(chunk), uploadProgress: chunkProgress)
+        let response: HTTPResponse
+        do {
+            response = try await provider.executor.execute(request)
+        } catch {
+            throw ProviderError.wrap(error, request: request.summary)
+        }
+        guard response.isSuccess else {
+            throw await provider.error(for: response, request: request, path: nil) { status in
+                // A chunk whose checksum the server refused arrived damaged.
+                status == 400 ? .integrity : nil
+            }
+        }
+        await response.body.discard()
+    }
+
+    /// `MOVE …/.file` onto the destination, then the item as the server has it.
+    func assemble(
+        _ folder: URL, path: ItemPath, length: Int64, sha1: String, headers: HTTPHeaders, options: UploadOptions,
+        exclusive: Bool
+    ) async throws -> Item {
+        guard let url = URL(string: folder.absoluteString + ".file") else {
+            throw ProviderError(.invalidArgument, "cannot build the assembly URL")
+        }
+        var moveHeaders = headers
+        moveHeaders.add(name: "OC-Checksum", value: OwnCloudChecksum.header(.sha1, sha1))
+        moveHeaders.add(name: "Overwrite", value: exclusive ? "F" : "T")
+        if let modified = options.modified { moveHeaders.add(name: "X-OC-Mtime", value: WebDAVProvider.ocMtime(modified)) }
+        if let ifMatch = options.ifMatch { moveHeaders.add(name: "If-Match", value: ifMatch) }
+        // A MOVE may be retried after a dropped connection: the server then answers 404 for the
+        // folder that is already gone, and the item is checked below.
+        let request = HTTPRequest(method: .MOVE, url: url, headers: moveHeaders, isIdempotent: true)
+        let response = try await provider.executor.execute(request)
+        guard response.isSuccess else {
+            throw await provider.error(for: response, request: request, path: path) { status in
+                switch status {
+                case 412: return exclusive && options.ifMatch == nil ? .alreadyExists : .preconditionFailed
+                case 400: return .integrity
+                default: return nil
+                }
+            }
+        }
+        await response.body.discard()
+        let item = try await provider.item(at: path)
+        if let size = item.size, size != length {
+            throw ProviderError(.integrity, "the server assembled \(size) bytes for \(path), not \(length)")
+        }
+        return try await provider.confirmUpload(item, at: path, sha1: sha1, modified: options.modified, answer: response.headers)
+    }
+
+    /// Deletes the upload folder and the chunks in it.
+    func abort(_ folder: URL) async {
+        let request = HTTPRequest(method: .DELETE, url: folder)
+        if let response = try? await provider.executor.execute(request) { await response.body.discard() }
+    }
+}

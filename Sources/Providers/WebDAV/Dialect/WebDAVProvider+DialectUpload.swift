@@ -1,0 +1,70 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import ProviderAPI
+
+extension WebDAVProvider {
+    /// An upload in the dialect: the content's SHA-1 is read first and sent as `OC-Checksum`, the
+    /// modified time as `X-OC-Mtime` (checked against the `X-OC-MTime: accepted` answer, else set
+    /// with `PROPPATCH`), and files from ``WebDAVDialect/chunkThreshold`` up go in chunks.
+    func dialectPut(
+        _ source: any UploadSource, at path: ItemPath, options: UploadOptions, exclusive: Bool, dialect: WebDAVDialect
+    ) async throws -> Item {
+        // A source that cannot be read twice, or whose length is unknown, is spooled to disk first.
+        var spooled: URL?
+        defer { if let spooled { try? FileManager.default.removeItem(at: spooled) } }
+        var source = source
+        if !source.isReplayable || source.length == nil {
+            let url = try await TemporarySpool.spool(source)
+            spooled = url
+            source = try FileSource(url: url)
+        }
+        let length = source.length ?? 0
+        let sha1 = try await OwnCloudChecksum.digest(of: source, algorithm: .sha1)
+        if dialect.features.chunking, length >= dialect.chunkThreshold {
+            let uploader = ChunkedUploader(provider: self, dialect: dialect)
+            return try await uploader.upload(
+                source, length: length, sha1: sha1, to: path, options: options, exclusive: exclusive)
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "OC-Checksum", value: OwnCloudChecksum.header(.sha1, sha1))
+        if let modified = options.modified { headers.add(name: "X-OC-Mtime", value: Self.ocMtime(modified)) }
+        let answer = HeaderBox()
+        var item = try await plainPut(
+            source, at: path, options: options, exclusive: exclusive, extraHeaders: headers,
+            answered: { answer.set($0) })
+        item = try await confirmUpload(item, at: path, sha1: sha1, modified: options.modified, answer: answer.get())
+        return item
+    }
+
+    /// After an upload: the modified time set where `X-OC-Mtime` was not accepted, and the
+    /// server's checksum compared with the one sent.
+    func confirmUpload(_ item: Item, at path: ItemPath, sha1: String, modified: Date?, answer: HTTPHeaders?) async throws -> Item {
+        var item = item
+        if let modified {
+            let accepted = answer?.first(name: "x-oc-mtime")?.lowercased() == "accepted"
+            if !accepted {
+                await setModified(modified, at: path)
+                item = try await self.item(at: path)
+            }
+        }
+        if let stored = item.digests[.sha1], stored != sha1 {
+            throw ProviderError(
+                .integrity, "the server stored \(path) with SHA-1 \(stored), but \(sha1) was sent")
+        }
+        return item
+    }
+
+    /// `X-OC-Mtime` takes whole seconds since 1970.
+    static func ocMtime(_ date: Date) -> String {
+        String(Int64(date.timeIntervalSince1970.rounded(.down)))
+    }
+}
+
+/// Holds the response headers of an upload for the caller that waits on it.
+final class HeaderBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var headers: HTTPHeaders?
+    func set(_ value: HTTPHeaders) { lock.withLock { headers = value } }
+    func get() -> HTTPHeaders? { lock.withLock { headers } }
+}
