@@ -6,31 +6,62 @@ extension CacheStore {
     /// Replaces the cached children of `folder` with `items` (removing children not in it when `complete`), records the listing.
     ///
     /// A child removed because a complete listing no longer holds it takes
-    /// everything cached below it along. `changeToken` is the folder's etag or
-    /// the change-feed token the listing was read at, returned by ``listing(of:account:)``.
+    /// everything cached below it along. Only the rows of children that changed
+    /// are rewritten (an unchanged child only gets the new fetch time), so
+    /// refreshing an unchanged 10,000-child listing rewrites no item and leaves
+    /// the search index alone. `changeToken` is the folder's etag or the
+    /// change-feed token the listing was read at, returned by ``listing(of:account:)``.
+    /// Returns how many children were new or changed.
+    @discardableResult
     public func saveListing(
         _ items: [Item], of folder: ItemPath, account: ProviderAccount, complete: Bool, fetchedAt: Date = Date(),
         changeToken: String? = nil
-    ) throws {
+    ) throws -> Int {
         let coding = ItemCoding()
         let key = account.storageKey
         let folderKey = folder.storageKey
-        try write { db in
+        return try write { db in
+            var existing: [PathKey: Data] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT path, json FROM item WHERE account = ? AND parent = ? AND path <> '/'", arguments: [key, folderKey]) {
+                existing[PathKey(row["path"] as String)] = row["json"]
+            }
             if complete {
-                let kept = Set(items.map { PathKey($0.path) })
-                let existing = try String.fetchAll(
-                    db, sql: "SELECT path FROM item WHERE account = ? AND parent = ?", arguments: [key, folderKey])
-                for path in existing where !kept.contains(PathKey(path)) {
-                    let child = try ItemPath(path)
-                    try Self.removeSubtree(path, bounds: child.descendantRange, account: key, in: db)
+                let kept = Set(items.map { PathKey($0.path.storageKey) })
+                for path in existing.keys where !kept.contains(path) {
+                    let child = try ItemPath(path.text)
+                    try Self.removeSubtree(path.text, bounds: child.descendantRange, account: key, in: db)
                 }
             }
+            var changed = 0
             for item in items {
-                try coding.upsert(item, account: key, fetchedAt: fetchedAt, in: db)
+                let json = try coding.encode(item)
+                if existing[PathKey(item.path.storageKey)] == json { continue }
+                try coding.upsert(item, json: json, account: key, fetchedAt: fetchedAt, in: db)
+                changed += 1
             }
+            try db.execute(
+                sql: "UPDATE item SET fetchedAt = ? WHERE account = ? AND parent = ? AND path <> '/'",
+                arguments: [fetchedAt.timeIntervalSinceReferenceDate, key, folderKey])
             try db.execute(
                 sql: "INSERT OR REPLACE INTO listing (account, path, fetchedAt, complete, changeToken) VALUES (?, ?, ?, ?, ?)",
                 arguments: [key, folderKey, fetchedAt.timeIntervalSinceReferenceDate, complete, changeToken])
+            return changed
+        }
+    }
+
+    /// Marks the cached listing of `folder` as fetched at `fetchedAt` without touching its
+    /// children: the server showed it unchanged (same folder etag). Returns false when it was never listed.
+    @discardableResult
+    public func touchListing(of folder: ItemPath, account: ProviderAccount, fetchedAt: Date = Date()) throws -> Bool {
+        let key = account.storageKey
+        let folderKey = folder.storageKey
+        let stamp = fetchedAt.timeIntervalSinceReferenceDate
+        return try write { db in
+            try db.execute(sql: "UPDATE listing SET fetchedAt = ? WHERE account = ? AND path = ?", arguments: [stamp, key, folderKey])
+            guard db.changesCount > 0 else { return false }
+            try db.execute(
+                sql: "UPDATE item SET fetchedAt = ? WHERE account = ? AND parent = ? AND path <> '/'", arguments: [stamp, key, folderKey])
+            return true
         }
     }
 

@@ -152,10 +152,31 @@ public struct CachedProvider: StorageProvider {
     }
 
     /// Lists everything on the server and keeps it as a complete listing.
+    ///
+    /// Where the provider has ``Capabilities/Features/recursiveETags``, the folder's etag is
+    /// asked first (one small request): when it equals the one the cached listing was read at,
+    /// the folder is unchanged and the cached listing answers without listing again.
     func fetchListing(_ folder: ItemPath) async throws -> [Item] {
+        try await fetchListingReporting(folder).items
+    }
+
+    /// ``fetchListing(_:)``, also saying whether the server listed the folder (false: its etag showed it unchanged)
+    /// and how many children were new or changed.
+    func fetchListingReporting(_ folder: ItemPath) async throws -> (items: [Item], listed: Bool, changed: Int) {
+        guard base.capabilities.features.contains(.recursiveETags) else {
+            let items = try await base.listAll(folder)
+            let changed = (try? store.saveListing(items, of: folder, account: account, complete: true)) ?? items.count
+            return (items, true, changed)
+        }
+        let etag = try await base.item(at: folder).etag
+        if let etag, let cached = try? store.listing(of: folder, account: account), cached.isComplete, cached.changeToken == etag {
+            _ = try? store.touchListing(of: folder, account: account)
+            return (cached.items, false, 0)
+        }
+        // The etag is read before the listing: a change made while listing shows as a new etag next time.
         let items = try await base.listAll(folder)
-        try? store.saveListing(items, of: folder, account: account, complete: true)
-        return items
+        let changed = (try? store.saveListing(items, of: folder, account: account, complete: true, changeToken: etag)) ?? items.count
+        return (items, true, changed)
     }
 
     /// A cached listing as one page (the cache answers whole listings; a limit is a hint).

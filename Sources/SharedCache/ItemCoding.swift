@@ -33,13 +33,18 @@ struct ItemCoding {
 
     /// Inserts or replaces `item`'s row.
     func upsert(_ item: Item, account: String, fetchedAt: Date, in db: Database) throws {
+        try upsert(item, json: try encode(item), account: account, fetchedAt: fetchedAt, in: db)
+    }
+
+    /// Inserts or replaces `item`'s row, whose JSON (``encode(_:)``) the caller already made.
+    func upsert(_ item: Item, json: Data, account: String, fetchedAt: Date, in db: Database) throws {
         let statement = try db.cachedStatement(sql: Self.upsertSQL)
         let path = item.path.storageKey
         let arguments: StatementArguments = [
             account, path, item.path.parent.storageKey, item.name,
             TextFolding.fold(item.name), TextFolding.fold(path),
             item.kind.rawValue, item.size, item.modified?.timeIntervalSinceReferenceDate,
-            item.mimeType, item.etag, try encode(item), fetchedAt.timeIntervalSinceReferenceDate,
+            item.mimeType, item.etag, json, fetchedAt.timeIntervalSinceReferenceDate,
         ]
         try statement.execute(arguments: arguments)
     }

@@ -8,6 +8,8 @@ struct PathKey: Hashable, Sendable {
 
     init(_ text: String) { bytes = Array(text.utf8) }
     init(_ path: ItemPath) { self.init(path.storageKey) }
+    /// The path as text again.
+    var text: String { String(decoding: bytes, as: UTF8.self) }
 }
 
 extension ItemPath {

@@ -181,6 +181,71 @@ struct CachedProviderChangeTests {
         #expect(try rig.store.item(at: "/dir/keep.txt", account: account)?.item.size == 7)
     }
 
+    @Test("an unchanged folder etag answers a network-first listing from the cache with one small request")
+    func folderETagShortCircuit() async throws {
+        let rig = try Rig()
+        defer { rig.remove() }
+        let cached = rig.cached()
+        for name in ["a.txt", "b.txt", "c.txt"] {
+            _ = try await cached.upload(DataSource(string: name), to: .root, name: name, options: UploadOptions())
+        }
+        _ = try await cached.listAll(.root)
+        let before = rig.requestCount
+        #expect(try await cached.listAll(.root).map(\.name) == ["a.txt", "b.txt", "c.txt"])
+        #expect(rig.requestCount == before + 1)
+        // another client's write gives the folder a new etag: listed again
+        _ = try await rig.base.upload(DataSource(string: "d"), to: .root, name: "d.txt", options: UploadOptions())
+        let afterWrite = rig.requestCount
+        #expect(try await cached.listAll(.root).map(\.name) == ["a.txt", "b.txt", "c.txt", "d.txt"])
+        #expect(rig.requestCount == afterWrite + 2)
+    }
+
+    @Test("refreshTree: an unchanged tree costs one request; a deep change lists only the folders on its way")
+    func refreshTreeRecursive() async throws {
+        let rig = try Rig()
+        defer { rig.remove() }
+        try await Self.makeTree(rig.base)
+        let cached = rig.cached()
+        let first = try await cached.refreshTree()
+        #expect(first.foldersListed == 6)
+        let before = rig.requestCount
+        #expect(try await cached.refreshTree() == TreeRefresh(foldersListed: 0, foldersUnchanged: 1, itemsChanged: 0))
+        #expect(rig.requestCount == before + 1)
+        _ = try await rig.base.upload(DataSource(string: "longer now"), to: "/x/y/z", name: "f.txt", options: UploadOptions(conflict: .overwrite))
+        let third = try await cached.refreshTree()
+        // root, x, y and z listed; p found unchanged from its etag in the root's listing
+        #expect(third == TreeRefresh(foldersListed: 4, foldersUnchanged: 1, itemsChanged: 4))
+        #expect(try rig.store.item(at: "/x/y/z/f.txt", account: cached.account)?.item.size == 10)
+        let offline = rig.cached(.cacheOnly)
+        #expect(try await offline.listAll("/p/q").map(\.name) == ["g.txt"])
+    }
+
+    @Test("refreshTree without recursive etags lists every folder but rewrites only what changed")
+    func refreshTreePlain() async throws {
+        var capabilities = InMemoryProvider.fullCapabilities
+        capabilities.features.remove(.recursiveETags)
+        let rig = try Rig(capabilities: capabilities)
+        defer { rig.remove() }
+        try await Self.makeTree(rig.base)
+        let cached = rig.cached()
+        #expect(try await cached.refreshTree() == TreeRefresh(foldersListed: 6, foldersUnchanged: 0, itemsChanged: 8))
+        #expect(try await cached.refreshTree() == TreeRefresh(foldersListed: 6, foldersUnchanged: 0, itemsChanged: 0))
+        _ = try await rig.base.upload(DataSource(string: "longer now"), to: "/x/y/z", name: "f.txt", options: UploadOptions(conflict: .overwrite))
+        // the reference server moves the folder etags on the way anyway: 4 of the 8 rows change
+        #expect(try await cached.refreshTree() == TreeRefresh(foldersListed: 6, foldersUnchanged: 0, itemsChanged: 4))
+        #expect(try await cached.refreshTree("/x", maxDepth: 1) == TreeRefresh(foldersListed: 1, foldersUnchanged: 0, itemsChanged: 0))
+    }
+
+    /// /x/y/z/f.txt, /x/e.txt, /p/q/g.txt: six folders with the root, eight items below it.
+    static func makeTree(_ base: InMemoryProvider) async throws {
+        for (name, parent) in [("x", "/"), ("y", "/x"), ("z", "/x/y"), ("p", "/"), ("q", "/p")] {
+            _ = try await base.createFolder(named: name, in: try ItemPath(parent))
+        }
+        for (name, parent) in [("f.txt", "/x/y/z"), ("e.txt", "/x"), ("g.txt", "/p/q")] {
+            _ = try await base.upload(DataSource(string: name), to: try ItemPath(parent), name: name, options: UploadOptions())
+        }
+    }
+
     @Test("without a feed there is nothing to follow")
     func noFeed() async throws {
         let rig = try Rig(capabilities: InMemoryProvider.basicCapabilities)

@@ -3,7 +3,7 @@ import ProviderAPI
 
 /// Sizes, modified times, etags, digests and MIME types.
 enum MetadataCases {
-    static var all: [ConformanceCase] { [size, modifiedTime, setModifiedTime, etags, digests, mimeType] }
+    static var all: [ConformanceCase] { [size, modifiedTime, setModifiedTime, etags, recursiveETags, digests, mimeType] }
 
     static let size = ConformanceCase(
         "metadata.size", summary: "upload, item(at:) and list agree on a file's size"
@@ -80,6 +80,27 @@ enum MetadataCases {
         if let returned = second.etag {
             try context.expect(returned == etag2, "the overwrite returned the etag \(returned), item(at:) says \(etag2)")
         }
+    }
+
+    static let recursiveETags = ConformanceCase(
+        "metadata.recursiveETags", requires: [.etags, .recursiveETags],
+        summary: "A folder's etag changes when something two levels below it changes, and stays put otherwise"
+    ) { context in
+        let outer = try await context.makeFolder("outer")
+        let inner = try await context.makeFolder("inner", in: outer.path)
+        let file = try await context.upload(text: "first", as: "deep.txt", in: inner.path)
+        func etag(_ path: ItemPath) async throws -> String {
+            guard let etag = try await context.provider.item(at: path).etag else { throw ConformanceFailure("\(path) has no etag") }
+            return etag
+        }
+        let before = (try await etag(outer.path), try await etag(context.folder))
+        try context.expect(try await etag(outer.path) == before.0, "the folder etag of \(outer.path) changed without a change below it")
+        _ = try await context.upload(text: "second, longer", as: "deep.txt", in: inner.path, options: UploadOptions(conflict: .overwrite))
+        let afterOverwrite = (try await etag(outer.path), try await etag(context.folder))
+        try context.expect(afterOverwrite.0 != before.0, "\(outer.path) kept the etag \(before.0) after \(file.path) was overwritten")
+        try context.expect(afterOverwrite.1 != before.1, "\(context.folder) kept the etag \(before.1) after a change two levels down")
+        try await context.provider.delete(file.path)
+        try context.expect(try await etag(outer.path) != afterOverwrite.0, "\(outer.path) kept its etag after \(file.path) was deleted")
     }
 
     static let digests = ConformanceCase(

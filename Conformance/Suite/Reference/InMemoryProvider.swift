@@ -39,7 +39,7 @@ public struct InMemoryProvider: StorageProvider {
         features: [
             .paging, .rangeDownload, .resumeDownload, .preconditions, .exclusiveCreate, .move, .copy, .setModifiedTime,
             .etags, .digests, .mimeTypes, .stableIDs, .search, .fullTextSearch, .shares, .changes, .quota, .emptyFolders,
-            .permissions,
+            .permissions, .recursiveETags,
         ],
         digestAlgorithms: [.md5, .sha1, .sha256], modifiedTimePrecision: .milliseconds(1), shareKinds: [.publicLink, .user])
 

@@ -102,9 +102,20 @@ struct InMemoryStore {
     }
 
     mutating func record(_ kind: Change.Kind, _ key: Key, from previous: Key? = nil) {
+        touchAncestors(of: key)
+        if let previous { touchAncestors(of: previous) }
         sequence += 1
         let item = kind == .deleted ? nil : try? item(key)
         log.append((sequence, Change(kind: kind, path: Self.path(key), previousPath: previous.map(Self.path), item: item)))
+    }
+
+    /// Gives every folder above `key` a new etag, like ownCloud and Nextcloud (``Capabilities/Features/recursiveETags``).
+    mutating func touchAncestors(of key: Key) {
+        var folder = key
+        while !folder.bytes.isEmpty {
+            folder = folder.parent
+            nodes[folder]?.version += 1
+        }
     }
 
     mutating func write(

@@ -49,6 +49,10 @@ public struct Capabilities: Sendable, Hashable {
         public static let emptyFolders = Features(rawValue: 1 << 17)
         /// Items carry permissions.
         public static let permissions = Features(rawValue: 1 << 18)
+        /// A folder's etag changes whenever anything below it changes, at any depth, and only
+        /// then (ownCloud, Nextcloud): an unchanged folder etag means an unchanged subtree, so a
+        /// cache can skip listing it again.
+        public static let recursiveETags = Features(rawValue: 1 << 19)
     }
 
     /// The supported optional features.
