@@ -89,6 +89,8 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
     func registry() throws -> ProviderRegistry {
         let registry = ProviderRegistry()
         registry.register(WebDAVProviderFactory())
+        registry.register(OwnCloudProviderFactory(flavor: .nextcloud))
+        registry.register(OwnCloudProviderFactory(flavor: .owncloud))
         registry.register(NuxeoProviderFactory())
         registry.register(PydioProviderFactory())
         let file = remotes.map { URL(fileURLWithPath: $0) }
@@ -97,7 +99,7 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         return registry
     }
 
-    /// The provider and path a target names: a URL (`webdav://host/a/b`, `nuxeo://host/nuxeo/a/b`,
+    /// The provider and path a target names: a URL (`webdav://host/a/b`, `nextcloud://host/a/b`, `nuxeo://host/nuxeo/a/b`,
     /// `pydio://host/pydio/my-files/a/b`)
     /// or a saved remote (`name:/a/b`). `-o` options are added to a saved remote's own.
     func open(_ target: String) async throws -> (provider: any StorageProvider, path: ItemPath) {
