@@ -147,10 +147,20 @@ func bench(directory: URL) throws {
     let listing = try store.cachedChildren(of: "/bulk/f42", account: owner)
     print("children of a folder (\(listing.count)): \(ContinuousClock.now - start)")
     let wide = try (0..<10_000).map { i in Item(path: try ItemPath("/wide/f\(i).txt"), kind: .file, size: Int64(i)) }
+    start = ContinuousClock.now
     try store.saveListing(wide, of: "/wide", account: owner, complete: true)
+    print("saving a new 10000-child listing: \(ContinuousClock.now - start)")
     start = ContinuousClock.now
     let cachedWide = try store.listing(of: "/wide", account: owner)
     print("listing of a 10000-child folder from the cache (\(cachedWide?.items.count ?? 0)): \(ContinuousClock.now - start)")
+    start = ContinuousClock.now
+    let unchanged = try store.saveListing(wide, of: "/wide", account: owner, complete: true)
+    print("saving the same 10000-child listing again (\(unchanged) rewritten): \(ContinuousClock.now - start)")
+    var touched = wide
+    for index in stride(from: 0, to: touched.count, by: 100) { touched[index].size = -1 }
+    start = ContinuousClock.now
+    let changed = try store.saveListing(touched, of: "/wide", account: owner, complete: true)
+    print("saving it with 1% changed (\(changed) rewritten): \(ContinuousClock.now - start)")
     let scratch = directory.appendingPathComponent("bench-src")
     start = ContinuousClock.now
     for index in 0..<3000 {
