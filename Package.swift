@@ -262,6 +262,50 @@ let package = Package(
             path: "Tests/PydioTestServerTests",
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "NextcloudTestServer",
+            dependencies: [
+                "LoopbackServerKit",
+                "ProviderAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/Servers/NextcloudServer",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "strata-nextcloud-server",
+            dependencies: [
+                "NextcloudTestServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/Servers/NextcloudServerMain",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "NextcloudTestServerTests",
+            dependencies: [
+                "NextcloudTestServer",
+                "ProviderAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/NextcloudTestServerTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "NextcloudProviderTests",
+            dependencies: [
+                "WebDAVProvider", "NextcloudTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting",
+                "strata",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/NextcloudProviderTests",
+            swiftSettings: strictSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,160 @@
+import Foundation
+@testable import NextcloudTestServer
+
+/// The WebDAV recordings the server reproduces (PROPFIND, PROPPATCH, Sabre errors).
+enum DAVReplayCases {
+    static let xmlType = "application/xml"
+
+    static var all: [ReplayCase] {
+        [
+            ReplayCase(
+                fixture: "propfind-depth0-webdav-folder-nc18.xml", configuration: ReplayCase.horst, status: 207,
+                contentType: xmlType, volatile: ReplayCase.davVolatile
+            ) { server, client in
+                server.seedFolder(user: "horst", path: "ncncTest/share1")
+                return try await client.send(
+                    "PROPFIND", "/remote.php/webdav/ncncTest/share1", body: try Fixtures.data("req-propfind-body-nncclient-details.xml"))
+            },
+            ReplayCase(
+                fixture: "propfind-depth0-webdav-file-nc18.xml", configuration: ReplayCase.horst, status: 207,
+                contentType: xmlType, volatile: ReplayCase.davVolatile
+            ) { server, client in
+                server.seedFile(user: "horst", path: "ncncTest/share1/file3.txt", contents: Data("this is file3 body!".utf8))
+                return try await client.send(
+                    "PROPFIND", "/remote.php/webdav/ncncTest/share1/file3.txt",
+                    body: try Fixtures.data("req-propfind-body-nncclient-details.xml"))
+            },
+            ReplayCase(
+                fixture: "propfind-nodepth-webdav-folder-with-children-nc18.xml", configuration: ReplayCase.horst, status: 207,
+                contentType: xmlType, volatile: ReplayCase.davVolatile
+            ) { server, client in
+                for folder in ["test/a", "test/base09", "test/base10"] { server.seedFolder(user: "horst", path: folder) }
+                server.seedFile(user: "horst", path: "test/test07/file.txt", contents: Data("nineteen bytes long".utf8))
+                return try await client.send(
+                    "PROPFIND", "/remote.php/webdav/test", body: try Fixtures.data("req-propfind-body-nncclient-details.xml"))
+            },
+            ReplayCase(
+                fixture: "propfind-allprop-webdav-root-quota-nc18.xml", configuration: ReplayCase.horst, status: 207,
+                contentType: xmlType, volatile: ReplayCase.davVolatile.union(["d:quota-available-bytes"])
+            ) { server, client in
+                server.seedFolder(user: "horst", path: "my Public Share")
+                server.seedFolder(user: "horst", path: "myOublicShare")
+                return try await client.send("PROPFIND", "/remote.php/webdav/")
+            },
+            ReplayCase(
+                fixture: "propfind-depth0-dav-files-root-nc27.xml",
+                configuration: NextcloudTestServer.Configuration(users: ["user1": "pw"]), status: 207,
+                contentType: xmlType, volatile: ReplayCase.davVolatile
+            ) { server, client in
+                server.seedFile(user: "user1", path: "Readme.md", contents: Data(repeating: 0x61, count: 171))
+                return try await client.send(
+                    "PROPFIND", "/remote.php/dav/files/user1/", headers: [("Depth", "0")],
+                    text: RequestBodies.propfind(nextcloudFilesProps))
+            },
+            ReplayCase(
+                fixture: "propfind-depth1-dav-files-oc10-admin.xml", configuration: ReplayCase.ownCloudAdmin, status: 207,
+                contentType: xmlType, volatile: ReplayCase.davVolatile
+            ) { server, client in
+                server.seedFile(user: "admin", path: "Documents/Example.odt", contents: Data(count: 36227))
+                server.seedFile(user: "admin", path: "Photos/Paris.jpg", contents: Data(count: 678_556))
+                server.seedFile(user: "admin", path: "ownCloud Manual.pdf", contents: Data(count: 5_094_383))
+                return try await client.send("PROPFIND", "/remote.php/dav/files/admin/", headers: [("Depth", "1")], text: RequestBodies.ownCloudItem)
+            },
+            ReplayCase(
+                fixture: "propfind-depth1-dav-files-oc10-checksums.xml", configuration: ReplayCase.ownCloudAdmin, status: 207,
+                contentType: xmlType, volatile: ReplayCase.davVolatile.union(["oc:checksum"])
+            ) { server, client in
+                server.seedFile(user: "admin", path: "Documents/Example.odt", contents: Data(count: 36227))
+                server.seedFile(user: "admin", path: "Photos/Paris.jpg", contents: Data(count: 678_556))
+                server.seedFile(user: "admin", path: "ownCloud Manual.pdf", contents: Data(count: 5_097_391))
+                let body = RequestBodies.propfind([
+                    "d:resourcetype", "d:getlastmodified", "d:creationdate", "d:getcontentlength", "d:displayname",
+                    "d:getcontenttype", "d:getetag", "d:quota-available-bytes", "d:quota-used-bytes", "oc:size", "oc:id",
+                    "oc:permissions", "oc:checksums",
+                ])
+                return try await client.send("PROPFIND", "/remote.php/dav/files/admin/", headers: [("Depth", "1")], text: body)
+            },
+            ReplayCase(
+                fixture: "propfind-depth1-dav-files-oc10-manyfiles-EXCERPT.xml",
+                configuration: NextcloudTestServer.Configuration(flavor: .owncloud, users: ["manyfiles": "pw"], quotaBytes: 5_362_978_198 + 100_000),
+                status: 207, contentType: xmlType, volatile: ReplayCase.davVolatile, maxChildren: 4
+            ) { server, client in
+                for index in 0..<1000 {
+                    server.seedFile(user: "manyfiles", path: "1000/file.\(index).txt", contents: Data(repeating: 0x30, count: 100))
+                }
+                let body = RequestBodies.propfind([
+                    "d:resourcetype", "d:getlastmodified", "d:getcontentlength", "d:getcontenttype", "d:getetag",
+                    "d:quota-available-bytes", "d:quota-used-bytes", "oc:size", "oc:id", "oc:permissions", "oc:favorite",
+                ])
+                return try await client.send("PROPFIND", "/remote.php/dav/files/manyfiles/1000/", headers: [("Depth", "1")], text: body)
+            },
+            ReplayCase(
+                fixture: "proppatch-207-403-424-oc10.xml", configuration: ReplayCase.ownCloudAdmin, status: 207, contentType: xmlType
+            ) { server, client in
+                server.seedFile(user: "admin", path: "ownCloud Manual.pdf", contents: Data("pdf".utf8))
+                let body = """
+                    <?xml version="1.0"?><d:propertyupdate xmlns:d="DAV:" xmlns:oc="http://owncloud.org/ns"><d:set><d:prop>\
+                    <d:getlastmodified>Fri, 23 Feb 2018 11:52:05 GMT</d:getlastmodified><oc:favorite>1</oc:favorite>\
+                    </d:prop></d:set></d:propertyupdate>
+                    """
+                return try await client.send("PROPPATCH", "/remote.php/dav/files/admin/ownCloud%20Manual.pdf", text: body)
+            },
+        ] + errorCases
+    }
+
+    /// The props of the @nextcloud/files PROPFIND as the Nextcloud 27 recording answers them.
+    static let nextcloudFilesProps = [
+        "d:getetag", "d:getlastmodified", "d:quota-available-bytes", "d:resourcetype", "nc:has-preview", "nc:is-encrypted",
+        "nc:mount-type", "nc:share-attributes", "oc:comments-unread", "oc:favorite", "oc:fileid", "oc:owner-display-name",
+        "oc:owner-id", "oc:permissions", "oc:share-types", "oc:size", "ocs:share-permissions", "d:getcontentlength",
+        "d:getcontenttype",
+    ]
+
+    static var errorCases: [ReplayCase] {
+        [
+            ReplayCase(fixture: "dav-error-404-propfind-notfound-nc18.xml", configuration: ReplayCase.horst, status: 404, contentType: xmlType) { _, client in
+                try await client.send("PROPFIND", "/remote.php/webdav/non/existing/folder", body: try Fixtures.data("req-propfind-body-nncclient-folder-contents.xml"))
+            },
+            ReplayCase(fixture: "dav-error-404-get-notfound-nc18.xml", configuration: ReplayCase.horst, status: 404, contentType: xmlType) { server, client in
+                server.seedFile(user: "horst", path: "test/folder41/file1.txt", contents: Data("x".utf8))
+                _ = try await client.send("DELETE", "/remote.php/webdav/test/folder41/file1.txt")
+                return try await client.send("GET", "/remote.php/webdav/test/folder41/file1.txt")
+            },
+            ReplayCase(fixture: "dav-error-405-mkcol-exists-nc18.xml", configuration: ReplayCase.horst, status: 405, contentType: xmlType) { server, client in
+                server.seedFolder(user: "horst", path: "Company")
+                return try await client.send("MKCOL", "/remote.php/webdav/Company")
+            },
+            ReplayCase(fixture: "dav-error-409-mkcol-parent-missing-nc18.xml", configuration: ReplayCase.horst, status: 409, contentType: xmlType) { _, client in
+                try await client.send("MKCOL", "/remote.php/webdav/ncncTest/share1")
+            },
+            ReplayCase(fixture: "dav-error-400-report-missing-filter-rules-nc18.xml", configuration: ReplayCase.horst, status: 400, contentType: xmlType) { _, client in
+                let body = try Fixtures.text("req-report-filter-files-systemtags-nncclient.xml")
+                    .replacingOccurrences(of: #"<oc:filter-rules>[\s\S]*</oc:filter-rules>"#, with: "<oc:filter-rules/>", options: .regularExpression)
+                return try await client.send("REPORT", "/remote.php/dav/files/horst", text: body)
+            },
+            ReplayCase(fixture: "dav-error-403-forbidden-oc10.xml", configuration: ReplayCase.ownCloudAdmin, status: 403, contentType: xmlType) { _, client in
+                try await client.send("DELETE", "/remote.php/dav/files/admin/")
+            },
+            ReplayCase(fixture: "dav-error-404-notfound-oc10.xml", configuration: ReplayCase.ownCloudAdmin, status: 404, contentType: xmlType) { _, client in
+                try await client.send("GET", "/remote.php/dav/files/admin/specfile-9.xml")
+            },
+            ReplayCase(fixture: "dav-error-412-precondition-failed-oc10.xml", configuration: ReplayCase.ownCloudAdmin, status: 412, contentType: xmlType) { server, client in
+                server.seedFile(user: "admin", path: "spec.xml", contents: Data("a".utf8))
+                return try await client.send("PUT", "/remote.php/dav/files/admin/spec.xml", headers: [("If-Match", "\"0123456789abc\"")], text: "b")
+            },
+            ReplayCase(fixture: "dav-error-423-locked-oc10.xml", configuration: ReplayCase.ownCloudAdmin, status: 423, contentType: xmlType) { server, client in
+                server.seedFile(user: "admin", path: "new folder/newfile.pdf", contents: Data("a".utf8))
+                server.faults.lock(user: "admin", path: "new folder/newfile.pdf")
+                return try await client.send("PUT", "/remote.php/dav/files/admin/new%20folder/newfile.pdf", text: "b")
+            },
+            ReplayCase(fixture: "dav-error-503-maintenance-oc10.xml", configuration: ReplayCase.ownCloudAdmin, status: 503, contentType: xmlType) { server, client in
+                server.faults.maintenance = true
+                return try await client.send("PROPFIND", "/remote.php/dav/files/admin/", headers: [("Depth", "0")])
+            },
+            ReplayCase(fixture: "dav-error-503-storage-unavailable-oc10.xml", configuration: ReplayCase.ownCloudAdmin, status: 503, contentType: xmlType) { server, client in
+                server.faults.failNextRequests(status: 503)
+                return try await client.send("PROPFIND", "/remote.php/dav/files/admin/", headers: [("Depth", "0")])
+            },
+        ]
+    }
+}

@@ -1,0 +1,8 @@
+import Foundation
+
+/// Everything mutable on the server, guarded by one lock in ``ServerCore``.
+struct ServerState: Sendable {
+    var files = FileStore()
+    var shares = ShareStore()
+    var requests: [RecordedRequest] = []
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Hummingbird
+import ProviderAPI
+
+extension FilesEndpoint {
+    /// PROPFIND Depth 0 or 1 (no Depth header is 1, as Nextcloud answered in the recordings).
+    func propfind(_ req: ServerRequest) throws -> Response {
+        let request = try PropfindRequest.parse(req.body)
+        let depth = Self.depth(req)
+        let text = try core.withState { state -> String in
+            let root = rootID(&state)
+            guard let target = state.files.resolve(root, path) else { throw SabreError.notFound(relative) }
+            let context = propertyContext(state, rootID: root)
+            var writer = MultistatusWriter(flavor: core.flavor)
+            for id in state.files.subtree(target, depth: depth) {
+                guard let node = state.files.nodes[id] else { continue }
+                let split = request.split(node, context: context, isRoot: id == root)
+                writer.response(
+                    href: Self.href(base: hrefBase, store: state.files, id: id), found: split.found,
+                    groups: [("404 Not Found", split.missing)])
+            }
+            return writer.finish()
+        }
+        return Reply.xml(text, headers: [("Vary", "Brief,Prefer"), ("DAV", "1, 3, extended-mkcol")])
+    }
+
+    /// PROPPATCH: `oc:favorite`, `d:lastmodified`, `nc:creation_time`/`nc:upload_time` and dead
+    /// properties are set; a protected property (`d:getlastmodified`, …) is 403 and makes every
+    /// other one 424 Failed Dependency, nothing applied (as the ownCloud 10 recording).
+    func proppatch(_ req: ServerRequest) throws -> Response {
+        let root = try DAVElement.parse(req.body)
+        guard root.name == .d("propertyupdate") else { throw SabreError.badRequest("The root element must be {DAV:}propertyupdate") }
+        var updates: [(name: QName, value: String?, raw: String)] = []
+        for action in root.children {
+            let remove = action.name == .d("remove")
+            guard action.name == .d("set") || remove else { continue }
+            for prop in action.children(.d("prop")).flatMap(\.children) {
+                updates.append((prop.name, remove ? nil : prop.text, XMLText.escape(prop.text)))
+            }
+        }
+        if path.isEmpty == false { try checkLock(path) }
+        let text = try core.withState { state -> String in
+            let rootID = rootID(&state)
+            guard let target = state.files.resolve(rootID, path) else { throw SabreError.notFound(relative) }
+            let forbidden = updates.filter { PropertyContext.protected.contains($0.name) }.map(\.name)
+            var writer = MultistatusWriter(flavor: core.flavor)
+            let href = Self.href(base: hrefBase, store: state.files, id: target)
+            if !forbidden.isEmpty {
+                let others = updates.map(\.name).filter { !forbidden.contains($0) }
+                writer.response(href: href, found: [], groups: [("403 Forbidden", forbidden), ("424 Failed Dependency", others)])
+                return writer.finish()
+            }
+            for update in updates { apply(update, to: target, &state) }
+            writer.response(href: href, found: [], groups: [("200 OK", updates.map(\.name))])
+            return writer.finish()
+        }
+        return Reply.xml(text)
+    }
+
+    private func apply(_ update: (name: QName, value: String?, raw: String), to id: Int64, _ state: inout ServerState) {
+        let value = update.value?.trimmingCharacters(in: .whitespacesAndNewlines)
+        switch update.name {
+        case .o("favorite"): state.files.nodes[id]?.favorite = value.map { $0 == "1" || $0 == "true" } ?? false
+        case .d("lastmodified"):
+            if let time = value.flatMap(Self.parseTime) { state.files.nodes[id]?.mtime = time }
+        case .n("creation_time"):
+            if let time = value.flatMap({ Int64($0) }) { state.files.nodes[id]?.creationTime = time }
+        case .n("upload_time"):
+            if let time = value.flatMap({ Int64($0) }) { state.files.nodes[id]?.uploadTime = time }
+        default:
+            state.files.nodes[id]?.deadProperties[update.name.clark] = update.value == nil ? nil : update.raw
+        }
+    }
+
+    /// A Unix time, or an HTTP date.
+    static func parseTime(_ text: String) -> Int64? {
+        if let value = Int64(text) { return value }
+        if let value = Double(text) { return Int64(value) }
+        return HTTPDate.parse(text).map { Int64($0.timeIntervalSince1970) }
+    }
+}

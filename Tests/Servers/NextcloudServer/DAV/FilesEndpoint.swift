@@ -1,0 +1,83 @@
+import Foundation
+import Hummingbird
+
+/// A user's files, at `/remote.php/dav/files/USER/…` or the legacy `/remote.php/webdav/…`.
+struct FilesEndpoint {
+    let core: ServerCore
+    let user: String
+    /// `/remote.php/webdav` or `/remote.php/dav/files/USER` (percent-encoded, no trailing slash).
+    let hrefBase: String
+    /// The target, relative to the user's root.
+    let path: [String]
+
+    func respond(_ req: ServerRequest) throws -> Response {
+        switch req.method {
+        case "PROPFIND": return try propfind(req)
+        case "PROPPATCH": return try proppatch(req)
+        case "GET": return try get(req, head: false)
+        case "HEAD": return try get(req, head: true)
+        case "PUT": return try put(req)
+        case "MKCOL": return try mkcol(req)
+        case "DELETE": return try delete(req)
+        case "MOVE": return try transfer(req, move: true)
+        case "COPY": return try transfer(req, move: false)
+        case "REPORT": return try report(req)
+        case "SEARCH": return try SearchEndpoint(core: core, user: user).respond(req)
+        default: throw SabreError(501, "Sabre\\DAV\\Exception\\NotImplemented", "There was no plugin in the system that was willing to handle this \(req.method) method.")
+        }
+    }
+
+    /// The target path as Sabre names it in messages (`test/folder41/file1.txt`).
+    var relative: String { path.joined(separator: "/") }
+
+    /// The href of a node: the base, the encoded path, a `/` after folders.
+    static func href(base: String, store: FileStore, id: Int64) -> String {
+        let parts = store.path(of: id)
+        let folder = store.nodes[id]?.isFolder ?? false
+        let encoded = parts.map { FormCodec.encodePath($0) }.joined(separator: "/")
+        if parts.isEmpty { return base + "/" }
+        return base + "/" + encoded + (folder ? "/" : "")
+    }
+
+    func rootID(_ state: inout ServerState) -> Int64 {
+        state.files.root(of: user, now: ServerCore.now)
+    }
+
+    func propertyContext(_ state: ServerState, rootID: Int64) -> PropertyContext {
+        PropertyContext(
+            flavor: core.flavor, instanceID: core.instanceID, owner: user,
+            ownerDisplayName: core.configuration.displayName(user), store: state.files, rootID: rootID,
+            quota: core.configuration.quotaBytes, shareTypes: state.shares.types(owner: user), baseURL: core.rootURL)
+    }
+
+    /// 423 when the path (or a file below a folder being changed) is locked by a fault.
+    func checkLock(_ parts: [String]) throws {
+        if core.faults.isLocked(user: user, path: parts.joined(separator: "/")) {
+            throw SabreError.locked(parts.joined(separator: "/"))
+        }
+    }
+
+    /// `If-Match` / `If-None-Match` against the node's etag (`nil`: nothing there).
+    static func checkPreconditions(_ req: ServerRequest, etag: String?) throws {
+        if let ifMatch = req.header("If-Match") {
+            let wanted = ifMatch.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let ok = etag.map { tag in wanted.contains("*") || wanted.contains("\"\(tag)\"") || wanted.contains(tag) } ?? false
+            if !ok {
+                throw SabreError.preconditionFailed(
+                    "An If-Match header was specified, but none of the specified the ETags matched.", header: "If-Match")
+            }
+        }
+        if let ifNoneMatch = req.header("If-None-Match"), let etag {
+            let wanted = ifNoneMatch.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            if wanted.contains("*") || wanted.contains("\"\(etag)\"") {
+                throw SabreError.preconditionFailed(
+                    "An If-None-Match header was specified, but the ETag matched (or * was specified).", header: "If-None-Match")
+            }
+        }
+    }
+
+    /// The `Depth` header: `0`, `1`; absent or `infinity` is 1 (infinite PROPFIND is off, as in Nextcloud).
+    static func depth(_ req: ServerRequest) -> Int {
+        req.header("Depth")?.trimmingCharacters(in: .whitespaces) == "0" ? 0 : 1
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Hummingbird
+
+/// A received request with its body read.
+struct ServerRequest: Sendable {
+    let method: String
+    /// Percent-encoded path as received.
+    let rawPath: String
+    let rawQuery: String?
+    let headers: [(name: String, value: String)]
+    let body: Data
+
+    init(_ request: Request, body: Data) {
+        method = request.method.rawValue.uppercased()
+        let target = request.head.path ?? "/"
+        if let mark = target.firstIndex(of: "?") {
+            rawPath = String(target[..<mark])
+            rawQuery = String(target[target.index(after: mark)...])
+        } else {
+            rawPath = target
+            rawQuery = nil
+        }
+        headers = request.headers.map { (name: $0.name.rawName, value: $0.value) }
+        self.body = body
+    }
+
+    /// First value of a header, case-insensitive.
+    func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// The query parameters, decoded (`+` is a space).
+    var query: [(name: String, value: String)] { FormCodec.parse(rawQuery ?? "") }
+
+    /// The last value of a query parameter.
+    func queryValue(_ name: String) -> String? { query.last { $0.name == name }?.value }
+
+    /// The path split into decoded segments (empty segments dropped).
+    var segments: [String] {
+        rawPath.split(separator: "/", omittingEmptySubsequences: true).map { FormCodec.percentDecode(String($0)) }
+    }
+
+    /// The record kept for tests, with the credentials redacted.
+    var record: RecordedRequest {
+        let redacted = headers.map { header -> (name: String, value: String) in
+            guard header.name.caseInsensitiveCompare("Authorization") == .orderedSame else { return header }
+            let scheme = header.value.split(separator: " ").first.map(String.init) ?? ""
+            return (header.name, scheme + " <redacted>")
+        }
+        return RecordedRequest(method: method, path: rawPath, query: rawQuery, headers: redacted)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Hummingbird
+import LoopbackServerKit
+import NIOCore
+
+/// A loopback server speaking the ownCloud 10 / Nextcloud 18–30 dialect: `status.php`, WebDAV at
+/// `remote.php/dav/files/USER/` and `remote.php/webdav/`, chunking v2, `SEARCH`, the trash bin and
+/// the OCS share and capability APIs, backed by memory. Its answers are compared with the responses
+/// recorded from real servers in `shared/fixtures/nextcloud` by `NextcloudTestServerTests`.
+///
+/// ```swift
+/// let server = try await NextcloudTestServer.start()
+/// print(server.baseURL)   // http://127.0.0.1:54321
+/// await server.stop()
+/// ```
+public final class NextcloudTestServer: Sendable {
+    let core: ServerCore
+    private let listener: LoopbackListener
+
+    private init(core: ServerCore, listener: LoopbackListener) {
+        self.core = core
+        self.listener = listener
+    }
+
+    /// Binds and starts serving; returns once the socket is listening.
+    public static func start(_ configuration: Configuration = .init()) async throws -> NextcloudTestServer {
+        let core = ServerCore(configuration: configuration)
+        let router = NextcloudRouter(core: core)
+        let listener = try await LoopbackListener.start(
+            host: configuration.host, port: configuration.port, label: "strata.nextcloud-test-server"
+        ) { (request: Request, context: BasicRequestContext) in
+            await router.respond(to: request)
+        }
+        core.port = listener.port
+        return NextcloudTestServer(core: core, listener: listener)
+    }
+
+    /// The bound port.
+    public var port: Int { core.port }
+
+    /// `http://127.0.0.1:PORT`, the server root (`status.php`, `remote.php`, `ocs/`).
+    public var baseURL: URL { URL(string: core.rootURL) ?? URL(fileURLWithPath: "/") }
+
+    /// Fault hooks.
+    public var faults: NextcloudFaults { core.faults }
+
+    /// The instance id in every `oc:id`.
+    public var instanceID: String { core.instanceID }
+
+    /// Stops serving and waits until the listener is closed.
+    public func stop() async {
+        await listener.stop()
+    }
+
+    /// Waits until the process receives one of `signals`, then stops the server.
+    public func runUntilSignalled(_ signals: [Int32] = [SIGTERM, SIGINT]) async {
+        await SignalWaiter.wait(for: signals)
+        await stop()
+    }
+
+    /// Every request received so far, in order (`Authorization` redacted).
+    public func requests() -> [RecordedRequest] {
+        core.withState { $0.requests }
+    }
+
+    /// Forgets the recorded requests.
+    public func resetRequests() {
+        core.withState { $0.requests.removeAll() }
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import NextcloudTestServer
+
+/// `strata-nextcloud-server`: runs the loopback ownCloud/Nextcloud server until SIGTERM/SIGINT.
+@main
+struct NextcloudServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "strata-nextcloud-server",
+        abstract: "A loopback ownCloud 10 / Nextcloud server (WebDAV, chunking v2, SEARCH, OCS shares) backed by memory."
+    )
+
+    @Option(help: "Address to bind.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to bind (0 picks any free port).")
+    var port = 0
+
+    @Option(help: "User name.")
+    var user = "alice"
+
+    @Option(help: "Password.")
+    var password = "secret"
+
+    @Option(help: "nextcloud or owncloud.")
+    var flavor = "nextcloud"
+
+    @Option(help: "Per-user quota in bytes (unlimited when absent).")
+    var quota: Int64?
+
+    func run() async throws {
+        guard flavor == "nextcloud" || flavor == "owncloud" else {
+            throw ValidationError("--flavor must be nextcloud or owncloud")
+        }
+        let configuration = NextcloudTestServer.Configuration(
+            flavor: flavor == "owncloud" ? .owncloud : .nextcloud, users: [user: password], quotaBytes: quota,
+            host: host, port: port)
+        let server = try await NextcloudTestServer.start(configuration)
+        FileHandle.standardOutput.write(Data("listening \(server.baseURL.absoluteString)\n".utf8))
+        await server.runUntilSignalled()
+    }
+}
