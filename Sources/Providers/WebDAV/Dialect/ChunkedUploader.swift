@@ -4,6 +4,9 @@ import NIOCore
 import NIOHTTP1
 import ProviderAPI
 
+/// Thrown before any chunk is sent when the server has no upload area.
+struct ChunkingUnavailable: Error {}
+
 /// Nextcloud chunking v2 (also ownCloud 10's "new" chunking): `MKCOL` an upload folder below
 /// `remote.php/dav/uploads/USER/`, `PUT` numbered chunks (1, 2, …) into it, then `MOVE` its
 /// `.file` onto the destination with `OC-Total-Length`, `OC-Checksum` and `X-OC-Mtime`.
@@ -53,6 +56,8 @@ struct ChunkedUploader: Sendable {
             return try await assemble(folder, path: path, length: length, sha1: sha1, headers: common, options: options, exclusive: exclusive)
         } catch let failure as ProviderError where failure.code == .network {
             throw failure  // the chunks stay for a resume
+        } catch let unavailable as ChunkingUnavailable {
+            throw unavailable
         } catch {
             await abort(folder)
             throw ProviderError.wrap(error)
@@ -74,6 +79,11 @@ struct ChunkedUploader: Sendable {
             await response.body.discard()
             let mkcol = HTTPRequest(method: .MKCOL, url: folder, headers: headers)
             let made = try await provider.executor.execute(mkcol)
+            if [404, 501].contains(made.status) {
+                // No upload area: this server has no chunking after all.
+                await made.body.discard()
+                throw ChunkingUnavailable()
+            }
             guard made.isSuccess else { throw await provider.error(for: made, request: mkcol, path: nil) }
             await made.body.discard()
             return [:]
@@ -130,7 +140,25 @@ struct ChunkedUploader: Sendable {
         return number - 1
     }
 
+    /// Sends one chunk; a chunk whose answer was lost is sent again, as often as the retry policy allows.
     func putChunk(
+        _ chunk: ByteBuffer, number: Int, folder: URL, headers: HTTPHeaders, sentBefore: Int64, total: Int64,
+        options: UploadOptions
+    ) async throws {
+        let retry = provider.executor.retry
+        var attempt = 1
+        while true {
+            do {
+                return try await putChunkOnce(
+                    chunk, number: number, folder: folder, headers: headers, sentBefore: sentBefore, total: total, options: options)
+            } catch let failure as ProviderError where failure.code == .network && attempt < retry.maxAttempts {
+                try await Task.sleep(for: retry.delay(forRetry: attempt))
+                attempt += 1
+            }
+        }
+    }
+
+    func putChunkOnce(
         _ chunk: ByteBuffer, number: Int, folder: URL, headers: HTTPHeaders, sentBefore: Int64, total: Int64,
         options: UploadOptions
     ) async throws {
@@ -162,7 +190,12 @@ struct ChunkedUploader: Sendable {
                 status == 400 ? .integrity : nil
             }
         }
-        await response.body.discard()
+        // The whole answer must arrive: a connection lost after the status line leaves the chunk in doubt.
+        do {
+            _ = try await response.body.collect(upTo: 1 << 20)
+        } catch {
+            throw ProviderError.wrap(error, fallback: .network, request: request.summary)
+        }
     }
 
     /// `MOVE …/.file` onto the destination, then the item as the server has it.
@@ -200,8 +233,12 @@ struct ChunkedUploader: Sendable {
     }
 
     /// Deletes the upload folder and the chunks in it.
+    /// Runs outside the caller's task, so that it still happens when the upload was cancelled.
     func abort(_ folder: URL) async {
-        let request = HTTPRequest(method: .DELETE, url: folder)
-        if let response = try? await provider.executor.execute(request) { await response.body.discard() }
+        let executor = provider.executor
+        await Task.detached {
+            let request = HTTPRequest(method: .DELETE, url: folder)
+            if let response = try? await executor.execute(request) { await response.body.discard() }
+        }.value
     }
 }

@@ -23,8 +23,12 @@ extension WebDAVProvider {
         let sha1 = try await OwnCloudChecksum.digest(of: source, algorithm: .sha1)
         if dialect.features.chunking, length >= dialect.chunkThreshold {
             let uploader = ChunkedUploader(provider: self, dialect: dialect)
-            return try await uploader.upload(
-                source, length: length, sha1: sha1, to: path, options: options, exclusive: exclusive)
+            do {
+                return try await uploader.upload(
+                    source, length: length, sha1: sha1, to: path, options: options, exclusive: exclusive)
+            } catch is ChunkingUnavailable {
+                // The capabilities promised chunking but there is no upload area: one PUT it is.
+            }
         }
         var headers = HTTPHeaders()
         headers.add(name: "OC-Checksum", value: OwnCloudChecksum.header(.sha1, sha1))
