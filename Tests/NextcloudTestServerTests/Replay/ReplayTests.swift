@@ -6,7 +6,7 @@ import Testing
 /// status, Content-Type, element/key structure and order, and values.
 @Suite("Replay of the ownCloud/Nextcloud recordings")
 struct ReplayTests {
-    static var cases: [ReplayCase] { DAVReplayCases.all }
+    static var cases: [ReplayCase] { DAVReplayCases.all + OCSReplayCases.all }
     static var names: [String] { cases.map(\.fixture) }
 
     @Test("the server answers like the recording", arguments: names)

@@ -32,7 +32,7 @@ enum Fixtures {
     /// The body of an ownCloud iOS SDK `.http` log block (after the first blank line).
     static func httpBody(_ name: String) throws -> String {
         let text = try self.text(name)
-        guard let range = text.range(of: "\n\n") else { return text }
-        return String(text[range.upperBound...])
+        guard let start = text.range(of: "<?xml"), let end = text.range(of: "</ocs>", options: .backwards) else { return text }
+        return String(text[start.lowerBound..<end.upperBound])
     }
 }

@@ -30,8 +30,12 @@ struct Shape: Equatable, CustomStringConvertible {
     static let hostPattern = #"https?://[A-Za-z0-9.\-]+(:\d+)?(/owncloud)?(/index\.php)?"#
 
     static func normalise(_ value: String) -> String {
-        value.replacingOccurrences(of: hostPattern, with: "HOST", options: .regularExpression)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        var text = value.replacingOccurrences(of: hostPattern, with: "HOST", options: .regularExpression)
+        // Share tokens in link URLs, password hashes (argon2i / bcrypt shapes), the German link label.
+        text = text.replacingOccurrences(of: #"/s/[A-Za-z0-9]{15}$"#, with: "/s/TOKEN", options: .regularExpression)
+        text = text.replacingOccurrences(of: #"^[12]\|\$(argon2i|2y)\$.*$"#, with: "HASH-$1", options: .regularExpression)
+        text = text.replacingOccurrences(of: "(Geteilter Link)", with: "(Shared link)")
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// An XML document by qualified element names (prefix kept, so `d:`/`oc:`/`nc:` must match).
