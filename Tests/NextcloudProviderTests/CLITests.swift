@@ -1,0 +1,76 @@
+import Foundation
+import ProviderAPI
+import Testing
+import WebDAVProvider
+
+/// `strata share`, `strata shares` and `strata search` against the loopback server, as a user runs them.
+@Suite("strata CLI against the loopback Nextcloud server")
+struct CLITests {
+    /// The `strata` binary built next to the test bundle.
+    static func strataBinary() throws -> URL {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("strata")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        throw ProviderError(.notFound, "the strata binary is not next to \(CommandLine.arguments[0])")
+    }
+
+    /// Runs strata with `arguments`, the password in the environment; returns its status and standard output.
+    static func run(_ arguments: [String]) async throws -> (status: Int32, output: Data, error: String) {
+        let process = Process()
+        process.executableURL = try strataBinary()
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["STRATA_PASSWORD"] = LoopbackNextcloud.password
+        environment["HOME"] = FileManager.default.temporaryDirectory.path
+        process.environment = environment
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let errorText = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, data, errorText)
+    }
+
+    @Test("share --public --password --expires, shares, and search, through nextcloud:// URLs")
+    func shareSharesSearch() async throws {
+        let cloud = try await LoopbackNextcloud.start()
+        defer { Task { await cloud.stop() } }
+        let (provider, folder) = try await cloud.scratch()
+        _ = try await provider.upload(DataSource(string: "cli"), to: .root, name: "report-cli.txt", options: UploadOptions())
+        _ = try await provider.upload(DataSource(string: "other"), to: .root, name: "other.txt", options: UploadOptions())
+        let base = cloud.server.baseURL.absoluteString.replacingOccurrences(of: "http://", with: "nextcloud://").trimmingSuffix("/")
+        let fileURL = "\(base)/\(folder)/report-cli.txt"
+
+        let shared = try await Self.run([
+            "share", fileURL, "--public", "--password", "cli pass 9", "--expires", "2100-01-01", "-u", LoopbackNextcloud.user, "--json",
+        ])
+        #expect(shared.status == 0, "\(shared.error)")
+        let share = try #require(try JSONSerialization.jsonObject(with: shared.output) as? [String: Any])
+        let id = try #require(share["id"] as? String)
+        #expect(share["kind"] as? String == "publicLink")
+        #expect(share["passwordProtected"] as? Bool == true)
+        #expect((share["expires"] as? String)?.hasPrefix("2100-01-01") == true)
+        let onServer = try await provider.shares(of: "/report-cli.txt")
+        #expect(onServer.map(\.id) == [id])
+
+        let listed = try await Self.run(["shares", fileURL, "-u", LoopbackNextcloud.user, "--json"])
+        #expect(listed.status == 0, "\(listed.error)")
+        let shares = try #require(try JSONSerialization.jsonObject(with: listed.output) as? [[String: Any]])
+        #expect(shares.compactMap { $0["id"] as? String } == [id])
+
+        let searched = try await Self.run(["search", "\(base)/\(folder)", "name:report", "-u", LoopbackNextcloud.user, "--json"])
+        #expect(searched.status == 0, "\(searched.error)")
+        let items = try #require(try JSONSerialization.jsonObject(with: searched.output) as? [[String: Any]])
+        let paths = items.compactMap { $0["path"] as? String }
+        #expect(paths == ["/\(folder)/report-cli.txt"])
+
+        let refused = try await Self.run(["share", fileURL, "--user", "bob", "--password", "x", "-u", LoopbackNextcloud.user])
+        #expect(refused.status != 0)
+    }
+}
