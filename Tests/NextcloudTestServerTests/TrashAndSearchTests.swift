@@ -73,3 +73,31 @@ struct TrashAndSearchTests {
         }
     }
 }
+
+@Suite("ownCloud trash bin")
+struct OwnCloudTrashTests {
+    @Test("trash-bin entries by file id; MOVE back into the files restores, Overwrite F refuses a taken place")
+    func restore() async throws {
+        try await withServer(.init(flavor: .owncloud)) { server, client in
+            let id = server.seedFile(user: "alice", path: "docs/a.txt", contents: Data("a".utf8))
+            _ = try await client.send("DELETE", "/remote.php/dav/files/alice/docs/a.txt")
+            let listing = try await client.send("PROPFIND", "/remote.php/dav/trash-bin/alice/", headers: [("Depth", "1")], text: RequestBodies.propfind([
+                "oc:trashbin-original-filename", "oc:trashbin-original-location",
+            ]))
+            #expect(listing.text.contains("<d:href>/remote.php/dav/trash-bin/alice/\(id)</d:href><d:propstat><d:prop><oc:trashbin-original-filename>a.txt</oc:trashbin-original-filename><oc:trashbin-original-location>docs/a.txt</oc:trashbin-original-location>"))
+            server.seedFile(user: "alice", path: "docs/a.txt", contents: Data("new".utf8))
+            let refused = try await client.send("MOVE", "/remote.php/dav/trash-bin/alice/\(id)", headers: [
+                ("Destination", server.baseURL.absoluteString + "/remote.php/dav/files/alice/docs/a.txt"), ("Overwrite", "F"),
+            ])
+            #expect(refused.status == 412)
+            let restored = try await client.send("MOVE", "/remote.php/dav/trash-bin/alice/\(id)", headers: [
+                ("Destination", "/remote.php/dav/files/alice/docs/old-a.txt"),
+            ])
+            #expect(restored.status == 201)
+            #expect(server.contents(user: "alice", path: "docs/old-a.txt") == Data("a".utf8))
+            #expect(server.fileID(user: "alice", path: "docs/old-a.txt") == id)
+            let other = try await client.send("PROPFIND", "/remote.php/dav/trash-bin/bob/", headers: [("Depth", "1")])
+            #expect(other.status == 404)
+        }
+    }
+}

@@ -99,6 +99,24 @@ enum DAVReplayCases {
                     """
                 return try await client.send("PROPPATCH", "/remote.php/dav/files/admin/ownCloud%20Manual.pdf", text: body)
             },
+            ReplayCase(
+                fixture: "propfind-trashbin-oc10-docs.xml", configuration: ReplayCase.ownCloudAdmin, status: 207, contentType: xmlType,
+                // Entries are named by file ids; the deletion times are the test's own.
+                volatile: ["d:href", "oc:trashbin-delete-datetime"]
+            ) { server, client in
+                let files = "/remote.php/dav/files/admin/"
+                server.seedFile(user: "admin", path: "git-image-one.png", contents: Data(count: 1_517_914))
+                _ = try await client.send("DELETE", files + "git-image-one.png")
+                server.seedFile(user: "admin", path: "git-image-one.png", contents: Data(count: 1_067_792))
+                _ = try await client.send("DELETE", files + "git-image-one.png")
+                server.seedFile(user: "admin", path: "Level 1/Level 2/Level 3/test.txt", contents: Data(count: 34))
+                _ = try await client.send("DELETE", files + "Level%201")
+                let body = RequestBodies.propfind([
+                    "oc:trashbin-original-filename", "oc:trashbin-original-location", "oc:trashbin-delete-datetime",
+                    "d:getcontentlength", "d:resourcetype",
+                ])
+                return try await client.send("PROPFIND", "/remote.php/dav/trash-bin/admin/", headers: [("Depth", "infinity")], text: body)
+            },
         ] + errorCases
     }
 

@@ -20,9 +20,6 @@ struct FixtureInventoryTests {
         "propfind-depth0-dav-files-received-share-nc30.xml":
             "a folder received from another user, mounted in the recipient's tree (nc:mount-type shared, nc:sharees, "
             + "nc:share-attributes, reminders, rich workspace): received shares are not mounted by this server",
-        "propfind-trashbin-oc10-docs.xml":
-            "ownCloud's /remote.php/dav/trash-bin/USER/ endpoint with oc:trashbin-* props; the server speaks Nextcloud's "
-            + "/remote.php/dav/trashbin/USER/trash, and the documented listing nests the children of trashed folders",
         "report-filter-files-systemtags-nc18.xml": "system tags are not kept, so a systemtag filter cannot match",
         "req-report-search-files-oc10-docs.xml": "the request of report-search-files-oc10-docs.xml (excluded below)",
         "report-search-files-oc10-docs.xml":

@@ -77,6 +77,9 @@ struct NextcloudRouter: Sendable {
             return try UploadsEndpoint(core: core, user: user, path: Array(rest.dropFirst())).respond(req)
         case "trashbin":
             return try TrashEndpoint(core: core, user: user, path: Array(rest.dropFirst())).respond(req)
+        case "trash-bin":
+            guard rest.count >= 1 else { throw SabreError.notFound(collection) }
+            return try OwnCloudTrashEndpoint(core: core, user: user, path: Array(rest.dropFirst())).respond(req)
         default:
             throw SabreError.notFound(collection)
         }
