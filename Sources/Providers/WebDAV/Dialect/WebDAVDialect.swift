@@ -79,7 +79,8 @@ public struct WebDAVDialect: Sendable, Hashable {
     /// The provider capabilities for a server with this dialect, given what plain WebDAV found.
     public func capabilities(over base: Capabilities) -> Capabilities {
         var capabilities = base
-        capabilities.features.formUnion([.stableIDs, .permissions, .setModifiedTime, .digests, .etags, .mimeTypes])
+        // Both servers propagate a change's new etag up to every folder above it (what sync clients rely on).
+        capabilities.features.formUnion([.stableIDs, .permissions, .setModifiedTime, .digests, .etags, .mimeTypes, .recursiveETags])
         capabilities.digestAlgorithms = [.sha1]
         capabilities.modifiedTimePrecision = .seconds(1)
         if features.search { capabilities.features.insert(.search) }
