@@ -112,6 +112,25 @@ struct WebDAVTests {
         }
     }
 
+    @Test("reserved and invalid names are a 400 InvalidPath; an encoded slash separates segments")
+    func names() async throws {
+        try await withServer { server, client in
+            let reserved = try await client.send("PUT", files + "/.htaccess", text: "x")
+            #expect(reserved.status == 400)
+            #expect(reserved.text.contains("<s:message>File name is a reserved word</s:message>"))
+            let backslash = try await client.send("MKCOL", files + "/a%5Cb")
+            #expect(backslash.status == 400)
+            #expect(try await client.send("MKCOL", files + "/d").status == 201)
+            let encodedSlash = try await client.send("PUT", files + "/d%2Fe.txt", text: "e")
+            #expect(encodedSlash.status == 201)
+            #expect(server.contents(user: "alice", path: "d/e.txt") == Data("e".utf8))
+            let unicode = try await client.send("PUT", files + "/%C3%A9t%C3%A9%20%26%20%2B.txt", text: "u")
+            #expect(unicode.status == 201)
+            let listing = try await client.send("PROPFIND", files, text: RequestBodies.propfind(["d:resourcetype"]))
+            #expect(listing.text.contains("<d:href>/remote.php/dav/files/alice/%C3%A9t%C3%A9%20%26%20%2B.txt</d:href>"))
+        }
+    }
+
     @Test("quota props: -3 when unlimited; a PUT over the quota is 507")
     func quota() async throws {
         try await withServer(.init(quotaBytes: 10)) { _, client in

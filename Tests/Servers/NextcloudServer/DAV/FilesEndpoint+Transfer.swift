@@ -12,6 +12,7 @@ extension FilesEndpoint {
             throw SabreError.badRequest("The destination is not in this user's files")
         }
         guard !path.isEmpty, let newName = destination.last else { throw SabreError.forbidden("The root cannot be moved") }
+        try Self.checkName(newName)
         let overwrite = req.header("Overwrite")?.uppercased() != "F"
         if move { try checkLock(path) }
         try checkLock(destination)
@@ -68,7 +69,7 @@ enum Destination {
             text = String(afterScheme[slash...])
         }
         if let query = text.firstIndex(of: "?") { text = String(text[..<query]) }
-        let segments = text.split(separator: "/", omittingEmptySubsequences: true).map { FormCodec.percentDecode(String($0)) }
+        let segments = FormCodec.percentDecode(text).split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard segments.first == "remote.php" else { return nil }
         if segments.count >= 2, segments[1] == "webdav" { return Array(segments.dropFirst(2)) }
         if segments.count >= 4, segments[1] == "dav", segments[2] == "files", segments[3] == user {
@@ -84,7 +85,7 @@ enum Destination {
             let afterScheme = text[scheme.upperBound...]
             text = afterScheme.firstIndex(of: "/").map { String(afterScheme[$0...]) } ?? ""
         }
-        let segments = text.split(separator: "/", omittingEmptySubsequences: true).map { FormCodec.percentDecode(String($0)) }
+        let segments = FormCodec.percentDecode(text).split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard segments.count >= 2, segments[0] == "remote.php", segments[1] == "dav" else { return [] }
         return Array(segments.dropFirst(2))
     }

@@ -6,6 +6,7 @@ extension FilesEndpoint {
     /// modification time (`X-OC-MTime: accepted`), answers 201 or 204 with `OC-FileId`, `OC-ETag`, `ETag`.
     func put(_ req: ServerRequest) throws -> Response {
         guard let name = path.last else { throw SabreError.methodNotAllowed("The root cannot be replaced") }
+        try Self.checkName(name)
         if let header = req.header("OC-Checksum"), let message = Checksums.verify(header, req.body) {
             throw SabreError.badRequest(message)
         }
@@ -48,6 +49,7 @@ extension FilesEndpoint {
         guard let name = path.last else {
             throw SabreError.methodNotAllowed("The resource you tried to create already exists")
         }
+        try Self.checkName(name)
         if !req.body.isEmpty {
             throw SabreError(415, "Sabre\\DAV\\Exception\\UnsupportedMediaType", "The request body for the MKCOL request must have an xml Content-Type")
         }

@@ -57,6 +57,17 @@ struct FilesEndpoint {
         }
     }
 
+    /// Refuses names Nextcloud and ownCloud refuse (`View::verifyPath`): the blacklisted `.htaccess`
+    /// ("File name is a reserved word") and names with a backslash or a control character.
+    static func checkName(_ name: String) throws {
+        if name.lowercased() == ".htaccess" {
+            throw SabreError(400, "OCA\\DAV\\Connector\\Sabre\\Exception\\InvalidPath", "File name is a reserved word")
+        }
+        if name.contains("\\") || name.unicodeScalars.contains(where: { $0.value < 0x20 }) || name == "." || name == ".." {
+            throw SabreError(400, "OCA\\DAV\\Connector\\Sabre\\Exception\\InvalidPath", "File name contains at least one invalid character")
+        }
+    }
+
     /// `If-Match` / `If-None-Match` against the node's etag (`nil`: nothing there).
     static func checkPreconditions(_ req: ServerRequest, etag: String?) throws {
         if let ifMatch = req.header("If-Match") {

@@ -84,6 +84,7 @@ struct UploadsEndpoint {
         guard let header = req.header("Destination"), let destination = Destination.filesPath(header, user: user),
             let name = destination.last
         else { throw SabreError.badRequest("The destination header was not supplied or is not in this user's files") }
+        try FilesEndpoint.checkName(name)
         if core.faults.isLocked(user: user, path: destination.joined(separator: "/")) {
             throw SabreError.locked(destination.joined(separator: "/"))
         }

@@ -35,9 +35,10 @@ struct ServerRequest: Sendable {
     /// The last value of a query parameter.
     func queryValue(_ name: String) -> String? { query.last { $0.name == name }?.value }
 
-    /// The path split into decoded segments (empty segments dropped).
+    /// The path decoded, then split into segments (empty segments dropped): as in Sabre, an encoded
+    /// `%2F` separates segments like `/`.
     var segments: [String] {
-        rawPath.split(separator: "/", omittingEmptySubsequences: true).map { FormCodec.percentDecode(String($0)) }
+        FormCodec.percentDecode(rawPath).split(separator: "/", omittingEmptySubsequences: true).map(String.init)
     }
 
     /// The record kept for tests, with the credentials redacted.
