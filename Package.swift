@@ -134,6 +134,22 @@ let package = Package(
             path: "Sources/strata",
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "strata-bench",
+            dependencies: [
+                "ProviderAPI",
+                "WebDAVProvider",
+                "NuxeoProvider",
+                "PydioProvider",
+                "SharedCache",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/StrataBench",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ProviderAPITests",
             dependencies: ["ProviderAPI", "ProviderConformance", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")],

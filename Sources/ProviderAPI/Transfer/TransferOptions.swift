@@ -90,17 +90,24 @@ public struct UploadOptions: Sendable {
     public var mimeType: String?
     /// Receives progress.
     public var progress: ProgressHandler?
+    /// Whether the returned item is read back from the server after the upload (its etag,
+    /// modified time and type as the server stored them). Without it, adapters that need a
+    /// second request for that (WebDAV's `PROPFIND` after `PUT`) return what the upload itself
+    /// told: the path, the size sent and any etag the answer carried; bulk uploads that do not
+    /// look at the items save one request per file.
+    public var readBack: Bool
 
     /// Creates upload options.
     public init(
         conflict: ConflictPolicy = .overwrite, ifMatch: String? = nil, modified: Date? = nil,
-        mimeType: String? = nil, progress: ProgressHandler? = nil
+        mimeType: String? = nil, progress: ProgressHandler? = nil, readBack: Bool = true
     ) {
         self.conflict = conflict
         self.ifMatch = ifMatch
         self.modified = modified
         self.mimeType = mimeType
         self.progress = progress
+        self.readBack = readBack
     }
 }
 

@@ -18,8 +18,9 @@ public enum HTTPDate {
 
     /// Parses an RFC 1123, RFC 850 or asctime date; `nil` if none fits.
     public static func parse(_ string: String) -> Date? {
+        if let fast = parseRFC1123(string) { return fast }
         let trimmed = string.trimmingCharacters(in: .whitespaces)
-        if let fast = parseRFC1123(trimmed) { return fast }
+        if trimmed.utf8.count != string.utf8.count, let fast = parseRFC1123(trimmed) { return fast }
         for format in formats {
             if let date = formatter(format).date(from: trimmed) { return date }
         }
@@ -40,28 +41,57 @@ public enum HTTPDate {
 
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// A fast path for the RFC 1123 form that every WebDAV server sends.
+    /// A fast path for the RFC 1123 form that every WebDAV server sends, read byte by byte
+    /// (a listing parses one per entry).
     static func parseRFC1123(_ s: String) -> Date? {
-        // "Sun, 06 Nov 1994 08:49:37 GMT"
-        let parts = s.split(separator: " ")
-        guard parts.count == 6, parts[0].hasSuffix(","), parts[5] == "GMT" || parts[5] == "UTC" || parts[5] == "+0000",
-            let day = Int(parts[1]), let month = months.firstIndex(of: String(parts[2])).map({ $0 + 1 }),
-            let year = Int(parts[3])
-        else { return nil }
-        let time = parts[4].split(separator: ":")
-        guard time.count == 3, let hour = Int(time[0]), let minute = Int(time[1]), let second = Int(time[2]),
-            (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
-        else { return nil }
-        // Days from civil (Howard Hinnant's algorithm), no calendar allocation.
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let days = era * 146097 + doe - 719468
-        let seconds = days * 86400 + hour * 3600 + minute * 60 + second
-        return Date(timeIntervalSince1970: TimeInterval(seconds))
+        // "Sun, 06 Nov 1994 08:49:37 GMT" (a one-digit day and a longer year are accepted too).
+        var text = s
+        return text.withUTF8 { bytes -> Date? in
+            var index = 0
+            func number(maxDigits: Int) -> Int? {
+                var value = 0
+                let start = index
+                while index < bytes.count, index - start < maxDigits, (0x30...0x39).contains(bytes[index]) {
+                    value = value * 10 + Int(bytes[index] - 0x30)
+                    index += 1
+                }
+                return index > start ? value : nil
+            }
+            func expect(_ byte: UInt8) -> Bool {
+                guard index < bytes.count, bytes[index] == byte else { return false }
+                index += 1
+                return true
+            }
+            guard bytes.count >= 28, bytes[3] == UInt8(ascii: ",") else { return nil }
+            index = 4
+            guard expect(0x20), let day = number(maxDigits: 2), expect(0x20), index + 4 <= bytes.count else { return nil }
+            let monthKey = (bytes[index], bytes[index + 1], bytes[index + 2])
+            index += 3
+            guard expect(0x20), let year = number(maxDigits: 6), expect(0x20),
+                let hour = number(maxDigits: 2), expect(UInt8(ascii: ":")), let minute = number(maxDigits: 2),
+                expect(UInt8(ascii: ":")), let second = number(maxDigits: 2), expect(0x20), bytes.count - index == 3
+            else { return nil }
+            let zone = (bytes[index], bytes[index + 1], bytes[index + 2])
+            guard zone == (0x47, 0x4D, 0x54) || zone == (0x55, 0x54, 0x43) else { return nil }  // GMT, UTC
+            guard let month = monthKeys.firstIndex(where: { $0 == monthKey }).map({ $0 + 1 }),
+                (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+            else { return nil }
+            // Days from civil (Howard Hinnant's algorithm), no calendar allocation.
+            let y = month <= 2 ? year - 1 : year
+            let era = (y >= 0 ? y : y - 399) / 400
+            let yoe = y - era * 400
+            let mp = (month + 9) % 12
+            let doy = (153 * mp + 2) / 5 + day - 1
+            let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+            let days = era * 146097 + doe - 719468
+            let seconds = days * 86400 + hour * 3600 + minute * 60 + second
+            return Date(timeIntervalSince1970: TimeInterval(seconds))
+        }
+    }
+
+    private static let monthKeys: [(UInt8, UInt8, UInt8)] = months.map { name in
+        let bytes = Array(name.utf8)
+        return (bytes[0], bytes[1], bytes[2])
     }
 
     /// Parses an ISO 8601 date with or without fractional seconds.

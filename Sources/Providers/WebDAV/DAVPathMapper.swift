@@ -49,7 +49,8 @@ struct DAVPathMapper: Sendable {
     /// The item path an href names, relative to the root.
     func path(forHref href: String) throws -> ItemPath {
         var rest = Substring(href)
-        if let schemeEnd = rest.range(of: "://") {
+        // Most servers send absolute paths; only look for a scheme when the href is not one.
+        if rest.utf8.first != UInt8(ascii: "/"), let schemeEnd = rest.range(of: "://") {
             let scheme = rest[..<schemeEnd.lowerBound].lowercased()
             rest = rest[schemeEnd.upperBound...]
             let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
@@ -75,7 +76,7 @@ struct DAVPathMapper: Sendable {
         guard rest.first == "/" else {
             throw ProviderError(.invalidResponse, "an href that is not an absolute path: \(href.prefix(200))")
         }
-        if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<cut] }
+        if let cut = rest.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { rest = rest[..<cut] }
         let segments = try DAVPathMapper.decodeSegments(String(rest))
         guard segments.count >= rootSegments.count,
             zip(segments, rootSegments).allSatisfy({ DAVPathMapper.sameSegment($0, $1) })
@@ -99,7 +100,7 @@ struct DAVPathMapper: Sendable {
         var segments: [String] = []
         for raw in encodedPath.split(separator: "/", omittingEmptySubsequences: true) {
             let decoded = try percentDecode(raw)
-            if decoded == "." || decoded == ".." || decoded.contains("/") || decoded.unicodeScalars.contains("\u{0}") {
+            if decoded == "." || decoded == ".." || decoded.utf8.contains(UInt8(ascii: "/")) || decoded.utf8.contains(0) {
                 throw ProviderError(.invalidResponse, "the server sent a path segment that is not a name: \(raw.prefix(100))")
             }
             segments.append(decoded)
@@ -109,7 +110,7 @@ struct DAVPathMapper: Sendable {
 
     /// Decodes `%XX` escapes; a `%` not followed by two hex digits is kept as it is.
     static func percentDecode(_ text: Substring) throws -> String {
-        guard text.contains("%") else { return String(text) }
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         let utf8 = Array(text.utf8)
@@ -126,7 +127,7 @@ struct DAVPathMapper: Sendable {
                 index += 1
             }
         }
-        guard let string = String(bytes: bytes, encoding: .utf8) else {
+        guard let string = String(validating: bytes, as: UTF8.self) else {
             throw ProviderError(.invalidResponse, "the server sent a name that is not valid UTF-8")
         }
         return string

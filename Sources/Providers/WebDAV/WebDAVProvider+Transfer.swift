@@ -105,6 +105,13 @@ extension WebDAVProvider {
         await response.body.discard()
         answered?(response.headers)
         if let modified = options.modified, extraHeaders.first(name: "x-oc-mtime") == nil { await setModified(modified, at: path) }
+        guard options.readBack else {
+            var item = Item(path: path, kind: .file)
+            item.size = source.length
+            item.etag = response.etag
+            item.mimeType = headers.first(name: "content-type")
+            return item
+        }
         var item = try await item(at: path)
         if item.size == nil { item.size = source.length }
         return item

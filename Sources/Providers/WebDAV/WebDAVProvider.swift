@@ -120,8 +120,11 @@ public struct WebDAVProvider: StorageProvider {
             if let status = response.status, !(200..<300).contains(status) { continue }
             children.append(try makeItem(response, expected: path))
         }
-        children.sort { $0.path.name.utf8.lexicographicallyPrecedes($1.path.name.utf8) }
-        return children
+        // Sorted by the bytes of the names; indices are sorted rather than the (large) items.
+        let names = children.map(\.name)
+        var order = Array(children.indices)
+        order.sort { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }
+        return order.map { children[$0] }
     }
 
     // MARK: Requests
@@ -142,13 +145,22 @@ public struct WebDAVProvider: StorageProvider {
         guard response.status == 207 else {
             throw await error(for: response, request: request, path: path)
         }
-        let data = try await collect(response, request: request)
+        // Parsed while the body streams in, so a large listing is ready when its last byte is.
+        let parser = MultistatusParser()
+        var received = 0
         do {
-            return try MultistatusParser.parse(data)
-        } catch var failure as ProviderError {
+            for try await piece in response.body {
+                received += piece.readableBytes
+                if received > 512 << 20 { throw ProviderError(.invalidResponse, "the multistatus answer is larger than 512 MiB") }
+                try parser.feed(piece)
+            }
+            return try parser.finish()
+        } catch var failure as ProviderError where failure.code == .invalidResponse {
             failure.request = request.summary
             failure.httpStatus = 207
             throw failure
+        } catch {
+            throw ProviderError.wrap(error, request: request.summary)
         }
     }
 

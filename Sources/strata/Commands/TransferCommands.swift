@@ -7,28 +7,43 @@ struct GetCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The remote file.") var source: String
-    @Argument(help: "A local file or folder (default: the current folder).") var destination: String?
+    @Argument(help: "A local file or folder (default: the current folder), or - for standard output.") var destination: String?
     @Flag(help: "Continue an interrupted download of the same file.") var resume = false
     @Option(help: "Download only bytes FIRST-LAST (e.g. 0-1023).") var range: String?
 
     func run() async throws {
         let (provider, path) = try await global.open(source)
         guard !path.isRoot else { throw ValidationError("name a file, not the root") }
-        let local = URL(fileURLWithPath: destination ?? FileManager.default.currentDirectoryPath)
-        var isFolder: ObjCBool = false
-        let sink: FileSink
-        if FileManager.default.fileExists(atPath: local.path, isDirectory: &isFolder), isFolder.boolValue {
-            // The remote name must stay inside the folder the caller chose.
-            sink = try FileSink(folder: local, name: path.name, resumable: resume)
-        } else {
-            sink = FileSink(url: local, resumable: resume)
-        }
-        let bar = ProgressBar(label: path.name)
+        let sink = try Self.sink(for: destination, name: path.name, resume: resume)
+        let bar = ProgressBar(label: path.name, enabled: !(sink is DescriptorSink))
         var options = DownloadOptions(resume: resume, progress: bar.handler)
         if let range { options.range = try Self.parseRange(range) }
         let result = try await provider.download(path, to: sink, options: options)
         bar.finish()
         if global.json { try Output.json(result.item) }
+    }
+
+    /// Where the bytes go: standard output for `-`, straight into an existing device or pipe
+    /// (`/dev/null`, a FIFO), else a file written beside its final name and renamed when complete.
+    static func sink(for destination: String?, name: String, resume: Bool) throws -> any DownloadSink {
+        if destination == "-" {
+            guard !resume else { throw ValidationError("--resume needs a file, not standard output") }
+            return DescriptorSink.standardOutput
+        }
+        let local = URL(fileURLWithPath: destination ?? FileManager.default.currentDirectoryPath)
+        var info = stat()
+        if stat(local.path, &info) == 0 {
+            let type = info.st_mode & S_IFMT
+            if type == S_IFDIR {
+                // The remote name must stay inside the folder the caller chose.
+                return try FileSink(folder: local, name: name, resumable: resume)
+            }
+            if type == S_IFCHR || type == S_IFIFO {
+                guard !resume else { throw ValidationError("--resume needs a file, not \(local.path)") }
+                return try DescriptorSink(path: local.path)
+            }
+        }
+        return FileSink(url: local, resumable: resume)
     }
 
     static func parseRange(_ text: String) throws -> ByteRange {
@@ -44,18 +59,35 @@ struct GetCommand: AsyncParsableCommand {
 }
 
 struct PutCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "put", abstract: "Upload a file.")
+    static let configuration = CommandConfiguration(
+        commandName: "put", abstract: "Upload a file, or a folder with its contents (several files at once).")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The local file ('-' for standard input).") var source: String
-    @Argument(help: "The remote folder (ending in /) or file.") var destination: String
+    @Argument(help: "The local file or folder ('-' for standard input).") var source: String
+    @Argument(help: "The remote folder (ending in /) or file. For a local folder: the remote folder that receives its contents (created if missing), or, ending in /, the folder in which a folder of the same name is made.") var destination: String
     @Option(help: "What to do when the name is taken: fail, overwrite or rename.") var conflict: String = "overwrite"
+    @Option(help: "When the source is a folder: how many files are uploaded at once.") var transfers: Int = 4
 
     func run() async throws {
         guard let policy = ConflictPolicy(rawValue: conflict) else {
             throw ValidationError("--conflict takes fail, overwrite or rename")
         }
+        guard transfers >= 1 else { throw ValidationError("--transfers takes a number of 1 or more") }
         let (provider, path) = try await global.open(destination)
+        var isFolder: ObjCBool = false
+        if source != "-", FileManager.default.fileExists(atPath: source, isDirectory: &isFolder), isFolder.boolValue {
+            let upload = FolderUpload(
+                local: URL(fileURLWithPath: source, isDirectory: true), provider: provider,
+                options: UploadOptions(conflict: policy, readBack: false), batch: BatchOptions(maxConcurrent: transfers))
+            let target = destination.hasSuffix("/") || path.isRoot
+                ? try path.appending(URL(fileURLWithPath: source).lastPathComponent) : path
+            let summary = try await upload.run(into: target)
+            if global.json { try Output.json(summary) } else if summary.failed > 0 {
+                Output.error("\(summary.failed) of \(summary.files) files failed")
+            }
+            if summary.failed > 0 { throw ExitCode(1) }
+            return
+        }
         let upload: any UploadSource
         var name: String
         if source == "-" {

@@ -40,14 +40,39 @@ enum Output {
             value /= 1024
             unit += 1
         }
-        return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
+        guard unit > 0 else { return "\(bytes) B" }
+        // One decimal, as "%.1f", without String(format:), which is slow on Linux.
+        let tenths = Int((value * 10).rounded(.toNearestOrEven))
+        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
     }
 
+    /// `date` as RFC 3339 in UTC (`2026-01-31T09:05:00Z`), or `-`; formatted by hand, as
+    /// `ls` formats one per item and `ISO8601DateFormatter` costs tens of microseconds each.
     static func date(_ date: Date?) -> String {
         guard let date else { return "-" }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        guard gmtime_r(&seconds, &parts) != nil else { return "-" }
+        var text = ""
+        text.reserveCapacity(20)
+        func digits(_ value: Int32, _ width: Int) {
+            let string = String(value)
+            if string.count < width { text += String(repeating: "0", count: width - string.count) }
+            text += string
+        }
+        digits(parts.tm_year + 1900, 4)
+        text += "-"
+        digits(parts.tm_mon + 1, 2)
+        text += "-"
+        digits(parts.tm_mday, 2)
+        text += "T"
+        digits(parts.tm_hour, 2)
+        text += ":"
+        digits(parts.tm_min, 2)
+        text += ":"
+        digits(parts.tm_sec, 2)
+        text += "Z"
+        return text
     }
 
     /// Items as `ls` prints them: a JSON array of items, or ``table(_:showingPaths:)``.
@@ -57,14 +82,25 @@ enum Output {
 
     /// One line per item: kind, size, modified time, and name (or, for search results from
     /// several folders, the path).
+    /// Lines are gathered and written in large blocks, not one system call per item.
     static func table(_ items: [Item], showingPaths: Bool = false) {
+        var block = ""
+        block.reserveCapacity(min(items.count, 4096) * 64)
         for item in items {
-            let kind = item.isFolder ? "d" : "-"
             let label = showingPaths ? item.path.description : item.name
-            let name = item.isFolder ? label + "/" : label
-            let size = item.isFolder ? "-" : size(item.size)
-            line("\(kind) \(size.leftPadded(10))  \(date(item.modified))  \(name)")
+            block += item.isFolder ? "d " : "- "
+            block += (item.isFolder ? "-" : size(item.size)).leftPadded(10)
+            block += "  "
+            block += date(item.modified)
+            block += "  "
+            block += label
+            block += item.isFolder ? "/\n" : "\n"
+            if block.utf8.count >= 256 << 10 {
+                standardOutput(Data(block.utf8))
+                block.removeAll(keepingCapacity: true)
+            }
         }
+        if !block.isEmpty { standardOutput(Data(block.utf8)) }
     }
 
     static func describe(_ item: Item) {

@@ -20,9 +20,9 @@ final class ProgressBar: Sendable {
     private let state = NIOLockedValueBox(State())
     let enabled: Bool
 
-    init(label: String) {
+    init(label: String, enabled: Bool = true) {
         self.label = label
-        enabled = isatty(STDOUT_FILENO) == 1
+        self.enabled = enabled && isatty(STDOUT_FILENO) == 1
     }
 
     var handler: ProgressHandler? {

@@ -68,6 +68,9 @@ public struct DAVResponse: Hashable, Sendable {
 
     /// The properties the server answered 200 for.
     public var found: [DAVPropertyName: DAVPropertyValue] {
+        if propstats.count == 1, let only = propstats.first {
+            return (200..<300).contains(only.status) ? only.properties : [:]
+        }
         var result: [DAVPropertyName: DAVPropertyValue] = [:]
         for propstat in propstats where (200..<300).contains(propstat.status) {
             result.merge(propstat.properties) { first, _ in first }

@@ -1,19 +1,21 @@
 import Foundation
+import NIOCore
 import ProviderAPI
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
-/// Parses a WebDAV `207 Multi-Status` body with a SAX parser.
+/// Parses a WebDAV `207 Multi-Status` body, all at once or while it streams.
 ///
-/// Hardened for hostile input: a document with a DTD (`<!DOCTYPE`, `<!ENTITY`) is
-/// refused before parsing, so no external entity is ever opened and no entity is
-/// expanded; external entity resolution stays off; nesting depth, element text
-/// and the number of responses are bounded. Unknown elements are skipped and
-/// properties are matched by namespace, never by prefix. Every failure is a
-/// ``ProviderError`` with code ``ProviderError/Code/invalidResponse``.
-public enum MultistatusParser {
+/// Hardened for hostile input (see ``XMLByteReader``): a document with a DTD (`<!DOCTYPE`,
+/// `<!ENTITY`) is refused, so no external entity is ever opened and no entity is
+/// expanded; nesting depth, element text and the number of responses are bounded.
+/// Unknown elements are skipped and properties are matched by namespace, never by prefix.
+/// Every failure is a ``ProviderError`` with code ``ProviderError/Code/invalidResponse``.
+///
+/// ```swift
+/// let parser = MultistatusParser()
+/// for try await piece in response.body { try parser.feed(piece) }
+/// let responses = try parser.finish()
+/// ```
+public final class MultistatusParser {
     /// Limits that bound the work a hostile answer can cause.
     public struct Limits: Sendable {
         /// Deepest element nesting accepted.
@@ -26,79 +28,83 @@ public enum MultistatusParser {
         public init() {}
     }
 
-    /// Parses `data`.
-    public static func parse(_ data: Data, limits: Limits = Limits()) throws -> [DAVResponse] {
-        try XMLSafety.check(data)
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = true
-        parser.shouldReportNamespacePrefixes = false
-        parser.shouldResolveExternalEntities = false
-        let delegate = MultistatusDelegate(limits: limits)
-        parser.delegate = delegate
-        let ok = parser.parse()
-        if let failure = delegate.failure { throw failure }
-        guard ok else {
-            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
-            throw ProviderError(
-                .invalidResponse, "malformed multistatus XML at line \(parser.lineNumber): \(reason)")
-        }
-        guard delegate.sawMultistatus else {
+    private let builder: MultistatusBuilder
+    private let reader: XMLByteReader
+
+    /// A parser for one document, fed with ``feed(_:)-1yxsc`` and ended with ``finish()``.
+    public init(limits: Limits = Limits()) {
+        builder = MultistatusBuilder(limits: limits)
+        reader = XMLByteReader(delegate: builder, maxDepth: limits.maxDepth, maxTextLength: limits.maxTextLength)
+    }
+
+    /// Parses the next piece of the body.
+    public func feed(_ buffer: ByteBuffer) throws {
+        try buffer.withUnsafeReadableBytes { try reader.feed($0) }
+    }
+
+    /// Parses the next piece of the body.
+    public func feed(_ data: Data) throws {
+        try data.withUnsafeBytes { try reader.feed($0) }
+    }
+
+    /// Ends the document and returns its responses, in document order.
+    public func finish() throws -> [DAVResponse] {
+        try reader.finish()
+        guard builder.sawMultistatus else {
             throw ProviderError(.invalidResponse, "the answer is not a DAV:multistatus document")
         }
-        // Foundation's XMLParser on Linux reports success for a document cut short (it never
-        // tells libxml2 that the input ended), so a truncated answer must be caught here, or a
-        // listing cut mid-transfer would look complete.
-        guard delegate.closedMultistatus else {
-            throw ProviderError(.invalidResponse, "the multistatus document ends before its closing tag")
-        }
-        return delegate.responses
+        return builder.responses
+    }
+
+    /// Parses a whole document.
+    public static func parse(_ data: Data, limits: Limits = Limits()) throws -> [DAVResponse] {
+        let parser = MultistatusParser(limits: limits)
+        try parser.feed(data)
+        return try parser.finish()
+    }
+
+    /// `HTTP/1.1 200 OK` → 200.
+    static func statusCode(_ line: String) -> Int? {
+        let parts = line.split(separator: " ")
+        guard parts.count >= 2, parts[0].uppercased().hasPrefix("HTTP/") else { return nil }
+        return Int(parts[1])
     }
 }
 
-private final class MultistatusDelegate: NSObject, XMLParserDelegate {
+/// Builds ``DAVResponse`` values from the reader's element events.
+private final class MultistatusBuilder: XMLByteReaderDelegate {
     let limits: MultistatusParser.Limits
     var responses: [DAVResponse] = []
-    var failure: ProviderError?
     var sawMultistatus = false
-    var closedMultistatus = false
-
-    // Element stack of qualified names.
-    private var stack: [DAVPropertyName] = []
-    private var text = ""
 
     private var response: DAVResponse?
     private var propstat: DAVPropstat?
     private var propName: DAVPropertyName?
     private var propChildren: [DAVPropertyName] = []
     private var propChildTexts: [String] = []
+    /// Whether the element at depth 4 is `DAV:prop`.
+    private var inProp = false
 
     init(limits: MultistatusParser.Limits) { self.limits = limits }
 
-    private func fail(_ parser: XMLParser, _ message: String) {
-        if failure == nil { failure = ProviderError(.invalidResponse, message) }
-        parser.abortParsing()
-    }
-
-    func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
-        attributes attributeDict: [String: String] = [:]
-    ) {
-        let name = DAVPropertyName(namespaceURI ?? "", elementName)
-        stack.append(name)
-        if stack.count > limits.maxDepth { return fail(parser, "XML nested deeper than \(limits.maxDepth) levels") }
-        text = ""
-        let depth = stack.count
-        let isDAV = name.namespace == "DAV:"
+    func didStart(_ name: DAVPropertyName, reader: XMLByteReader) throws {
+        let depth = reader.depth
+        let isDAV = name.namespace == DAVPropertyName.dav
         if depth == 1 {
-            if isDAV && name.name == "multistatus" { sawMultistatus = true } else {
-                return fail(parser, "expected DAV:multistatus, found \(name)")
+            guard isDAV, name.name == "multistatus" else {
+                throw ProviderError(.invalidResponse, "expected DAV:multistatus, found \(name)")
             }
+            sawMultistatus = true
         } else if depth == 2, isDAV, name.name == "response" {
-            if responses.count >= limits.maxResponses { return fail(parser, "more than \(limits.maxResponses) responses") }
+            if responses.count >= limits.maxResponses {
+                throw ProviderError(.invalidResponse, "more than \(limits.maxResponses) responses")
+            }
             response = DAVResponse(href: "", status: nil, propstats: [], message: nil)
         } else if depth == 3, isDAV, name.name == "propstat", response != nil {
             propstat = DAVPropstat(status: 0, properties: [:])
-        } else if depth == 5, propstat != nil, stack[3] == DAVPropertyName("DAV:", "prop") {
+        } else if depth == 4 {
+            inProp = isDAV && name.name == "prop"
+        } else if depth == 5, propstat != nil, inProp {
             propName = name
             propChildren = []
             propChildTexts = []
@@ -107,71 +113,32 @@ private final class MultistatusDelegate: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        guard failure == nil else { return }
-        if text.utf16.count + string.utf16.count > limits.maxTextLength {
-            return fail(parser, "XML element text longer than \(limits.maxTextLength)")
-        }
-        text += string
-    }
-
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        self.parser(parser, foundCharacters: String(decoding: CDATABlock, as: UTF8.self))
-    }
-
-    func parser(
-        _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
-    ) {
-        guard let name = stack.last else { return }
-        let depth = stack.count
-        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let isDAV = name.namespace == "DAV:"
+    func didEnd(_ name: DAVPropertyName, reader: XMLByteReader) throws {
+        let depth = reader.depth
+        let isDAV = name.namespace == DAVPropertyName.dav
         if depth == 3, isDAV, name.name == "href" {
-            response?.href = value
+            response?.href = reader.text
         } else if depth == 3, isDAV, name.name == "status" {
-            response?.status = Self.statusCode(value)
+            response?.status = MultistatusParser.statusCode(reader.text)
         } else if depth == 3, isDAV, name.name == "responsedescription" || name.name == "error" {
+            let value = reader.text
             if !value.isEmpty { response?.message = value }
         } else if depth == 4, isDAV, name.name == "status", propstat != nil {
-            propstat?.status = Self.statusCode(value) ?? 0
+            propstat?.status = MultistatusParser.statusCode(reader.text) ?? 0
         } else if depth == 6, propName != nil, propChildTexts.count < propChildren.count {
-            propChildTexts.append(value)
+            propChildTexts.append(reader.text)
         } else if depth == 5, let propName, propName == name {
-            propstat?.properties[propName] = DAVPropertyValue(text: value, children: propChildren, childTexts: propChildTexts)
+            propstat?.properties[propName] = DAVPropertyValue(
+                text: reader.text, children: propChildren, childTexts: propChildTexts)
             self.propName = nil
         } else if depth == 3, isDAV, name.name == "propstat", let done = propstat {
             response?.propstats.append(done)
             propstat = nil
         } else if depth == 2, isDAV, name.name == "response", let done = response {
-            if done.href.isEmpty { return fail(parser, "a DAV:response without an href") }
+            if done.href.isEmpty { throw ProviderError(.invalidResponse, "a DAV:response without an href") }
             responses.append(done)
             response = nil
-        } else if depth == 1 {
-            closedMultistatus = true
         }
-        stack.removeLast()
-        text = ""
-    }
-
-    func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
-        fail(parser, "XML entity declarations are refused")
-    }
-
-    func parser(
-        _ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?
-    ) {
-        fail(parser, "XML entity declarations are refused")
-    }
-
-    func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {
-        fail(parser, "external XML entities are refused")
-        return nil
-    }
-
-    /// `HTTP/1.1 200 OK` → 200.
-    static func statusCode(_ line: String) -> Int? {
-        let parts = line.split(separator: " ")
-        guard parts.count >= 2, parts[0].uppercased().hasPrefix("HTTP/") else { return nil }
-        return Int(parts[1])
+        if depth == 4 { inProp = false }
     }
 }

@@ -1,0 +1,21 @@
+import ArgumentParser
+import Foundation
+import ProviderAPI
+
+/// Lists a folder once through `listAll` and checks the number of entries.
+struct ListBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List a folder.")
+
+    @OptionGroup var target: BenchTarget
+    @Argument(help: "The folder.") var url: String
+    @Option(help: "The number of entries the listing must have.") var expect: Int?
+
+    func run() async throws {
+        let (provider, path) = try await target.open(url)
+        let items = try await provider.listAll(path)
+        if let expect, items.count != expect {
+            throw CheckFailed("listed \(items.count) entries, expected \(expect)")
+        }
+        print(items.count)
+    }
+}

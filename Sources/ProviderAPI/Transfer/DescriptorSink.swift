@@ -1,0 +1,87 @@
+import Foundation
+import NIOCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A sink that streams a download straight into an open file descriptor: standard
+/// output, a pipe, a socket or a device such as `/dev/null`.
+///
+/// Unlike ``FileSink`` there is no side file and no rename: bytes reach the
+/// descriptor as they arrive, so a failure leaves whatever was written there
+/// (a reader of a pipe sees a short stream and the download's error). Resume is not
+/// offered. The sink never closes the descriptor unless asked to, so one sink such as
+/// ``standardOutput`` can take several downloads in a row.
+///
+/// ```swift
+/// _ = try await dav.download("/big.iso", to: DescriptorSink.standardOutput, options: DownloadOptions())
+/// ```
+public actor DescriptorSink: DownloadSink {
+    /// The descriptor written to.
+    public nonisolated let descriptor: Int32
+    private let closesWhenDone: Bool
+    private let label: String
+    private var closed = false
+
+    /// A sink writing to standard output.
+    public static var standardOutput: DescriptorSink { DescriptorSink(descriptor: STDOUT_FILENO, label: "standard output") }
+
+    /// A sink writing to `descriptor`; with `closesWhenDone` it is closed after ``finish()`` or ``fail()``.
+    public init(descriptor: Int32, closesWhenDone: Bool = false, label: String = "output") {
+        self.descriptor = descriptor
+        self.closesWhenDone = closesWhenDone
+        self.label = label
+    }
+
+    /// A sink writing to the existing file or device at `path` (opened for writing, not truncated
+    /// unless `truncate`); the descriptor is closed when the download ends.
+    public init(path: String, truncate: Bool = false) throws {
+        let flags = O_WRONLY | O_CLOEXEC | (truncate ? O_TRUNC : 0)
+        let fd = path.withCString { open($0, flags) }
+        guard fd >= 0 else { throw PosixFile.providerError("open", path) }
+        self.init(descriptor: fd, closesWhenDone: true, label: path)
+    }
+
+    public func resumePoint() async throws -> ResumePoint? { nil }
+
+    public func begin(offset: Int64, expectedLength: Int64?, validator: String?) async throws {
+        guard offset == 0 else {
+            throw ProviderError(.unsupported, "\(label) cannot take a download resumed at byte \(offset)")
+        }
+    }
+
+    public func write(_ buffer: ByteBuffer) async throws {
+        guard !closed else { throw ProviderError(.invalidArgument, "write after the end of the download") }
+        try buffer.withUnsafeReadableBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var offset = 0
+            while offset < raw.count {
+                let written = systemWrite(descriptor, base + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw PosixFile.providerError("write to", label)
+                }
+                offset += written
+            }
+        }
+    }
+
+    public func finish() async throws { end() }
+
+    public func fail() async { end() }
+
+    private func end() {
+        guard closesWhenDone, !closed else { return }
+        _ = close(descriptor)
+        closed = true
+    }
+}
+
+@inline(__always) private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, buffer, count)
+}

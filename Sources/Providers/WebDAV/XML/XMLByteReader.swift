@@ -1,0 +1,566 @@
+import Foundation
+import ProviderAPI
+
+/// What an ``XMLByteReader`` reports: elements as they open and close, with namespaces
+/// already resolved. The character data since the last tag is ``XMLByteReader/text``.
+protocol XMLByteReaderDelegate: AnyObject {
+    /// An element opened (for `<a/>`, just before it closes).
+    func didStart(_ name: DAVPropertyName, reader: XMLByteReader) throws
+    /// An element closed; ``XMLByteReader/text`` holds the character data since the last tag.
+    func didEnd(_ name: DAVPropertyName, reader: XMLByteReader) throws
+}
+
+/// A small, hardened, incremental XML reader for the UTF-8 answers WebDAV servers send.
+///
+/// Bytes are fed as they arrive from the network (``feed(_:)``) and every complete token is
+/// reported at once, so a listing is parsed while its body streams. It knows exactly what a
+/// multistatus needs: elements, attributes (read only for namespace declarations), character
+/// data with the five predefined entities and character references, CDATA, comments and
+/// processing instructions. It refuses, as ``ProviderError/Code/invalidResponse``:
+/// any DTD (`<!DOCTYPE`, `<!ENTITY`: no entity is ever declared, expanded or fetched), any other
+/// entity reference, bytes that are not UTF-8 (ISO-8859-1 and ASCII are read when the XML
+/// declaration names them; other encodings are refused), control characters, NUL bytes,
+/// unbound prefixes, mismatched or missing end tags, content outside the root, nesting deeper
+/// than ``maxDepth`` and character data longer than ``maxTextLength`` UTF-16 units.
+///
+/// Foundation's `XMLParser` spent most of a 10,000-entry listing building `NSString`s and
+/// trimming them; this reader works on bytes and makes a `String` only for names and for the
+/// texts its delegate asks for.
+final class XMLByteReader {
+    /// Deepest element nesting accepted.
+    let maxDepth: Int
+    /// Longest character data between two tags, in UTF-16 units.
+    let maxTextLength: Int
+
+    private weak var delegate: (any XMLByteReaderDelegate)?
+    private var pending: [UInt8] = []
+    private var position = 0
+    private var consumedBefore = 0
+
+    private struct Open {
+        var qualifiedName: [UInt8]
+        var name: DAVPropertyName
+        var namespaceCount: Int
+    }
+    private var stack: [Open] = []
+    private var namespaces: [(prefix: [UInt8], uri: String)] = []
+
+    private var textBytes: [UInt8] = []
+    private var textUnits = 0
+
+    private var prologDone = false
+    private var sawRoot = false
+    private var rootClosed = false
+    private var latin1 = false
+
+    /// Creates a reader reporting to `delegate`.
+    init(delegate: any XMLByteReaderDelegate, maxDepth: Int, maxTextLength: Int) {
+        self.delegate = delegate
+        self.maxDepth = maxDepth
+        self.maxTextLength = maxTextLength
+    }
+
+    /// The depth of the innermost open element (1 inside the root).
+    var depth: Int { stack.count }
+
+    /// Whether the root element has been closed.
+    var isComplete: Bool { rootClosed }
+
+    /// The character data since the last tag, without leading and trailing XML white space.
+    var text: String {
+        var start = 0
+        var end = textBytes.count
+        while start < end, Self.isSpace(textBytes[start]) { start += 1 }
+        while end > start, Self.isSpace(textBytes[end - 1]) { end -= 1 }
+        if start == end { return "" }
+        return textBytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
+    }
+
+    /// Reads `bytes`, reporting every token they complete.
+    func feed<Bytes: Collection>(_ bytes: Bytes) throws where Bytes.Element == UInt8 {
+        if position > 0, position >= pending.count / 2 {
+            consumedBefore += position
+            pending.removeFirst(position)
+            position = 0
+        }
+        pending.append(contentsOf: bytes)
+        try run(final: false)
+    }
+
+    /// Ends the document: anything unfinished is an error.
+    func finish() throws {
+        try run(final: true)
+        guard sawRoot else { throw failure("the document has no root element") }
+        guard rootClosed else { throw failure("the document ends before its root element is closed") }
+    }
+
+    // MARK: Tokens
+
+    private func failure(_ message: String) -> ProviderError {
+        ProviderError(.invalidResponse, "malformed XML at byte \(consumedBefore + position): \(message)")
+    }
+
+    private func run(final: Bool) throws {
+        let count = pending.count
+        try pending.withUnsafeBufferPointer { buffer in
+            if !prologDone {
+                guard try readProlog(buffer, final: final) else { return }
+            }
+            while position < count {
+                if buffer[position] == UInt8(ascii: "<") {
+                    guard try readMarkup(buffer, final: final) else { return }
+                } else {
+                    guard try readText(buffer, final: final) else { return }
+                }
+            }
+        }
+    }
+
+    /// The byte order mark, white space, and the XML declaration's encoding. `false` until enough bytes arrived.
+    private func readProlog(_ buffer: UnsafeBufferPointer<UInt8>, final: Bool) throws -> Bool {
+        var index = position
+        if buffer.count - index < 3, !final { return false }
+        if buffer.count - index >= 3, buffer[index] == 0xEF, buffer[index + 1] == 0xBB, buffer[index + 2] == 0xBF { index += 3 }
+        while index < buffer.count, Self.isSpace(buffer[index]) { index += 1 }
+        guard index < buffer.count else {
+            if final { throw ProviderError(.invalidResponse, "empty XML document") }
+            return false
+        }
+        guard buffer[index] == UInt8(ascii: "<") else {
+            if buffer[index] == 0 || buffer[index] == 0xFF || buffer[index] == 0xFE {
+                throw ProviderError(.invalidResponse, "XML that is not in UTF-8 is refused")
+            }
+            throw ProviderError(.invalidResponse, "the answer is not an XML document")
+        }
+        // The declaration, if any, must be read whole before the encoding is known.
+        let declaration: [UInt8] = Array("<?xml".utf8)
+        if buffer.count - index < declaration.count {
+            if !final { return false }
+        } else if zip(buffer[index..<(index + 5)], declaration).allSatisfy({ $0 == $1 }) {
+            guard let end = Self.find(buffer, "?>", from: index) else {
+                if final { throw failure("unterminated XML declaration") }
+                return false
+            }
+            try checkCharacters(buffer[index..<end])
+            try readEncoding(Array(buffer[index..<end]))
+            index = end + 2
+        }
+        position = index
+        prologDone = true
+        return true
+    }
+
+    private static let acceptedEncodings: Set<String> = ["utf-8", "utf8", "us-ascii", "ascii", "iso-8859-1", "iso_8859-1", "latin1"]
+
+    private func readEncoding(_ declaration: [UInt8]) throws {
+        let text = String(decoding: declaration, as: UTF8.self)
+        guard let key = text.range(of: "encoding") else { return }
+        let rest = text[key.upperBound...].drop { " =\t\r\n".contains($0) }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { throw failure("malformed XML declaration") }
+        let name = rest.dropFirst().prefix { $0 != quote }.lowercased()
+        guard Self.acceptedEncodings.contains(name) else {
+            throw ProviderError(.invalidResponse, "XML in the \(name.prefix(40)) encoding is refused")
+        }
+        latin1 = name.hasPrefix("iso") || name == "latin1"
+    }
+
+    /// A tag, comment, CDATA section or processing instruction starting at `position`.
+    private func readMarkup(_ buffer: UnsafeBufferPointer<UInt8>, final: Bool) throws -> Bool {
+        let start = position
+        func need(_ message: String) throws -> Bool {
+            if final { throw failure(message) }
+            return false
+        }
+        guard start + 1 < buffer.count else { return try need("the document ends inside a tag") }
+        switch buffer[start + 1] {
+        case UInt8(ascii: "?"):
+            guard let end = Self.find(buffer, "?>", from: start + 2) else { return try need("unterminated processing instruction") }
+            try checkCharacters(buffer[start..<end])
+            position = end + 2
+        case UInt8(ascii: "!"):
+            if Self.hasPrefix(buffer, "<!--", at: start) {
+                guard let end = Self.find(buffer, "-->", from: start + 4) else { return try need("unterminated comment") }
+                try checkCharacters(buffer[start..<end])
+                position = end + 3
+            } else if Self.hasPrefix(buffer, "<![CDATA[", at: start) {
+                guard let end = Self.find(buffer, "]]>", from: start + 9) else { return try need("unterminated CDATA section") }
+                guard !stack.isEmpty else { throw failure("CDATA outside the root element") }
+                try checkCharacters(buffer[(start + 9)..<end])
+                try appendText(buffer[(start + 9)..<end])
+                position = end + 3
+            } else if buffer.count - start < 9, Self.couldBecome(buffer, start, ["<!--", "<![CDATA["]) {
+                return try need("the document ends inside markup")
+            } else {
+                throw ProviderError(.invalidResponse, "XML with a document type declaration is refused")
+            }
+        case UInt8(ascii: "/"):
+            guard let end = Self.find(buffer, ">", from: start + 2) else { return try need("the document ends inside an end tag") }
+            try endTag(buffer, from: start + 2, to: end)
+            position = end + 1
+        default:
+            guard let end = Self.tagEnd(buffer, from: start + 1) else { return try need("the document ends inside a start tag") }
+            try startTag(buffer, from: start + 1, to: end)
+            position = end + 1
+        }
+        return true
+    }
+
+    /// Character data up to the next `<`; with more bytes to come, stops before an
+    /// unfinished entity or UTF-8 sequence.
+    private func readText(_ buffer: UnsafeBufferPointer<UInt8>, final: Bool) throws -> Bool {
+        let start = position
+        var end = start
+        while end < buffer.count, buffer[end] != UInt8(ascii: "<") { end += 1 }
+        if end == buffer.count, !final {
+            // Keep a possibly unfinished entity or multi-byte character for the next feed.
+            var safe = end
+            var back = end
+            while back > start, end - back < 12 {
+                back -= 1
+                if buffer[back] == UInt8(ascii: "&") { safe = back; break }
+                if buffer[back] == UInt8(ascii: ";") { break }
+            }
+            // An unfinished UTF-8 sequence at the end waits for its last bytes.
+            var lead = safe
+            while lead > start, safe - lead < 3, buffer[lead - 1] & 0xC0 == 0x80 { lead -= 1 }
+            if lead > start, buffer[lead - 1] >= 0xC0 {
+                lead -= 1
+                let length = buffer[lead] >= 0xF0 ? 4 : buffer[lead] >= 0xE0 ? 3 : 2
+                if safe - lead < length { safe = lead }
+            }
+            end = safe
+            if end == start { return false }
+        }
+        let run = buffer[start..<end]
+        if stack.isEmpty {
+            guard run.allSatisfy(Self.isSpace) else {
+                throw failure(sawRoot ? "content after the root element" : "text before the root element")
+            }
+        } else {
+            try checkCharacters(run)
+            try appendDecoded(run)
+        }
+        position = end
+        return true
+    }
+
+    // MARK: Elements
+
+    private func startTag(_ buffer: UnsafeBufferPointer<UInt8>, from: Int, to: Int) throws {
+        var last = to
+        let selfClosing = last > from && buffer[last - 1] == UInt8(ascii: "/")
+        if selfClosing { last -= 1 }
+        try checkCharacters(buffer[from..<last])
+        var index = from
+        while index < last, !Self.isSpace(buffer[index]), buffer[index] != UInt8(ascii: "/") { index += 1 }
+        let qualified = Array(buffer[from..<index])
+        guard Self.isName(qualified) else { throw failure("a start tag without a valid name") }
+        if rootClosed { throw failure("content after the root element") }
+        if stack.count >= maxDepth { throw ProviderError(.invalidResponse, "XML nested deeper than \(maxDepth) levels") }
+        // Attributes: only namespace declarations matter, but each must be well formed.
+        var declared = 0
+        while index < last {
+            while index < last, Self.isSpace(buffer[index]) { index += 1 }
+            if index == last { break }
+            let nameStart = index
+            while index < last, buffer[index] != UInt8(ascii: "="), !Self.isSpace(buffer[index]) { index += 1 }
+            let attribute = Array(buffer[nameStart..<index])
+            guard Self.isName(attribute) else { throw failure("a malformed attribute") }
+            while index < last, Self.isSpace(buffer[index]) { index += 1 }
+            guard index < last, buffer[index] == UInt8(ascii: "=") else { throw failure("an attribute without a value") }
+            index += 1
+            while index < last, Self.isSpace(buffer[index]) { index += 1 }
+            guard index < last, buffer[index] == UInt8(ascii: "\"") || buffer[index] == UInt8(ascii: "'") else {
+                throw failure("an attribute value without quotes")
+            }
+            let quote = buffer[index]
+            index += 1
+            let valueStart = index
+            while index < last, buffer[index] != quote {
+                if buffer[index] == UInt8(ascii: "<") { throw failure("'<' in an attribute value") }
+                index += 1
+            }
+            guard index < last else { throw failure("an unterminated attribute value") }
+            let value = buffer[valueStart..<index]
+            index += 1
+            if attribute == Self.xmlns {
+                namespaces.append(([], try decodeAttribute(value)))
+                declared += 1
+            } else if attribute.count > 6, attribute.starts(with: Self.xmlnsColon) {
+                let uri = try decodeAttribute(value)
+                guard !uri.isEmpty else { throw failure("an empty namespace for a prefix") }
+                namespaces.append((Array(attribute[6...]), uri))
+                declared += 1
+            } else {
+                _ = try decodeAttribute(value)
+            }
+            if index < last, !Self.isSpace(buffer[index]) { throw failure("attributes without white space between them") }
+        }
+        let name = try resolve(qualified)
+        stack.append(Open(qualifiedName: qualified, name: name, namespaceCount: declared))
+        sawRoot = true
+        clearText()
+        try delegate?.didStart(name, reader: self)
+        if selfClosing { try closeTop() }
+    }
+
+    private func endTag(_ buffer: UnsafeBufferPointer<UInt8>, from: Int, to: Int) throws {
+        var last = to
+        while last > from, Self.isSpace(buffer[last - 1]) { last -= 1 }
+        guard let top = stack.last else { throw failure("an end tag without a start tag") }
+        guard top.qualifiedName.elementsEqual(buffer[from..<last]) else {
+            throw failure("an end tag that does not match its start tag")
+        }
+        try closeTop()
+    }
+
+    private func closeTop() throws {
+        guard let top = stack.last else { return }
+        try delegate?.didEnd(top.name, reader: self)
+        stack.removeLast()
+        namespaces.removeLast(top.namespaceCount)
+        clearText()
+        if stack.isEmpty { rootClosed = true }
+    }
+
+    private func resolve(_ qualified: [UInt8]) throws -> DAVPropertyName {
+        let colon = qualified.firstIndex(of: UInt8(ascii: ":"))
+        let prefix = colon.map { Array(qualified[..<$0]) } ?? []
+        let local = colon.map { qualified[($0 + 1)...] } ?? qualified[...]
+        guard !local.isEmpty, !local.contains(UInt8(ascii: ":")) else { throw failure("a malformed qualified name") }
+        let localName = String(decoding: local, as: UTF8.self)
+        if prefix == Self.xmlPrefix { return DAVPropertyName("http://www.w3.org/XML/1998/namespace", localName) }
+        for binding in namespaces.reversed() where binding.prefix == prefix {
+            return DAVPropertyName(binding.uri, localName)
+        }
+        if prefix.isEmpty { return DAVPropertyName("", localName) }
+        throw failure("the prefix \(String(decoding: prefix.prefix(40), as: UTF8.self)) is not bound to a namespace")
+    }
+
+    // MARK: Text
+
+    private func clearText() {
+        textBytes.removeAll(keepingCapacity: true)
+        textUnits = 0
+    }
+
+    /// Appends raw (already checked) character data, converting ISO-8859-1 when declared.
+    private func appendText(_ run: Slice<UnsafeBufferPointer<UInt8>>) throws {
+        if latin1 {
+            for byte in run {
+                if byte < 0x80 {
+                    textBytes.append(byte)
+                } else {
+                    textBytes.append(0xC0 | (byte >> 6))
+                    textBytes.append(0x80 | (byte & 0x3F))
+                }
+            }
+            textUnits += run.count
+        } else {
+            textBytes.append(contentsOf: run)
+            textUnits += Self.utf16Count(run)
+        }
+        if textUnits > maxTextLength { throw ProviderError(.invalidResponse, "XML element text longer than \(maxTextLength)") }
+    }
+
+    /// Appends character data, decoding entity and character references.
+    private func appendDecoded(_ run: Slice<UnsafeBufferPointer<UInt8>>) throws {
+        var index = run.startIndex
+        var plain = index
+        while index < run.endIndex {
+            guard run[index] == UInt8(ascii: "&") else {
+                index += 1
+                continue
+            }
+            if plain < index { try appendText(run[plain..<index]) }
+            guard let semicolon = run[index..<min(run.endIndex, index + 12)].firstIndex(of: UInt8(ascii: ";")) else {
+                throw failure("an unterminated entity reference")
+            }
+            guard let scalar = Self.entity(run[(index + 1)..<semicolon]) else { throw failure("an undeclared entity reference") }
+            UTF8.encode(scalar) { textBytes.append($0) }
+            textUnits += scalar.value > 0xFFFF ? 2 : 1
+            if textUnits > maxTextLength { throw ProviderError(.invalidResponse, "XML element text longer than \(maxTextLength)") }
+            index = semicolon + 1
+            plain = index
+        }
+        if plain < run.endIndex { try appendText(run[plain..<run.endIndex]) }
+    }
+
+    private func decodeAttribute(_ value: Slice<UnsafeBufferPointer<UInt8>>) throws -> String {
+        guard value.contains(UInt8(ascii: "&")) else { return String(decoding: value, as: UTF8.self) }
+        var result = ""
+        var index = value.startIndex
+        var plain = index
+        while index < value.endIndex {
+            guard value[index] == UInt8(ascii: "&") else {
+                index += 1
+                continue
+            }
+            result += String(decoding: value[plain..<index], as: UTF8.self)
+            guard let semicolon = value[index..<min(value.endIndex, index + 12)].firstIndex(of: UInt8(ascii: ";")),
+                let scalar = Self.entity(value[(index + 1)..<semicolon])
+            else { throw failure("a bad entity reference in an attribute") }
+            result.unicodeScalars.append(scalar)
+            index = semicolon + 1
+            plain = index
+        }
+        return result + String(decoding: value[plain..<value.endIndex], as: UTF8.self)
+    }
+
+    /// A predefined entity or a character reference (`lt`, `#38`, `#x26`); `nil` for anything else.
+    private static func entity(_ name: Slice<UnsafeBufferPointer<UInt8>>) -> Unicode.Scalar? {
+        switch String(decoding: name, as: UTF8.self) {
+        case "lt": return "<"
+        case "gt": return ">"
+        case "amp": return "&"
+        case "apos": return "'"
+        case "quot": return "\""
+        case let reference where reference.hasPrefix("#"):
+            let digits = reference.dropFirst()
+            let value = digits.hasPrefix("x") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
+            guard let value, isXMLCharacter(value), !digits.hasPrefix("x+"), !digits.hasPrefix("+") else { return nil }
+            return Unicode.Scalar(value)
+        default: return nil
+        }
+    }
+
+    private static func isXMLCharacter(_ value: UInt32) -> Bool {
+        value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value)
+            || (0xE000...0xFFFD).contains(value) || (0x10000...0x10FFFF).contains(value)
+    }
+
+    // MARK: Byte checks
+
+    /// Refuses control characters and, unless the document is ISO-8859-1, bytes that are not UTF-8.
+    private func checkCharacters(_ run: Slice<UnsafeBufferPointer<UInt8>>) throws {
+        var index = run.startIndex
+        let end = run.endIndex
+        while index < end {
+            let byte = run[index]
+            if byte >= 0x20, byte < 0x80 {
+                index += 1
+                continue
+            }
+            if byte < 0x20 {
+                guard byte == 0x09 || byte == 0x0A || byte == 0x0D else {
+                    if byte == 0 { throw ProviderError(.invalidResponse, "XML that is not in UTF-8 is refused") }
+                    throw failure("a control character")
+                }
+                index += 1
+                continue
+            }
+            if latin1 {
+                index += 1
+                continue
+            }
+            guard let next = Self.validUTF8Sequence(run, at: index) else {
+                throw ProviderError(.invalidResponse, "XML that is not valid UTF-8 is refused")
+            }
+            index = next
+        }
+    }
+
+    /// The index after the UTF-8 sequence starting at `index`, or `nil` if it is not valid (RFC 3629).
+    private static func validUTF8Sequence(_ run: Slice<UnsafeBufferPointer<UInt8>>, at index: Int) -> Int? {
+        let lead = run[index]
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: return nil
+        }
+        guard index + length <= run.endIndex else { return nil }
+        let second = run[index + 1]
+        guard second >= low, second <= high else { return nil }
+        for offset in 2..<max(2, length) where run[index + offset] & 0xC0 != 0x80 { return nil }
+        return index + length
+    }
+
+    /// UTF-16 units in valid UTF-8: one per lead byte, two for a four-byte sequence.
+    private static func utf16Count(_ run: Slice<UnsafeBufferPointer<UInt8>>) -> Int {
+        var units = 0
+        for byte in run where byte & 0xC0 != 0x80 { units += byte >= 0xF0 ? 2 : 1 }
+        return units
+    }
+
+    @inline(__always) static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// A plausible XML name: not empty, no markup or quote characters, not starting with a digit, `-` or `.`.
+    private static func isName(_ bytes: [UInt8]) -> Bool {
+        guard let first = bytes.first, !(0x30...0x39).contains(first), first != UInt8(ascii: "-"), first != UInt8(ascii: ".") else {
+            return false
+        }
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), UInt8(ascii: "\""), UInt8(ascii: "'"),
+                UInt8(ascii: "="), UInt8(ascii: "/"), UInt8(ascii: "!"), UInt8(ascii: "?"), 0x20, 0x09, 0x0A, 0x0D:
+                return false
+            default: continue
+            }
+        }
+        return true
+    }
+
+    private static let xmlns: [UInt8] = Array("xmlns".utf8)
+    private static let xmlnsColon: [UInt8] = Array("xmlns:".utf8)
+    private static let xmlPrefix: [UInt8] = Array("xml".utf8)
+
+    /// The `>` that ends a start tag, skipping quoted attribute values.
+    private static func tagEnd(_ buffer: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        var quote: UInt8 = 0
+        var index = from
+        while index < buffer.count {
+            let byte = buffer[index]
+            if quote != 0 {
+                if byte == quote { quote = 0 }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                return index
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private static func find(_ buffer: UnsafeBufferPointer<UInt8>, _ needle: StaticString, from: Int) -> Int? {
+        let count = needle.utf8CodeUnitCount
+        let bytes = needle.utf8Start
+        guard count > 0, buffer.count >= count else { return nil }
+        var index = from
+        let last = buffer.count - count
+        while index <= last {
+            if buffer[index] == bytes[0] {
+                var offset = 1
+                while offset < count, buffer[index + offset] == bytes[offset] { offset += 1 }
+                if offset == count { return index }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private static func hasPrefix(_ buffer: UnsafeBufferPointer<UInt8>, _ prefix: StaticString, at index: Int) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard buffer.count - index >= count else { return false }
+        for offset in 0..<count where buffer[index + offset] != prefix.utf8Start[offset] { return false }
+        return true
+    }
+
+    /// Whether the bytes from `index` to the end could still grow into one of `prefixes`.
+    private static func couldBecome(_ buffer: UnsafeBufferPointer<UInt8>, _ index: Int, _ prefixes: [StaticString]) -> Bool {
+        prefixes.contains { prefix in
+            let count = min(prefix.utf8CodeUnitCount, buffer.count - index)
+            return (0..<count).allSatisfy { buffer[index + $0] == prefix.utf8Start[$0] }
+        }
+    }
+}

@@ -1,0 +1,487 @@
+#!/usr/bin/env python3
+"""The runner of scripts/bench: generates the data, runs every line for every tool
+(several runs, interleaved), checks each transfer's content, prints one markdown table.
+
+It is started by scripts/bench, which installs the tools, builds Strata in release
+mode and starts the servers; everything it needs comes from the environment:
+
+  BENCH_STRATA, BENCH_STRATA_BENCH   the strata and strata-bench executables
+  BENCH_RCLONE, BENCH_CURL           rclone and curl
+  BENCH_APACHE_PORT, BENCH_NGINX_PORT
+  BENCH_ROOT                         the folder both servers serve (Apache's www)
+  BENCH_DATA                         where local data is generated (kept between runs)
+  BENCH_WORK                         scratch space, removed afterwards by the caller
+  BENCH_RUNS                         runs per tool and line (default 5)
+  BENCH_BIG_MIB                      size of the big file (default 1024)
+  BENCH_ONLY                         comma-separated line keys to run (default: all)
+  STRATA_DAV_USER, STRATA_DAV_PASS   the servers' Basic credentials
+  BENCH_OWNER                        user:group owning files the servers write (or empty)
+
+Exit status: 0 when every transfer was right, 1 when a content check failed or a tool
+failed; never because of a timing.
+"""
+
+import hashlib
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ENV = os.environ
+RUNS = max(1, int(ENV.get("BENCH_RUNS", "5")))
+BIG_MIB = max(1, int(ENV.get("BENCH_BIG_MIB", "1024")))
+ROOT = ENV["BENCH_ROOT"]
+DATA = ENV["BENCH_DATA"]
+WORK = ENV["BENCH_WORK"]
+USER = ENV["STRATA_DAV_USER"]
+PASS = ENV["STRATA_DAV_PASS"]
+OWNER = ENV.get("BENCH_OWNER", "")
+STRATA = ENV["BENCH_STRATA"]
+SBENCH = ENV["BENCH_STRATA_BENCH"]
+RCLONE = ENV["BENCH_RCLONE"]
+CURL = ENV.get("BENCH_CURL", "curl")
+TIME = ENV.get("BENCH_TIME", "/usr/bin/time")
+ONLY = [k for k in ENV.get("BENCH_ONLY", "").split(",") if k]
+PORTS = {"apache": ENV["BENCH_APACHE_PORT"], "nginx": ENV.get("BENCH_NGINX_PORT", "")}
+
+LIST_COUNT = 10_000
+SMALL_COUNT = 1_000
+SMALL_SIZE = 4096
+TOOLS = ["strata", "strata-bench", "rclone", "curl"]
+PROPFIND4 = ('<?xml version="1.0" encoding="utf-8"?><d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/>'
+             '<d:getcontentlength/><d:getlastmodified/><d:getetag/></d:prop></d:propfind>')
+
+failures = []
+
+
+def log(message):
+    print(f"bench: {message}", file=sys.stderr, flush=True)
+
+
+def fail(message):
+    failures.append(message)
+    log(f"CHECK FAILED: {message}")
+
+
+def sha256_file(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(4 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def tree_digest(folder):
+    """Digest of every file's name and content in a folder, and the number of files."""
+    digest = hashlib.sha256()
+    names = sorted(os.listdir(folder))
+    for name in names:
+        digest.update(name.encode() + b"\0")
+        with open(os.path.join(folder, name), "rb") as f:
+            digest.update(f.read())
+    return digest.hexdigest(), len(names)
+
+
+def chown(path):
+    if OWNER:
+        subprocess.run(["chown", "-R", OWNER, path], check=True)
+
+
+# ------------------------------------------------------------------ data
+
+def generate():
+    os.makedirs(DATA, exist_ok=True)
+    big = os.path.join(DATA, f"big-{BIG_MIB}MiB.bin")
+    if not os.path.exists(big) or os.path.getsize(big) != BIG_MIB << 20:
+        log(f"generating a {BIG_MIB} MiB random file")
+        with open(big + ".tmp", "wb") as f:
+            for _ in range(BIG_MIB):
+                f.write(os.urandom(1 << 20))
+        os.replace(big + ".tmp", big)
+    small = os.path.join(DATA, "small")
+    if not os.path.isdir(small) or len(os.listdir(small)) != SMALL_COUNT:
+        log(f"generating {SMALL_COUNT} files of {SMALL_SIZE} bytes")
+        shutil.rmtree(small, ignore_errors=True)
+        os.makedirs(small + ".tmp", exist_ok=True)
+        for i in range(SMALL_COUNT):
+            with open(os.path.join(small + ".tmp", f"s{i:04d}.bin"), "wb") as f:
+                f.write(os.urandom(SMALL_SIZE))
+        os.replace(small + ".tmp", small)
+    # On the servers: the 10,000-entry folder and the big file.
+    listing = os.path.join(ROOT, "list10k")
+    if not os.path.isdir(listing):
+        log(f"creating {LIST_COUNT} files to list")
+        os.makedirs(listing)
+        rng = random.Random(6)
+        for i in range(LIST_COUNT):
+            with open(os.path.join(listing, f"entry-{i:05d}.txt"), "wb") as f:
+                f.write(b"x" * rng.randrange(0, 2048))
+        chown(listing)
+    served = os.path.join(ROOT, "big.bin")
+    if not os.path.exists(served):
+        try:
+            os.link(big, served)
+        except OSError:
+            shutil.copyfile(big, served)
+        os.chmod(served, 0o644)
+    return big, small
+
+
+# ------------------------------------------------------------------ running
+
+class Tool:
+    """One tool's way of doing one line: a command, an untimed preparation, a check."""
+
+    def __init__(self, argv, prep=None, check=None, stdout=None, env=None):
+        self.argv, self.prep, self.check, self.stdout, self.env = argv, prep, check, stdout, env
+        self.times, self.rss = [], []
+
+
+def run_once(name, tool, run):
+    if tool.prep:
+        tool.prep()
+    rss_file = os.path.join(WORK, "rss")
+    out = open(tool.stdout, "wb") if tool.stdout else subprocess.DEVNULL
+    err_path = os.path.join(WORK, "stderr")
+    with open(err_path, "wb") as err:
+        start = time.perf_counter()
+        status = subprocess.call([TIME, "-f", "%M", "-o", rss_file] + tool.argv, stdout=out, stderr=err,
+                                 env=tool.env or ENV)
+        elapsed = time.perf_counter() - start
+    if tool.stdout:
+        out.close()
+    if status != 0:
+        with open(err_path, "rb") as err:
+            detail = err.read().decode(errors="replace").strip().splitlines()[-3:]
+        fail(f"{name}: exit status {status}: {' | '.join(detail)}")
+        return
+    with open(rss_file) as f:
+        kib = int(f.read().strip().splitlines()[-1])
+    tool.times.append(elapsed)
+    tool.rss.append(kib / 1024)
+    if tool.check:
+        problem = tool.check(run)
+        if problem:
+            fail(f"{name}: {problem}")
+
+
+def measure(title, tools):
+    """Runs every tool RUNS times, rotating the order each run."""
+    log(f"{title}: {RUNS} runs of {', '.join(tools)}")
+    order = list(tools)
+    for run in range(RUNS):
+        for key in order:
+            run_once(f"{title} / {key}", tools[key], run)
+        order = order[1:] + order[:1]
+    return {key: tool for key, tool in tools.items()}
+
+
+# ------------------------------------------------------------------ lines
+
+def dav_url(server, path=""):
+    return f"http://127.0.0.1:{PORTS[server]}/{path}"
+
+
+def strata_url(server, path=""):
+    return f"webdav://{USER}@127.0.0.1:{PORTS[server]}/{path}"
+
+
+def rclone_env(server):
+    env = dict(ENV)
+    obscured = subprocess.run([RCLONE, "obscure", PASS], capture_output=True, text=True, check=True).stdout.strip()
+    env.update({
+        "RCLONE_CONFIG": os.path.join(WORK, "rclone.conf"),
+        "RCLONE_CONFIG_BENCH_TYPE": "webdav",
+        "RCLONE_CONFIG_BENCH_URL": dav_url(server),
+        "RCLONE_CONFIG_BENCH_VENDOR": "other",
+        "RCLONE_CONFIG_BENCH_USER": USER,
+        "RCLONE_CONFIG_BENCH_PASS": obscured,
+    })
+    open(env["RCLONE_CONFIG"], "a").close()
+    return env
+
+
+def strata_env():
+    env = dict(ENV)
+    env["STRATA_PASSWORD"] = PASS
+    env["HOME"] = WORK  # no saved remotes or cache of the caller's
+    return env
+
+
+def count_lines(path):
+    with open(path, "rb") as f:
+        return sum(1 for _ in f)
+
+
+def line_check(path, want):
+    def check(_run):
+        got = count_lines(path)
+        return None if got == want else f"listed {got} lines, expected {want}"
+    return check
+
+
+def propfind_check(path, want):
+    def check(_run):
+        with open(path, "rb") as f:
+            body = f.read()
+        got = body.count(b"<D:response") + body.count(b"<d:response") - 1
+        return None if got == want else f"the multistatus has {got} children, expected {want}"
+    return check
+
+
+def listing_line(server):
+    out = lambda tool: os.path.join(WORK, f"ls-{server}-{tool}.out")
+    env = rclone_env(server)
+    tools = {
+        "strata": Tool([STRATA, "ls", strata_url(server, "list10k/")], stdout=out("strata"),
+                       check=line_check(out("strata"), LIST_COUNT), env=strata_env()),
+        "strata-bench": Tool([SBENCH, "list", strata_url(server, "list10k/"), "--expect", str(LIST_COUNT)],
+                             env=strata_env()),
+        "rclone": Tool([RCLONE, "lsf", "--format", "tsp", "bench:list10k"], stdout=out("rclone"),
+                       check=line_check(out("rclone"), LIST_COUNT), env=env),
+        "curl": Tool([CURL, "-sS", "--fail", "-u", f"{USER}:{PASS}", "-X", "PROPFIND", "-H", "Depth: 1",
+                      "-H", "Content-Type: application/xml", "--data", PROPFIND4, dav_url(server, "list10k/")],
+                     stdout=out("curl"), check=propfind_check(out("curl"), LIST_COUNT)),
+    }
+    return measure(f"list {server}", tools)
+
+
+def cached_listing_line(server):
+    cache = os.path.join(WORK, f"cache-{server}")
+    subprocess.run([STRATA, "ls", "--cache", cache, strata_url(server, "list10k/")], env=strata_env(),
+                   stdout=subprocess.DEVNULL, check=True)
+    out = os.path.join(WORK, f"ls-cache-{server}.out")
+    tools = {
+        "strata": Tool([STRATA, "ls", "--offline", "--cache", cache, strata_url(server, "list10k/")], stdout=out,
+                       check=line_check(out, LIST_COUNT), env=strata_env()),
+        "strata-bench": Tool([SBENCH, "list", "--cache", cache, strata_url(server, "list10k/"),
+                              "--expect", str(LIST_COUNT)], env=strata_env()),
+    }
+    return measure(f"list from cache {server}", tools)
+
+
+def download_line(server, big):
+    want = sha256_file(big)
+    size = os.path.getsize(big)
+    env = rclone_env(server)
+    # One untimed download per tool to a file, digest-checked.
+    log("download: checking each tool's content once")
+    target = os.path.join(WORK, "download.bin")
+    checks = {
+        "strata": [STRATA, "get", strata_url(server, "big.bin"), target],
+        "strata-bench": [SBENCH, "get", strata_url(server, "big.bin"), "--to", target],
+        "rclone": [RCLONE, "copyto", "bench:big.bin", target],
+        "curl": [CURL, "-sS", "--fail", "-u", f"{USER}:{PASS}", "-o", target, dav_url(server, "big.bin")],
+    }
+    for key, argv in checks.items():
+        if os.path.exists(target):
+            os.remove(target)
+        status = subprocess.call(argv, env=env if key == "rclone" else strata_env(), stdout=subprocess.DEVNULL)
+        if status != 0:
+            fail(f"download {server} / {key}: exit status {status}")
+        elif sha256_file(target) != want:
+            fail(f"download {server} / {key}: the downloaded file's SHA-256 differs from the source")
+    if os.path.exists(target):
+        os.remove(target)
+    tools = {
+        "strata": Tool([STRATA, "get", strata_url(server, "big.bin"), "/dev/null"], env=strata_env()),
+        "strata-bench": Tool([SBENCH, "get", strata_url(server, "big.bin"), "--size", str(size)], env=strata_env()),
+        "rclone": Tool([RCLONE, "cat", "bench:big.bin"], env=env),
+        "curl": Tool([CURL, "-sS", "--fail", "-u", f"{USER}:{PASS}", "-o", "/dev/null", dav_url(server, "big.bin")]),
+    }
+    return measure(f"download {server}", tools)
+
+
+def upload_line(server, big):
+    want = sha256_file(big)
+    size = os.path.getsize(big)
+    env = rclone_env(server)
+
+    def tool(key, argv, tool_env):
+        remote = os.path.join(ROOT, f"up-{key}.bin")
+
+        def prep():
+            if os.path.exists(remote):
+                os.remove(remote)
+
+        def check(run):
+            if not os.path.exists(remote):
+                return "no uploaded file on the server"
+            if os.path.getsize(remote) != size:
+                return f"the uploaded file has {os.path.getsize(remote)} bytes, expected {size}"
+            if run == 0 and sha256_file(remote) != want:
+                return "the uploaded file's SHA-256 differs from the source"
+            return None
+        return Tool(argv, prep=prep, check=check, env=tool_env)
+
+    tools = {
+        "strata": tool("strata", [STRATA, "put", big, strata_url(server, "up-strata.bin")], strata_env()),
+        "strata-bench": tool("strata-bench", [SBENCH, "put", big, strata_url(server, "up-strata-bench.bin")],
+                             strata_env()),
+        "rclone": tool("rclone", [RCLONE, "copyto", big, "bench:up-rclone.bin"], env),
+        "curl": tool("curl", [CURL, "-sS", "--fail", "-u", f"{USER}:{PASS}", "-T", big,
+                              dav_url(server, "up-curl.bin")], ENV),
+    }
+    result = measure(f"upload {server}", tools)
+    for key in tools:
+        path = os.path.join(ROOT, f"up-{key}.bin")
+        if os.path.exists(path):
+            os.remove(path)
+    return result
+
+
+def small_uploads_line(server, small):
+    want = tree_digest(small)
+    env = rclone_env(server)
+    names = sorted(os.listdir(small))
+    config = os.path.join(WORK, f"curl-small-{server}.conf")
+    with open(config, "w") as f:
+        os.chmod(config, 0o600)
+        f.write(f'user = "{USER}:{PASS}"\n')
+        for name in names:
+            f.write(f'upload-file = "{os.path.join(small, name)}"\nurl = "{dav_url(server, "small-curl/" + name)}"\n')
+
+    def tool(key, argv, tool_env):
+        remote = os.path.join(ROOT, f"small-{key}")
+
+        def prep():
+            shutil.rmtree(remote, ignore_errors=True)
+            os.makedirs(remote)
+            chown(remote)
+
+        def check(run):
+            got = tree_digest(remote)
+            if got[1] != len(names):
+                return f"{got[1]} files on the server, expected {len(names)}"
+            return None if got == want else "the uploaded files differ from the sources"
+        return Tool(argv, prep=prep, check=check, env=tool_env)
+
+    tools = {
+        "strata": tool("strata", [STRATA, "put", "--transfers", "4", small, strata_url(server, "small-strata")],
+                       strata_env()),
+        "strata-bench": tool("strata-bench", [SBENCH, "put-many", "--transfers", "4", small,
+                                              strata_url(server, "small-strata-bench")], strata_env()),
+        "rclone": tool("rclone", [RCLONE, "copy", "--transfers", "4", "--webdav-pacer-min-sleep", "0", small,
+                                  "bench:small-rclone"], env),
+        "curl": tool("curl", [CURL, "-sS", "--fail", "-Z", "--parallel-max", "4", "-K", config], ENV),
+    }
+    result = measure(f"small uploads {server}", tools)
+    for key in tools:
+        shutil.rmtree(os.path.join(ROOT, f"small-{key}"), ignore_errors=True)
+    return result
+
+
+# ------------------------------------------------------------------ table
+
+def cell(tool):
+    if tool is None or not tool.times:
+        return "—"
+    return f"{fmt(min(tool.times))} / {fmt(statistics.median(tool.times))} · {max(tool.rss):.0f} MiB"
+
+
+def fmt(seconds):
+    return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def ratio(a, b):
+    if a is None or b is None or not a.times or not b.times:
+        return "—"
+    return f"{min(a.times) / min(b.times):.2f}"
+
+
+def table(rows):
+    lines = [
+        f"Min / median of {RUNS} runs · peak RSS; ratios of the minimums (CLI = `strata`, API = `strata-bench`).",
+        "",
+        "| work | strata (CLI) | strata-bench (API) | rclone | curl | CLI/rclone | CLI/curl | API/rclone | API/curl |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for title, tools in rows:
+        g = tools.get
+        lines.append(
+            f"| {title} | {cell(g('strata'))} | {cell(g('strata-bench'))} | {cell(g('rclone'))} | {cell(g('curl'))} "
+            f"| {ratio(g('strata'), g('rclone'))} | {ratio(g('strata'), g('curl'))} "
+            f"| {ratio(g('strata-bench'), g('rclone'))} | {ratio(g('strata-bench'), g('curl'))} |")
+    return "\n".join(lines)
+
+
+def goals(rows):
+    """The issue's goals, read from this run (informational: timings never fail the bench)."""
+    found = dict(rows)
+    out = []
+
+    def best(tools):
+        timed = [tools[k] for k in ("strata", "strata-bench") if tools.get(k) and tools[k].times]
+        return min(timed, key=lambda t: min(t.times)) if timed else None
+
+    def check(title, label, test):
+        tools = found.get(title)
+        if not tools:
+            return
+        strata = best(tools)
+        if strata is None:
+            return
+        ok, detail = test(strata, tools)
+        out.append(f"- {label}: {'met' if ok else 'NOT met'} ({detail})")
+
+    def r(a, b):
+        return min(a.times) / min(b.times) if b and b.times else float("nan")
+
+    check(TITLES["list-apache"], "listing 10k ≤ 0.5 × rclone and ≤ 2 × curl",
+          lambda s, t: (r(s, t["rclone"]) <= 0.5 and r(s, t["curl"]) <= 2,
+                        f"{r(s, t['rclone']):.2f} × rclone, {r(s, t['curl']):.2f} × curl"))
+    for key in ("download-apache", "upload-apache"):
+        check(TITLES[key], f"{key.split('-')[0]} 1 GiB ≤ 1.1 × curl, RSS ≤ 64 MiB",
+              lambda s, t: (r(s, t["curl"]) <= 1.1 and max(s.rss) <= 64,
+                            f"{r(s, t['curl']):.2f} × curl, {max(s.rss):.0f} MiB"))
+    check(TITLES["small-apache"], "1,000 small uploads ≤ 1.0 × curl (4 parallel)",
+          lambda s, t: (r(s, t["curl"]) <= 1.0, f"{r(s, t['curl']):.2f} × curl"))
+    return "\n".join(out)
+
+
+TITLES = {
+    "list-apache": "list 10,000 entries, Depth 1 (Apache)",
+    "list-nginx": "list 10,000 entries, Depth 1 (nginx)",
+    "cache-apache": "list 10,000 entries from the offline cache",
+    "download-apache": f"download {BIG_MIB} MiB (Apache, to /dev/null)",
+    "upload-apache": f"upload {BIG_MIB} MiB (Apache)",
+    "small-apache": f"upload {SMALL_COUNT} × 4 KiB files, 4 parallel (Apache)",
+}
+
+
+def main():
+    os.makedirs(WORK, exist_ok=True)
+    big, small = generate()
+    lines = [
+        ("list-apache", lambda: listing_line("apache")),
+        ("list-nginx", lambda: listing_line("nginx") if PORTS["nginx"] else None),
+        ("cache-apache", lambda: cached_listing_line("apache")),
+        ("download-apache", lambda: download_line("apache", big)),
+        ("upload-apache", lambda: upload_line("apache", big)),
+        ("small-apache", lambda: small_uploads_line("apache", small)),
+    ]
+    rows = []
+    for key, work in lines:
+        if ONLY and key not in ONLY:
+            continue
+        tools = work()
+        if tools:
+            rows.append((TITLES[key], tools))
+    print()
+    print(table(rows))
+    print()
+    print("Goals (issue 6), from this run:")
+    print(goals(rows) or "- (no goal line was run)")
+    if failures:
+        print(f"\n{len(failures)} check(s) failed:", file=sys.stderr)
+        for failure in failures:
+            print(f"  {failure}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
