@@ -25,6 +25,10 @@ struct NextcloudRouter: Sendable {
             return OCSRouter(core: core).respond(req, segments: Array(segments.dropFirst()))
         case "remote.php":
             return dav(req, segments: Array(segments.dropFirst()))
+        case "s":
+            return PublicEndpoint(core: core).link(req, segments: Array(segments.dropFirst()))
+        case "public.php" where segments.count >= 2 && segments[1] == "webdav":
+            return PublicEndpoint(core: core).webdav(req, path: Array(segments.dropFirst(2)))
         default:
             let html = "<!DOCTYPE html><html><head><title>Not Found</title></head><body>Page not found</body></html>"
             return Reply.bytes(Data(html.utf8), status: 404, headers: [("Content-Type", "text/html; charset=UTF-8")])

@@ -189,12 +189,31 @@ struct ShareAPI {
         return day + " 00:00:00"
     }
 
+    /// Whether `password` matches a hash made by ``hash(_:nextcloud:)``.
+    static func verify(_ password: String, hash: String) -> Bool {
+        let parts = hash.split(separator: "$").map(String.init)
+        let saltText: String
+        let nextcloud = hash.hasPrefix("2|")
+        if nextcloud {
+            guard parts.count == 6 else { return false }
+            saltText = parts[4]
+        } else {
+            guard let last = parts.last, last.count >= 22 else { return false }
+            saltText = String(last.prefix(22)).replacingOccurrences(of: ".", with: "+")
+        }
+        let padded = saltText + String(repeating: "=", count: (4 - saltText.count % 4) % 4)
+        guard let salt = Data(base64Encoded: padded) else { return false }
+        return hash == Self.hash(password, nextcloud: nextcloud, salt: [UInt8](salt))
+    }
+
     /// A stored password hash in the recorded shapes: Nextcloud `2|$argon2i$…`, ownCloud `1|$2y$10$…`
     /// (salted SHA-256 underneath; nothing reads it back but a comparison).
-    static func hash(_ password: String, nextcloud: Bool) -> String {
-        var salt = [UInt8](repeating: 0, count: 16)
-        var generator = SystemRandomNumberGenerator()
-        for index in salt.indices { salt[index] = generator.next() }
+    static func hash(_ password: String, nextcloud: Bool, salt given: [UInt8]? = nil) -> String {
+        var salt = given ?? [UInt8](repeating: 0, count: 16)
+        if given == nil {
+            var generator = SystemRandomNumberGenerator()
+            for index in salt.indices { salt[index] = generator.next() }
+        }
         let digest = SHA256.hash(data: Data(salt) + Data(password.utf8))
         let trim = { (data: Data) in data.base64EncodedString().replacingOccurrences(of: "=", with: "") }
         if nextcloud {
