@@ -316,7 +316,7 @@ let package = Package(
             name: "NextcloudProviderTests",
             dependencies: [
                 "WebDAVProvider", "NextcloudTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting",
-                "strata",
+                "strata", "SharedCache",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/NextcloudProviderTests",

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What ``CachedProvider/refreshTree(_:maxDepth:)`` did.
-public struct TreeRefresh: Sendable, Hashable {
+public struct TreeRefresh: Sendable, Hashable, Codable {
     /// Folders whose listing was asked from the server.
     public var foldersListed: Int
     /// Folders found unchanged without listing them (same etag as their cached listing).

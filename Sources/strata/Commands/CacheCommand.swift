@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
+import ProviderAPI
 import SharedCache
 
-/// `strata cache stats|clear`: the offline cache's size, and emptying it.
+/// `strata cache stats|clear|refresh`: the offline cache's size, emptying it, and bringing a cached tree up to date.
 struct CacheCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "cache", abstract: "Show or clear the offline cache (--cache DIR, or the default one).",
-        subcommands: [CacheStatsCommand.self, CacheClearCommand.self])
+        commandName: "cache", abstract: "Show, clear or refresh the offline cache (--cache DIR, or the default one).",
+        subcommands: [CacheStatsCommand.self, CacheClearCommand.self, CacheRefreshCommand.self])
 }
 
 struct CacheStatsCommand: AsyncParsableCommand {
@@ -39,5 +40,34 @@ struct CacheClearCommand: AsyncParsableCommand {
         try store.clear()
         try store.blobs.reset()
         Output.line("cleared \(store.directory.path)")
+    }
+}
+
+struct CacheRefreshCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "refresh",
+        abstract: "Bring the cached tree under a folder up to date, fetching only what changed.",
+        discussion: """
+            On servers whose folder etags cover their contents (ownCloud, Nextcloud) an unchanged \
+            tree costs one request; elsewhere every folder is listed, but only changed entries are rewritten.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The folder, e.g. nextcloud://host/Documents") var target: String
+    @Option(help: "How many levels of folders to refresh (1: the folder's own listing).") var depth: Int?
+
+    func run() async throws {
+        guard !global.offline else { throw ValidationError("refresh needs the network; drop --offline") }
+        let (provider, path) = try await global.open(target)
+        let cached = try provider as? CachedProvider
+            ?? CachedProvider(wrapping: provider, store: CacheStore(directory: try global.cacheDirectory()), logger: global.logger)
+        let report = try await cached.refreshTree(path, maxDepth: depth ?? .max)
+        if global.json {
+            try Output.json(report)
+        } else {
+            Output.line("listed:    \(report.foldersListed) folders")
+            Output.line("unchanged: \(report.foldersUnchanged) folders (by etag)")
+            Output.line("rewritten: \(report.itemsChanged) entries")
+        }
     }
 }
