@@ -117,6 +117,28 @@ enum DAVReplayCases {
                 ])
                 return try await client.send("PROPFIND", "/remote.php/dav/trash-bin/admin/", headers: [("Depth", "infinity")], text: body)
             },
+            ReplayCase(
+                fixture: "propfind-depth0-dav-files-received-share-nc30.xml",
+                configuration: .init(users: ["admin": "pw", "user1": "pw"]), status: 207, contentType: xmlType,
+                // The recorded share carries a "download": false attribute, which this server does not model.
+                volatile: ReplayCase.davVolatile.union(["nc:share-attributes"])
+            ) { server, client in
+                server.seedFile(user: "admin", path: "New folder/photo.jpg", contents: Data(count: 292_842))
+                let admin = client.with(authorization: DAVClient.basic("admin", "pw"))
+                _ = try await admin.ocs("POST", "/ocs/v2.php/apps/files_sharing/api/v1/shares", form: [
+                    ("path", "/New folder"), ("shareType", "0"), ("shareWith", "user1"), ("permissions", "31"),
+                ])
+                let body = RequestBodies.propfind([
+                    "d:getetag", "d:getlastmodified", "d:creationdate", "d:displayname", "d:quota-available-bytes", "d:resourcetype",
+                    "nc:has-preview", "nc:mount-type", "oc:comments-unread", "oc:favorite", "oc:fileid", "oc:owner-display-name",
+                    "oc:owner-id", "oc:permissions", "oc:size", "nc:hidden", "nc:is-mount-root", "nc:reminder-due-date", "nc:note",
+                    "nc:sharees", "nc:share-attributes", "oc:share-types", "ocs:share-permissions", "nc:system-tags",
+                    "nc:rich-workspace", "nc:rich-workspace-file", "d:getcontentlength", "d:getcontenttype", "nc:is-encrypted",
+                    "nc:metadata-blurhash", "nc:metadata-files-live-photo",
+                ])
+                let user1 = client.with(authorization: DAVClient.basic("user1", "pw"))
+                return try await user1.send("PROPFIND", "/remote.php/dav/files/user1/New%20folder/", headers: [("Depth", "0")], text: body)
+            },
         ] + errorCases
     }
 

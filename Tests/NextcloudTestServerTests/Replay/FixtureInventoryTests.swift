@@ -17,9 +17,6 @@ struct FixtureInventoryTests {
 
     /// Recordings the server does not reproduce, with the reason.
     static let excluded: [String: String] = [
-        "propfind-depth0-dav-files-received-share-nc30.xml":
-            "a folder received from another user, mounted in the recipient's tree (nc:mount-type shared, nc:sharees, "
-            + "nc:share-attributes, reminders, rich workspace): received shares are not mounted by this server",
         "report-filter-files-systemtags-nc18.xml": "system tags are not kept, so a systemtag filter cannot match",
         "req-report-search-files-oc10-docs.xml": "the request of report-search-files-oc10-docs.xml (excluded below)",
         "report-search-files-oc10-docs.xml":
@@ -31,8 +28,6 @@ struct FixtureInventoryTests {
         "ocs-v1-remote-shares-accepted-oc10.http": "federated (remote) shares are not implemented",
         "ocs-v1-remote-shares-pending-oc10.http": "federated (remote) shares are not implemented",
         "ocs-v1-share-get-oc-docs.xml": "share type 6 (federated) is not implemented",
-        "ocs-v1-shares-list-reshares-password-expiry-oc10.http":
-            "link reshares of a file received from another user (storage shared::…): received shares are not mounted",
         "ocs-capabilities-oc10.0.3-docs.json":
             "a documentation example edited by its copier (statuscode 200 on v1, booleans as strings); the live "
             + "ownCloud 10.1 capabilities recording is compared instead",

@@ -203,6 +203,15 @@ enum OCSReplayCases {
                 _ = try await demo(client).ocs("POST", sharesV1, form: [("shareType", "3"), ("path", "/SharedImage.jpg")])
                 return try await demo(client).ocs("GET", sharesV1)
             },
+            live("ocs-v1-shares-list-reshares-password-expiry-oc10.http") { server, client in
+                server.seedFile(user: "demo", path: "SharedImage.jpg", contents: Data(count: 64))
+                _ = try await demo(client).ocs("POST", sharesV1, form: [("shareType", "0"), ("shareWith", "admin"), ("path", "/SharedImage.jpg"), ("permissions", "19")])
+                _ = try await admin(client).ocs("POST", sharesV1, form: [("shareType", "3"), ("path", "/SharedImage.jpg"), ("name", "Public link1")])
+                _ = try await admin(client).ocs("POST", sharesV1, form: [
+                    ("shareType", "3"), ("path", "/SharedImage.jpg"), ("password", "secret"), ("expireDate", "2019-03-20"),
+                ])
+                return try await admin(client).ocs("GET", sharesV1)
+            },
             live("ocs-v1-shares-shared-with-me-oc10.http") { server, client in
                 server.seedFile(user: "demo", path: "SharedImage.jpg", contents: Data(count: 64))
                 _ = try await demo(client).ocs("POST", sharesV1, form: [("shareType", "0"), ("shareWith", "admin"), ("path", "/SharedImage.jpg"), ("permissions", "19")])

@@ -9,15 +9,27 @@ extension FilesEndpoint {
         let depth = Self.depth(req)
         let text = try core.withState { state -> String in
             let root = rootID(&state)
-            guard let target = state.files.resolve(root, path) else { throw SabreError.notFound(relative) }
-            let context = propertyContext(state, rootID: root)
+            guard let target = locate(&state, path), let targetNode = state.files.nodes[target.id] else { throw SabreError.notFound(relative) }
+            var entries: [(parts: [String], located: Located)] = [(path, target)]
+            if depth > 0, targetNode.isFolder {
+                var children = state.files.children(of: target.id).compactMap { id -> (parts: [String], located: Located)? in
+                    guard let name = state.files.nodes[id]?.name else { return nil }
+                    return (path + [name], Located(id: id, share: target.share))
+                }
+                if path.isEmpty {
+                    for mount in state.mounts(for: user, groups: core.configuration.groups) {
+                        children.append(([mount.name], Located(id: mount.share.fileID, share: mount.share, isMountRoot: true)))
+                    }
+                }
+                entries += children.sorted { ($0.parts.last ?? "") < ($1.parts.last ?? "") }
+            }
             var writer = MultistatusWriter(flavor: core.flavor)
-            for id in state.files.subtree(target, depth: depth) {
-                guard let node = state.files.nodes[id] else { continue }
-                let split = request.split(node, context: context, isRoot: id == root)
+            for entry in entries {
+                guard let node = state.files.nodes[entry.located.id] else { continue }
+                let context = propertyContext(state, rootID: root, located: entry.located)
+                let split = request.split(node, context: context, isRoot: entry.located.id == root)
                 writer.response(
-                    href: Self.href(base: hrefBase, store: state.files, id: id), found: split.found,
-                    groups: [("404 Not Found", split.missing)])
+                    href: href(entry.parts, folder: node.isFolder), found: split.found, groups: [("404 Not Found", split.missing)])
             }
             return writer.finish()
         }
@@ -40,11 +52,11 @@ extension FilesEndpoint {
         }
         if path.isEmpty == false { try checkLock(path) }
         let text = try core.withState { state -> String in
-            let rootID = rootID(&state)
-            guard let target = state.files.resolve(rootID, path) else { throw SabreError.notFound(relative) }
+            guard let located = locate(&state, path), let node = state.files.nodes[located.id] else { throw SabreError.notFound(relative) }
+            let target = located.id
             let forbidden = updates.filter { PropertyContext.protected.contains($0.name) }.map(\.name)
             var writer = MultistatusWriter(flavor: core.flavor)
-            let href = Self.href(base: hrefBase, store: state.files, id: target)
+            let href = href(path, folder: node.isFolder)
             if !forbidden.isEmpty {
                 let others = updates.map(\.name).filter { !forbidden.contains($0) }
                 writer.response(href: href, found: [], groups: [("403 Forbidden", forbidden), ("424 Failed Dependency", others)])

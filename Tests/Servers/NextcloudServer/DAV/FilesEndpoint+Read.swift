@@ -6,8 +6,7 @@ extension FilesEndpoint {
     /// GET (with a single `Range`) and HEAD of a file.
     func get(_ req: ServerRequest, head: Bool) throws -> Response {
         let node = try core.withState { state -> FileNode in
-            let root = rootID(&state)
-            guard let id = state.files.resolve(root, path), let node = state.files.nodes[id] else {
+            guard let id = locate(&state, path)?.id, let node = state.files.nodes[id] else {
                 throw SabreError.notFound(relative)
             }
             return node

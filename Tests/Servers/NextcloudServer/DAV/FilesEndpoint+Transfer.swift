@@ -18,11 +18,18 @@ extension FilesEndpoint {
         try checkLock(destination)
         let result = try core.withState { state -> (created: Bool, id: Int64) in
             let root = rootID(&state)
-            guard let source = state.files.resolve(root, path) else { throw SabreError.notFound(relative) }
+            guard let sourceLocated = locate(&state, path) else { throw SabreError.notFound(relative) }
+            let source = sourceLocated.id
             try Self.checkPreconditions(req, etag: state.files.nodes[source]?.etag)
-            guard let parent = state.files.resolve(root, Array(destination.dropLast())), state.files.nodes[parent]?.isFolder == true else {
+            guard let parentLocated = locate(&state, Array(destination.dropLast())), state.files.nodes[parentLocated.id]?.isFolder == true else {
                 throw SabreError.conflict("The destination node is not found")
             }
+            let parent = parentLocated.id
+            if move {
+                if sourceLocated.isMountRoot { throw SabreError.forbidden("A received share cannot be moved") }
+                try Self.require(8, of: sourceLocated, "moving out")
+            }
+            try Self.require(4, of: parentLocated, "creating")
             if destination == path { throw SabreError.forbidden("Source and destination uri are identical.") }
             if state.files.isInside(parent, source) {
                 throw SabreError.conflict("A node cannot be moved or copied into one of its own children")
@@ -34,9 +41,9 @@ extension FilesEndpoint {
                     throw SabreError.preconditionFailed(
                         "The destination node already exists, and the overwrite header is set to false", header: "Overwrite")
                 }
-                state.files.moveToTrash(user: user, existing, now: now)
+                state.files.moveToTrash(user: state.fileOwner(existing) ?? user, existing, now: now)
             }
-            if !move {
+            if !move, parentLocated.share == nil {
                 try checkQuota(state, adding: state.files.size(of: source), root: root)
             }
             let id: Int64

@@ -14,13 +14,29 @@ extension FilesEndpoint {
         let mtime = req.header("X-OC-Mtime").flatMap { Self.parseTime($0.trimmingCharacters(in: .whitespaces)) }
         let result = try core.withState { state -> (id: Int64, created: Bool, etag: String) in
             let root = rootID(&state)
-            guard let parent = state.files.resolve(root, Array(path.dropLast())), state.files.nodes[parent]?.isFolder == true else {
+            guard let located = locate(&state, Array(path.dropLast())), state.files.nodes[located.id]?.isFolder == true else {
                 throw SabreError.conflict("Files cannot be created in non-existent collections")
             }
+            let parent = located.id
             let existing = state.files.nodes[parent]?.children[name].flatMap { state.files.nodes[$0] }
             if existing?.isFolder == true { throw SabreError.conflict("\(relative) is a collection") }
+            if path.count == 1, existing == nil, state.mounts(for: user, groups: core.configuration.groups).contains(where: { $0.name == name }) {
+                guard let mount = locate(&state, path), let node = state.files.nodes[mount.id], !node.isFolder else {
+                    throw SabreError.conflict("\(relative) is a collection")
+                }
+                try Self.require(2, of: mount, "changes")
+                try Self.checkPreconditions(req, etag: node.etag)
+                let now = ServerCore.now
+                let checksum = core.isNextcloud ? req.header("OC-Checksum") : Checksums.ownCloudList(req.body)
+                guard let mountParent = node.parent else { throw SabreError.notFound(relative) }
+                let written = state.files.writeFile(name: node.name, parent: mountParent, data: req.body, mtime: mtime ?? now, checksum: checksum, now: now)
+                return (written.id, false, state.files.nodes[written.id]?.etag ?? "")
+            }
+            try Self.require(existing == nil ? 4 : 2, of: located, existing == nil ? "creating files" : "changes")
             try Self.checkPreconditions(req, etag: existing?.etag)
-            try checkQuota(state, adding: Int64(req.body.count) - Int64(existing?.data.count ?? 0), root: root)
+            if located.share == nil {
+                try checkQuota(state, adding: Int64(req.body.count) - Int64(existing?.data.count ?? 0), root: root)
+            }
             let now = ServerCore.now
             let checksum = core.isNextcloud ? req.header("OC-Checksum") : Checksums.ownCloudList(req.body)
             let written = state.files.writeFile(
@@ -54,13 +70,14 @@ extension FilesEndpoint {
             throw SabreError(415, "Sabre\\DAV\\Exception\\UnsupportedMediaType", "The request body for the MKCOL request must have an xml Content-Type")
         }
         let id = try core.withState { state -> Int64 in
-            let root = rootID(&state)
-            guard let parent = state.files.resolve(root, Array(path.dropLast())), state.files.nodes[parent]?.isFolder == true else {
+            guard let located = locate(&state, Array(path.dropLast())), state.files.nodes[located.id]?.isFolder == true else {
                 throw SabreError.conflict("Parent node does not exist")
             }
-            if state.files.nodes[parent]?.children[name] != nil {
+            let parent = located.id
+            if state.files.nodes[parent]?.children[name] != nil || locate(&state, path) != nil {
                 throw SabreError.methodNotAllowed("The resource you tried to create already exists")
             }
+            try Self.require(4, of: located, "creating folders")
             return state.files.newFolder(name: name, parent: parent, now: ServerCore.now)
         }
         return Reply.empty(201, headers: [("OC-FileId", Identifiers.ocID(id, instance: core.instanceID))])
@@ -71,10 +88,17 @@ extension FilesEndpoint {
         guard !path.isEmpty else { throw SabreError.forbidden() }
         try checkLock(path)
         try core.withState { state in
-            let root = rootID(&state)
-            guard let id = state.files.resolve(root, path) else { throw SabreError.notFound(relative) }
+            guard let located = locate(&state, path) else { throw SabreError.notFound(relative) }
+            let id = located.id
             try Self.checkPreconditions(req, etag: state.files.nodes[id]?.etag)
-            state.files.moveToTrash(user: user, id, now: ServerCore.now)
+            if located.isMountRoot, let share = located.share {
+                // Deleting a received share's mount point unshares it for this user.
+                guard share.type == 0 else { throw SabreError.forbidden("A group share cannot be left this way") }
+                state.shares.shares[share.id] = nil
+                return
+            }
+            try Self.require(8, of: located, "deleting")
+            state.files.moveToTrash(user: state.fileOwner(id) ?? user, id, now: ServerCore.now)
         }
         return Reply.empty(204)
     }

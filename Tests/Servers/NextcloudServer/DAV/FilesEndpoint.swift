@@ -43,6 +43,37 @@ struct FilesEndpoint {
         state.files.root(of: user, now: ServerCore.now)
     }
 
+    /// The node at `parts` for this user: own files, or inside a received share.
+    func locate(_ state: inout ServerState, _ parts: [String]) -> Located? {
+        _ = rootID(&state)
+        return state.locate(user: user, parts, groups: core.configuration.groups)
+    }
+
+    /// The href of the item at `parts` (below this endpoint's base).
+    func href(_ parts: [String], folder: Bool) -> String {
+        if parts.isEmpty { return hrefBase + "/" }
+        return hrefBase + "/" + parts.map { FormCodec.encodePath($0) }.joined(separator: "/") + (folder ? "/" : "")
+    }
+
+    /// 403 unless the share a node is reached through grants `bit` (2 update, 4 create, 8 delete).
+    static func require(_ bit: Int, of located: Located, _ what: String) throws {
+        guard let share = located.share else { return }
+        if share.permissions & bit == 0 { throw SabreError.forbidden("The share does not allow \(what)") }
+    }
+
+    /// The property context for a node reached as `located` (the owner and permissions of a received share).
+    func propertyContext(_ state: ServerState, rootID: Int64, located: Located) -> PropertyContext {
+        var context = propertyContext(state, rootID: rootID)
+        if let share = located.share {
+            let owner = state.fileOwner(located.id) ?? share.owner
+            context.owner = owner
+            context.ownerDisplayName = core.configuration.displayName(owner)
+            context.share = share
+            context.mountRoot = located.isMountRoot
+        }
+        return context
+    }
+
     func propertyContext(_ state: ServerState, rootID: Int64) -> PropertyContext {
         PropertyContext(
             flavor: core.flavor, instanceID: core.instanceID, owner: user,

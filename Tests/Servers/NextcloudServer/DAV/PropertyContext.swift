@@ -5,8 +5,8 @@ import ProviderAPI
 struct PropertyContext {
     let flavor: NextcloudTestServer.Configuration.Flavor
     let instanceID: String
-    let owner: String
-    let ownerDisplayName: String
+    var owner: String
+    var ownerDisplayName: String
     let store: FileStore
     let rootID: Int64
     /// Quota in bytes, `nil` for unlimited.
@@ -15,6 +15,10 @@ struct PropertyContext {
     let shareTypes: [Int64: [Int]]
     /// `http://127.0.0.1:PORT`
     let baseURL: String
+    /// The received share a node is reached through, `nil` in the user's own files.
+    var share: StoredShare?
+    /// `true` for the mount point of a received share.
+    var mountRoot = false
 
     var isNextcloud: Bool { flavor == .nextcloud }
 
@@ -64,12 +68,18 @@ struct PropertyContext {
         case (QName.nc, "has-preview"):
             guard isNextcloud else { return nil }
             return .text(!folder && (node.mimeType.hasPrefix("text/") || node.mimeType.hasPrefix("image/")) ? "true" : "false")
-        case (QName.nc, "mount-type"): return isNextcloud ? .text("") : nil
-        case (QName.nc, "is-encrypted"): return isNextcloud && folder ? .text("0") : nil
+        case (QName.ocs, "share-permissions"): return isNextcloud ? .text(String(share?.permissions ?? (folder ? 31 : 19))) : nil
+        case (QName.nc, "mount-type"): return isNextcloud ? .text(share == nil ? "" : "shared") : nil
+        case (QName.nc, "is-encrypted"): return isNextcloud && folder && share == nil ? .text("0") : nil
+        case (QName.nc, "hidden"): return isNextcloud ? .text("false") : nil
+        case (QName.nc, "is-mount-root"): return isNextcloud ? .text(mountRoot ? "true" : "false") : nil
+        case (QName.nc, "reminder-due-date"), (QName.nc, "rich-workspace"), (QName.nc, "rich-workspace-file"):
+            return isNextcloud ? .text("") : nil
+        case (QName.nc, "note"): return isNextcloud ? .text(mountRoot ? share?.note ?? "" : "") : nil
+        case (QName.nc, "sharees"), (QName.nc, "system-tags"): return isNextcloud ? .xml("") : nil
         case (QName.nc, "share-attributes"): return isNextcloud ? .text("[]") : nil
         case (QName.nc, "creation_time"): return isNextcloud ? .text(String(node.creationTime)) : nil
         case (QName.nc, "upload_time"): return isNextcloud ? .text(String(node.uploadTime)) : nil
-        case (QName.ocs, "share-permissions"): return isNextcloud ? .text(folder ? "31" : "19") : nil
         default:
             return node.deadProperties[name.clark].map { .xml($0) }
         }
@@ -89,7 +99,21 @@ struct PropertyContext {
     /// `RGDNVCK` / `RGDNVW` (Nextcloud), `RDNVCK` / `RDNVW` (ownCloud 10); the root cannot be
     /// deleted or renamed in Nextcloud but shows the same letters, as recorded.
     func permissions(_ node: FileNode) -> String {
-        isNextcloud ? (node.isFolder ? "RGDNVCK" : "RGDNVW") : (node.isFolder ? "RDNVCK" : "RDNVW")
+        guard let share else {
+            return isNextcloud ? (node.isFolder ? "RGDNVCK" : "RGDNVW") : (node.isFolder ? "RDNVCK" : "RDNVW")
+        }
+        // A received item: S, then what the share grants (the mount point can always be unshared and renamed).
+        var letters = "S"
+        if share.permissions & 16 != 0 { letters += "R" }
+        if isNextcloud { letters += "G" }
+        if mountRoot || share.permissions & 8 != 0 { letters += "D" }
+        if mountRoot || share.permissions & 2 != 0 { letters += "NV" }
+        if node.isFolder {
+            if share.permissions & 4 != 0 { letters += "CK" }
+        } else if share.permissions & 2 != 0 {
+            letters += "W"
+        }
+        return letters
     }
 
     private func iso8601(_ time: Int64) -> String {

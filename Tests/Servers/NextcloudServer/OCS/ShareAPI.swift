@@ -43,7 +43,8 @@ struct ShareAPI {
             guard let path = params["path"], !path.isEmpty else {
                 return .ok(.array(state.shares.sorted { $0.owner == user }.compactMap { renderer.render($0) }), message: okMessage)
             }
-            guard let root = state.files.roots[user], let id = state.files.resolve(root, NextcloudTestServer.components(path)) else {
+            _ = state.files.root(of: user, now: ServerCore.now)
+            guard let id = state.locate(user: user, NextcloudTestServer.components(path), groups: core.configuration.groups)?.id else {
                 return wrongPath
             }
             if flag("subfiles") {
@@ -76,13 +77,19 @@ struct ShareAPI {
             return .failure(404, nc ? "Please specify a file or folder path" : "please specify a file or folder path")
         }
         return core.withState { state -> OCSAnswer in
-            guard let root = state.files.roots[user], let fileID = state.files.resolve(root, NextcloudTestServer.components(path)),
-                fileID != root, let node = state.files.nodes[fileID]
+            let parts = NextcloudTestServer.components(path)
+            _ = state.files.root(of: user, now: ServerCore.now)
+            guard !parts.isEmpty, let located = state.locate(user: user, parts, groups: core.configuration.groups),
+                let node = state.files.nodes[located.id]
             else { return wrongPath }
+            let fileID = located.id
+            if let received = located.share, received.permissions & 16 == 0 {
+                return .failure(403, nc ? "Cannot share: resharing is not allowed" : "cannot share: resharing is not allowed")
+            }
             guard let type = params["shareType"].flatMap({ Int($0) }), [0, 1, 3].contains(type) else {
                 return .failure(400, nc ? "Unknown share type" : "unknown share type")
             }
-            let maximum = node.isFolder ? 31 : 19
+            let maximum = (node.isFolder ? 31 : 19) & (located.share?.permissions ?? 31)
             var share = StoredShare(
                 id: 0, type: type, owner: user, fileID: fileID, permissions: 1, stime: ServerCore.now, expiration: nil, token: nil,
                 shareWith: nil, passwordHash: nil)

@@ -10,14 +10,16 @@ struct ShareRenderer {
 
     func render(_ share: StoredShare, received: Bool = false, justCreated: Bool = false) -> OCSValue? {
         let store = state.files
-        guard let node = store.nodes[share.fileID], let root = store.roots[share.owner], store.isInside(share.fileID, root) else { return nil }
-        let path = "/" + store.path(of: share.fileID).joined(separator: "/")
+        guard let node = store.nodes[share.fileID], let fileOwner = state.fileOwner(share.fileID) else { return nil }
         let itemType = node.isFolder ? "folder" : "file"
         let owner = share.owner
         let ownerName = core.configuration.displayName(owner)
-        let storageNumber = Int64((core.configuration.users.keys.sorted().firstIndex(of: owner) ?? 0) + 1)
-        let storageID = received ? "shared::/\(node.name)" : "home::\(owner)"
-        let fileParent = received ? (store.roots[viewer] ?? 0) : (node.parent ?? 0)
+        // The viewer reaches the item through a share it received (a recipient, or a resharer).
+        let mounted = fileOwner != viewer
+        let path = mounted ? "/\(node.name)" : "/" + store.path(of: share.fileID).joined(separator: "/")
+        let storageNumber = Int64((core.configuration.users.keys.sorted().firstIndex(of: fileOwner) ?? 0) + 1)
+        let storageID = mounted ? "shared::/\(node.name)" : "home::\(fileOwner)"
+        let fileParent = mounted ? (store.roots[viewer] ?? 0) : (node.parent ?? 0)
         let url: OCSValue = share.token.map { .string("\(core.rootURL)/s/\($0)") } ?? .null
         let shareWith: OCSValue = share.type == 3 ? (share.passwordHash.map { .string($0) } ?? .null) : share.shareWith.map { .string($0) } ?? .null
         let withName: OCSValue
@@ -39,7 +41,7 @@ struct ShareRenderer {
         if !core.isNextcloud {
             var fields = common.head + [
                 ("stime", .int(share.stime)), ("parent", .null), ("expiration", expiration), ("token", share.token.map { .string($0) } ?? .null),
-                ("uid_file_owner", .string(owner)), ("displayname_file_owner", .string(ownerName)),
+                ("uid_file_owner", .string(fileOwner)), ("displayname_file_owner", .string(core.configuration.displayName(fileOwner))),
             ]
             if received { fields.append(("state", .int(0))) }
             fields += common.middle + storage + [("share_with", shareWith), ("share_with_displayname", withName)]
@@ -54,8 +56,9 @@ struct ShareRenderer {
         var fields = common.head + [
             ("can_edit", .bool(share.owner == viewer)), ("can_delete", .bool(share.owner == viewer)), ("stime", .int(share.stime)),
             ("parent", .null), ("expiration", expiration), ("token", share.token.map { .string($0) } ?? .null),
-            ("uid_file_owner", .string(owner)), ("note", .string(share.note)),
-            ("label", share.type == 3 ? .string(share.label) : .null), ("displayname_file_owner", .string(ownerName)),
+            ("uid_file_owner", .string(fileOwner)), ("note", .string(share.note)),
+            ("label", share.type == 3 ? .string(share.label) : .null),
+            ("displayname_file_owner", .string(core.configuration.displayName(fileOwner))),
         ] + common.middle
         if share.type != 3 {
             let preview = !node.isFolder && (node.mimeType.hasPrefix("text/") || node.mimeType.hasPrefix("image/"))

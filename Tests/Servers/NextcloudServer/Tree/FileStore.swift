@@ -81,7 +81,7 @@ struct FileStore: Sendable {
         serial += 1
         nodes[id] = FileNode(
             id: id, name: name, isFolder: true, parent: parent, mtime: now,
-            etag: Identifiers.folderETag(serial: serial), creationTime: now, uploadTime: now,
+            etag: Identifiers.folderETag(serial: serial), creationTime: 0, uploadTime: now,
             mimeType: "httpd/unix-directory")
         if let parent { attach(id, to: parent, name: name, now: now) }
         return id
