@@ -68,6 +68,44 @@ struct ChunkingTests {
         }
     }
 
+    @Test("version 2 (MKCOL with Destination): every request names the same Destination, chunks are numbered 1...10000")
+    func versionTwoRules() async throws {
+        try await withServer { server, client in
+            #expect(try await client.send("MKCOL", uploads, headers: destination).status == 201)
+            let missing = try await client.send("PUT", uploads + "/1", text: "abc")
+            #expect(missing.status == 400)
+            let other = try await client.send("PUT", uploads + "/1", headers: [("Destination", "/remote.php/dav/files/alice/other.bin")], text: "abc")
+            #expect(other.status == 400)
+            let named = try await client.send("PUT", uploads + "/part-a", headers: destination, text: "abc")
+            #expect(named.status == 400)
+            let tooHigh = try await client.send("PUT", uploads + "/10001", headers: destination, text: "abc")
+            #expect(tooHigh.status == 400)
+            #expect(server.pendingChunks(user: "alice", upload: "web-file-upload-1") == [])
+            let absolute = [("Destination", server.baseURL.absoluteString + "/remote.php/dav/files/alice/big.bin")]
+            #expect(try await client.send("PUT", uploads + "/10", headers: absolute, text: "def").status == 201)
+            #expect(try await client.send("PUT", uploads + "/9", headers: destination, text: "abc").status == 201)
+            let download = try await client.send("GET", uploads + "/9", headers: destination)
+            #expect(download.status == 405, "chunks cannot be downloaded")
+            let wrongMove = try await client.send("MOVE", uploads + "/.file", headers: [("Destination", "/remote.php/dav/files/alice/other.bin")])
+            #expect(wrongMove.status == 400)
+            let move = try await client.send("MOVE", uploads + "/.file", headers: destination)
+            #expect(move.status == 201)
+            #expect(server.contents(user: "alice", path: "big.bin") == Data("abcdef".utf8))
+        }
+    }
+
+    @Test("version 1 (MKCOL without Destination): any chunk names, assembled in name order")
+    func versionOne() async throws {
+        try await withServer { server, client in
+            #expect(try await client.send("MKCOL", uploads).status == 201)
+            #expect(try await client.send("PUT", uploads + "/b-part", text: "2").status == 201)
+            #expect(try await client.send("PUT", uploads + "/a-part", text: "1").status == 201)
+            let move = try await client.send("MOVE", uploads + "/.file", headers: destination)
+            #expect(move.status == 201)
+            #expect(server.contents(user: "alice", path: "big.bin") == Data("12".utf8))
+        }
+    }
+
     @Test("without chunking the uploads tree is 404")
     func disabled() async throws {
         try await withServer(.init(chunking: false)) { _, client in

@@ -12,6 +12,12 @@ import Hummingbird
 ///    file; the answer is 201 (created) or 204 (replaced) with `OC-ETag`, `ETag` and `OC-FileId`;
 /// 4. `DELETE …/<id>` aborts the upload.
 /// `PROPFIND` Depth 1 of `…/<id>` lists the chunks received with their sizes, so a client can resume.
+///
+/// Version 2 is the upload whose `MKCOL` carried `Destination`; as documented, every later request of
+/// it must carry the same `Destination`, chunks are named by a number from 1 to 10000 and assembled in
+/// that order, and chunks cannot be downloaded. (The 5 MB–5 GB chunk size the manual names is a limit
+/// of object-storage targets, which this in-memory server is not, so it is not enforced.) An upload
+/// started without `Destination` is the older version 1: any chunk names, assembled in name order.
 struct UploadsEndpoint {
     let core: ServerCore
     let user: String
@@ -50,7 +56,25 @@ struct UploadsEndpoint {
         return Reply.empty(201)
     }
 
+    /// For a version 2 upload (started with `Destination`): the request's `Destination` names the same file.
+    private func checkDestination(_ session: UploadSession, _ req: ServerRequest) throws {
+        guard let expected = session.destination else { return }
+        guard let header = req.header("Destination") else {
+            throw SabreError.badRequest("The Destination header is required for chunked upload v2")
+        }
+        if Destination.filesPath(header, user: user) != Destination.filesPath(expected, user: user) {
+            throw SabreError.badRequest("The Destination header does not match the one the upload was started with")
+        }
+    }
+
     private func store(_ upload: String, chunk: String, _ req: ServerRequest) throws -> Response {
+        try core.withState { state in
+            guard let session = state.files.uploads[user]?[upload] else { throw SabreError.notFound(upload) }
+            try checkDestination(session, req)
+            if session.destination != nil, !(1...10000).contains(Int(chunk) ?? 0) {
+                throw SabreError.badRequest("Chunk names of chunked upload v2 must be numbers between 1 and 10000")
+            }
+        }
         if core.faults.takeChunkDrop() { return Reply.dropped() }
         if let header = req.header("OC-Checksum"), let message = Checksums.verify(header, req.body) {
             throw SabreError.badRequest(message)
@@ -91,6 +115,7 @@ struct UploadsEndpoint {
         let mtime = req.header("X-OC-Mtime").flatMap { FilesEndpoint.parseTime($0.trimmingCharacters(in: .whitespaces)) }
         let result = try core.withState { state -> (id: Int64, created: Bool, etag: String) in
             guard let session = state.files.uploads[user]?[upload] else { throw SabreError.notFound(upload) }
+            try checkDestination(session, req)
             var data = Data()
             for chunk in Self.order(Array(session.chunks.keys)) { data.append(session.chunks[chunk] ?? Data()) }
             if let total = req.header("OC-Total-Length") {
