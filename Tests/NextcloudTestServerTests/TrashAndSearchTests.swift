@@ -64,6 +64,10 @@ struct TrashAndSearchTests {
             let malformed = try await client.send("SEARCH", "/remote.php/dav/", text: "<d:searchrequest xmlns:d=\"DAV:\"><d:basicsearch>")
             #expect(malformed.status == 400)
             #expect(malformed.text.contains("Sabre\\DAV\\Exception\\BadRequest"))
+            let unsortable = try await client.send("SEARCH", "/remote.php/dav/", text: Self.search("/files/test", where: "<d:is-collection/>", extra: "<d:orderby><d:order><d:prop><oc:fileid/></d:prop><d:ascending/></d:order></d:orderby>"))
+            #expect(unsortable.status == 400, "oc:fileid is not sortable")
+            let plainOrder = try await client.send("SEARCH", "/remote.php/dav/", text: Self.search("/files/test", where: "<d:is-collection/>", extra: "<d:orderby/>"))
+            #expect(plainOrder.status == 207)
             let unknown = try await client.send("SEARCH", "/remote.php/dav/", text: Self.search("/files/test", where: "<d:eq><d:prop><d:getetag/></d:prop><d:literal>x</d:literal></d:eq>"))
             #expect(unknown.status == 400)
         }

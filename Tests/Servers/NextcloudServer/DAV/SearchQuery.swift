@@ -10,7 +10,7 @@ import ProviderAPI
 /// `d:not`, `d:eq`, `d:gt`, `d:gte`, `d:lt`, `d:lte`, `d:like` (`%` and `_` wildcards, case-insensitive)
 /// and `d:is-collection` over `d:displayname`, `d:getcontenttype`, `d:getlastmodified`, `oc:size`,
 /// `d:getcontentlength`, `oc:fileid`, `oc:favorite`, `nc:upload_time`, `nc:creation_time`;
-/// `d:orderby` holds `d:order` elements (or, as in the manual's example, one `d:prop` with
+/// `d:orderby` holds `d:order` elements over the searchable properties but `oc:fileid` (not sortable) (or, as in the manual's example, one `d:prop` with
 /// `d:ascending`/`d:descending`); `d:limit/d:nresults` caps the results. Anything else is a 400.
 struct SearchQuery {
     indirect enum Condition {
@@ -70,6 +70,9 @@ struct SearchQuery {
             let items = orderby.children(.d("order"))
             for item in items.isEmpty && orderby.child(.d("prop")) != nil ? [orderby] : items {
                 guard let prop = item.child(.d("prop"))?.children.first?.name else { throw SabreError.badRequest("{DAV:}order without a property") }
+                guard searchable.contains(prop), prop != .o("fileid") else {
+                    throw SabreError.badRequest("{\(prop.namespace)}\(prop.local) is not sortable")
+                }
                 orders.append(Order(property: prop, ascending: item.child(.d("descending")) == nil))
             }
         }
