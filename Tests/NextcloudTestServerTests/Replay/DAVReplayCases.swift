@@ -139,6 +139,26 @@ enum DAVReplayCases {
                 let user1 = client.with(authorization: DAVClient.basic("user1", "pw"))
                 return try await user1.send("PROPFIND", "/remote.php/dav/files/user1/New%20folder/", headers: [("Depth", "0")], text: body)
             },
+            ReplayCase(
+                fixture: "report-filter-files-systemtags-nc18.xml", configuration: ReplayCase.horst, status: 207,
+                contentType: xmlType, volatile: ReplayCase.davVolatile
+            ) { server, client in
+                let folder = "test/getFileSystemElementsByTags"
+                let tagged = [server.seedFolder(user: "horst", path: folder + "/folder3"),
+                              server.seedFile(user: "horst", path: folder + "/file3.txt", contents: Data("file3".utf8))]
+                let partly = server.seedFile(user: "horst", path: folder + "/file4.txt", contents: Data("file4".utf8))
+                var body = try Fixtures.text("req-report-filter-files-systemtags-nncclient.xml")
+                for (index, recorded) in ["492", "493", "494"].enumerated() {
+                    let created = try await client.send("POST", "/remote.php/dav/systemtags/", headers: [("Content-Type", "application/json")],
+                                                        text: #"{"name":"tag-\#(index)","userVisible":true,"userAssignable":true}"#)
+                    let tag = created.header("Content-Location")?.split(separator: "/").last.map(String.init) ?? "0"
+                    body = body.replacingOccurrences(of: ">\(recorded)<", with: ">\(tag)<")
+                    for id in tagged + (index == 0 ? [partly] : []) {
+                        _ = try await client.send("PUT", "/remote.php/dav/systemtags-relations/files/\(id)/\(tag)")
+                    }
+                }
+                return try await client.send("REPORT", "/remote.php/dav/files/horst", text: body)
+            },
         ] + errorCases
     }
 

@@ -17,7 +17,6 @@ struct FixtureInventoryTests {
 
     /// Recordings the server does not reproduce, with the reason.
     static let excluded: [String: String] = [
-        "report-filter-files-systemtags-nc18.xml": "system tags are not kept, so a systemtag filter cannot match",
         "req-report-search-files-oc10-docs.xml": "the request of report-search-files-oc10-docs.xml (excluded below)",
         "report-search-files-oc10-docs.xml":
             "the documented answer holds properties its documented request does not ask for (oc:id, oc:downloadURL, "

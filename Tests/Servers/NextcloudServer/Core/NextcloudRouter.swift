@@ -81,6 +81,8 @@ struct NextcloudRouter: Sendable {
             return try UploadsEndpoint(core: core, user: user, path: Array(rest.dropFirst())).respond(req)
         case "trashbin":
             return try TrashEndpoint(core: core, user: user, path: Array(rest.dropFirst())).respond(req)
+        case "systemtags", "systemtags-relations":
+            return try SystemTagsEndpoint(core: core, user: user, collection: collection, path: rest).respond(req)
         case "trash-bin":
             guard rest.count >= 1 else { throw SabreError.notFound(collection) }
             return try OwnCloudTrashEndpoint(core: core, user: user, path: Array(rest.dropFirst())).respond(req)

@@ -4,5 +4,6 @@ import Foundation
 struct ServerState: Sendable {
     var files = FileStore()
     var shares = ShareStore()
+    var tags = TagStore()
     var requests: [RecordedRequest] = []
 }

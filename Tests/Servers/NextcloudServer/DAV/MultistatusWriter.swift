@@ -27,8 +27,13 @@ struct MultistatusWriter {
 
     /// One `d:response`: the found properties with status 200, then each other group
     /// (`404 Not Found`, `403 Forbidden`, …) in the order given; an empty group is left out.
-    mutating func response(href: String, found: [(QName, PropValue)], groups: [(status: String, names: [QName])] = []) {
-        text += "<d:response><d:href>\(XMLText.escape(href))</d:href>"
+    mutating func response(
+        href: String, found: [(QName, PropValue)], groups: [(status: String, names: [QName])] = [], statusFirst: Bool = false
+    ) {
+        text += "<d:response>"
+        // Nextcloud 18's filter-files REPORT put a response-level status before the href.
+        if statusFirst { text += "<d:status>HTTP/1.1 200 OK</d:status>" }
+        text += "<d:href>\(XMLText.escape(href))</d:href>"
         if !found.isEmpty {
             text += "<d:propstat><d:prop>"
             for (name, value) in found { text += element(name, value) }
