@@ -31,10 +31,25 @@ struct CLITests {
         process.standardOutput = output
         process.standardError = error
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, data, errorText)
+        // The blocking reads run on their own threads, never on the cooperative pool: on a
+        // two-core machine that pool has two threads, and two CLI tests blocking them would
+        // starve the in-process server the child talks to (a deadlock seen in CI).
+        return await withCheckedContinuation { continuation in
+            let group = DispatchGroup()
+            let collected = Collected()
+            DispatchQueue.global().async(group: group) { collected.output = output.fileHandleForReading.readDataToEndOfFile() }
+            DispatchQueue.global().async(group: group) { collected.error = error.fileHandleForReading.readDataToEndOfFile() }
+            group.notify(queue: .global()) {
+                process.waitUntilExit()
+                continuation.resume(returning: (process.terminationStatus, collected.output, String(decoding: collected.error, as: UTF8.self)))
+            }
+        }
+    }
+
+    /// What the reader threads collected; each field is written by one thread before the group is notified.
+    final class Collected: @unchecked Sendable {
+        var output = Data()
+        var error = Data()
     }
 
     @Test("share --public --password --expires, shares, and search, through nextcloud:// URLs")
