@@ -18,38 +18,38 @@ struct CLITests {
     }
 
     /// Runs strata with `arguments`, the password in the environment; returns its status and standard output.
+    ///
+    /// The blocking reads and the wait happen on a dispatch thread: the loopback server answering the
+    /// child runs on Swift's cooperative pool, which a blocked test thread must not starve.
     static func run(_ arguments: [String]) async throws -> (status: Int32, output: Data, error: String) {
-        let process = Process()
-        process.executableURL = try strataBinary()
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["STRATA_PASSWORD"] = LoopbackNextcloud.password
-        environment["HOME"] = FileManager.default.temporaryDirectory.path
-        process.environment = environment
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        // The blocking reads run on their own threads, never on the cooperative pool: on a
-        // two-core machine that pool has two threads, and two CLI tests blocking them would
-        // starve the in-process server the child talks to (a deadlock seen in CI).
-        return await withCheckedContinuation { continuation in
-            let group = DispatchGroup()
-            let collected = Collected()
-            DispatchQueue.global().async(group: group) { collected.output = output.fileHandleForReading.readDataToEndOfFile() }
-            DispatchQueue.global().async(group: group) { collected.error = error.fileHandleForReading.readDataToEndOfFile() }
-            group.notify(queue: .global()) {
+        let binary = try strataBinary()
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                let process = Process()
+                process.executableURL = binary
+                process.arguments = arguments
+                var environment = ProcessInfo.processInfo.environment
+                environment["STRATA_PASSWORD"] = LoopbackNextcloud.password
+                environment["HOME"] = FileManager.default.temporaryDirectory.path
+                process.environment = environment
+                let output = Pipe()
+                let errorURL = FileManager.default.temporaryDirectory.appendingPathComponent("strata-cli-\(UUID().uuidString).err")
+                _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+                defer { try? FileManager.default.removeItem(at: errorURL) }
+                process.standardOutput = output
+                do {
+                    process.standardError = try FileHandle(forWritingTo: errorURL)
+                    try process.run()
+                } catch {
+                    continuation.resume(throwing: error)
+                    return
+                }
+                let data = output.fileHandleForReading.readDataToEndOfFile()
                 process.waitUntilExit()
-                continuation.resume(returning: (process.terminationStatus, collected.output, String(decoding: collected.error, as: UTF8.self)))
+                let errorData = (try? Data(contentsOf: errorURL)) ?? Data()
+                continuation.resume(returning: (process.terminationStatus, data, String(decoding: errorData, as: UTF8.self)))
             }
         }
-    }
-
-    /// What the reader threads collected; each field is written by one thread before the group is notified.
-    final class Collected: @unchecked Sendable {
-        var output = Data()
-        var error = Data()
     }
 
     @Test("share --public --password --expires, shares, and search, through nextcloud:// URLs")

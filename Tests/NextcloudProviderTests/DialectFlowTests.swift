@@ -151,9 +151,18 @@ struct DialectFlowTests {
         #expect((viaScheme as? WebDAVProvider)?.dialect?.flavor == flavor)
         #expect(path == "/Docs/a.txt")
         let webdav = try #require(URL(string: cloud.davURL().absoluteString.replacingOccurrences(of: "http:", with: "webdav:")))
-        let (viaOption, _) = try await registry.connect(
-            webdav, credentials: .basic(username: LoopbackNextcloud.user, password: LoopbackNextcloud.password),
+        let (viaOption, optionPath) = try await registry.connect(
+            webdav.appendingPathComponent("Docs"),
+            credentials: .basic(username: LoopbackNextcloud.user, password: LoopbackNextcloud.password),
             options: ["dialect": flavor.rawValue])
         #expect((viaOption as? WebDAVProvider)?.dialect?.flavor == flavor)
+        #expect(optionPath == "/Docs")
+        // Plain WebDAV on the same URL is rooted at the user's files too, and has no dialect.
+        let (plain, plainPath) = try await registry.connect(
+            webdav.appendingPathComponent("Docs"),
+            credentials: .basic(username: LoopbackNextcloud.user, password: LoopbackNextcloud.password))
+        #expect((plain as? WebDAVProvider)?.dialect == nil)
+        #expect(plainPath == "/Docs")
+        _ = try await plain.list(.root, page: .first)
     }
 }

@@ -29,6 +29,13 @@ public struct WebDAVProviderFactory: ProviderFactory {
         return try await WebDAVProvider.connect(configuration)
     }
 
+    /// The root is the server's origin, except below an ownCloud/Nextcloud `remote.php/dav/files/USER/`
+    /// or `remote.php/webdav/`, which is the root of the user's files (see ``OwnCloudProviderFactory/locate(_:)``).
+    public func locate(_ url: URL) throws -> (root: URL, path: ItemPath) {
+        if url.path.contains("/remote.php/") { return try OwnCloudProviderFactory().locate(url) }
+        return try locate(url, rootSegments: 0)
+    }
+
     public func probe(_ url: URL, using executor: RequestExecutor) async -> ProbeResult? {
         let request = HTTPRequest(method: .OPTIONS, url: url)
         guard let response = try? await executor.execute(request) else { return nil }

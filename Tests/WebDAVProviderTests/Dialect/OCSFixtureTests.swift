@@ -144,3 +144,18 @@ extension Dialect {
         }
     }
 }
+
+extension Dialect {
+    @Suite("checksum refusals")
+    struct ChecksumRefusalTests {
+        @Test("a 400 naming a checksum is integrity; other 400s and other statuses keep their code")
+        func mapping() {
+            let refused = ProviderError(.server, "The computed checksum does not match the one received from the client.", httpStatus: 400)
+            #expect(ChunkedUploader.checksumAware(refused).code == .integrity)
+            let other = ProviderError(.server, "Invalid OC-Total-Length header", httpStatus: 400)
+            #expect(ChunkedUploader.checksumAware(other).code == .server)
+            let locked = ProviderError(.conflict, "checksum of a locked file", httpStatus: 423)
+            #expect(ChunkedUploader.checksumAware(locked).code == .conflict)
+        }
+    }
+}

@@ -185,10 +185,7 @@ struct ChunkedUploader: Sendable {
             throw ProviderError.wrap(error, request: request.summary)
         }
         guard response.isSuccess else {
-            throw await provider.error(for: response, request: request, path: nil) { status in
-                // A chunk whose checksum the server refused arrived damaged.
-                status == 400 ? .integrity : nil
-            }
+            throw Self.checksumAware(await provider.error(for: response, request: request, path: nil))
         }
         // The whole answer must arrive: a connection lost after the status line leaves the chunk in doubt.
         do {
@@ -216,13 +213,9 @@ struct ChunkedUploader: Sendable {
         let request = HTTPRequest(method: .MOVE, url: url, headers: moveHeaders, isIdempotent: true)
         let response = try await provider.executor.execute(request)
         guard response.isSuccess else {
-            throw await provider.error(for: response, request: request, path: path) { status in
-                switch status {
-                case 412: return exclusive && options.ifMatch == nil ? .alreadyExists : .preconditionFailed
-                case 400: return .integrity
-                default: return nil
-                }
-            }
+            throw Self.checksumAware(await provider.error(for: response, request: request, path: path) { status in
+                status == 412 ? (exclusive && options.ifMatch == nil ? .alreadyExists : .preconditionFailed) : nil
+            })
         }
         await response.body.discard()
         let item = try await provider.item(at: path)
@@ -233,6 +226,15 @@ struct ChunkedUploader: Sendable {
     }
 
     /// Deletes the upload folder and the chunks in it.
+    /// A 400 whose message names a checksum ("The computed checksum does not match the one received
+    /// from the client.") means the bytes arrived or were stored damaged: ``ProviderError/Code/integrity``.
+    static func checksumAware(_ error: ProviderError) -> ProviderError {
+        guard error.httpStatus == 400, error.message?.lowercased().contains("checksum") == true else { return error }
+        var error = error
+        error.code = .integrity
+        return error
+    }
+
     /// Runs outside the caller's task, so that it still happens when the upload was cancelled.
     func abort(_ folder: URL) async {
         let executor = provider.executor

@@ -34,9 +34,14 @@ extension WebDAVProvider {
         headers.add(name: "OC-Checksum", value: OwnCloudChecksum.header(.sha1, sha1))
         if let modified = options.modified { headers.add(name: "X-OC-Mtime", value: Self.ocMtime(modified)) }
         let answer = HeaderBox()
-        var item = try await plainPut(
-            source, at: path, options: options, exclusive: exclusive, extraHeaders: headers,
-            answered: { answer.set($0) })
+        var item: Item
+        do {
+            item = try await plainPut(
+                source, at: path, options: options, exclusive: exclusive, extraHeaders: headers,
+                answered: { answer.set($0) })
+        } catch let failure as ProviderError {
+            throw ChunkedUploader.checksumAware(failure)
+        }
         item = try await confirmUpload(item, at: path, sha1: sha1, modified: options.modified, answer: answer.get())
         return item
     }
@@ -53,6 +58,8 @@ extension WebDAVProvider {
             }
         }
         if let stored = item.digests[.sha1], stored != sha1 {
+            // Damaged content must not stay under the final name.
+            try? await delete(path)
             throw ProviderError(
                 .integrity, "the server stored \(path) with SHA-1 \(stored), but \(sha1) was sent")
         }
