@@ -37,6 +37,13 @@ struct OCSFlowTests {
 
         let updated = try await provider.updateShare(user, permissions: .read)
         #expect(updated.permissions == .read)
+        let later = Date(timeIntervalSince1970: 4_133_980_800)  // 2101-01-01
+        let relinked = try await provider.updateShare(link, password: "", expires: later)
+        #expect(relinked.passwordProtected == false)
+        #expect(relinked.expires == later)
+        let unexpiring = try await provider.updateShare(relinked, password: "new pass 2", clearExpiry: true)
+        #expect(unexpiring.passwordProtected)
+        #expect(unexpiring.expires == nil)
         try await provider.revoke(group)
         #expect(Set(try await provider.shares(of: file.path).map(\.id)) == Set([link.id, user.id]))
         do {
