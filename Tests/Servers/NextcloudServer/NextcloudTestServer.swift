@@ -3,10 +3,19 @@ import Hummingbird
 import LoopbackServerKit
 import NIOCore
 
-/// A loopback server speaking the ownCloud 10 / Nextcloud 18–30 dialect: `status.php`, WebDAV at
-/// `remote.php/dav/files/USER/` and `remote.php/webdav/`, chunking v2, `SEARCH`, the trash bin and
-/// the OCS share and capability APIs, backed by memory. Its answers are compared with the responses
-/// recorded from real servers in `shared/fixtures/nextcloud` by `NextcloudTestServerTests`.
+/// A loopback server speaking the ownCloud 10 / Nextcloud 18–30 dialect, backed by memory:
+///
+/// - `status.php`; OCS `cloud/capabilities`, `cloud/user` and the files_sharing API (v1 and v2, XML or JSON);
+/// - WebDAV at `remote.php/dav/files/USER/` and `remote.php/webdav/` (PROPFIND, PROPPATCH, GET with
+///   Range, HEAD, PUT with `OC-Checksum` and `X-OC-Mtime`, MKCOL, DELETE, MOVE, COPY, REPORT);
+/// - chunking v2 at `remote.php/dav/uploads/USER/`, `SEARCH` on `remote.php/dav/`;
+/// - the trash bin (Nextcloud's `trashbin/USER/trash`, ownCloud's `trash-bin/USER/`), collaborative
+///   tags (`systemtags`), received shares mounted at the recipient's root, public links (`/s/TOKEN`,
+///   `public.php/webdav`);
+/// - fault hooks (``NextcloudFaults``) and a record of every request (``requests()``).
+///
+/// Its answers are compared with the responses recorded from real servers in
+/// `shared/fixtures/nextcloud` by `NextcloudTestServerTests`.
 ///
 /// ```swift
 /// let server = try await NextcloudTestServer.start()
