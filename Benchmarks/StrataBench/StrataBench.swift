@@ -14,5 +14,5 @@ struct StrataBench: AsyncParsableCommand {
             Targets are Strata URLs (webdav://127.0.0.1:8081/dir, nuxeo://…, pydio://…). The user comes \
             from the URL or STRATA_USER, the password from STRATA_PASSWORD.
             """,
-        subcommands: [ListBench.self, GetBench.self, PutBench.self, PutManyBench.self])
+        subcommands: [ListBench.self, GetBench.self, PutBench.self, PutManyBench.self, RefreshBench.self])
 }
