@@ -21,4 +21,10 @@ struct Strata: AsyncParsableCommand {
             RemoveCommand.self, MoveCommand.self, CopyCommand.self, SearchCommand.self, ShareCommand.self,
             SharesCommand.self, UnshareCommand.self, ConformanceCommand.self, DetectCommand.self, CacheCommand.self,
         ])
+
+    /// Tunes the allocator (``MemoryTuning``), then parses and runs the command.
+    static func main() async {
+        MemoryTuning.apply()
+        await main(nil)
+    }
 }
