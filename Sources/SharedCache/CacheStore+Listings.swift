@@ -82,6 +82,19 @@ extension CacheStore {
         }
     }
 
+    /// When `folder` was listed, whether completely, and the change token it was read at, without
+    /// reading its children; nil when it was never listed.
+    public func listingState(of folder: ItemPath, account: ProviderAccount) throws -> (fetchedAt: Date, isComplete: Bool, changeToken: String?)? {
+        try read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT fetchedAt, complete, changeToken FROM listing WHERE account = ? AND path = ?",
+                    arguments: [account.storageKey, folder.storageKey])
+            else { return nil }
+            return (Date(storedValue: row["fetchedAt"]), row["complete"], row["changeToken"])
+        }
+    }
+
     /// The cached children of `folder` (listed or not), sorted by name bytewise.
     public func cachedChildren(of folder: ItemPath, account: ProviderAccount) throws -> [Item] {
         let coding = ItemCoding()

@@ -10,31 +10,43 @@ extension CachedProvider {
     ///   only its child folders whose etag moved are descended into.
     /// - Without: every folder is listed again, but only children that changed are rewritten.
     ///
-    /// Folders deeper than `maxDepth` (1: `folder`'s children only) are left alone.
+    /// Up to `concurrency` folders are listed at once (like rclone's checkers). Folders deeper
+    /// than `maxDepth` (1: `folder`'s children only) are left alone.
     @discardableResult
-    public func refreshTree(_ folder: ItemPath = .root, maxDepth: Int = .max) async throws -> TreeRefresh {
+    public func refreshTree(_ folder: ItemPath = .root, maxDepth: Int = .max, concurrency: Int = 4) async throws -> TreeRefresh {
         var report = TreeRefresh()
         let recursive = base.capabilities.features.contains(.recursiveETags)
         var pending: [(folder: ItemPath, depth: Int)] = [(folder, 1)]
-        while let next = pending.popLast() {
-            try Task.checkCancellation()
-            let answer = try await fetchListingReporting(next.folder)
-            guard answer.listed else {
-                report.foldersUnchanged += 1
-                continue
+        let limit = max(1, concurrency)
+        try await withThrowingTaskGroup(of: (depth: Int, answer: (items: [Item], listed: Bool, changed: Int)).self) { group in
+            var running = 0
+            func launch() {
+                while running < limit, let next = pending.popLast() {
+                    group.addTask { (next.depth, try await fetchListingReporting(next.folder)) }
+                    running += 1
+                }
             }
-            report.foldersListed += 1
-            report.itemsChanged += answer.changed
-            guard next.depth < maxDepth else { continue }
-            for child in answer.items where child.kind == .folder {
-                if recursive, let etag = child.etag, let cached = try? store.listing(of: child.path, account: account),
-                    cached.isComplete, cached.changeToken == etag
-                {
-                    _ = try? store.touchListing(of: child.path, account: account)
+            launch()
+            while let (depth, answer) = try await group.next() {
+                running -= 1
+                defer { launch() }
+                guard answer.listed else {
                     report.foldersUnchanged += 1
                     continue
                 }
-                pending.append((child.path, next.depth + 1))
+                report.foldersListed += 1
+                report.itemsChanged += answer.changed
+                guard depth < maxDepth else { continue }
+                for child in answer.items where child.kind == .folder {
+                    if recursive, let etag = child.etag, let state = try? store.listingState(of: child.path, account: account),
+                        state.isComplete, state.changeToken == etag
+                    {
+                        _ = try? store.touchListing(of: child.path, account: account)
+                        report.foldersUnchanged += 1
+                        continue
+                    }
+                    pending.append((child.path, depth + 1))
+                }
             }
         }
         return report

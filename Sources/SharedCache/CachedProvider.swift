@@ -169,7 +169,9 @@ public struct CachedProvider: StorageProvider {
             return (items, true, changed)
         }
         let etag = try await base.item(at: folder).etag
-        if let etag, let cached = try? store.listing(of: folder, account: account), cached.isComplete, cached.changeToken == etag {
+        if let etag, let state = try? store.listingState(of: folder, account: account), state.isComplete, state.changeToken == etag,
+            let cached = try? store.listing(of: folder, account: account)
+        {
             _ = try? store.touchListing(of: folder, account: account)
             return (cached.items, false, 0)
         }

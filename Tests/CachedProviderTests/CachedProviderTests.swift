@@ -236,6 +236,27 @@ struct CachedProviderChangeTests {
         #expect(try await cached.refreshTree("/x", maxDepth: 1) == TreeRefresh(foldersListed: 1, foldersUnchanged: 0, itemsChanged: 0))
     }
 
+    @Test("refreshTree lists up to `concurrency` folders at once, and never more", arguments: [1, 4])
+    func refreshTreeConcurrency(_ width: Int) async throws {
+        var capabilities = InMemoryProvider.fullCapabilities
+        capabilities.features.remove(.recursiveETags)
+        let gauged = GaugedTransport(base: InMemoryServer())
+        let base = InMemoryProvider(transport: gauged, capabilities: capabilities)
+        for index in 0..<8 {
+            let folder = try await base.createFolder(named: "f\(index)", in: .root)
+            _ = try await base.upload(DataSource(string: "\(index)"), to: folder.path, name: "a.txt", options: UploadOptions())
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cached-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cached = CachedProvider(wrapping: base, store: try CacheStore(directory: directory))
+        await gauged.gauge.reset()
+        let report = try await cached.refreshTree(concurrency: width)
+        #expect(report == TreeRefresh(foldersListed: 9, foldersUnchanged: 0, itemsChanged: 16))
+        let peak = await gauged.gauge.peak
+        #expect(peak <= width)
+        #expect(width == 1 || peak > 1, "folders were listed one at a time with a limit of \(width)")
+    }
+
     /// /x/y/z/f.txt, /x/e.txt, /p/q/g.txt: six folders with the root, eight items below it.
     static func makeTree(_ base: InMemoryProvider) async throws {
         for (name, parent) in [("x", "/"), ("y", "/x"), ("z", "/x/y"), ("p", "/"), ("q", "/p")] {
@@ -251,5 +272,35 @@ struct CachedProviderChangeTests {
         let rig = try Rig(capabilities: InMemoryProvider.basicCapabilities)
         defer { rig.remove() }
         #expect(try await rig.cached().refreshChanges() == nil)
+    }
+}
+
+/// Counts requests in flight (each held a few milliseconds) on their way to `base`.
+private struct GaugedTransport: HTTPTransport {
+    actor Gauge {
+        private(set) var running = 0
+        private(set) var peak = 0
+        func enter() {
+            running += 1
+            peak = max(peak, running)
+        }
+        func leave() { running -= 1 }
+        func reset() { peak = running }
+    }
+
+    let base: any HTTPTransport
+    let gauge = Gauge()
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        await gauge.enter()
+        try? await Task.sleep(for: .milliseconds(3))
+        do {
+            let response = try await base.send(request)
+            await gauge.leave()
+            return response
+        } catch {
+            await gauge.leave()
+            throw error
+        }
     }
 }
