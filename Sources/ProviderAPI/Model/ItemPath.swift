@@ -49,11 +49,11 @@ public struct ItemPath: Hashable, Sendable, Comparable, CustomStringConvertible,
         if name == "." || name == ".." {
             throw ProviderError(.invalidArgument, "a path cannot contain '\(name)'")
         }
-        if name.contains("/") {
+        // One pass over the UTF-8 (neither byte occurs inside a multi-byte sequence); Foundation's
+        // `contains` on strings bridges to NSString and cost 5 % of a 10,000-entry listing.
+        for byte in name.utf8 where byte == UInt8(ascii: "/") || byte == 0 {
+            if byte == 0 { throw ProviderError(.invalidArgument, "a name cannot contain NUL") }
             throw ProviderError(.invalidArgument, "a name cannot contain '/'")
-        }
-        if name.unicodeScalars.contains("\u{0}") {
-            throw ProviderError(.invalidArgument, "a name cannot contain NUL")
         }
     }
 

@@ -31,7 +31,10 @@ enum DAVItemMapper {
 
     /// Quotes an etag that a server (wsgidav) sent bare, so it can go back in `If-Match`.
     static func normalizeETag(_ value: String) -> String? {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        // Etags are ASCII: trim through Foundation only when an end is white space or not ASCII.
+        let ends = [value.utf8.first, value.utf8.last]
+        let needsTrim = ends.contains { $0.map { $0 == 0x20 || $0 == 0x09 || $0 >= 0x80 } ?? false }
+        let trimmed = needsTrim ? value.trimmingCharacters(in: .whitespaces) : value
         if trimmed.isEmpty { return nil }
         if trimmed.hasPrefix("\"") || trimmed.hasPrefix("W/\"") { return trimmed }
         return "\"\(trimmed)\""

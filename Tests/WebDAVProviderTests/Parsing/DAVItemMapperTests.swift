@@ -109,10 +109,18 @@ extension Parsing {
 
         @Test("etag normalisation", arguments: [
             ("\"abc\"", "\"abc\""), ("abc", "\"abc\""), ("W/\"weak\"", "W/\"weak\""), ("  \"spaced\" ", "\"spaced\""),
-            ("5f4c9b4caccbe", "\"5f4c9b4caccbe\""),
+            ("5f4c9b4caccbe", "\"5f4c9b4caccbe\""), ("\t\"tab\"", "\"tab\""), ("\u{00A0}\"nbsp\"\u{2003}", "\"nbsp\""),
         ])
         func etags(_ raw: String, _ expected: String) {
             #expect(DAVItemMapper.normalizeETag(raw) == expected)
+        }
+
+        @Test("status lines: the code after HTTP/ in any case; anything else is none", arguments: [
+            ("HTTP/1.1 200 OK", 200), ("http/1.1 404 Not Found", 404), ("  HTTP/1.1   207  ", 207), ("HTTP/2 423", 423),
+            ("HTTP/1.1", nil), ("FTP/1.1 200 OK", nil), ("HTTP/1.1 2x0 OK", nil), ("HTTP/1.1 9999999999 Big", nil), ("", nil),
+        ] as [(String, Int?)])
+        func statusLines(_ line: String, _ expected: Int?) {
+            #expect(MultistatusParser.statusCode(line) == expected)
         }
 
         @Test("an empty etag is none")

@@ -65,9 +65,19 @@ public final class MultistatusParser {
 
     /// `HTTP/1.1 200 OK` → 200.
     static func statusCode(_ line: String) -> Int? {
-        let parts = line.split(separator: " ")
-        guard parts.count >= 2, parts[0].uppercased().hasPrefix("HTTP/") else { return nil }
-        return Int(parts[1])
+        // Byte by byte: the first two space-separated words, the first starting with HTTP/ in any case.
+        var words = line.utf8.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: true).makeIterator()
+        guard let version = words.next(), let code = words.next(), version.count >= 5 else { return nil }
+        let isHTTP = zip(version.prefix(5), "HTTP/".utf8).allSatisfy { byte, expected in
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte) == expected
+        }
+        guard isHTTP, !code.isEmpty, code.count <= 9 else { return nil }
+        var value = 0
+        for byte in code {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 }
 
