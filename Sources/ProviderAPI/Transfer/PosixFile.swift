@@ -58,6 +58,14 @@ final class PosixFile: @unchecked Sendable {
     /// Reads up to `count` bytes at `offset`; an empty buffer means end of file.
     func read(count: Int, at offset: Int64, allocator: ByteBufferAllocator) throws -> ByteBuffer {
         var buffer = allocator.buffer(capacity: count)
+        try read(count: count, at: offset, into: &buffer)
+        return buffer
+    }
+
+    /// Reads up to `count` bytes at `offset` into `buffer`, emptied first (its storage is reused
+    /// when nothing else holds it); an empty buffer means end of file.
+    func read(count: Int, at offset: Int64, into buffer: inout ByteBuffer) throws {
+        buffer.clear()
         try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { raw -> Int in
             while true {
                 let n = pread(descriptor, raw.baseAddress, count, off_t(offset))
@@ -68,7 +76,6 @@ final class PosixFile: @unchecked Sendable {
                 return n
             }
         }
-        return buffer
     }
 
     func size() throws -> Int64 {

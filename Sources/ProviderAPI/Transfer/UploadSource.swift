@@ -90,12 +90,18 @@ public struct FileSource: UploadSource {
     }
 }
 
+/// Reads a file piece by piece into a small ring of buffers: once the transport has written a
+/// piece and let go of it, its storage is filled again instead of freed and allocated anew, so a
+/// long upload does not churn the allocator (whose freed pieces glibc kept, growing the process).
 private actor FileReader {
     let file: PosixFile
     let chunkSize: Int
     let length: Int64
     var offset: Int64 = 0
     let allocator = ByteBufferAllocator()
+    var ring: [ByteBuffer] = []
+    var slot = 0
+    static let ringSize = 8
 
     init(file: PosixFile, chunkSize: Int, length: Int64) {
         self.file = file
@@ -110,7 +116,18 @@ private actor FileReader {
         }
         try Task.checkCancellation()
         let want = Int(min(Int64(chunkSize), length - offset))
-        let buffer = try file.read(count: want, at: offset, allocator: allocator)
+        var buffer: ByteBuffer
+        if ring.count < Self.ringSize {
+            buffer = allocator.buffer(capacity: chunkSize)
+            ring.append(ByteBuffer())
+            slot = ring.count - 1
+        } else {
+            slot = (slot + 1) % Self.ringSize
+            buffer = ring[slot]
+            ring[slot] = ByteBuffer()  // let go of the ring's reference, so the buffer can be unique again
+        }
+        try file.read(count: want, at: offset, into: &buffer)
+        ring[slot] = buffer
         if buffer.readableBytes == 0 {
             throw ProviderError(.conflict, "\(file.path) shrank while it was being uploaded")
         }
