@@ -1,4 +1,5 @@
 import Foundation
+import NIOHTTP1
 import ProviderAPI
 import Testing
 import WebDAVProvider
@@ -50,6 +51,41 @@ struct CLITests {
                 continuation.resume(returning: (process.terminationStatus, data, String(decoding: errorData, as: UTF8.self)))
             }
         }
+    }
+
+    @Test("share --public --link-password-file: the link password comes from a file, not the command line")
+    func linkPasswordFile() async throws {
+        let cloud = try await LoopbackNextcloud.start()
+        defer { Task { await cloud.stop() } }
+        let (provider, folder) = try await cloud.scratch()
+        _ = try await provider.upload(DataSource(string: "secret"), to: .root, name: "f.txt", options: UploadOptions())
+        let base = cloud.server.baseURL.absoluteString.replacingOccurrences(of: "http://", with: "nextcloud://").trimmingSuffix("/")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("link-pw-\(UUID().uuidString)")
+        try Data("file pass 7\nignored second line\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+
+        let shared = try await Self.run([
+            "share", "\(base)/\(folder)/f.txt", "--public", "--link-password-file", file.path, "-u", LoopbackNextcloud.user, "--json",
+        ])
+        #expect(shared.status == 0, "\(shared.error)")
+        let share = try #require(try JSONSerialization.jsonObject(with: shared.output) as? [String: Any])
+        #expect(share["passwordProtected"] as? Bool == true)
+        // The link opens with the file's first line as its password, and not without it.
+        let token = try #require((share["url"] as? String)?.split(separator: "/").last.map(String.init))
+        let download = try #require(URL(string: cloud.server.baseURL.absoluteString.trimmingSuffix("/") + "/public.php/webdav/"))
+        func status(_ password: String) async throws -> Int {
+            var headers = HTTPHeaders()
+            headers.add(name: "Authorization", value: "Basic " + Data("\(token):\(password)".utf8).base64EncodedString())
+            let response = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(method: .GET, url: download, headers: headers))
+            await response.body.discard()
+            return response.status
+        }
+        #expect(try await status("file pass 7") == 200)
+        #expect(try await status("file pass 7\nignored second line") == 401)
+        let both = try await Self.run([
+            "share", "\(base)/\(folder)/f.txt", "--public", "--password", "x", "--link-password-file", file.path, "-u", LoopbackNextcloud.user,
+        ])
+        #expect(both.status != 0)
     }
 
     @Test("share --public --password --expires, shares, and search, through nextcloud:// URLs")

@@ -20,14 +20,20 @@ struct ShareCommand: AsyncParsableCommand {
     @Flag(name: .customLong("public"), help: "Make a public link.") var publicLink = false
     @Option(help: "read, write or all (all includes delete and resharing).") var permission: String = "read"
     @Option(help: "When the share stops working: YYYY-MM-DD (midnight UTC) or an ISO 8601 time.") var expires: String?
-    @Option(help: "A password for a public link (Nextcloud, ownCloud).") var password: String?
+    @Option(help: "A password for a public link (Nextcloud, ownCloud); visible to other users in the process list.")
+    var password: String?
+    @Option(help: "Read the public link's password from this file's first line (kept out of the process list).")
+    var linkPasswordFile: String?
     @Option(help: "A note for the recipient.") var note: String?
     @Flag(help: "Ask the server to notify the recipient.") var notify = false
 
     func validate() throws {
         let given = [user != nil, group != nil, email != nil, publicLink].filter { $0 }.count
         guard given == 1 else { throw ValidationError("name exactly one of --user, --group, --email or --public") }
-        if password != nil, !publicLink { throw ValidationError("--password applies to --public links only") }
+        if password != nil || linkPasswordFile != nil, !publicLink {
+            throw ValidationError("--password and --link-password-file apply to --public links only")
+        }
+        if password != nil, linkPasswordFile != nil { throw ValidationError("give --password or --link-password-file, not both") }
         _ = try Self.permissions(permission)
         if let expires { _ = try DateArgument.parse(expires, what: "--expires") }
     }
@@ -43,8 +49,12 @@ struct ShareCommand: AsyncParsableCommand {
         } else {
             kind = .publicLink
         }
+        let linkPassword = try linkPasswordFile.map { file in
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            return String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+        } ?? password
         let request = ShareRequest(
-            kind: kind, permissions: try Self.permissions(permission), password: password,
+            kind: kind, permissions: try Self.permissions(permission), password: linkPassword,
             expires: try expires.map { try DateArgument.parse($0, what: "--expires") }, note: note, notify: notify)
         let (provider, path) = try await global.open(target)
         let share = try await provider.share(path, request)
