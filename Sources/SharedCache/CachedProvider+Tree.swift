@@ -16,13 +16,14 @@ extension CachedProvider {
     public func refreshTree(_ folder: ItemPath = .root, maxDepth: Int = .max, concurrency: Int = 4) async throws -> TreeRefresh {
         var report = TreeRefresh()
         let recursive = base.capabilities.features.contains(.recursiveETags)
-        var pending: [(folder: ItemPath, depth: Int)] = [(folder, 1)]
+        // A child folder carries the etag its parent's listing gave it, so it is not asked again.
+        var pending: [(folder: ItemPath, depth: Int, etag: String?)] = [(folder, 1, nil)]
         let limit = max(1, concurrency)
         try await withThrowingTaskGroup(of: (depth: Int, answer: (items: [Item], listed: Bool, changed: Int)).self) { group in
             var running = 0
             func launch() {
                 while running < limit, let next = pending.popLast() {
-                    group.addTask { (next.depth, try await fetchListingReporting(next.folder)) }
+                    group.addTask { (next.depth, try await fetchListingReporting(next.folder, knownETag: next.etag, cachedItems: false)) }
                     running += 1
                 }
             }
@@ -38,14 +39,7 @@ extension CachedProvider {
                 report.itemsChanged += answer.changed
                 guard depth < maxDepth else { continue }
                 for child in answer.items where child.kind == .folder {
-                    if recursive, let etag = child.etag, let state = try? store.listingState(of: child.path, account: account),
-                        state.isComplete, state.changeToken == etag
-                    {
-                        _ = try? store.touchListing(of: child.path, account: account)
-                        report.foldersUnchanged += 1
-                        continue
-                    }
-                    pending.append((child.path, depth + 1))
+                    pending.append((child.path, depth + 1, recursive ? child.etag : nil))
                 }
             }
         }

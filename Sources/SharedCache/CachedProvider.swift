@@ -162,18 +162,26 @@ public struct CachedProvider: StorageProvider {
 
     /// ``fetchListing(_:)``, also saying whether the server listed the folder (false: its etag showed it unchanged)
     /// and how many children were new or changed.
-    func fetchListingReporting(_ folder: ItemPath) async throws -> (items: [Item], listed: Bool, changed: Int) {
+    ///
+    /// - Parameters:
+    ///   - knownETag: the folder's etag as its parent's listing just gave it; the folder is then not asked for it again.
+    ///   - cachedItems: whether an unchanged folder's cached children are wanted (a tree walk needs none: under
+    ///     recursive etags everything below an unchanged folder is unchanged).
+    func fetchListingReporting(
+        _ folder: ItemPath, knownETag: String? = nil, cachedItems: Bool = true
+    ) async throws -> (items: [Item], listed: Bool, changed: Int) {
         guard base.capabilities.features.contains(.recursiveETags) else {
             let items = try await base.listAll(folder)
             let changed = (try? store.saveListing(items, of: folder, account: account, complete: true)) ?? items.count
             return (items, true, changed)
         }
-        let etag = try await base.item(at: folder).etag
+        let etag: String?
+        if let knownETag { etag = knownETag } else { etag = try await base.item(at: folder).etag }
         if let etag, let state = try? store.listingState(of: folder, account: account), state.isComplete, state.changeToken == etag,
-            let cached = try? store.listing(of: folder, account: account)
+            let unchanged = cachedItems ? (try? store.listing(of: folder, account: account))?.items : []
         {
             _ = try? store.touchListing(of: folder, account: account)
-            return (cached.items, false, 0)
+            return (unchanged, false, 0)
         }
         // The etag is read before the listing: a change made while listing shows as a new etag next time.
         let items = try await base.listAll(folder)
