@@ -39,9 +39,7 @@ extension CacheStore {
                 try coding.upsert(item, json: json, account: key, fetchedAt: fetchedAt, in: db)
                 changed += 1
             }
-            try db.execute(
-                sql: "UPDATE item SET fetchedAt = ? WHERE account = ? AND parent = ? AND path <> '/'",
-                arguments: [fetchedAt.timeIntervalSinceReferenceDate, key, folderKey])
+            try Self.touchChildren(of: folderKey, account: key, at: fetchedAt.timeIntervalSinceReferenceDate, in: db)
             try db.execute(
                 sql: "INSERT OR REPLACE INTO listing (account, path, fetchedAt, complete, changeToken) VALUES (?, ?, ?, ?, ?)",
                 arguments: [key, folderKey, fetchedAt.timeIntervalSinceReferenceDate, complete, changeToken])
@@ -59,8 +57,7 @@ extension CacheStore {
         return try write { db in
             try db.execute(sql: "UPDATE listing SET fetchedAt = ? WHERE account = ? AND path = ?", arguments: [stamp, key, folderKey])
             guard db.changesCount > 0 else { return false }
-            try db.execute(
-                sql: "UPDATE item SET fetchedAt = ? WHERE account = ? AND parent = ? AND path <> '/'", arguments: [stamp, key, folderKey])
+            try Self.touchChildren(of: folderKey, account: key, at: stamp, in: db)
             return true
         }
     }
@@ -80,6 +77,12 @@ extension CacheStore {
                 items: items, fetchedAt: Date(storedValue: row["fetchedAt"]), isComplete: row["complete"],
                 changeToken: row["changeToken"])
         }
+    }
+
+    /// Gives every cached child of `folder` the fetch time `stamp`, in one statement.
+    static func touchChildren(of folder: String, account: String, at stamp: Double, in db: Database) throws {
+        try db.execute(
+            sql: "UPDATE item SET fetchedAt = ? WHERE account = ? AND parent = ? AND path <> '/'", arguments: [stamp, account, folder])
     }
 
     /// When `folder` was listed, whether completely, and the change token it was read at, without

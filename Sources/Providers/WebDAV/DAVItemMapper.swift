@@ -32,8 +32,8 @@ enum DAVItemMapper {
     /// Quotes an etag that a server (wsgidav) sent bare, so it can go back in `If-Match`.
     static func normalizeETag(_ value: String) -> String? {
         // Etags are ASCII: trim through Foundation only when an end is white space or not ASCII.
-        let ends = [value.utf8.first, value.utf8.last]
-        let needsTrim = ends.contains { $0.map { $0 == 0x20 || $0 == 0x09 || $0 >= 0x80 } ?? false }
+        func trimmable(_ byte: UInt8?) -> Bool { byte.map { $0 == 0x20 || $0 == 0x09 || $0 >= 0x80 } ?? false }
+        let needsTrim = trimmable(value.utf8.first) || trimmable(value.utf8.last)
         let trimmed = needsTrim ? value.trimmingCharacters(in: .whitespaces) : value
         if trimmed.isEmpty { return nil }
         if trimmed.hasPrefix("\"") || trimmed.hasPrefix("W/\"") { return trimmed }
