@@ -13,7 +13,7 @@ import NIOCore
 /// print(server.baseURL)   // http://127.0.0.1:54321/nuxeo
 /// ```
 public final class NuxeoTestServer: Sendable {
-    private let core: ServerCore
+    let core: ServerCore
     private let listener: LoopbackListener
 
     private init(core: ServerCore, listener: LoopbackListener) {

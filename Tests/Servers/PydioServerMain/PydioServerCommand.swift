@@ -22,12 +22,20 @@ struct PydioServerCommand: AsyncParsableCommand {
     @Option(help: "Password.")
     var password = "admin"
 
+    @OptionGroup var seed: SeedOptions
+
     func run() async throws {
         var configuration = PydioTestServer.Configuration()
         configuration.host = host
         configuration.port = port
         configuration.users = [user: password]
         let server = try await PydioTestServer.start(configuration)
+        do {
+            try seed.apply(to: server)
+        } catch {
+            await server.stop()
+            throw error
+        }
         FileHandle.standardOutput.write(Data("listening \(server.baseURL.absoluteString)\n".utf8))
         await server.runUntilSignalled()
     }

@@ -3,13 +3,14 @@ import Foundation
 extension Repository {
     /// Creates a child; the name is de-duplicated against its siblings (never a 409).
     /// Logs nothing: callers log `documentCreated` once the properties are set.
+    /// `taken` replaces the scan of the siblings' names (bulk seeding keeps a set of them).
     @discardableResult
     mutating func insert(
         parent: String, name: String, type: DocumentType, title: String?, user: String,
-        at millis: Int64 = DateCodec.nowMillis()
+        at millis: Int64 = DateCodec.nowMillis(), taken: ((String) -> Bool)? = nil
     ) -> StoredDocument {
         sequence += 1
-        let unique = PathSegment.deduplicate(name) { nameTaken($0, in: parent) }
+        let unique = PathSegment.deduplicate(name) { taken?($0) ?? nameTaken($0, in: parent) }
         var doc = StoredDocument(uid: UUID().uuidString.lowercased(), name: unique, type: type, parentUID: parent, sequence: sequence)
         doc.title = title
         doc.created = millis

@@ -68,12 +68,14 @@ struct Workspace: Sendable {
         return true
     }
 
-    /// Appends to a file, creating it when missing.
+    /// Appends to a file, creating it when missing. The node is taken out of the tree while its
+    /// bytes grow, so they are appended in place rather than copied.
     mutating func append(_ path: String, data: Data, now: Int64) {
-        var node = nodes[path] ?? StoredNode(isFolder: false, data: Data(), mtime: now, perms: "0600", inode: takeInode())
+        let existing = nodes.removeValue(forKey: path)
+        var node = existing ?? StoredNode(isFolder: false, data: Data(), mtime: now, perms: "0600", inode: takeInode())
         node.data.append(data)
         node.mtime = now
-        if nodes[path] == nil { touch(PathTools.parent(path), now) }
+        if existing == nil { touch(PathTools.parent(path), now) }
         nodes[path] = node
     }
 

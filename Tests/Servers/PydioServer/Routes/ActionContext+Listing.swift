@@ -18,8 +18,8 @@ extension ActionContext {
             let wantsDirs = wantsAll || options.contains("d")
             let wantsFiles = wantsAll || options.contains("f") || options.contains("z")
             let children = tree.children(of: dir).filter { $0.path != PathTools.recycle }
-            let folders = children.filter { $0.node.isFolder }.sorted { NaturalOrder.less(PathTools.name($0.path), PathTools.name($1.path)) }
-            let files = children.filter { !$0.node.isFolder }.sorted { NaturalOrder.less(PathTools.name($0.path), PathTools.name($1.path)) }
+            let folders = NaturalOrder.sorted(children.filter { $0.node.isFolder }) { PathTools.name($0.path) }
+            let files = NaturalOrder.sorted(children.filter { !$0.node.isFolder }) { PathTools.name($0.path) }
             var entries = (wantsDirs ? folders : []) + (wantsFiles ? files : [])
             if dir == "/", wantsDirs, let bin = tree[PathTools.recycle] { entries.append((PathTools.recycle, bin)) }
             let json = request.param("format") == "json"

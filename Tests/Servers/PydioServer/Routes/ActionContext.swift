@@ -15,10 +15,14 @@ struct ActionContext: Sendable {
     }
 
     /// As ``withWorkspace(_:)``, with the share links too (moves repoint them).
+    ///
+    /// The workspace is taken out of the state while `body` runs, so that its nodes are not
+    /// shared with a second copy: a change writes in place instead of copying every node (and
+    /// an appended part does not copy the whole file).
     func withTree<T>(_ body: (inout Workspace, inout ShareStore, Int64) -> T) -> T {
         let id = workspace
         return core.withState { state in
-            var tree = state.workspaces[id] ?? Workspace(id: id, created: UnixTime.now)
+            var tree = state.workspaces.removeValue(forKey: id) ?? Workspace(id: id, created: UnixTime.now)
             let result = body(&tree, &state.shares, UnixTime.now)
             state.workspaces[id] = tree
             return result

@@ -6,6 +6,14 @@ enum NaturalOrder {
         compare(Array(lhs.lowercased().utf8), Array(rhs.lowercased().utf8)) < 0
     }
 
+    /// `items` in the order of ``less(_:_:)`` on their names, each name lowered and turned into
+    /// bytes once rather than at every comparison (a folder of 10,000 entries is sorted for
+    /// every page of its listing).
+    static func sorted<Element>(_ items: [Element], byName name: (Element) -> String) -> [Element] {
+        let keys = items.map { Array(name($0).lowercased().utf8) }
+        return keys.indices.sorted { compare(keys[$0], keys[$1]) < 0 }.map { items[$0] }
+    }
+
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
