@@ -14,8 +14,13 @@ mode and starts the servers; everything it needs comes from the environment:
   BENCH_RUNS                         runs per tool and line (default 5)
   BENCH_BIG_MIB                      size of the big file (default 1024)
   BENCH_ONLY                         comma-separated line keys to run (default: all)
-  STRATA_DAV_USER, STRATA_DAV_PASS   the servers' Basic credentials
+  STRATA_DAV_USER, STRATA_DAV_PASS   the servers' Basic credentials (the Nuxeo and Pydio servers' too)
   BENCH_OWNER                        user:group owning files the servers write (or empty)
+  BENCH_NUXEO_URL, BENCH_PYDIO_URL   the loopback Nuxeo and Pydio servers, when started (their
+                                     lines are in bench_np.py)
+  BENCH_NP_MIB                       size of the big file of the Nuxeo and Pydio lines
+
+`bench.py --generate` only makes the data (scripts/bench seeds the Nuxeo and Pydio servers with it).
 
 Exit status: 0 when every transfer was right, 1 when a content check failed or a tool
 failed; never because of a timing.
@@ -29,6 +34,8 @@ import statistics
 import subprocess
 import sys
 import time
+
+import bench_np
 
 ENV = os.environ
 RUNS = max(1, int(ENV.get("BENCH_RUNS", "5")))
@@ -94,15 +101,23 @@ def chown(path):
 
 # ------------------------------------------------------------------ data
 
+def random_file(mib):
+    """DATA/big-<mib>MiB.bin, random bytes, made once."""
+    path = os.path.join(DATA, f"big-{mib}MiB.bin")
+    if not os.path.exists(path) or os.path.getsize(path) != mib << 20:
+        log(f"generating a {mib} MiB random file")
+        with open(path + ".tmp", "wb") as f:
+            for _ in range(mib):
+                f.write(os.urandom(1 << 20))
+        os.replace(path + ".tmp", path)
+    return path
+
+
 def generate():
     os.makedirs(DATA, exist_ok=True)
+    for mib in sorted({BIG_MIB, bench_np.NP_MIB}):
+        random_file(mib)
     big = os.path.join(DATA, f"big-{BIG_MIB}MiB.bin")
-    if not os.path.exists(big) or os.path.getsize(big) != BIG_MIB << 20:
-        log(f"generating a {BIG_MIB} MiB random file")
-        with open(big + ".tmp", "wb") as f:
-            for _ in range(BIG_MIB):
-                f.write(os.urandom(1 << 20))
-        os.replace(big + ".tmp", big)
     small = os.path.join(DATA, "small")
     if not os.path.isdir(small) or len(os.listdir(small)) != SMALL_COUNT:
         log(f"generating {SMALL_COUNT} files of {SMALL_SIZE} bytes")
@@ -502,6 +517,8 @@ TITLES = {
 def main():
     os.makedirs(WORK, exist_ok=True)
     big, small = generate()
+    if sys.argv[1:] == ["--generate"]:
+        return 0
     lines = [
         ("list-apache", lambda: listing_line("apache")),
         ("list-nginx", lambda: listing_line("nginx") if PORTS["nginx"] else None),
@@ -511,6 +528,9 @@ def main():
         ("upload-apache", lambda: upload_line("apache", big)),
         ("small-apache", lambda: small_uploads_line("apache", small)),
     ]
+    for key, title, work in bench_np.lines(sys.modules[__name__]):
+        TITLES[key] = title
+        lines.append((key, work))
     rows = []
     for key, work in lines:
         if ONLY and key not in ONLY:
