@@ -71,11 +71,11 @@ struct Workspace: Sendable {
     /// Appends to a file, creating it when missing. The node is taken out of the tree while its
     /// bytes grow, so they are appended in place rather than copied.
     mutating func append(_ path: String, data: Data, now: Int64) {
-        let existing = nodes.removeValue(forKey: path)
-        var node = existing ?? StoredNode(isFolder: false, data: Data(), mtime: now, perms: "0600", inode: takeInode())
+        let created = nodes[path] == nil
+        var node = nodes.removeValue(forKey: path) ?? StoredNode(isFolder: false, data: Data(), mtime: now, perms: "0600", inode: takeInode())
         node.data.append(data)
         node.mtime = now
-        if existing == nil { touch(PathTools.parent(path), now) }
+        if created { touch(PathTools.parent(path), now) }
         nodes[path] = node
     }
 
