@@ -152,7 +152,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ProviderAPITests",
-            dependencies: ["ProviderAPI", "ProviderConformance", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")],
+            dependencies: [
+                "ProviderAPI", "ProviderConformance", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             path: "Tests/ProviderAPITests",
             swiftSettings: strictSettings
         ),

@@ -128,7 +128,10 @@ public struct CachedProvider: StorageProvider {
         }
         do {
             if page.cursor == nil, page.limit == nil { return ItemPage(items: try await fetchListing(folder)) }
-            let answer = try await base.list(folder, page: page)
+            // Cached items keep every field, whatever this caller needs.
+            var full = page
+            full.fields = .all
+            let answer = try await base.list(folder, page: full)
             for item in answer.items { try? store.saveItem(item, account: account) }
             return answer
         } catch where Self.isOffline(error) {

@@ -170,3 +170,18 @@ struct HTTPResponseTests {
         #expect(String(buffer: try await HTTPResponseBody.bytes(ByteBuffer(string: "abc")).collect(upTo: 3)) == "abc")
     }
 }
+
+@Suite("PageRequest fields")
+struct PageRequestFieldsTests {
+    @Test("a request encoded before fields existed asks for every field; fields survive a round trip")
+    func decoding() throws {
+        let old = try JSONDecoder().decode(PageRequest.self, from: Data(#"{"limit":5,"sort":[]}"#.utf8))
+        #expect(old.fields == .all)
+        #expect(old.limit == 5)
+        let lean = PageRequest(limit: 2, fields: [])
+        let again = try JSONDecoder().decode(PageRequest.self, from: JSONEncoder().encode(lean))
+        #expect(again == lean)
+        #expect(!again.fields.contains(.mimeType))
+        #expect(ItemFields.all.contains(.mimeType))
+    }
+}

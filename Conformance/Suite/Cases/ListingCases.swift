@@ -3,7 +3,7 @@ import ProviderAPI
 
 /// Listing folders: empty, mixed, paged, missing.
 enum ListingCases {
-    static var all: [ConformanceCase] { [root, emptyFolder, filesAndFolders, paging, folderNotFound, itemNotFound] }
+    static var all: [ConformanceCase] { [root, emptyFolder, filesAndFolders, fields, paging, folderNotFound, itemNotFound] }
 
     static let root = ConformanceCase(
         "listing.root", summary: "The root is a folder whose listing holds the scratch folder"
@@ -54,6 +54,27 @@ enum ListingCases {
             if let size = files[entry.name] {
                 try context.expect(stat.size == Int64(size), "item(at: \(entry.path)) has size \(String(describing: stat.size)), not \(size)")
             }
+        }
+    }
+
+    static let fields = ConformanceCase(
+        "listing.fields", summary: "A listing asked for fewer fields (ItemFields) still has every entry with the same path, kind, size and etag"
+    ) { context in
+        try await context.upload(text: "text", as: "a.txt")
+        try await context.upload(RandomBytes.make(100), as: "b.bin")
+        try await context.makeFolder("sub")
+        let full = try await context.provider.listAll(context.folder, fields: .all)
+        let lean = try await context.provider.listAll(context.folder, fields: [])
+        let typed = try await context.provider.listAll(context.folder, fields: [.mimeType])
+        func essentials(_ items: [Item]) -> [String] {
+            items.map { "\($0.path) \($0.kind) \($0.size.map(String.init) ?? "-") \($0.etag ?? "-")" }.sorted()
+        }
+        try context.expect(essentials(full).count == 3, "the full listing holds \(full.map(\.name))")
+        try context.expect(essentials(lean) == essentials(full), "without optional fields: \(essentials(lean)), with: \(essentials(full))")
+        try context.expect(essentials(typed) == essentials(full), "with MIME types only: \(essentials(typed)), with all: \(essentials(full))")
+        for item in full where item.mimeType != nil {
+            let again = typed.first { $0.path == item.path }
+            try context.expect(again?.mimeType == item.mimeType, "\(item.name) has the MIME type \(item.mimeType ?? "-") in a full listing, \(again?.mimeType ?? "none") when only MIME types are asked")
         }
     }
 

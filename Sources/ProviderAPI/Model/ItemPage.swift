@@ -32,12 +32,26 @@ public struct PageRequest: Hashable, Sendable, Codable {
     public var cursor: PageCursor?
     /// Sort order for searches on servers that can sort.
     public var sort: [SortKey]
+    /// The optional item fields the caller needs (a hint; see ``ItemFields``).
+    public var fields: ItemFields
 
     /// Creates a page request.
-    public init(limit: Int? = nil, cursor: PageCursor? = nil, sort: [SortKey] = []) {
+    public init(limit: Int? = nil, cursor: PageCursor? = nil, sort: [SortKey] = [], fields: ItemFields = .all) {
         self.limit = limit
         self.cursor = cursor
         self.sort = sort
+        self.fields = fields
+    }
+
+    private enum CodingKeys: String, CodingKey { case limit, cursor, sort, fields }
+
+    /// Decodes a request; one encoded before ``fields`` existed asks for every field.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        limit = try container.decodeIfPresent(Int.self, forKey: .limit)
+        cursor = try container.decodeIfPresent(PageCursor.self, forKey: .cursor)
+        sort = try container.decodeIfPresent([SortKey].self, forKey: .sort) ?? []
+        fields = try container.decodeIfPresent(ItemFields.self, forKey: .fields) ?? .all
     }
 
     /// The first page, with the provider's own page size.

@@ -1,15 +1,16 @@
 import Foundation
 
 extension StorageProvider {
-    /// Every child of `folder`, fetching all pages.
-    public func listAll(_ folder: ItemPath, pageSize: Int? = nil) async throws -> [Item] {
+    /// Every child of `folder`, fetching all pages; `fields` says which optional fields are needed.
+    public func listAll(_ folder: ItemPath, pageSize: Int? = nil, fields: ItemFields = .all) async throws -> [Item] {
         var items: [Item] = []
-        var request = PageRequest(limit: pageSize)
+        var request = PageRequest(limit: pageSize, fields: fields)
         var seen: Set<PageCursor> = []
         while true {
             let page = try await list(folder, page: request)
+            // A listing of one page is returned as it came, without copying every item.
+            guard let next = page.next else { return items.isEmpty ? page.items : items + page.items }
             items += page.items
-            guard let next = page.next else { return items }
             guard seen.insert(next).inserted else {
                 throw ProviderError(.invalidResponse, "the listing of \(folder) repeats a page cursor")
             }

@@ -61,6 +61,14 @@ private final class IteratorBox<I: AsyncIteratorProtocol>: @unchecked Sendable w
     func next() async throws -> ByteBuffer? { try await iterator.next() }
 }
 
+/// A source that can hand over its bytes at once: a transport sends a small body as one
+/// buffer instead of a stream, sparing the hand-offs between tasks and threads a streamed
+/// body costs on every request (most of the time of 1,000 small uploads).
+protocol WholeBodySource: UploadSource {
+    /// All ``UploadSource/length`` bytes in one buffer.
+    func wholeBody() throws -> ByteBuffer
+}
+
 /// Uploads a local file, read in large pieces on demand.
 public struct FileSource: UploadSource {
     /// The file.
@@ -87,6 +95,22 @@ public struct FileSource: UploadSource {
         let file = try PosixFile.open(url.path, flags: O_RDONLY)
         let reader = FileReader(file: file, chunkSize: chunkSize, length: length ?? 0)
         return UploadStream { try await reader.next() }
+    }
+}
+
+extension FileSource: WholeBodySource {
+    func wholeBody() throws -> ByteBuffer {
+        let file = try PosixFile.open(url.path, flags: O_RDONLY)
+        defer { file.closeNow() }
+        let want = Int(length ?? 0)
+        var buffer = ByteBufferAllocator().buffer(capacity: want)
+        while buffer.readableBytes < want {
+            var piece = ByteBuffer()
+            try file.read(count: want - buffer.readableBytes, at: Int64(buffer.readableBytes), into: &piece)
+            if piece.readableBytes == 0 { throw ProviderError(.conflict, "\(url.path) shrank while it was being uploaded") }
+            buffer.writeBuffer(&piece)
+        }
+        return buffer
     }
 }
 
@@ -155,6 +179,10 @@ public struct DataSource: UploadSource {
         let state = SliceState(buffer)
         return UploadStream { await state.next(chunk) }
     }
+}
+
+extension DataSource: WholeBodySource {
+    func wholeBody() throws -> ByteBuffer { buffer }
 }
 
 private actor SliceState {

@@ -59,6 +59,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         if ownsClient, self !== AsyncHTTPClientTransport.shared { try await client.shutdown() }
     }
 
+    /// Bodies up to this size, from a file or memory, are read at once and sent as one buffer.
+    static let wholeBodyLimit: Int64 = 256 << 10
+
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = request.method
@@ -68,8 +71,16 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             case .bytes(let buffer):
                 outgoing.body = .bytes(buffer)
             case .source(let source):
+                if let length = source.length, length <= Self.wholeBodyLimit, let whole = source as? any WholeBodySource {
+                    // A small body goes as one buffer: no body task, no hand-off per piece.
+                    outgoing.body = .bytes(try whole.wholeBody())
+                    request.uploadProgress?(TransferProgress(completed: length, expected: length))
+                    break
+                }
                 let stream = try source.makeStream()
-                let counted = CountingStream(base: stream, expected: source.length, progress: request.uploadProgress)
+                let counted = CountingStream(
+                    base: stream, expected: source.length, progress: request.uploadProgress,
+                    loops: Array(client.eventLoopGroup.makeIterator()))
                 if let length = source.length {
                     outgoing.body = .stream(counted, length: .known(length))
                 } else {
@@ -126,21 +137,41 @@ private struct MappedBody: AsyncSequence, Sendable {
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator(), request: request) }
 }
 
-/// Reports upload progress as the transport pulls pieces of the body.
+/// Reports upload progress as the transport pulls pieces of the body, and keeps the pieces in
+/// flight few.
+///
+/// AsyncHTTPClient pulls the next piece as soon as it has handed the last one to the event
+/// loop, and pauses only once the event loop has written enough to make the channel
+/// unwritable. A file read from the page cache outruns the socket, so under load hundreds of
+/// pieces queued up on the event loop (a 1 GiB upload peaked at 80-270 MiB). Every
+/// ``window`` pieces the iterator now waits for the event loops to run what was queued before
+/// it, so AsyncHTTPClient has seen the channel's writability before it asks for more: at most
+/// about `window` pieces wait on the event loop, plus what the channel buffers.
 struct CountingStream: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
     let base: UploadStream
     let expected: Int64?
     let progress: ProgressHandler?
+    /// The client's event loops (the connection runs on one of them).
+    let loops: [any EventLoop]
+    /// Pieces handed out between two waits for the event loops.
+    var window = 4
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var base: UploadStream.AsyncIterator
         let expected: Int64?
         let progress: ProgressHandler?
+        let loops: [any EventLoop]
+        let window: Int
         var sent: Int64 = 0
+        var pieces = 0
         mutating func next() async throws -> ByteBuffer? {
             try Task.checkCancellation()
+            if pieces > 0, pieces % window == 0 {
+                for loop in loops { try await EventLoopHop.drain(loop) }
+            }
             guard let piece = try await base.next() else { return nil }
+            pieces += 1
             sent += Int64(piece.readableBytes)
             if let expected, sent > expected {
                 throw ProviderError(.invalidArgument, "upload source produced more than its declared \(expected) bytes")
@@ -151,7 +182,8 @@ struct CountingStream: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: base.makeAsyncIterator(), expected: expected, progress: progress)
+        AsyncIterator(
+            base: base.makeAsyncIterator(), expected: expected, progress: progress, loops: loops, window: Swift.max(1, window))
     }
 }
 

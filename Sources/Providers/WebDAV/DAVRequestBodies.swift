@@ -9,6 +9,13 @@ enum DAVRequestBodies {
         <d:getetag/><d:getcontenttype/></d:prop></d:propfind>
         """
 
+    /// ``propfindItems`` without `getcontenttype`, for listings that need no MIME type.
+    static let propfindItemsWithoutType = """
+        <?xml version="1.0" encoding="utf-8"?>
+        <d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/><d:getcontentlength/><d:getlastmodified/>\
+        <d:getetag/></d:prop></d:propfind>
+        """
+
     /// RFC 4331 quota of the root, plus what the capability probe looks at.
     static let propfindQuota = """
         <?xml version="1.0" encoding="utf-8"?>

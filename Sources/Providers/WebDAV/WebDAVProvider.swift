@@ -78,21 +78,39 @@ public struct WebDAVProvider: StorageProvider {
                 throw ProviderError(.invalidArgument, "the page cursor does not belong to a listing of \(folder)")
             }
             var items = await snapshots.items(for: position.snapshot)
-            if items == nil { items = try await fetchChildren(folder) }
+            if items == nil { items = try await fetchChildren(folder, fields: page.fields) }
             let all = items ?? []
             return await snapshots.page(all, folder: folder, offset: position.offset, limit: limit, snapshot: position.snapshot)
         }
-        let items = try await fetchChildren(folder)
+        let items = try await fetchChildren(folder, fields: page.fields)
         guard let limit, items.count > limit else { return ItemPage(items: items, totalCount: items.count) }
         let snapshot = await snapshots.store(items)
         return await snapshots.page(items, folder: folder, offset: 0, limit: limit, snapshot: snapshot)
     }
 
     /// All children of `folder` from one `Depth: 1` PROPFIND, sorted by name.
-    func fetchChildren(_ folder: ItemPath) async throws -> [Item] {
-        let responses: [DAVResponse]
+    ///
+    /// Each response becomes an item as soon as it is parsed, so no response outlives its item.
+    func fetchChildren(_ folder: ItemPath, fields: ItemFields = .all) async throws -> [Item] {
+        var children: [Item] = []
+        var count = 0
         do {
-            responses = try await propfind(folder, depth: "1", body: propfindItemsBody, folder: true)
+            count = try await propfind(folder, depth: "1", body: propfindItemsBody(fields), folder: true) { response in
+                let path = try self.mapper.path(forHref: response.href)
+                if path == folder {
+                    let selfItem = try self.makeItem(response, expected: folder)
+                    if selfItem.kind != .folder {
+                        throw ProviderError(.invalidArgument, "\(folder) is a file, not a folder")
+                    }
+                    return
+                }
+                // `path.parent == folder`, without making the parent.
+                guard path.segments.count == folder.segments.count + 1, path.segments.starts(with: folder.segments) else {
+                    throw ProviderError(.invalidResponse, "the listing of \(folder) named \(path), which is not a child")
+                }
+                if let status = response.status, !(200..<300).contains(status) { return }
+                children.append(try self.makeItem(response, expected: path))
+            }
         } catch let failure as ProviderError where [400, 404, 405, 409].contains(failure.httpStatus ?? 0) && !folder.isRoot {
             // Apache answers 400 to a collection URL naming a file: say what really is there.
             if let existing = try await itemIfExists(at: folder), existing.kind == .file {
@@ -100,40 +118,63 @@ public struct WebDAVProvider: StorageProvider {
             }
             throw failure.code == .notFound ? failure : ProviderError(.notFound, "\(folder) not found", request: failure.request)
         }
-        if responses.isEmpty {
+        if count == 0 {
             throw ProviderError(.invalidResponse, "the listing of \(folder) answered no response")
         }
-        var children: [Item] = []
-        children.reserveCapacity(responses.count)
-        for response in responses {
-            let path = try mapper.path(forHref: response.href)
-            if path == folder {
-                let selfItem = try makeItem(response, expected: folder)
-                if selfItem.kind != .folder {
-                    throw ProviderError(.invalidArgument, "\(folder) is a file, not a folder")
-                }
-                continue
-            }
-            guard path.parent == folder else {
-                throw ProviderError(.invalidResponse, "the listing of \(folder) named \(path), which is not a child")
-            }
-            if let status = response.status, !(200..<300).contains(status) { continue }
-            children.append(try makeItem(response, expected: path))
-        }
-        // Sorted by the bytes of the names; indices are sorted rather than the (large) items.
-        let names = children.map(\.name)
-        var order = Array(children.indices)
+        Self.sortByName(&children)
+        return children
+    }
+
+    /// Sorts `items` by the bytes of their names, checking first whether the server already sent that order.
+    static func sortByName(_ items: inout [Item]) {
+        let names = items.map(\.name)
+        if zip(names, names.dropFirst()).allSatisfy({ !$1.utf8.lexicographicallyPrecedes($0.utf8) }) { return }
+        // Indices are sorted rather than the (large) items, which are then moved into place
+        // along the cycles of the permutation: position p receives the item at order[p].
+        var order = Array(items.indices)
         order.sort { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }
-        return order.map { children[$0] }
+        var placed = [Bool](repeating: false, count: items.count)
+        for start in items.indices where !placed[start] {
+            var current = start
+            while true {
+                placed[current] = true
+                let next = order[current]
+                if next == start { break }
+                items.swapAt(current, next)
+                current = next
+            }
+        }
     }
 
     // MARK: Requests
 
     /// The PROPFIND body for items: the dialect's when there is one.
-    var propfindItemsBody: String { dialect == nil ? DAVRequestBodies.propfindItems : OwnCloudProperties.propfindBody }
+    var propfindItemsBody: String { propfindItemsBody(.all) }
+
+    /// The PROPFIND body for items with `fields`: without ``ItemFields/mimeType`` a plain
+    /// WebDAV server is not asked for `getcontenttype` (Apache looks every file's type up).
+    func propfindItemsBody(_ fields: ItemFields) -> String {
+        if dialect != nil { return OwnCloudProperties.propfindBody }
+        return fields.contains(.mimeType) ? DAVRequestBodies.propfindItems : DAVRequestBodies.propfindItemsWithoutType
+    }
 
     /// Sends `PROPFIND` and parses the multistatus answer.
     func propfind(_ path: ItemPath, depth: String, body: String, folder: Bool = false) async throws -> [DAVResponse] {
+        try await propfind(path, depth: depth, body: body, folder: folder, parser: MultistatusParser())
+    }
+
+    /// Sends `PROPFIND` and hands each response to `each` as soon as it is parsed; returns how many there were.
+    func propfind(
+        _ path: ItemPath, depth: String, body: String, folder: Bool = false, each: @escaping (DAVResponse) throws -> Void
+    ) async throws -> Int {
+        let parser = MultistatusParser(onResponse: each)
+        _ = try await propfind(path, depth: depth, body: body, folder: folder, parser: parser)
+        return parser.responseCount
+    }
+
+    private func propfind(
+        _ path: ItemPath, depth: String, body: String, folder: Bool, parser: MultistatusParser
+    ) async throws -> [DAVResponse] {
         var headers = HTTPHeaders()
         headers.add(name: "Depth", value: depth)
         headers.add(name: "Content-Type", value: "application/xml; charset=utf-8")
@@ -146,7 +187,6 @@ public struct WebDAVProvider: StorageProvider {
             throw await error(for: response, request: request, path: path)
         }
         // Parsed while the body streams in, so a large listing is ready when its last byte is.
-        let parser = MultistatusParser()
         var received = 0
         do {
             for try await piece in response.body {

@@ -11,7 +11,8 @@ struct ListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (provider, path) = try await global.open(target)
-        let items = try await provider.listAll(path, pageSize: pageSize)
+        // The plain listing shows no MIME type: the server need not look them up.
+        let items = try await provider.listAll(path, pageSize: pageSize, fields: global.json ? .all : [])
         try Output.items(items, json: global.json)
     }
 }

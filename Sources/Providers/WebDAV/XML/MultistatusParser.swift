@@ -33,9 +33,19 @@ public final class MultistatusParser {
 
     /// A parser for one document, fed with ``feed(_:)-1yxsc`` and ended with ``finish()``.
     public init(limits: Limits = Limits()) {
-        builder = MultistatusBuilder(limits: limits)
+        builder = MultistatusBuilder(limits: limits, onResponse: nil)
         reader = XMLByteReader(delegate: builder, maxDepth: limits.maxDepth, maxTextLength: limits.maxTextLength)
     }
+
+    /// A parser that hands each response to `onResponse` as soon as it is complete, keeping
+    /// none: ``finish()`` then returns no responses. An error thrown by `onResponse` ends the parse.
+    init(limits: Limits = Limits(), onResponse: @escaping (DAVResponse) throws -> Void) {
+        builder = MultistatusBuilder(limits: limits, onResponse: onResponse)
+        reader = XMLByteReader(delegate: builder, maxDepth: limits.maxDepth, maxTextLength: limits.maxTextLength)
+    }
+
+    /// How many responses the document had so far.
+    var responseCount: Int { builder.responseCount }
 
     /// Parses the next piece of the body.
     public func feed(_ buffer: ByteBuffer) throws {
@@ -65,8 +75,13 @@ public final class MultistatusParser {
 
     /// `HTTP/1.1 200 OK` → 200.
     static func statusCode(_ line: String) -> Int? {
+        statusCode(line.utf8)
+    }
+
+    /// The status code of a status line given as UTF-8 bytes.
+    static func statusCode<Bytes: Collection<UInt8>>(_ line: Bytes) -> Int? {
         // Byte by byte: the first two space-separated words, the first starting with HTTP/ in any case.
-        var words = line.utf8.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: true).makeIterator()
+        var words = line.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: true).makeIterator()
         guard let version = words.next(), let code = words.next(), version.count >= 5 else { return nil }
         let isHTTP = zip(version.prefix(5), "HTTP/".utf8).allSatisfy { byte, expected in
             (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte) == expected
@@ -85,6 +100,8 @@ public final class MultistatusParser {
 private final class MultistatusBuilder: XMLByteReaderDelegate {
     let limits: MultistatusParser.Limits
     var responses: [DAVResponse] = []
+    private(set) var responseCount = 0
+    private let onResponse: ((DAVResponse) throws -> Void)?
     var sawMultistatus = false
 
     private var response: DAVResponse?
@@ -95,7 +112,10 @@ private final class MultistatusBuilder: XMLByteReaderDelegate {
     /// Whether the element at depth 4 is `DAV:prop`.
     private var inProp = false
 
-    init(limits: MultistatusParser.Limits) { self.limits = limits }
+    init(limits: MultistatusParser.Limits, onResponse: ((DAVResponse) throws -> Void)?) {
+        self.limits = limits
+        self.onResponse = onResponse
+    }
 
     func didStart(_ name: DAVPropertyName, reader: XMLByteReader) throws {
         let depth = reader.depth
@@ -106,12 +126,12 @@ private final class MultistatusBuilder: XMLByteReaderDelegate {
             }
             sawMultistatus = true
         } else if depth == 2, isDAV, name.name == "response" {
-            if responses.count >= limits.maxResponses {
+            if responseCount >= limits.maxResponses {
                 throw ProviderError(.invalidResponse, "more than \(limits.maxResponses) responses")
             }
             response = DAVResponse(href: "", status: nil, propstats: [], message: nil)
         } else if depth == 3, isDAV, name.name == "propstat", response != nil {
-            propstat = DAVPropstat(status: 0, properties: [:])
+            propstat = DAVPropstat(status: 0, properties: Dictionary(minimumCapacity: 8))
         } else if depth == 4 {
             inProp = isDAV && name.name == "prop"
         } else if depth == 5, propstat != nil, inProp {
@@ -129,12 +149,12 @@ private final class MultistatusBuilder: XMLByteReaderDelegate {
         if depth == 3, isDAV, name.name == "href" {
             response?.href = reader.text
         } else if depth == 3, isDAV, name.name == "status" {
-            response?.status = MultistatusParser.statusCode(reader.text)
+            response?.status = reader.textStatusCode
         } else if depth == 3, isDAV, name.name == "responsedescription" || name.name == "error" {
             let value = reader.text
             if !value.isEmpty { response?.message = value }
         } else if depth == 4, isDAV, name.name == "status", propstat != nil {
-            propstat?.status = MultistatusParser.statusCode(reader.text) ?? 0
+            propstat?.status = reader.textStatusCode ?? 0
         } else if depth == 6, propName != nil, propChildTexts.count < propChildren.count {
             propChildTexts.append(reader.text)
         } else if depth == 5, let propName, propName == name {
@@ -146,7 +166,8 @@ private final class MultistatusBuilder: XMLByteReaderDelegate {
             propstat = nil
         } else if depth == 2, isDAV, name.name == "response", let done = response {
             if done.href.isEmpty { throw ProviderError(.invalidResponse, "a DAV:response without an href") }
-            responses.append(done)
+            responseCount += 1
+            if let onResponse { try onResponse(done) } else { responses.append(done) }
             response = nil
         }
         if depth == 4 { inProp = false }

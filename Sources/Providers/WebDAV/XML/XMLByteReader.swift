@@ -32,7 +32,8 @@ final class XMLByteReader {
     /// Longest character data between two tags, in UTF-16 units.
     let maxTextLength: Int
 
-    private weak var delegate: (any XMLByteReaderDelegate)?
+    /// Held strongly (a weak load per event cost 3 % of a listing): delegates do not keep their reader.
+    private let delegate: any XMLByteReaderDelegate
     private var pending: [UInt8] = []
     private var position = 0
     private var consumedBefore = 0
@@ -44,6 +45,13 @@ final class XMLByteReader {
     }
     private var stack: [Open] = []
     private var namespaces: [(prefix: [UInt8], uri: String)] = []
+    /// Qualified names already checked and resolved, with the position of their colon: a
+    /// multistatus repeats a dozen names thousands of times, and each is then found by its
+    /// bytes instead of allocated, checked and resolved again. An entry is used only while its
+    /// prefix is still bound to the same namespace (Apache declares its prefixes again on every
+    /// `response`).
+    private var resolved: [(qualified: [UInt8], colon: Int?, name: DAVPropertyName)] = []
+    private static let maxResolved = 32
 
     private var textBytes: [UInt8] = []
     private var textUnits = 0
@@ -74,6 +82,15 @@ final class XMLByteReader {
         while end > start, Self.isSpace(textBytes[end - 1]) { end -= 1 }
         if start == end { return "" }
         return textBytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
+    }
+
+    /// The status code of the HTTP status line in ``text`` (`HTTP/1.1 200 OK` → 200), read without making a `String`.
+    var textStatusCode: Int? {
+        var start = 0
+        var end = textBytes.count
+        while start < end, Self.isSpace(textBytes[start]) { start += 1 }
+        while end > start, Self.isSpace(textBytes[end - 1]) { end -= 1 }
+        return MultistatusParser.statusCode(textBytes[start..<end])
     }
 
     /// Reads `bytes`, reporting every token they complete.
@@ -253,8 +270,11 @@ final class XMLByteReader {
         try checkCharacters(buffer[from..<last])
         var index = from
         while index < last, !Self.isSpace(buffer[index]), buffer[index] != UInt8(ascii: "/") { index += 1 }
-        let qualified = Array(buffer[from..<index])
-        guard Self.isName(qualified) else { throw failure("a start tag without a valid name") }
+        let known = knownName(buffer, from: from, to: index)
+        var qualified = known.map { resolved[$0].qualified } ?? Array(buffer[from..<index])
+        if known == nil {
+            guard Self.isName(qualified) else { throw failure("a start tag without a valid name") }
+        }
         if rootClosed { throw failure("content after the root element") }
         if stack.count >= maxDepth { throw ProviderError(.invalidResponse, "XML nested deeper than \(maxDepth) levels") }
         // Attributes: only namespace declarations matter, but each must be well formed.
@@ -296,11 +316,23 @@ final class XMLByteReader {
             }
             if index < last, !Self.isSpace(buffer[index]) { throw failure("attributes without white space between them") }
         }
-        let name = try resolve(qualified)
+        let name: DAVPropertyName
+        if let entry = known.map({ resolved[$0] }), boundNamespace(entry.qualified, colon: entry.colon) == entry.name.namespace {
+            name = entry.name
+            qualified = entry.qualified
+        } else {
+            name = try resolve(qualified)
+            let remembered = (qualified, qualified.firstIndex(of: UInt8(ascii: ":")), name)
+            if let known {
+                resolved[known] = remembered
+            } else if resolved.count < Self.maxResolved {
+                resolved.append(remembered)
+            }
+        }
         stack.append(Open(qualifiedName: qualified, name: name, namespaceCount: declared))
         sawRoot = true
         clearText()
-        try delegate?.didStart(name, reader: self)
+        try delegate.didStart(name, reader: self)
         if selfClosing { try closeTop() }
     }
 
@@ -316,11 +348,32 @@ final class XMLByteReader {
 
     private func closeTop() throws {
         guard let top = stack.last else { return }
-        try delegate?.didEnd(top.name, reader: self)
+        try delegate.didEnd(top.name, reader: self)
         stack.removeLast()
         namespaces.removeLast(top.namespaceCount)
         clearText()
         if stack.isEmpty { rootClosed = true }
+    }
+
+    /// The index in ``resolved`` of the name in `buffer[from..<to]`, if it was checked and resolved before.
+    private func knownName(_ buffer: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+        let length = to - from
+        guard length > 0, let base = buffer.baseAddress else { return nil }
+        for (index, entry) in resolved.enumerated() where entry.qualified.count == length {
+            let same = entry.qualified.withUnsafeBufferPointer { known in
+                known.baseAddress.map { memcmp($0, base + from, length) == 0 } ?? false
+            }
+            if same { return index }
+        }
+        return nil
+    }
+
+    /// The namespace the prefix of `qualified` (before `colon`; the default one without) is bound to now.
+    private func boundNamespace(_ qualified: [UInt8], colon: Int?) -> String? {
+        let prefix = colon.map { qualified[..<$0] } ?? []
+        if colon != nil, prefix.elementsEqual(Self.xmlPrefix) { return Self.xmlNamespace }
+        for binding in namespaces.reversed() where binding.prefix.elementsEqual(prefix) { return binding.uri }
+        return colon == nil ? "" : nil
     }
 
     private func resolve(_ qualified: [UInt8]) throws -> DAVPropertyName {
@@ -329,7 +382,7 @@ final class XMLByteReader {
         let local = colon.map { qualified[($0 + 1)...] } ?? qualified[...]
         guard !local.isEmpty, !local.contains(UInt8(ascii: ":")) else { throw failure("a malformed qualified name") }
         let localName = String(decoding: local, as: UTF8.self)
-        if prefix == Self.xmlPrefix { return DAVPropertyName("http://www.w3.org/XML/1998/namespace", localName) }
+        if prefix == Self.xmlPrefix { return DAVPropertyName(Self.xmlNamespace, localName) }
         for binding in namespaces.reversed() where binding.prefix == prefix {
             return DAVPropertyName(binding.uri, localName)
         }
@@ -513,6 +566,7 @@ final class XMLByteReader {
     private static let xmlns: [UInt8] = Array("xmlns".utf8)
     private static let xmlnsColon: [UInt8] = Array("xmlns:".utf8)
     private static let xmlPrefix: [UInt8] = Array("xml".utf8)
+    private static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 
     /// The `>` that ends a start tag, skipping quoted attribute values.
     private static func tagEnd(_ buffer: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
