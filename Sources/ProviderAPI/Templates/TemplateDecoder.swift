@@ -41,9 +41,10 @@ public struct TemplateDecoder: Sendable {
     /// The built-in `json` decoder: the body as a ``JSONValue``.
     public static let json = TemplateDecoder { head, body in
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: Data(body.readableBytesView))
-        } catch {
-            throw ProviderError(.invalidResponse, "malformed JSON", request: head.request, underlying: "\(error)")
+            return try JSONByteReader.value(from: body)
+        } catch var error as ProviderError {
+            error.request = head.request
+            throw error
         }
     }
 
