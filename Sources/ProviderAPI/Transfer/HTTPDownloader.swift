@@ -106,14 +106,15 @@ public struct HTTPDownloader: Sendable {
         let validator = response.etag ?? expected?.etag
         try await sink.begin(offset: offset, expectedLength: bodyLength, validator: validator)
 
-        // Digest check only when the whole content passes through this call.
-        var digester: Digester?
+        // Digest check only when the whole content passes through this call. It is computed beside
+        // the transfer (another core), and checked before the sink may finish.
+        var digester: OverlappedDigester?
         var digestWanted: String?
         if options.verifyDigest, offset == 0, options.range == nil {
             let declared = item.digests.isEmpty ? (expected?.digests ?? [:]) : item.digests
             for algorithm in [DigestAlgorithm.sha256, .sha1, .md5] {
                 if let value = declared[algorithm], let made = Digester(algorithm) {
-                    digester = made
+                    digester = OverlappedDigester(made)
                     digestWanted = value.lowercased()
                     break
                 }
@@ -126,7 +127,7 @@ public struct HTTPDownloader: Sendable {
             options.progress?(TransferProgress(completed: offset, expected: expectedTotal))
             for try await piece in response.body {
                 try Task.checkCancellation()
-                digester?.update(piece)
+                await digester?.update(piece)
                 try await sink.write(piece)
                 received += Int64(piece.readableBytes)
                 options.progress?(TransferProgress(completed: offset + received, expected: expectedTotal))
@@ -141,8 +142,8 @@ public struct HTTPDownloader: Sendable {
                     .invalidResponse, "the server sent bytes \(offset)-\(offset + received - 1) of \(total), not the rest of the file",
                     request: summary)
             }
-            if let digester, let digestWanted {
-                let got = digester.finalize()
+            if var digester, let digestWanted {
+                let got = await digester.finalize()
                 if got != digestWanted {
                     throw ProviderError(
                         .integrity, "\(digester.algorithm) digest \(got) does not match the declared \(digestWanted)", request: summary)

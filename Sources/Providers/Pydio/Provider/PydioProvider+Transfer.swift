@@ -167,39 +167,11 @@ extension PydioProvider {
             let report: ProgressHandler? = options.progress.map { handler in
                 { @Sendable p in handler(TransferProgress(completed: offset + p.completed, expected: length)) }
             }
-            last = try await uploadPart(DataSource(bytes: Array(part.readableBytesView)), to: folder, name: name, extra: extra, progress: report)
-            sent += Int64(part.readableBytes)
+            let partLength = Int64(part.readableBytes)
+            // The part goes out as it is (no copy); once sent, nothing else holds it and the reader refills it.
+            last = try await uploadPart(PydioPartSource(part), to: folder, name: name, extra: extra, progress: report)
+            sent += partLength
         }
         return last
-    }
-}
-
-/// Reads a source in parts of a fixed size, one at a time.
-struct PydioPartReader {
-    private var iterator: UploadStream.AsyncIterator
-    private var pending = ByteBuffer()
-    private let length: Int64
-    private let partSize: Int
-    private var delivered: Int64 = 0
-
-    init(source: any UploadSource, length: Int64, partSize: Int) throws {
-        iterator = try source.makeStream().makeAsyncIterator()
-        self.length = length
-        self.partSize = partSize
-    }
-
-    mutating func next() async throws -> ByteBuffer? {
-        guard delivered < length else { return nil }
-        let want = Int(min(Int64(partSize), length - delivered))
-        while pending.readableBytes < want {
-            guard var piece = try await iterator.next() else {
-                throw ProviderError(.conflict, "the source ended after \(delivered + Int64(pending.readableBytes)) of \(length) bytes")
-            }
-            pending.writeBuffer(&piece)
-        }
-        guard let part = pending.readSlice(length: want) else { return nil }
-        pending.discardReadBytes()
-        delivered += Int64(want)
-        return part
     }
 }

@@ -1,0 +1,74 @@
+import Foundation
+import NIOCore
+import ProviderAPI
+import Testing
+
+/// 3 MiB and a bit of a pattern: several 1 MiB batches and a remainder.
+private let big: [UInt8] = (0..<(3 << 20) + 12_345).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ ($0 >> 13)) }
+
+/// `bytes` in pieces whose sizes cycle through `sizes`.
+private func cut(_ bytes: [UInt8], _ sizes: [Int]) -> [[UInt8]] {
+    var result: [[UInt8]] = []
+    var start = 0
+    var turn = 0
+    while start < bytes.count {
+        let end = min(bytes.count, start + sizes[turn % sizes.count])
+        result.append(Array(bytes[start..<end]))
+        start = end
+        turn += 1
+    }
+    return result
+}
+
+@Suite("OverlappedDigester")
+struct OverlappedDigesterTests {
+    @Test("gives the digest Digester gives, whatever the pieces and batch size", arguments: [
+        (DigestAlgorithm.md5, 1 << 20), (.md5, 1), (.sha1, 100_000), (.sha256, 1 << 20), (.md5, 64 << 20),
+    ])
+    func sameDigest(_ algorithm: DigestAlgorithm, _ batch: Int) async throws {
+        let made = try #require(Digester(algorithm))
+        var digester = OverlappedDigester(made, batchBytes: batch)
+        for piece in cut(big, [65_536, 1, 300_001, 0, 4096]) { await digester.update(ByteBuffer(bytes: piece)) }
+        #expect(await digester.finalize() == Digester.hex(algorithm, of: big))
+    }
+
+    @Test("of nothing is the empty digest")
+    func empty() async throws {
+        var digester = OverlappedDigester(try #require(Digester(.md5)))
+        #expect(await digester.finalize() == "d41d8cd98f00b204e9800998ecf8427e")
+    }
+
+    @Test("a multi-megabyte download that matches its md5 lands whole; one changed byte past the first batches is integrity and leaves no file")
+    func downloadChecksBeside() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let declared = Digester.hex(.md5, of: big) ?? ""
+        var corrupted = big
+        corrupted[big.count - 5] ^= 0x40
+        let response = { (body: [UInt8]) in
+            ScriptedStep.respond(
+                status: 200, headers: [("Content-Length", "\(body.count)"), ("X-MD5", declared)], pieces: cut(body, [65_536, 7_777]))
+        }
+        let transport = ScriptedTransport([response(big), response(corrupted)])
+        let downloader = HTTPDownloader(executor: RequestExecutor(transport: transport, retry: fastRetry, logger: quietLogger))
+        let itemFor: @Sendable (HTTPResponse) -> Item = { response in
+            Item(path: "/big.bin", kind: .file, digests: [.md5: response.headers.first(name: "x-md5") ?? ""])
+        }
+        let errorFor: @Sendable (HTTPResponse, ByteBuffer) -> ProviderError = { response, _ in
+            ProviderError.http(status: response.status, request: nil, message: "")
+        }
+        let request = HTTPRequest(method: .GET, url: url("http://127.0.0.1:8080/big.bin"))
+        let good = try await downloader.download(
+            request, to: FileSink(url: dir.file("good.bin")), options: DownloadOptions(), expected: nil, errorFor: errorFor, itemFor: itemFor)
+        #expect(good.bytesReceived == Int64(big.count))
+        #expect(try Array(Data(contentsOf: dir.file("good.bin"))) == big)
+
+        let error = await #expect(throws: ProviderError.self) {
+            try await downloader.download(
+                request, to: FileSink(url: dir.file("bad.bin")), options: DownloadOptions(), expected: nil, errorFor: errorFor,
+                itemFor: itemFor)
+        }
+        #expect(error?.code == .integrity)
+        #expect(try dir.contents() == ["good.bin"])
+    }
+}
