@@ -8,11 +8,19 @@ import ProviderAPI
 /// a child's display name (`dc:title`), or else its server name, so that a URL naming
 /// `/default-domain/workspaces` still works. Resolved uids are cached; the cache learns from
 /// listings and writes, and forgets a path (and everything below it) when it is deleted or moved.
+///
+/// Display names are usually the server names too, so an uncached path is first asked for in one
+/// request, `GET /path/{root}/{segments}` with the `breadcrumb` enricher; the answer is kept only
+/// when every segment is the display name of the document at that server path (not trashed, not
+/// hidden). Otherwise (a 404, a name the server rewrote, a sibling whose title is the segment)
+/// the segments are resolved one by one with NXQL, as the rule above says.
 actor NuxeoPathResolver {
     struct Entry: Sendable {
         var uid: String
         var isFolder: Bool
         var path: ItemPath
+        /// The document's repository path (server names), when known.
+        var serverPath: String?
     }
 
     private let client: NuxeoClient
@@ -44,19 +52,33 @@ actor NuxeoPathResolver {
         return document.uid
     }
 
+    /// Takes `uid` as the provider root's, fetched by the caller (``NuxeoProvider/connect(_:catalog:entities:)``).
+    func adoptRoot(uid: String) {
+        if rootUid == nil { rootUid = uid }
+    }
+
     /// Whether `uid` is the provider root.
     func isRoot(_ uid: String) async throws -> Bool { try await root() == uid }
 
     /// Remembers that `path` is the document `uid`.
-    func remember(_ path: ItemPath, uid: String, isFolder: Bool) {
+    func remember(_ path: ItemPath, uid: String, isFolder: Bool, serverPath: String? = nil) {
         if path.isRoot { return }
         if cache.count >= cacheLimit {
             cache.removeAll(keepingCapacity: true)
             keys.removeAll(keepingCapacity: true)
         }
         let key = Self.key(path)
-        cache[key] = Entry(uid: uid, isFolder: isFolder, path: path)
+        cache[key] = Entry(uid: uid, isFolder: isFolder, path: path, serverPath: serverPath)
         keys[uid] = key
+    }
+
+    /// Remembers the children of `folder` from one listing page, named by ``NuxeoItemMapper/displayName(of:)``.
+    func remember(children documents: [NuxeoDocument], of folder: ItemPath) throws {
+        for document in documents {
+            remember(
+                try folder.appending(mapper.displayName(of: document)), uid: document.uid, isFolder: document.isFolderish,
+                serverPath: document.path)
+        }
     }
 
     /// The path under which `uid` is cached now.
@@ -89,7 +111,7 @@ actor NuxeoPathResolver {
     func uid(of path: ItemPath) async throws -> String {
         if path.isRoot { return try await root() }
         if let entry = cache[Self.key(path)] { return entry.uid }
-        return try await resolve(path).uid
+        return try await resolve(path).document.uid
     }
 
     /// The document at `path`, fetched fresh (a cached uid that has gone is resolved again once).
@@ -104,19 +126,114 @@ actor NuxeoPathResolver {
             } catch let error as ProviderError where error.code == .notFound {}
             forget(path)
         }
-        let found = try await resolve(path)
-        if enrichers.isEmpty { return found }
-        return try await client.document(uid: found.uid, enrichers: enrichers)
+        let found = try await resolve(path, enrichers: enrichers)
+        if enrichers.isEmpty || found.enriched { return found.document }
+        return try await client.document(uid: found.document.uid, enrichers: enrichers)
     }
 
-    /// Resolves every segment of `path` from the nearest cached ancestor.
-    private func resolve(_ path: ItemPath) async throws -> NuxeoDocument {
+    /// Resolves every segment of `path` from the nearest cached ancestor: in one request by
+    /// server path when the names allow it (then with `enrichers`: `enriched` is true), else one
+    /// NXQL search per segment.
+    private func resolve(_ path: ItemPath, enrichers: [String] = []) async throws -> (document: NuxeoDocument, enriched: Bool) {
         var known = path.parent
         var missing: [String] = [path.name]
         while !known.isRoot, cache[Self.key(known)] == nil {
             missing.insert(known.name, at: 0)
             known = known.parent
         }
+        // One NXQL search resolves a single segment below a known uid; more segments, or an
+        // unknown root uid, cost more than one request by path.
+        let base = known.isRoot ? rootPath : cache[Self.key(known)]?.serverPath
+        if let base, missing.count > 1 || (known.isRoot && rootUid == nil),
+            let document = try await lookUp(missing, below: known, serverPath: base, enrichers: enrichers)
+        {
+            return (document, true)
+        }
+        return (try await walk(missing, below: known, path: path), false)
+    }
+
+    /// The document at `segments` below `known` (whose repository path is `serverPath`), by its
+    /// server path in one request, if that path names what the segments name; `nil` when the
+    /// server has no such path or a segment names another document.
+    ///
+    /// A segment that is its document's display name names it. A segment that is only its server
+    /// name (`default-domain` in a URL) names it when no sibling has it as display name: those
+    /// segments are checked together in one NXQL search.
+    private func lookUp(_ segments: [String], below known: ItemPath, serverPath: String, enrichers: [String]) async throws -> NuxeoDocument? {
+        let base = serverPath.hasSuffix("/") ? String(serverPath.dropLast()) : serverPath
+        var serverPaths: [String] = []
+        var current = base
+        for segment in segments {
+            current += "/" + segment
+            serverPaths.append(current)
+        }
+        let document: NuxeoDocument
+        do {
+            document = try await client.document(path: current, enrichers: enrichers + ["breadcrumb"])
+        } catch let error as ProviderError where error.code == .notFound {
+            return nil
+        }
+        var byPath: [[UInt8]: NuxeoDocument] = [:]
+        if case .object(let members)? = document.contextParameters["breadcrumb"] {
+            for entry in members["entries"]?.arrayValue ?? [] {
+                guard let ancestor = try? NuxeoDocument(nuxeoJSON: entry), let ancestorPath = ancestor.path else { continue }
+                byPath[Self.pathKey(ancestorPath)] = ancestor
+            }
+        }
+        if let documentPath = document.path { byPath[Self.pathKey(documentPath)] = document }
+        var parentUid: String? = known.isRoot ? rootUid : cache[Self.key(known)]?.uid
+        var chain: [NuxeoDocument] = []
+        var serverNamed: [(parent: String, name: String)] = []
+        for (segment, segmentPath) in zip(segments, serverPaths) {
+            guard let ancestor = byPath[Self.pathKey(segmentPath)], ancestor.path.map({ Self.same($0, segmentPath) }) ?? false,
+                !ancestor.isTrashedValue, ancestor.isVersion != true, !ancestor.facets.contains("HiddenInNavigation"),
+                let parent = parentUid ?? ancestor.parentRef, ancestor.parentRef.map({ $0 == parent }) ?? true
+            else { return nil }
+            if !mapper.displayName(of: ancestor).unicodeScalars.elementsEqual(segment.unicodeScalars) {
+                serverNamed.append((parent, segment))
+            }
+            if chain.isEmpty, known.isRoot, rootUid == nil, parent != "/" { rootUid = parent }
+            chain.append(ancestor)
+            parentUid = ancestor.uid
+        }
+        if !serverNamed.isEmpty, try await hasTitleClash(serverNamed) { return nil }
+        // Remembered under the segments as given (a URL's server names stay server names).
+        var path = known
+        for (index, ancestor) in chain.enumerated() {
+            path = try path.appending(segments[index])
+            remember(path, uid: ancestor.uid, isFolder: ancestor.isFolderish, serverPath: serverPaths[index])
+        }
+        return document
+    }
+
+    /// Whether a child of one of the `parent`s has its `name` as display name (which would take
+    /// precedence over the document of that server name).
+    private func hasTitleClash(_ pairs: [(parent: String, name: String)]) async throws -> Bool {
+        let alternatives = pairs.map { pair in
+            "(ecm:parentId = \(NXQLCompiler.literal(pair.parent)) AND dc:title = \(NXQLCompiler.literal(pair.name)))"
+        }
+        let nxql = "SELECT * FROM Document WHERE (" + alternatives.joined(separator: " OR ") + ")"
+            + " AND ecm:isTrashed = 0 AND ecm:isVersion = 0 AND ecm:mixinType <> 'HiddenInNavigation'"
+        let list = try await client.search(nxql: nxql, page: 0, pageSize: 100)
+        if list.hasNextPage { return true }  // too many to tell: resolve one segment at a time
+        return list.entries.contains { entry in
+            pairs.contains { pair in
+                (entry.parentRef.map { $0 == pair.parent } ?? true)
+                    && mapper.displayName(of: entry).unicodeScalars.elementsEqual(pair.name.unicodeScalars)
+            }
+        }
+    }
+
+    /// A repository path as a dictionary key: its exact Unicode scalars (NFC and NFD stay apart).
+    private static func pathKey(_ path: String) -> [UInt8] {
+        Array(path.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: ",").utf8)
+    }
+
+    /// Whether two repository paths are the same scalars.
+    private static func same(_ a: String, _ b: String) -> Bool { a.unicodeScalars.elementsEqual(b.unicodeScalars) }
+
+    /// Resolves `missing` below `known` one segment at a time (one NXQL search each).
+    private func walk(_ missing: [String], below known: ItemPath, path: ItemPath) async throws -> NuxeoDocument {
         var parentUid = try await uid(of: known)
         var current = known
         var document: NuxeoDocument?
@@ -125,7 +242,7 @@ actor NuxeoPathResolver {
             guard let child = try await child(named: name, of: parentUid) else {
                 throw ProviderError(.notFound, "\(current) not found")
             }
-            remember(current, uid: child.uid, isFolder: child.isFolderish)
+            remember(current, uid: child.uid, isFolder: child.isFolderish, serverPath: child.path)
             parentUid = child.uid
             document = child
         }

@@ -99,6 +99,7 @@ public struct NuxeoProvider: StorageProvider {
         guard root.isFolderish else {
             throw ProviderError(.invalidArgument, "the root \(provider.settings.rootPath) is a \(root.type ?? "document"), not a folder")
         }
+        await provider.resolver.adoptRoot(uid: root.uid)
         return provider
     }
 
@@ -119,23 +120,25 @@ public struct NuxeoProvider: StorageProvider {
             index = position.page
         }
         let parent = try await folderUid(folder)
-        let list = try await client.children(of: parent, page: index, pageSize: pageSize)
         var items: [Item] = []
-        items.reserveCapacity(list.entries.count)
-        for document in list.entries {
-            let path = try folder.appending(mapper.displayName(of: document))
-            await resolver.remember(path, uid: document.uid, isFolder: document.isFolderish)
-            items.append(mapper.item(from: document, at: path))
+        var totalCount: Int?
+        var first = true
+        while true {
+            let list = try await client.children(of: parent, page: index, pageSize: pageSize)
+            if first { totalCount = list.knownResultsCount }
+            first = false
+            items.reserveCapacity(items.count + list.entries.count)
+            for document in list.entries {
+                items.append(mapper.item(from: document, at: try folder.appending(mapper.displayName(of: document))))
+            }
+            try await resolver.remember(children: list.entries, of: folder)
+            guard list.hasNextPage else { return ItemPage(items: items, totalCount: totalCount) }
+            if page.limit != nil {
+                return ItemPage(items: items, next: NuxeoPageCursor(scope: folder.description, page: index + 1).cursor, totalCount: totalCount)
+            }
+            // No limit: the caller wants everything, page after page, of the folder resolved once.
+            index += 1
         }
-        if page.limit == nil, list.hasNextPage {
-            // No limit: the caller wants everything, page after page.
-            var rest = page
-            rest.cursor = NuxeoPageCursor(scope: folder.description, page: index + 1).cursor
-            let more = try await self.list(folder, page: rest)
-            return ItemPage(items: items + more.items, totalCount: list.knownResultsCount)
-        }
-        let next = list.hasNextPage ? NuxeoPageCursor(scope: folder.description, page: index + 1).cursor : nil
-        return ItemPage(items: items, next: next, totalCount: list.knownResultsCount)
     }
 
     /// The uid of the folder at `path`; ``ProviderError/Code/invalidArgument`` when it is a file.
