@@ -170,7 +170,8 @@ actor NuxeoPathResolver {
         let document: NuxeoDocument
         do {
             document = try await client.document(path: current, enrichers: enrichers + ["breadcrumb"])
-        } catch let error as ProviderError where error.code == .notFound {
+        } catch let error as ProviderError where error.code == .notFound || error.code == .forbidden {
+            // Not there by these server names, or not readable so: the searches decide, as before.
             return nil
         }
         var byPath: [[UInt8]: NuxeoDocument] = [:]
