@@ -66,8 +66,13 @@ enum ListingCases {
         let full = try await context.provider.listAll(context.folder, fields: .all)
         let lean = try await context.provider.listAll(context.folder, fields: [])
         let typed = try await context.provider.listAll(context.folder, fields: [.mimeType])
+        // A weak etag may turn strong between two listings (Apache, for a file changed within
+        // the last second): the tag is compared without its W/ mark.
         func essentials(_ items: [Item]) -> [String] {
-            items.map { "\($0.path) \($0.kind) \($0.size.map(String.init) ?? "-") \($0.etag ?? "-")" }.sorted()
+            items.map {
+                let tag = $0.etag.map { $0.hasPrefix("W/") ? String($0.dropFirst(2)) : $0 } ?? "-"
+                return "\($0.path) \($0.kind) \($0.size.map(String.init) ?? "-") \(tag)"
+            }.sorted()
         }
         try context.expect(essentials(full).count == 3, "the full listing holds \(full.map(\.name))")
         try context.expect(essentials(lean) == essentials(full), "without optional fields: \(essentials(lean)), with: \(essentials(full))")

@@ -47,8 +47,13 @@ struct ListingFieldsTests {
             #expect(full.first { $0.name == "note.txt" }?.mimeType?.hasPrefix("text/plain") == true)
         }
         #expect(lean.allSatisfy { $0.mimeType == nil })
+        // Apache's etag of a file changed within the last second is weak and turns strong
+        // later (same tag): compare the tags without the W/ mark.
         func essentials(_ items: [Item]) -> [String] {
-            items.map { "\($0.path) \($0.kind) \($0.size.map(String.init) ?? "-") \($0.etag ?? "-") \($0.modified?.timeIntervalSince1970 ?? -1)" }
+            items.map {
+                let tag = $0.etag.map { $0.hasPrefix("W/") ? String($0.dropFirst(2)) : $0 } ?? "-"
+                return "\($0.path) \($0.kind) \($0.size.map(String.init) ?? "-") \(tag) \($0.modified?.timeIntervalSince1970 ?? -1)"
+            }
         }
         #expect(essentials(lean) == essentials(full))
 
