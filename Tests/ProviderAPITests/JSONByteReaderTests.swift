@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import ProviderAPI
+import ProviderConformance
 import Testing
 
 /// `JSONValue` as `JSONDecoder` produced it before ``JSONByteReader``: the original order of
@@ -83,18 +84,6 @@ private let fixtureDocuments: [(name: String, data: Data)] = {
     }
     return documents.sorted { $0.0 < $1.0 }
 }()
-
-/// A small deterministic generator (SplitMix64), so a failing mutation can be replayed.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("JSONByteReader")
 struct JSONByteReaderTests {
@@ -274,7 +263,7 @@ struct JSONByteReaderTests {
 
     @Test("mutated recorded answers: whatever the reader accepts, JSONDecoder read the same; what it refuses, JSONDecoder refused (or had a trailing comma)")
     func mutations() throws {
-        var random = SplitMix64(state: 0x5EED_0006)
+        var random = SplitMix64(seed: 0x5EED_0006)
         let documents = fixtureDocuments.filter { $0.name.hasSuffix(".json") && $0.data.count < 8_000 }
         #expect(documents.count >= 10)
         let alphabet = Array(#"{}[]:,"\ 0123456789-+.eEtrufalsn"#.utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xED, 0xF4, 0xFF]

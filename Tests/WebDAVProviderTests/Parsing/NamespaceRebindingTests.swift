@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import ProviderAPI
+import ProviderConformance
 import Testing
 
 @testable import WebDAVProvider
@@ -62,7 +63,7 @@ extension Parsing {
         func sortByName() throws {
             let names = ["b", "a", "é", "e\u{301}", "Z", "a0", "résumé", "10", "2", "~", "ab", "aa"]
             for seed in 0..<20 {
-                var generator = SeededGenerator(seed: UInt64(seed))
+                var generator = SplitMix64(seed: UInt64(seed))
                 var items = try names.shuffled(using: &generator).map { Item(path: try ItemPath.root.appending($0), kind: .file) }
                 WebDAVProvider.sortByName(&items)
                 let sorted = names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -70,18 +71,5 @@ extension Parsing {
                 #expect(items.map(\.id) == sorted.map { "/" + $0 }, "each item moved whole")
             }
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for shuffles that repeat.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
