@@ -205,6 +205,7 @@ let package = Package(
         .target(
             name: "LoopbackServerKit",
             dependencies: [
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -229,6 +230,7 @@ let package = Package(
         .executableTarget(
             name: "strata-nuxeo-server",
             dependencies: [
+                "LoopbackServerKit",
                 "NuxeoTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -264,6 +266,7 @@ let package = Package(
         .executableTarget(
             name: "strata-pydio-server",
             dependencies: [
+                "LoopbackServerKit",
                 "PydioTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
