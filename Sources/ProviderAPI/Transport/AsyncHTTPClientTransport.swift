@@ -24,6 +24,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     private let client: HTTPClient
+    /// The client's event loops, which paced upload bodies wait for (see ``CountingStream``).
+    private let eventLoops: [any EventLoop]
     private let ownsClient: Bool
     private let configuration: Configuration
 
@@ -40,6 +42,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             decompression: .disabled)
         config.httpVersion = .automatic
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
+        self.eventLoops = Array(client.eventLoopGroup.makeIterator())
         self.ownsClient = true
         self.configuration = configuration
     }
@@ -47,6 +50,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// A transport over a client the caller owns (its redirect setting should be `.disallow`).
     public init(client: HTTPClient, configuration: Configuration = Configuration()) {
         self.client = client
+        self.eventLoops = Array(client.eventLoopGroup.makeIterator())
         self.ownsClient = false
         self.configuration = configuration
     }
@@ -80,7 +84,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 let stream = try source.makeStream()
                 let counted = CountingStream(
                     base: stream, expected: source.length, progress: request.uploadProgress,
-                    loops: Array(client.eventLoopGroup.makeIterator()))
+                    loops: eventLoops)
                 if let length = source.length {
                     outgoing.body = .stream(counted, length: .known(length))
                 } else {
