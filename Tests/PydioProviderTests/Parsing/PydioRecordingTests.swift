@@ -150,7 +150,7 @@ struct PydioRecordingTests {
         #expect(links.first?.url?.absoluteString == "http://127.0.0.1:8090/public/471622")
     }
 
-    @Test("every recording is read by one of the tests above")
+    @Test("every recording is read by one of the tests above or by PydioSecondRunRecordingTests")
     func inventory() throws {
         let live = Set(try PydioFixtures.files("live-8.2.5").filter { !$0.hasSuffix(".md") }.map { ($0 as NSString).deletingPathExtension })
         let covered: Set<String> = [
@@ -161,7 +161,12 @@ struct PydioRecordingTests {
             "26_stat", "27_download", "28_download_missing", "29_search", "30_share_link", "31_share_data", "32_public_download",
             "33_unshare", "34_delete", "35_switch_repository", "36_get_secure_token", "37_logout", "38_after_logout_ls",
             "39_after_logout_registry", "40_mkdir_unicode", "41_upload_special_name", "42_ls_special_names",
-            "43_download_range", "44_stat_folder", "45_ls_file_not_folder", "90_ls_paginated_page2",
+            "43_download_range", "44_stat_folder", "45_ls_file_not_folder",
+            // 46 onwards: PydioSecondRunRecordingTests.
+            "46_upload_empty_file", "47_mkfile_empty", "48_ls_after_mkfile", "49_upload_nfd_name", "50_ls_after_nfd_upload",
+            "51_download_nfd_path", "51b_download_nfc_path", "52_mkdir_nfd", "53_ls_after_nfd_mkdir", "54_search_many_terms",
+            "55_search_many_terms_root", "56_share_link_with_expiry_password", "57_share_data_expiry_password",
+            "58_ls_headers", "59_download_headers", "60_search_fulltext_noindex", "90_ls_paginated_page2",
             "91_delete_empty_selection", "92_rename_exists", "93_login_captcha_required", "94_get_seed_captcha",
             "95_login_remember_me", "96_delete_background_task", "97_get_captcha", "98_delete_permanent",
         ]
