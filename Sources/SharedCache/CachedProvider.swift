@@ -44,6 +44,9 @@ public struct CachedProvider: StorageProvider {
 
     public var account: ProviderAccount { base.account }
 
+    /// The base provider's.
+    public var pageLimits: PageLimits { base.pageLimits }
+
     /// Whether an error means the server could not be reached, so the cache may answer.
     static func isOffline(_ error: any Error) -> Bool {
         guard let error = error as? ProviderError else { return false }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ProviderAPI
 
 /// The `strata` command-line tool: one set of commands for every content server Strata supports.
 @main
@@ -23,8 +24,33 @@ struct Strata: AsyncParsableCommand {
         ])
 
     /// Tunes the allocator (``MemoryTuning``), then parses and runs the command.
+    ///
+    /// An error from a provider is printed redacted and with control characters escaped
+    /// (``printable(_:)``); argument errors are printed by ArgumentParser as usual.
     static func main() async {
         MemoryTuning.apply()
-        await main(nil)
+        do {
+            var command = try parseAsRoot(nil)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: printable(error))
+        }
     }
+
+    /// `error` as it may be printed: a ``ProviderError`` (whose message may quote a server) with
+    /// secrets masked by ``Redactor`` and control characters escaped (``TerminalText``); any other
+    /// error as it is.
+    static func printable(_ error: any Error) -> any Error {
+        guard let failure = error as? ProviderError else { return error }
+        return PrintedError(description: TerminalText.escape(Redactor.redact(failure.description)))
+    }
+}
+
+/// An error already made safe to print.
+struct PrintedError: Error, CustomStringConvertible {
+    let description: String
 }

@@ -2,30 +2,36 @@ import Foundation
 
 extension StorageProvider {
     /// Every child of `folder`, fetching all pages; `fields` says which optional fields are needed.
+    ///
+    /// - Throws: ``ProviderError/Code/invalidResponse`` when the pages repeat, bring nothing new or
+    ///   pass ``pageLimits`` (see ``PageGuard``).
     public func listAll(_ folder: ItemPath, pageSize: Int? = nil, fields: ItemFields = .all) async throws -> [Item] {
         var items: [Item] = []
         var request = PageRequest(limit: pageSize, fields: fields)
-        var seen: Set<PageCursor> = []
+        var pages = PageGuard.listing(of: folder, limits: pageLimits)
         while true {
             let page = try await list(folder, page: request)
+            try pages.admit(page)
             // A listing of one page is returned as it came, without copying every item.
             guard let next = page.next else { return items.isEmpty ? page.items : items + page.items }
             items += page.items
-            guard seen.insert(next).inserted else {
-                throw ProviderError(.invalidResponse, "the listing of \(folder) repeats a page cursor")
-            }
             request.cursor = next
         }
     }
 
     /// The children of `folder` as an async sequence, one page fetched at a time.
+    ///
+    /// The sequence ends with ``ProviderError/Code/invalidResponse`` when the pages repeat, bring
+    /// nothing new or pass ``pageLimits`` (see ``PageGuard``).
     public func children(of folder: ItemPath, pageSize: Int? = nil) -> AsyncThrowingStream<Item, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
                     var request = PageRequest(limit: pageSize)
+                    var pages = PageGuard.listing(of: folder, limits: pageLimits)
                     while true {
                         let page = try await list(folder, page: request)
+                        try pages.admit(page)
                         for item in page.items { continuation.yield(item) }
                         guard let next = page.next else { break }
                         request.cursor = next

@@ -72,11 +72,16 @@ public struct ProviderAccount: Sendable, Hashable, Codable, CustomStringConverti
 /// - ``revoke(_:)``
 /// - ``changes(since:)``
 /// - ``quota()``
+/// ### Paging
+/// - ``pageLimits``
+/// - ``PageGuard``
 public protocol StorageProvider: Sendable {
     /// What this provider, on this server, supports.
     var capabilities: Capabilities { get }
     /// The server and user this provider talks to.
     var account: ProviderAccount { get }
+    /// The ceilings every page loop over this provider keeps to (``PageGuard``); ``PageLimits/standard`` by default.
+    var pageLimits: PageLimits { get }
 
     /// The metadata of the item at `path`.
     func item(at path: ItemPath) async throws -> Item
@@ -110,6 +115,7 @@ public protocol StorageProvider: Sendable {
 }
 
 extension StorageProvider {
+    public var pageLimits: PageLimits { .standard }
     public func search(_ query: Query, page: PageRequest) async throws -> ItemPage { throw ProviderError.unsupported("search") }
     public func shares(of path: ItemPath) async throws -> [Share] { throw ProviderError.unsupported("shares") }
     public func share(_ path: ItemPath, _ request: ShareRequest) async throws -> Share { throw ProviderError.unsupported("sharing") }

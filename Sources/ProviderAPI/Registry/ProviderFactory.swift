@@ -15,6 +15,9 @@ public struct ProviderConfiguration: Sendable {
     public var logger: Logger
     /// When to retry.
     public var retry: RetryPolicy
+    /// The ceilings of every page loop over the provider (``PageGuard``); the `maxPages` and
+    /// `maxEntries` options, when given, override them (see ``resolvedPageLimits()``).
+    public var pageLimits: PageLimits = .standard
 
     /// Creates a configuration.
     public init(
@@ -27,6 +30,15 @@ public struct ProviderConfiguration: Sendable {
         self.options = options
         self.logger = logger
         self.retry = retry
+    }
+}
+
+extension ProviderConfiguration {
+    /// ``pageLimits`` with the `maxPages` and `maxEntries` options applied: what a provider keeps to.
+    ///
+    /// - Throws: ``ProviderError/Code/invalidArgument`` when an option is not a whole number of at least 1.
+    public func resolvedPageLimits() throws -> PageLimits {
+        try pageLimits.applying(options: options)
     }
 }
 

@@ -194,7 +194,8 @@ public struct RequestTemplate: Codable, Sendable, Hashable {
         }
         return HTTPRequest(
             method: HTTPMethod(rawValue: method), url: url, headers: httpHeaders, body: requestBody,
-            deadline: timeout.map { .milliseconds(Int($0 * 1000)) }, isIdempotent: isIdempotent)
+            deadline: timeout.map { .milliseconds(Int64(exactly: (min(max($0, 0), 86_400) * 1000).rounded()) ?? 0) },
+            isIdempotent: isIdempotent)
     }
 
     private func render(queryItem name: TemplateString, value: TemplateString?, with renderer: TemplateRenderer) throws -> [String] {

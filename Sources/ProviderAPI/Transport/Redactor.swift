@@ -57,16 +57,31 @@ public enum Redactor {
         }
     }
 
-    /// `text` with anything that looks like URL user info or a secret query value masked.
+    /// `text` with anything that looks like a secret masked: URL user info, secret query or
+    /// form values (`password=…`), JSON members with secret names (`"password": "…"`), the
+    /// value of a secret header quoted back (`Authorization: …` to the end of the line), and
+    /// `Basic`/`Bearer` credentials.
     public static func redact(_ text: String) -> String {
         var result = text
+        // Authorization: Digest username="ann", … — a secret header quoted back, to the end of its line.
+        let headers = secretHeaders.sorted().map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
+        if let regex = try? NSRegularExpression(pattern: "(\\b(?:\(headers))\\s*:\\s*)[^\\r\\n<]+", options: .caseInsensitive) {
+            result = regex.stringByReplacingMatches(
+                in: result, range: NSRange(result.startIndex..., in: result), withTemplate: "$1\(mask)")
+        }
+        // "password": "…" in a JSON body quoted back.
+        let jsonNames = secretQueryNames.sorted().map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
+        if let regex = try? NSRegularExpression(pattern: "(\"(?:\(jsonNames))\"\\s*:\\s*\")(?:[^\"\\\\]|\\\\.)*", options: .caseInsensitive) {
+            result = regex.stringByReplacingMatches(
+                in: result, range: NSRange(result.startIndex..., in: result), withTemplate: "$1\(mask)")
+        }
         // scheme://user:password@host
         if let regex = try? NSRegularExpression(pattern: "([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\\s]+@") {
             result = regex.stringByReplacingMatches(
                 in: result, range: NSRange(result.startIndex..., in: result), withTemplate: "$1\(mask)@")
         }
         let names = secretQueryNames.sorted().map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
-        if let regex = try? NSRegularExpression(pattern: "([?&](?:\(names))=)[^&\\s\"']*", options: .caseInsensitive) {
+        if let regex = try? NSRegularExpression(pattern: "((?:^|[?&;,\\s])(?:\(names))=)[^&\\s\"']*", options: .caseInsensitive) {
             result = regex.stringByReplacingMatches(
                 in: result, range: NSRange(result.startIndex..., in: result), withTemplate: "$1\(mask)")
         }

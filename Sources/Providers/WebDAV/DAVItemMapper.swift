@@ -12,7 +12,7 @@ enum DAVItemMapper {
             case .resourcetype:
                 continue
             case .getcontentlength:
-                item.size = Int64(value.text)
+                item.size = Int64(value.text).flatMap { $0 >= 0 ? $0 : nil }
             case .getlastmodified:
                 item.modified = HTTPDate.parse(value.text)
             case .creationdate:

@@ -49,7 +49,7 @@ actor ListingSnapshots {
 
     func page(_ items: [Item], folder: ItemPath, offset: Int, limit: Int?, snapshot: String) -> ItemPage {
         let start = min(offset, items.count)
-        let end = limit.map { min(items.count, start + $0) } ?? items.count
+        let end = limit.map { start + min(items.count - start, max(1, $0)) } ?? items.count
         var snapshotID = snapshot
         if entries[snapshot] == nil, end < items.count { snapshotID = store(items) }
         let next = end < items.count

@@ -26,6 +26,8 @@ public struct WebDAVProvider: StorageProvider {
     public let profile: WebDAVServerProfile
     /// The ownCloud/Nextcloud dialect, when the server speaks it; `nil` for plain RFC 4918.
     public let dialect: WebDAVDialect?
+    /// The ceilings of page loops over this provider (from the configuration).
+    public let pageLimits: PageLimits
 
     let mapper: DAVPathMapper
     let executor: RequestExecutor
@@ -38,6 +40,7 @@ public struct WebDAVProvider: StorageProvider {
         configuration: ProviderConfiguration, profile: WebDAVServerProfile = .generic, dialect: WebDAVDialect? = nil
     ) throws {
         self.mapper = try DAVPathMapper(root: configuration.url)
+        self.pageLimits = try configuration.resolvedPageLimits()
         self.profile = profile
         self.dialect = dialect
         self.capabilities = dialect?.capabilities(over: profile.capabilities) ?? profile.capabilities
@@ -228,7 +231,8 @@ public struct WebDAVProvider: StorageProvider {
     ) -> ProviderError {
         let parsed = DAVErrorBody.parse(Data(body.readableBytesView))
         let code = refine?(response.status) ?? ProviderError.code(forHTTPStatus: response.status)
-        var message = parsed?.message
+        // The server's own words, which may quote the request's Authorization header back.
+        var message = parsed?.message.map(Redactor.redact)
         if message == nil {
             switch code {
             case .notFound: message = path.map { "\($0) not found" } ?? "not found"
@@ -245,7 +249,7 @@ public struct WebDAVProvider: StorageProvider {
     func makeItem(_ response: DAVResponse, expected: ItemPath?) throws -> Item {
         if let status = response.status, !(200..<300).contains(status) {
             throw ProviderError(
-                ProviderError.code(forHTTPStatus: status), response.message ?? "\(response.href) answered \(status)",
+                ProviderError.code(forHTTPStatus: status), response.message.map(Redactor.redact) ?? "\(response.href) answered \(status)",
                 httpStatus: status)
         }
         let path = try expected ?? mapper.path(forHref: response.href)

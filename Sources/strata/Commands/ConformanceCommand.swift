@@ -40,13 +40,13 @@ struct ConformanceCommand: AsyncParsableCommand {
         if json {
             try Output.json(report)
         } else {
-            Output.line(report.text)
+            Output.lines(report.text)
         }
         if report.counts.failed > 0 { throw ExitCode(1) }
     }
 
     static func folderURL(_ target: String) throws -> URL {
-        guard let url = URL(string: target), url.scheme != nil else { throw ValidationError("not a URL: \(target)") }
+        guard let url = URL(string: target), url.scheme != nil else { throw ValidationError("not a URL: \(TerminalText.escape(TargetText.redacted(target)))") }
         return url
     }
 

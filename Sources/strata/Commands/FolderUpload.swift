@@ -47,7 +47,7 @@ struct FolderUpload {
         for (entry, result) in zip(entries, results) {
             if case .failure(let error) = result {
                 summary.failed += 1
-                Output.error("\((try? entry.folder.appending(entry.name))?.description ?? entry.name): \(error)")
+                Output.error("\((try? entry.folder.appending(entry.name))?.description ?? entry.name): \(Redactor.redact(String(describing: error)))")
             }
         }
         return summary

@@ -3,17 +3,55 @@ import Foundation
 import ProviderAPI
 
 struct ListCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "ls", abstract: "List a folder.")
+    static let configuration = CommandConfiguration(
+        commandName: "ls", abstract: "List a folder.",
+        discussion: """
+            Entries are printed page by page as they arrive, in the order the server sends them \
+            (not sorted: sorting would need the whole listing in memory first), so memory stays flat \
+            in folders of any size. --json prints one JSON array, written an element at a time; it is \
+            closed only when the listing is complete. Names are printed with control characters \
+            escaped (\\e, \\n, \\t, \\x7f, \\u{202e}, a backslash as \\\\); --json keeps them exact.
+            A server whose pages repeat, or that never stops saying more pages follow, is stopped with \
+            invalidResponse; -o maxPages=N and -o maxEntries=N lower the ceilings (100000 pages, \
+            10000000 entries). With --cache the listing is read whole, to be kept complete in the cache.
+            """)
+
+    /// The page size when none is given: pages the server need not hold all at once.
+    static let defaultPageSize = 1000
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The folder, e.g. webdav://host/dav/folder") var target: String
-    @Option(help: "Fetch the listing in pages of this many entries.") var pageSize: Int?
+    @Option(help: "Fetch the listing in pages of this many entries (default 1000).") var pageSize: Int?
+
+    func validate() throws {
+        if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be at least 1") }
+    }
 
     func run() async throws {
         let (provider, path) = try await global.open(target)
+        var output = Output.ItemStream(json: global.json)
+        // A cached provider keeps a listing complete only when it is asked for all of it.
+        let cached = global.cache != nil || global.offline
         // The plain listing shows no MIME type: the server need not look them up.
-        let items = try await provider.listAll(path, pageSize: pageSize, fields: global.json ? .all : [])
-        try Output.items(items, json: global.json)
+        try await Self.stream(
+            path, from: provider, pageSize: pageSize ?? (cached ? nil : Self.defaultPageSize),
+            fields: global.json ? .all : [], into: &output)
+        output.finish()
+    }
+
+    /// Prints the listing of `folder` into `output` page by page, each page checked by a ``PageGuard``.
+    static func stream(
+        _ folder: ItemPath, from provider: any StorageProvider, pageSize: Int?, fields: ItemFields, into output: inout Output.ItemStream
+    ) async throws {
+        var request = PageRequest(limit: pageSize, fields: fields)
+        var pages = PageGuard.listing(of: folder, limits: provider.pageLimits)
+        while true {
+            let page = try await provider.list(folder, page: request)
+            try pages.admit(page)
+            try output.append(page.items)
+            guard let next = page.next else { return }
+            request.cursor = next
+        }
     }
 }
 
@@ -80,13 +118,16 @@ struct DetectCommand: AsyncParsableCommand {
     @Argument(help: "The server, e.g. http://127.0.0.1:8081/") var url: String
 
     func run() async throws {
-        guard let parsed = URL(string: url) else { throw ValidationError("not a URL: \(url)") }
+        guard let parsed = URL(string: url) else { throw ValidationError("not a URL: \(TargetText.redacted(url))") }
         let results = try await global.registry().detect(parsed, credentials: try global.credentials(for: parsed))
         if global.json {
             try Output.json(results.map { ["kind": $0.kind, "confidence": "\($0.confidence)", "detail": $0.detail, "url": $0.url.absoluteString] })
             return
         }
-        guard !results.isEmpty else { throw ProviderError(.unsupported, "no registered adapter recognises \(url)") }
-        for result in results { Output.line("\(result.kind)\t\(result.confidence)\t\(result.url.absoluteString)\t\(result.detail)") }
+        guard !results.isEmpty else { throw ProviderError(.unsupported, "no registered adapter recognises \(Redactor.redact(url))") }
+        for result in results {
+            Output.rawLine(
+                [result.kind, "\(result.confidence)", result.url.absoluteString, result.detail].map(TerminalText.escape).joined(separator: "\t"))
+        }
     }
 }

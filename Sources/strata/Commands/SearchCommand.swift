@@ -56,15 +56,13 @@ struct SearchCommand: AsyncParsableCommand {
         var items: [Item] = []
         // One page size throughout: some servers' cursors are page numbers of that size.
         var request = PageRequest(limit: pageSize ?? limit)
-        var seen: Set<PageCursor> = []
+        var pages = PageGuard("the search results", limits: provider.pageLimits)
         while true {
             let page = try await provider.search(query, page: request)
+            try pages.admit(page)
             items += page.items
             if let limit, items.count >= limit { return Array(items.prefix(limit)) }
             guard let next = page.next else { return items }
-            guard seen.insert(next).inserted else {
-                throw ProviderError(.invalidResponse, "the search results repeat a page cursor")
-            }
             request.cursor = next
         }
     }

@@ -58,7 +58,7 @@ struct ShareCommand: AsyncParsableCommand {
             expires: try expires.map { try DateArgument.parse($0, what: "--expires") }, note: note, notify: notify)
         let (provider, path) = try await global.open(target)
         let share = try await provider.share(path, request)
-        if global.json { try Output.json(ShareSummary(share)) } else { Output.line(ShareSummary(share).line) }
+        if global.json { try Output.json(ShareSummary(share)) } else { Output.rawLine(ShareSummary(share).line) }
     }
 
     static func permissions(_ text: String) throws -> SharePermissions {
@@ -84,7 +84,7 @@ struct SharesCommand: AsyncParsableCommand {
         if global.json {
             try Output.json(shares)
         } else {
-            for share in shares { Output.line(share.line) }
+            for share in shares { Output.rawLine(share.line) }
         }
     }
 }

@@ -103,6 +103,7 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
     /// `pydio://host/pydio/my-files/a/b`)
     /// or a saved remote (`name:/a/b`). `-o` options are added to a saved remote's own.
     func open(_ target: String) async throws -> (provider: any StorageProvider, path: ItemPath) {
+        if TargetText.hasPassword(target) { Output.error(TargetText.passwordWarning(target)) }
         let registry = try registry()
         let options = try providerOptions()
         if let colon = target.firstIndex(of: ":"), !target[colon...].hasPrefix("://") {
@@ -118,7 +119,7 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
             }
         }
         guard let url = URL(string: target), url.scheme != nil else {
-            throw ValidationError("not a URL or saved remote: \(target)")
+            throw ValidationError("not a URL or saved remote: \(TerminalText.escape(TargetText.redacted(target)))")
         }
         if offline {
             // No probe: offline, the provider must not need the server to be made.

@@ -2,22 +2,48 @@ import Foundation
 import ProviderAPI
 
 /// Prints items and results as text or JSON.
+///
+/// Text output escapes control and format characters (``TerminalText``): ``line(_:)``,
+/// ``lines(_:)``, ``error(_:)`` and the item table escape what they print; only ``rawLine(_:)``
+/// prints as is, for lines whose parts were escaped already. JSON stays exact.
 enum Output {
-    static func json<T: Encodable>(_ value: T) throws {
+    /// The encoder of every JSON output: pretty, sorted keys, dates as RFC 3339 in UTC
+    /// (a date outside the years 1–9999, which no format can write, as `null`).
+    static func jsonEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        var data = try encoder.encode(value)
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            if UnixTime.contains(date) { try container.encode(Output.date(date)) } else { try container.encodeNil() }
+        }
+        return encoder
+    }
+
+    static func json<T: Encodable>(_ value: T) throws {
+        var data = try jsonEncoder().encode(value)
         data.append(contentsOf: "\n".utf8)
         standardOutput(data)
     }
 
+    /// Prints one line, escaped.
     static func line(_ text: String) {
+        standardOutput(Data((TerminalText.escape(text) + "\n").utf8))
+    }
+
+    /// Prints text of several lines, each escaped.
+    static func lines(_ text: String) {
+        let escaped = text.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escape(String($0)) }
+        standardOutput(Data((escaped.joined(separator: "\n") + "\n").utf8))
+    }
+
+    /// Prints a line as it is: every server-controlled part of it must be escaped already.
+    static func rawLine(_ text: String) {
         standardOutput(Data((text + "\n").utf8))
     }
 
+    /// Prints one line on stderr, escaped.
     static func error(_ text: String) {
-        standardError(Data((text + "\n").utf8))
+        standardError(Data((TerminalText.escape(text) + "\n").utf8))
     }
 
     /// Writes to stdout; when the reader has gone (`strata ls … | head`, where SIGPIPE is
@@ -48,9 +74,11 @@ enum Output {
 
     /// `date` as RFC 3339 in UTC (`2026-01-31T09:05:00Z`), or `-`; formatted by hand, as
     /// `ls` formats one per item and `ISO8601DateFormatter` costs tens of microseconds each.
+    /// Any `Date` is accepted: one outside the years 1–9999 (``UnixTime``), which RFC 3339
+    /// cannot write, is `-` too.
     static func date(_ date: Date?) -> String {
-        guard let date else { return "-" }
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        guard let date, UnixTime.contains(date) else { return "-" }
+        var seconds = time_t(UnixTime.clampedSeconds(date))
         var parts = tm()
         guard gmtime_r(&seconds, &parts) != nil else { return "-" }
         var text = ""
@@ -80,14 +108,68 @@ enum Output {
         if json { try Output.json(items) } else { table(items, showingPaths: showingPaths) }
     }
 
+    /// One page of items after another, as `ls` streams them: table lines as each page comes,
+    /// or one JSON array written an element at a time (memory stays flat in the number of items).
+    ///
+    /// The JSON array is closed by ``finish()`` only: when the listing fails half-way, the output
+    /// is left unterminated, so that no JSON reader takes a partial listing for a whole one.
+    struct ItemStream {
+        let json: Bool
+        let showingPaths: Bool
+        private(set) var count = 0
+        private let encoder = Output.jsonEncoder()
+        /// Where the text goes; standard output unless a test captures it.
+        var write: (Data) -> Void = { Output.standardOutput($0) }
+
+        init(json: Bool, showingPaths: Bool = false) {
+            self.json = json
+            self.showingPaths = showingPaths
+        }
+
+        /// Prints `items`, the next page.
+        mutating func append(_ items: [Item]) throws {
+            guard !items.isEmpty else { return }
+            guard json else {
+                count += items.count
+                Output.table(items, showingPaths: showingPaths, write: write)
+                return
+            }
+            var block = Data()
+            for item in items {
+                block.append(contentsOf: (count == 0 ? "[\n" : ",\n").utf8)
+                count += 1
+                // Each element as the whole array's encoder would indent it: two spaces deeper.
+                let element = try encoder.encode(item)
+                var lineStart = true
+                for byte in element {
+                    // Empty lines (inside `{}` or `[]`) stay empty, as the encoder writes them.
+                    if lineStart, byte != 0x0A { block.append(contentsOf: [0x20, 0x20]) }
+                    block.append(byte)
+                    lineStart = byte == 0x0A
+                }
+                if block.count >= 256 << 10 {
+                    write(block)
+                    block.removeAll(keepingCapacity: true)
+                }
+            }
+            if !block.isEmpty { write(block) }
+        }
+
+        /// Ends the output: closes the JSON array (`[]` when there was no item).
+        func finish() {
+            guard json else { return }
+            write(Data((count == 0 ? "[]\n" : "\n]\n").utf8))
+        }
+    }
+
     /// One line per item: kind, size, modified time, and name (or, for search results from
     /// several folders, the path).
     /// Lines are gathered and written in large blocks, not one system call per item.
-    static func table(_ items: [Item], showingPaths: Bool = false) {
+    static func table(_ items: [Item], showingPaths: Bool = false, write: (Data) -> Void = { Output.standardOutput($0) }) {
         var block = ""
         block.reserveCapacity(min(items.count, 4096) * 64)
         for item in items {
-            let label = showingPaths ? item.path.description : item.name
+            let label = TerminalText.escape(showingPaths ? item.path.description : item.name)
             block += item.isFolder ? "d " : "- "
             block += (item.isFolder ? "-" : size(item.size)).leftPadded(10)
             block += "  "
@@ -96,11 +178,11 @@ enum Output {
             block += label
             block += item.isFolder ? "/\n" : "\n"
             if block.utf8.count >= 256 << 10 {
-                standardOutput(Data(block.utf8))
+                write(Data(block.utf8))
                 block.removeAll(keepingCapacity: true)
             }
         }
-        if !block.isEmpty { standardOutput(Data(block.utf8)) }
+        if !block.isEmpty { write(Data(block.utf8)) }
     }
 
     static func describe(_ item: Item) {

@@ -21,7 +21,7 @@ final class ProgressBar: Sendable {
     let enabled: Bool
 
     init(label: String, enabled: Bool = true) {
-        self.label = label
+        self.label = TerminalText.escape(label)
         self.enabled = enabled && isatty(STDOUT_FILENO) == 1
     }
 
@@ -48,11 +48,14 @@ final class ProgressBar: Sendable {
 
     private func render(_ progress: TransferProgress, elapsed: Duration) -> String {
         let seconds = max(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, 0.001)
-        let rate = Output.size(Int64(Double(progress.completed) / seconds)) + "/s"
+        // Checked arithmetic: the counts come from a transfer a server can lie to.
+        let perSecond = Double(progress.completed) / seconds
+        let rate = Output.size(perSecond.isFinite && perSecond < 9e18 ? Int64(max(0, perSecond)) : nil) + "/s"
         let width = 30
         var bar = ""
         var percent = ""
-        if let fraction = progress.fractionCompleted {
+        if let raw = progress.fractionCompleted, raw.isFinite {
+            let fraction = min(max(raw, 0), 1)
             let filled = Int((fraction * Double(width)).rounded(.down))
             bar = "[" + String(repeating: "#", count: min(width, filled)) + String(repeating: " ", count: max(0, width - filled)) + "] "
             percent = "\(Int(fraction * 100))% "

@@ -37,6 +37,6 @@ struct ShareSummary: Encodable {
         fields.append(expires.map { "expires " + Output.date($0) } ?? "no expiry")
         if let url { fields.append(url.absoluteString) }
         if passwordProtected { fields.append("password") }
-        return fields.joined(separator: "\t")
+        return fields.map(TerminalText.escape).joined(separator: "\t")
     }
 }

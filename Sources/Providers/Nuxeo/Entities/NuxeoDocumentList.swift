@@ -86,7 +86,7 @@ public struct NuxeoDocumentList: NuxeoEntityDecodable, Hashable {
         if let pageSize, pageSize > 0, entries.count < pageSize { return false }
         if isNextPageAvailable == true { return true }
         if let pages = numberOfPages, pages > 0, let count = resultsCount, count >= 0,
-           let index = currentPageIndex, index + 1 < pages {
+           let index = currentPageIndex, index >= 0, index < pages - 1 {
             return true
         }
         return false

@@ -6,13 +6,14 @@ import ProviderAPI
 /// Accepts ISO-8601 strings with 0 to 9 fraction digits (`2015-10-13T10:21:46.12Z`,
 /// `2011-10-23T12:00:00.000Z`), a `Z` or `±hh:mm`/`±hhmm` offset or no zone (read as UTC),
 /// a space instead of `T`, a bare date (`2024-01-01`), and epoch milliseconds as a JSON
-/// number or a numeric string (Nuxeo Drive, audit entries).
+/// number or a numeric string (Nuxeo Drive, audit entries). A time outside the years 1–9999
+/// (``UnixTime``) is not a date.
 public enum NuxeoDateParser {
     /// The date in `value`, or `nil` when it is null or not a date.
     public static func date(from value: JSONValue) -> Date? {
         switch value {
-        case .integer(let millis): return Date(timeIntervalSince1970: Double(millis) / 1000)
-        case .double(let millis) where millis.isFinite: return Date(timeIntervalSince1970: millis / 1000)
+        case .integer(let millis): return UnixTime.date(milliseconds: Double(millis))
+        case .double(let millis): return UnixTime.date(milliseconds: millis)
         case .string(let text): return date(from: text)
         default: return nil
         }
@@ -23,7 +24,7 @@ public enum NuxeoDateParser {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && $0.isNumber }), trimmed.count >= 9,
            let millis = Int64(trimmed) {
-            return Date(timeIntervalSince1970: Double(millis) / 1000)
+            return UnixTime.date(milliseconds: Double(millis))
         }
         return iso8601(Array(trimmed.utf8))
     }
@@ -128,7 +129,9 @@ public enum NuxeoDateParser {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         // Round to the millisecond first, so 0.76 s written as 0.7599999 still prints .760.
-        let totalMillis = (date.timeIntervalSince1970 * 1000).rounded()
+        // A date outside the years 1–9999 (never one a parser made) is written at the nearest end.
+        let seconds = min(max(date.timeIntervalSince1970.isNaN ? 0 : date.timeIntervalSince1970, Double(UnixTime.earliest)), Double(UnixTime.latest))
+        let totalMillis = (seconds * 1000).rounded()
         let wholeSeconds = (totalMillis / 1000).rounded(.down)
         let millis = min(999, max(0, Int(totalMillis - wholeSeconds * 1000)))
         let c = calendar.dateComponents(

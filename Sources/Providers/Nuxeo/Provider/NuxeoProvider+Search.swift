@@ -36,7 +36,7 @@ extension NuxeoProvider {
             guard let path = try await path(of: document, root: root) else { continue }
             items.append(mapper.item(from: document, at: path))
         }
-        let next = list.hasNextPage ? NuxeoPageCursor(scope: "search", page: index + 1).cursor : nil
+        let next = list.hasNextPage && index < Int.max ? NuxeoPageCursor(scope: "search", page: index + 1).cursor : nil
         return ItemPage(items: items, next: next, totalCount: native ? nil : list.knownResultsCount)
     }
 
@@ -141,7 +141,7 @@ struct NuxeoChangeToken: Hashable {
 
     var millis: Int64 { Self.millis(date) }
 
-    static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+    static func millis(_ date: Date) -> Int64 { UnixTime.clampedMilliseconds(date) }
 
     var token: ChangeToken { ChangeToken("\(millis)|\(uids.sorted().joined(separator: ","))") }
 }

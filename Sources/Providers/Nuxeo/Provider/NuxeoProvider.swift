@@ -26,6 +26,8 @@ public struct NuxeoProvider: StorageProvider {
     public let client: NuxeoClient
     /// The token authenticator, when the provider authenticates with a token.
     public let tokenAuthenticator: NuxeoTokenAuthenticator?
+    /// The ceilings of page loops over this provider, its own paging included (from the configuration).
+    public let pageLimits: PageLimits
 
     let resolver: NuxeoPathResolver
     let mapper: NuxeoItemMapper
@@ -50,6 +52,7 @@ public struct NuxeoProvider: StorageProvider {
         configuration: ProviderConfiguration, catalog: RequestTemplateCatalog? = nil, entities: NuxeoEntityRegistry = .standard
     ) throws {
         let settings = try NuxeoProviderSettings(configuration)
+        self.pageLimits = try configuration.resolvedPageLimits()
         let catalog = try catalog ?? NuxeoEndpoints.standard()
         let authenticator: any Authenticator
         var token: NuxeoTokenAuthenticator?
@@ -123,16 +126,21 @@ public struct NuxeoProvider: StorageProvider {
         var items: [Item] = []
         var totalCount: Int?
         var first = true
+        // Only the pages fetched here: the caller's own loop guards the pages it asks for by cursor.
+        var pages = PageGuard.listing(of: folder, limits: pageLimits)
         while true {
             let list = try await client.children(of: parent, page: index, pageSize: pageSize)
             if first { totalCount = list.knownResultsCount }
             first = false
+            let more = list.hasNextPage
+            try pages.admit(keys: list.entries.lazy.map(\.uid), hasMore: more)
             items.reserveCapacity(items.count + list.entries.count)
             for document in list.entries {
                 items.append(mapper.item(from: document, at: try folder.appending(mapper.displayName(of: document))))
             }
             try await resolver.remember(children: list.entries, of: folder)
-            guard list.hasNextPage else { return ItemPage(items: items, totalCount: totalCount) }
+            guard more else { return ItemPage(items: items, totalCount: totalCount) }
+            guard index < Int.max else { throw ProviderError(.invalidResponse, "the listing of \(folder) has too many pages") }
             if page.limit != nil {
                 return ItemPage(items: items, next: NuxeoPageCursor(scope: folder.description, page: index + 1).cursor, totalCount: totalCount)
             }

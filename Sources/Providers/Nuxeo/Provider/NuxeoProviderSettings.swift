@@ -18,6 +18,7 @@ import ProviderAPI
 /// | `chunkSize` | bytes per chunk of a chunked upload; larger files are sent in chunks | 8 MiB |
 /// | `delete` | `permanent`, or `trash` to move deleted documents to the trash | `permanent` |
 /// | `pageSize` | page size when listing everything | 1000 |
+/// | `maxPages`, `maxEntries` | ceilings of every page loop (``PageLimits``) | 100000, 10000000 |
 /// | `changes` | `drive` (Nuxeo Drive's change summary, registering the root as a synchronization root), `query` (a `dc:modified` query), or `auto`: Drive when the server has it and the root is already a synchronization root | `auto` |
 public struct NuxeoProviderSettings: Sendable, Hashable {
     /// The server URL with its context path, such as `https://host/nuxeo`.

@@ -85,7 +85,9 @@ extension PydioProvider {
         ]
         if let password = request.password { extra.append(("guest_user_pass", password)) }
         if let expires = request.expires {
-            extra.append(("expiration", String(max(1, Int((expires.timeIntervalSinceNow / 86_400).rounded(.up))))))
+            let days = (expires.timeIntervalSinceNow / 86_400).rounded(.up)
+            guard days.isFinite, days < 3_000_000 else { throw ProviderError(.invalidArgument, "the share expiry is out of range") }
+            extra.append(("expiration", String(max(1, Int(days)))))
         }
         let link = try await session.call("share", parameters(extra), post: true, chain: PydioRecognizers.chain(PydioRecognizers.text))
         guard let url = URL(string: link), let hash = url.pathComponents.last, url.scheme != nil else {

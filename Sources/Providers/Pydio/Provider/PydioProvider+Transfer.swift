@@ -157,7 +157,7 @@ extension PydioProvider {
     /// server renames it to `<name>` when it reaches the declared size.
     func uploadInParts(_ source: any UploadSource, length: Int64, to folder: ItemPath, name: String, options: UploadOptions) async throws -> PydioChange {
         var reader = try PydioPartReader(source: source, length: length, partSize: settings.chunkSize)
-        var last = PydioChange(XMLElementTree(name: "tree"))
+        var last = try PydioChange(XMLElementTree(name: "tree"))
         var sent: Int64 = 0
         while let part = try await reader.next() {
             var extra: [(String, String)] = [("partial_upload", "true"), ("partial_target_bytesize", String(length))]

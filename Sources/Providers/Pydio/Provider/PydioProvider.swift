@@ -21,6 +21,8 @@ public struct PydioProvider: StorageProvider {
     public let settings: PydioProviderSettings
     /// The signed-in session, for calls beyond the contract.
     public let session: PydioSession
+    /// The ceilings of page loops over this provider, its own paging included (from the configuration).
+    public let pageLimits: PageLimits
     let logger: Logger
 
     /// What Pydio supports through this adapter: no etags, digests or preconditions; names
@@ -38,18 +40,22 @@ public struct PydioProvider: StorageProvider {
     ///   that are not a user name and password.
     public init(configuration: ProviderConfiguration) throws {
         let settings = try PydioProviderSettings(configuration)
+        let limits = try configuration.resolvedPageLimits()
         guard case .basic(let user, let password) = configuration.credentials else {
             if case .appPassword(let user, let password) = configuration.credentials {
-                self.init(settings: settings, user: user, password: password, configuration: configuration)
+                self.init(settings: settings, user: user, password: password, configuration: configuration, pageLimits: limits)
                 return
             }
             throw ProviderError(.invalidArgument, "Pydio signs in with a user name and password")
         }
-        self.init(settings: settings, user: user, password: password, configuration: configuration)
+        self.init(settings: settings, user: user, password: password, configuration: configuration, pageLimits: limits)
     }
 
-    private init(settings: PydioProviderSettings, user: String, password: String, configuration: ProviderConfiguration) {
+    private init(
+        settings: PydioProviderSettings, user: String, password: String, configuration: ProviderConfiguration, pageLimits: PageLimits
+    ) {
         self.settings = settings
+        self.pageLimits = pageLimits
         self.session = PydioSession(
             base: settings.baseURL, username: user, password: password, transport: configuration.transport,
             retry: configuration.retry, logger: configuration.logger)
@@ -139,6 +145,8 @@ public struct PydioProvider: StorageProvider {
         }
         var items: [Item] = []
         var listing: PydioListing
+        // Only the pages fetched here: the caller's own loop guards the pages it asks for by cursor.
+        var pages = PageGuard.listing(of: folder, limits: pageLimits)
         repeat {
             do {
                 listing = try await ls(remote(folder), page: number)
@@ -149,11 +157,16 @@ public struct PydioProvider: StorageProvider {
                 throw error
             }
             if listing.folder?.isFile == true { throw ProviderError(.invalidArgument, "\(folder) is a file, not a folder") }
+            // The next page number, as the server counts: a server that names the same page again is caught as a repeated cursor.
+            let following = (listing.page?.current ?? 1) + 1
+            try pages.admit(
+                keys: listing.children.lazy.map(\.path), cursor: listing.hasNextPage ? PageCursor(String(following)) : nil,
+                hasMore: listing.hasNextPage)
             for child in listing.children {
                 if child.isRecycleBin, !settings.showsRecycleBin { continue }
                 items.append(item(child, at: try folder.appending(child.storedName)))
             }
-            number = (listing.page?.current ?? 1) + 1
+            number = following
         } while page.limit == nil && listing.hasNextPage
         let next = page.limit != nil && listing.hasNextPage ? PageCursor("\(number ?? 2)|\(folder.description)") : nil
         return ItemPage(items: items, next: next, totalCount: page.limit == nil ? items.count : listing.page?.count)

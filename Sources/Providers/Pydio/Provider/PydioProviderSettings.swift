@@ -8,7 +8,8 @@ import ProviderAPI
 /// unless the `basePath` option says otherwise (`/` for a server at the root), the workspace is
 /// named by id or slug. Options: `basePath`; `chunkSize` (bytes per part of a partial upload, and
 /// the size above which a file goes in parts; 4 MiB by default); `showRecycleBin` (`true` lists
-/// the recycle bin at the workspace root).
+/// the recycle bin at the workspace root); `maxPages` and `maxEntries` (the ``PageLimits`` of every
+/// page loop, the provider's own paging included).
 public struct PydioProviderSettings: Sendable, Hashable {
     /// The server's base URL, with a trailing slash (`https://host/pydio/`).
     public var baseURL: URL

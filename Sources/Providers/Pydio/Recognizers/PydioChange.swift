@@ -16,11 +16,13 @@ public struct PydioChange: Sendable, Hashable {
     public var isPending: Bool
 
     /// Reads a `<tree>` answer that is not an error.
-    public init(_ root: XMLElementTree) {
+    ///
+    /// - Throws: ``ProviderError/Code/invalidResponse`` for a node whose size or time is out of range.
+    public init(_ root: XMLElementTree) throws {
         message = root.children.first { $0.name == "message" && $0.attributes["type"] == "SUCCESS" }?.text
         let diff = root.child("nodes_diff")
-        added = diff?.children(named: "add").flatMap { $0.children.compactMap(PydioNode.init) } ?? []
-        updated = diff?.children(named: "update").flatMap { $0.children.compactMap(PydioNode.init) } ?? []
+        added = try diff?.children(named: "add").flatMap { try $0.children.compactMap { try PydioNode($0) } } ?? []
+        updated = try diff?.children(named: "update").flatMap { try $0.children.compactMap { try PydioNode($0) } } ?? []
         removed = diff?.children(named: "remove").flatMap { $0.children.compactMap { $0.attributes["filename"] } } ?? []
         isPending = message == nil && diff == nil && root.child("consume_channel") != nil
     }

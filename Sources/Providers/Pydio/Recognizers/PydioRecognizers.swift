@@ -138,7 +138,7 @@ public enum PydioRecognizers {
     /// acknowledgement, or nothing; an empty body (an action the workspace does not support) is not one.
     public static let change = ResponseRecognizer<PydioChange>("change") { answer in
         guard let root = answer.xmlIfAny, root.name == "tree" else { return nil }
-        return .value(PydioChange(root))
+        return .value(try PydioChange(root))
     }
 
     /// A `text/plain` value: a secure token, a share link.

@@ -24,11 +24,14 @@ public struct PydioListing: Sendable, Hashable {
     /// unknown elements (`client_configs`, `columns`, …) are skipped.
     public init(_ root: XMLElementTree) throws {
         guard root.name == "tree" else { throw ProviderError(.invalidResponse, "an ls answer is a <tree>, not <\(root.name)>") }
-        folder = PydioNode(root)
-        children = root.children.compactMap(PydioNode.init)
+        folder = try PydioNode(root)
+        children = try root.children.compactMap { try PydioNode($0) }
         if let pagination = root.child("pagination"), let current = pagination.attributes["current"].flatMap({ Int($0) }),
             let total = pagination.attributes["total"].flatMap({ Int($0) })
         {
+            guard current >= 1, total >= 0, current < Int.max else {
+                throw ProviderError(.invalidResponse, "an ls answer with page \(current) of \(total)")
+            }
             page = (current, total, pagination.attributes["count"].flatMap { Int($0) } ?? children.count)
         }
     }

@@ -52,7 +52,7 @@ struct OCSClient: Sendable {
         }
         if let failure = envelope.error(request: request.summary, httpStatus: response.status) { throw failure }
         if !response.isSuccess {
-            throw ProviderError.http(status: response.status, request: request.summary, message: envelope.message)
+            throw ProviderError.http(status: response.status, request: request.summary, message: envelope.message.map(Redactor.redact))
         }
         return envelope
     }

@@ -94,7 +94,7 @@ public struct OCSEnvelope: Sendable, Hashable {
     public func error(request: String? = nil, httpStatus: Int? = nil) -> ProviderError? {
         guard let code = OCSEnvelope.code(forStatusCode: statusCode) else { return nil }
         return ProviderError(
-            code, message ?? "OCS status \(statusCode)", httpStatus: httpStatus, request: request,
+            code, message.map(Redactor.redact) ?? "OCS status \(statusCode)", httpStatus: httpStatus, request: request,
             underlying: "OCS statuscode \(statusCode)")
     }
 }

@@ -64,7 +64,7 @@ public enum OwnCloudProperties {
         }
         if let favorite = nonEmpty(properties[favorite]?.text) { item.properties["oc:favorite"] = favorite }
         if let created = properties[creationTime].flatMap({ Int64($0.text) }), created > 0 {
-            item.created = Date(timeIntervalSince1970: TimeInterval(created))
+            item.created = UnixTime.date(seconds: Double(created))
         }
         if let uploaded = properties[uploadTime].flatMap({ Int64($0.text) }), uploaded > 0 {
             item.properties["nc:upload_time"] = String(uploaded)

@@ -67,7 +67,7 @@ public enum TrashBin {
             let location = text(nc, "trashbin-original-location") ?? text(oc, "trashbin-original-location") ?? name
             var deleted: Date?
             if let seconds = text(nc, "trashbin-deletion-time").flatMap({ Int64($0) }) {
-                deleted = Date(timeIntervalSince1970: TimeInterval(seconds))
+                deleted = UnixTime.date(seconds: Double(seconds))
             } else if let stamp = text(oc, "trashbin-delete-datetime") {
                 deleted = HTTPDate.parse(stamp) ?? HTTPDate.parseISO8601(stamp)
             }

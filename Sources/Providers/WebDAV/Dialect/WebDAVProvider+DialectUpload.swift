@@ -66,9 +66,9 @@ extension WebDAVProvider {
         return item
     }
 
-    /// `X-OC-Mtime` takes whole seconds since 1970.
+    /// `X-OC-Mtime` takes whole seconds since 1970 (a date outside the years 1–9999 is sent as the nearest end).
     static func ocMtime(_ date: Date) -> String {
-        String(Int64(date.timeIntervalSince1970.rounded(.down)))
+        String(UnixTime.clampedSeconds(date))
     }
 }
 
