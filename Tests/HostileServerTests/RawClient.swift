@@ -44,7 +44,7 @@ enum RawClient {
 
     /// Sends `request` to 127.0.0.1:`port` and reads until the server closes, `maxBytes` arrive,
     /// or nothing arrives for `idle` seconds.
-    static func exchange(port: Int, _ request: String, maxBytes: Int = 1 << 20, idle: Double = 3) async throws -> Answer {
+    static func exchange(port: Int, _ request: String, maxBytes: Int = 1 << 20, idle: Double = 10) async throws -> Answer {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result { try blockingExchange(port: port, Array(request.utf8), maxBytes: maxBytes, idle: idle) })
