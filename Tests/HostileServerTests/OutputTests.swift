@@ -36,7 +36,8 @@ struct OutputTests {
             let run = try await StrataCLI.run(["ls", Hostile.target("webdav", server, "/"), "--json"])
             #expect(run.status == 0, "\(run.error)")
             let items = try #require(try JSONSerialization.jsonObject(with: run.output) as? [[String: Any]])
-            #expect(Set(items.compactMap { $0["name"] as? String }) == Set(HostileScenario.controlNames))
+            // Items are encoded with their path: `/` and the exact name.
+            #expect(Set(items.compactMap { $0["path"] as? String }) == Set(HostileScenario.controlNames.map { "/" + $0 }))
         }
     }
 

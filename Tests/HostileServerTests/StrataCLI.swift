@@ -8,7 +8,7 @@ enum StrataCLI {
     struct Run: Sendable {
         /// The exit status, or the signal number when ``trapped``.
         var status: Int32
-        /// Whether the process died of a signal (a trap is SIGILL/SIGTRAP: exit 132/133 in a shell).
+        /// Whether the process died of a signal other than the test's own SIGTERM (a trap is SIGILL/SIGTRAP: exit 132/133 in a shell).
         var trapped: Bool
         /// Whether the test had to kill it for running past its limit.
         var killed: Bool
@@ -50,6 +50,8 @@ enum StrataCLI {
                 environment["HOME"] = FileManager.default.temporaryDirectory.path
                 environment.removeValue(forKey: "STRATA_USER")
                 environment.removeValue(forKey: "STRATA_TOKEN")
+                // A trap ends at once instead of spending the limit on a backtrace.
+                environment["SWIFT_BACKTRACE"] = "enable=no"
                 process.environment = environment
                 if let directory { process.currentDirectoryURL = directory }
                 let output = Pipe()
@@ -78,7 +80,7 @@ enum StrataCLI {
                 timer.cancel()
                 let errorData = (try? Data(contentsOf: errorURL)) ?? Data()
                 continuation.resume(returning: Run(
-                    status: process.terminationStatus, trapped: process.terminationReason == .uncaughtSignal && !killed.withLockedValue { $0 },
+                    status: process.terminationStatus, trapped: process.terminationReason == .uncaughtSignal && process.terminationStatus != SIGTERM,
                     killed: killed.withLockedValue { $0 }, output: data, error: String(decoding: errorData, as: UTF8.self)))
             }
         }
