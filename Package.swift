@@ -319,6 +319,27 @@ let package = Package(
             path: "Tests/NextcloudTestServerTests",
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "HostileTestServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Tests/Servers/HostileServer",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HostileServerTests",
+            dependencies: [
+                "HostileTestServer", "WebDAVProvider", "NuxeoProvider", "PydioProvider", "ProviderAPI", "strata",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Tests/HostileServerTests",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "NextcloudProviderTests",
             dependencies: [

@@ -1,0 +1,110 @@
+import Foundation
+import HostileTestServer
+import ProviderAPI
+import Testing
+
+/// Class 2: deadlines. A server that never answers, stops after its head, trickles, or sends a
+/// redirect body that never ends fails within the configured short deadlines (read timeout 1 s,
+/// minimum speed 1000 B/s over 2 s) instead of hanging; the tests only bound the wait.
+@Suite("Hostile class 2: stalls, trickles and endless redirect bodies fail by the deadlines")
+struct DeadlineTests {
+    @Test("a server that accepts and never answers: network, no data for 1 s")
+    func stallBeforeHead() async throws {
+        try await Hostile.withServer(.stallBeforeHead) { server in
+            try await Hostile.withTransport { transport in
+                let provider = try Hostile.webdav(server, transport)
+                let outcome = await Hostile.outcome { try await provider.item(at: .root) }
+                #expect(outcome.code == .network, "\(outcome)")
+                #expect(outcome.error?.message?.contains("no data for 1 s") == true, "\(outcome)")
+            }
+        }
+    }
+
+    @Test("a head, then silence: network, and nothing under the final name")
+    func stallAfterHead() async throws {
+        try await Hostile.withServer(.stallAfterHead) { server in
+            try await Hostile.withTransport { transport in
+                let folder = try Hostile.temporaryFolder("stall")
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let provider = try Hostile.webdav(server, transport)
+                let sink = try FileSink(folder: folder, name: HostileScenario.fileName)
+                let outcome = await Hostile.outcome { try await provider.download("/file.bin", to: sink, options: DownloadOptions()) }
+                #expect(outcome.code == .network, "\(outcome)")
+                #expect(outcome.error?.message?.contains("no data for 1 s") == true, "\(outcome)")
+                #expect(!Hostile.contents(of: folder).contains(HostileScenario.fileName))
+            }
+        }
+    }
+
+    @Test("one byte every 200 ms: network, slower than the minimum speed")
+    func trickle() async throws {
+        try await Hostile.withServer(.trickle(interval: .milliseconds(200))) { server in
+            try await Hostile.withTransport { transport in
+                let folder = try Hostile.temporaryFolder("trickle")
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let provider = try Hostile.webdav(server, transport)
+                let sink = try FileSink(folder: folder, name: HostileScenario.fileName)
+                let outcome = await Hostile.outcome { try await provider.download("/file.bin", to: sink, options: DownloadOptions()) }
+                #expect(outcome.code == .network, "\(outcome)")
+                #expect(outcome.error?.message?.contains("slower than 1000 bytes/s for 2 s") == true, "\(outcome)")
+                #expect(!Hostile.contents(of: folder).contains(HostileScenario.fileName))
+            }
+        }
+    }
+
+    @Test("a 302 whose body never ends is followed without reading the body to its end")
+    func endlessRedirectBody() async throws {
+        try await Hostile.withServer(.endlessRedirectBody) { server in
+            try await Hostile.withTransport { transport in
+                let provider = try Hostile.webdav(server, transport)
+                let sink = MemorySink()
+                let outcome = await Hostile.outcome { try await provider.download("/file.bin", to: sink, options: DownloadOptions()) }
+                guard case .value = outcome else {
+                    Issue.record("download \(outcome)")
+                    return
+                }
+                #expect(await sink.bytes == HostileDAV.content(HostileScenario.fileSize))
+                #expect(server.requests.map(\.path).contains("/moved.bin"))
+                // The redirect's body was dropped early: far less than what the server would send.
+                if let redirect = server.requests.first(where: { $0.path == "/file.bin" }) {
+                    #expect(server.bytesSent(to: redirect) < 6_000 * 1024)
+                }
+            }
+        }
+    }
+
+    @Test("a refused port: network, connection refused")
+    func refused() async throws {
+        let server = try await HostileServer.start(scenario: .stallBeforeHead)
+        let url = server.url
+        await server.stop()
+        try await Hostile.withTransport { transport in
+            let provider = try Hostile.webdav(at: url, transport)
+            let outcome = await Hostile.outcome { try await provider.item(at: .root) }
+            #expect(outcome.code == .network, "\(outcome)")
+            #expect(outcome.error?.message?.contains("connection refused") == true, "\(outcome)")
+        }
+    }
+
+    @Test("an unknown host: network, cannot resolve host")
+    func unknownHost() async throws {
+        let url = try #require(URL(string: "http://no-such-host.invalid/"))
+        try await Hostile.withTransport { transport in
+            let provider = try Hostile.webdav(at: url, transport)
+            let outcome = await Hostile.outcome { try await provider.item(at: .root) }
+            #expect(outcome.code == .network, "\(outcome)")
+            #expect(outcome.error?.message?.contains("cannot resolve host") == true, "\(outcome)")
+        }
+    }
+
+    @Test("strata ls against a stalled server says on stderr that it retries, and why")
+    func cliRetryNotice() async throws {
+        try await Hostile.withServer(.stallBeforeHead) { server in
+            let run = try await StrataCLI.run(["ls", Hostile.target("webdav", server, "/")] + Hostile.cliDeadlineArguments)
+            #expect(!run.trapped && !run.killed, "\(run.error)")
+            #expect(run.status != 0)
+            #expect(run.error.contains("strata: retrying"), "\(run.error)")
+            #expect(run.error.contains("no data for 1 s"), "\(run.error)")
+        }
+    }
+}

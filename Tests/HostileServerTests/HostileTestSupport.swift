@@ -1,0 +1,150 @@
+import Foundation
+import HostileTestServer
+import NIOConcurrencyHelpers
+import ProviderAPI
+
+/// The one place where the hostile tests name the configuration of issue 13 (CONTRACT.md).
+///
+/// Names that did not exist yet on `main` when the tests were written are marked `// CONTRACT:`
+/// with the intended setting: switch them on here when the parts are merged, and every test
+/// uses them.
+enum Hostile {
+    /// The user the tests sign in as.
+    static let user = "ann"
+    /// A password that must never reach another origin, stdout or stderr.
+    static let password = "s3cret-Hostile-pw"
+    /// `Basic base64(user:password)`, which must not be echoed either.
+    static var basicToken: String { Data("\(user):\(password)".utf8).base64EncodedString() }
+
+    /// The longest any test waits for an SDK call before failing it as hung.
+    static let hangLimit: Duration = .seconds(30)
+
+    /// A transport with the short deadlines of the hostile tests.
+    static func shortDeadlineTransport() -> AsyncHTTPClientTransport {
+        var configuration = AsyncHTTPClientTransport.Configuration()
+        configuration.connectTimeout = .seconds(1)
+        configuration.readTimeout = .seconds(1)
+        // CONTRACT: configuration.minimumSpeed = MinimumSpeed(bytesPerSecond: 1000, window: .seconds(2))
+        return AsyncHTTPClientTransport(configuration: configuration)
+    }
+
+    /// A retry policy that gives up quickly.
+    static var shortRetry: RetryPolicy {
+        let policy = RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(50), maxDelay: .milliseconds(200))
+        // CONTRACT: policy.totalDeadline = .seconds(5)
+        return policy
+    }
+
+    /// The configuration of a provider rooted at `url` over `transport`.
+    static func configuration(
+        _ url: URL, transport: AsyncHTTPClientTransport, credentials: Credentials? = nil, options: [String: String] = [:]
+    ) -> ProviderConfiguration {
+        let configuration = ProviderConfiguration(
+            url: url, credentials: credentials ?? .basic(username: user, password: password), transport: transport,
+            options: options, retry: shortRetry)
+        // CONTRACT: configuration.pageLimits = PageLimits(maxPages: 50, maxEntries: 10_000)
+        return configuration
+    }
+
+    /// The CLI flags of the short deadlines.
+    static let cliDeadlineArguments = [
+        "--connect-timeout", "1", "--timeout", "1", "--retries", "1", "--low-speed-limit", "1000", "--low-speed-time", "2",
+    ]
+
+    /// Runs `body` with a short-deadline transport, and shuts the transport down after.
+    static func withTransport<T: Sendable>(_ body: (AsyncHTTPClientTransport) async throws -> T) async throws -> T {
+        let transport = shortDeadlineTransport()
+        do {
+            let value = try await body(transport)
+            try? await transport.shutdown()
+            return value
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+    }
+
+    /// Runs `body` with a started server playing `scenario`, and stops the server after.
+    static func withServer<T: Sendable>(
+        _ scenario: HostileScenario, _ body: (HostileServer) async throws -> T
+    ) async throws -> T {
+        let server = try await HostileServer.start(scenario: scenario)
+        do {
+            let value = try await body(server)
+            await server.stop()
+            return value
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    /// The outcome of an SDK call: its value or its ``ProviderError`` (any other error fails the test).
+    enum Outcome<T: Sendable>: Sendable {
+        case value(T)
+        case failure(ProviderError)
+        case other(String)
+        case hung(Duration)
+
+        /// The error's code, when the call failed with a ``ProviderError``.
+        var code: ProviderError.Code? {
+            if case .failure(let error) = self { return error.code }
+            return nil
+        }
+
+        /// The error, when the call failed with a ``ProviderError``.
+        var error: ProviderError? {
+            if case .failure(let error) = self { return error }
+            return nil
+        }
+    }
+
+    /// Runs `operation`, and returns its outcome; past `limit` the operation is cancelled and left
+    /// behind (it may ignore cancellation), and the outcome is ``Outcome/hung(_:)``.
+    static func outcome<T: Sendable>(
+        within limit: Duration = hangLimit, _ operation: @escaping @Sendable () async throws -> T
+    ) async -> Outcome<T> {
+        let slot = NIOLockedValueBox<CheckedContinuation<Outcome<T>, Never>?>(nil)
+        @Sendable func resume(_ outcome: Outcome<T>) {
+            slot.withLockedValue { continuation in
+                continuation?.resume(returning: outcome)
+                continuation = nil
+            }
+        }
+        return await withCheckedContinuation { continuation in
+            slot.withLockedValue { $0 = continuation }
+            let work = Task {
+                do {
+                    resume(.value(try await operation()))
+                } catch let error as ProviderError {
+                    resume(.failure(error))
+                } catch {
+                    resume(.other(String(describing: error)))
+                }
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                work.cancel()
+                resume(.hung(limit))
+            }
+        }
+    }
+
+    /// A fresh empty folder under the temporary directory.
+    static func temporaryFolder(_ label: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(label)-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+extension Hostile.Outcome: CustomStringConvertible {
+    var description: String {
+        switch self {
+        case .value(let value): return "succeeded with \(value)"
+        case .failure(let error): return "failed with \(error.code): \(error)"
+        case .other(let text): return "failed with a non-provider error: \(text)"
+        case .hung(let limit): return "did not end within \(limit)"
+        }
+    }
+}

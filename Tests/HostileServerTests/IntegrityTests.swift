@@ -1,0 +1,103 @@
+import Foundation
+import HostileTestServer
+import ProviderAPI
+import Testing
+
+/// Class 4: integrity by every size Strata knows. A body cut short of its `Content-Length` or
+/// of the size the listing reported is `network`; more than declared is `integrity`; a 206 for a
+/// range not asked is `invalidResponse`. Nothing is ever left under the final name.
+@Suite("Hostile class 4: a download that lies about its size is refused")
+struct IntegrityTests {
+    /// Downloads `/file.bin` from the WebDAV scenario into a folder; returns the outcome and what the folder holds after.
+    func download(
+        _ scenario: HostileScenario, options: DownloadOptions = DownloadOptions(), statFirst: Bool = false
+    ) async throws -> (Hostile.Outcome<DownloadResult>, Set<String>) {
+        try await Hostile.withServer(scenario) { server in
+            try await Hostile.withTransport { transport in
+                let folder = try Hostile.temporaryFolder("integrity")
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let provider = try Hostile.webdav(server, transport)
+                let sink = try FileSink(folder: folder, name: HostileScenario.fileName)
+                let outcome = await Hostile.outcome {
+                    if statFirst { _ = try await provider.item(at: "/file.bin") }
+                    return try await provider.download("/file.bin", to: sink, options: options)
+                }
+                return (outcome, Hostile.contents(of: folder))
+            }
+        }
+    }
+
+    @Test("a body cut short of its Content-Length: network")
+    func cutWithLength() async throws {
+        let (outcome, left) = try await download(.cutWithLength)
+        #expect(outcome.code == .network, "\(outcome)")
+        #expect(!left.contains(HostileScenario.fileName))
+    }
+
+    @Test("a body without length cut short of the PROPFIND size: network, never accepted short")
+    func cutWithoutLength() async throws {
+        for statFirst in [false, true] {
+            let (outcome, left) = try await download(.cutWithoutLength, statFirst: statFirst)
+            #expect(outcome.code == .network, "statFirst \(statFirst): \(outcome)")
+            #expect(outcome.error?.message?.contains("the body ended after 400 of 1000 bytes") == true, "\(outcome)")
+            #expect(!left.contains(HostileScenario.fileName))
+        }
+    }
+
+    @Test("a body longer than the PROPFIND size: integrity")
+    func longerThanDeclared() async throws {
+        let (outcome, left) = try await download(.longerThanDeclared)
+        #expect(outcome.code == .integrity, "\(outcome)")
+        #expect(!left.contains(HostileScenario.fileName))
+    }
+
+    @Test("a 206 for a download that asked no range: invalidResponse")
+    func unaskedPartial() async throws {
+        let (outcome, left) = try await download(.unaskedPartial)
+        #expect(outcome.code == .invalidResponse, "\(outcome)")
+        #expect(outcome.error?.message?.contains("206 for a range that was not asked") == true, "\(outcome)")
+        #expect(!left.contains(HostileScenario.fileName))
+    }
+
+    @Test("a 206 that does not start where the range asked: invalidResponse")
+    func lyingContentRange() async throws {
+        try await Hostile.withServer(.lyingContentRange) { server in
+            try await Hostile.withTransport { transport in
+                let provider = try Hostile.webdav(server, transport)
+                let sink = MemorySink()
+                let outcome = await Hostile.outcome {
+                    try await provider.download("/file.bin", to: sink, options: DownloadOptions(range: .from(500)))
+                }
+                #expect(outcome.code == .invalidResponse, "\(outcome)")
+                #expect(server.requests.last?.header("Range") == "bytes=500-")
+            }
+        }
+    }
+
+    @Test("Pydio: a download without length cut short of the ls bytesize: network")
+    func pydioCutWithoutLength() async throws {
+        try await Hostile.withServer(.pydioCutWithoutLength) { server in
+            try await Hostile.withTransport { transport in
+                let folder = try Hostile.temporaryFolder("pydio-cut")
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let provider = try Hostile.pydio(server, transport)
+                let sink = try FileSink(folder: folder, name: HostileScenario.fileName)
+                let outcome = await Hostile.outcome { try await provider.download("/file.bin", to: sink, options: DownloadOptions()) }
+                #expect(outcome.code == .network, "\(outcome)")
+                #expect(!Hostile.contents(of: folder).contains(HostileScenario.fileName))
+            }
+        }
+    }
+
+    @Test("strata get of a body cut without length fails and leaves no file")
+    func cliCutWithoutLength() async throws {
+        try await Hostile.withServer(.cutWithoutLength) { server in
+            let folder = try Hostile.temporaryFolder("cli-cut")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let run = try await StrataCLI.run(["get", Hostile.target("webdav", server, "/file.bin"), folder.path])
+            #expect(!run.trapped && !run.killed, "\(run.error)")
+            #expect(run.status != 0, "strata get accepted a truncated body")
+            #expect(!Hostile.contents(of: folder).contains(HostileScenario.fileName))
+        }
+    }
+}
