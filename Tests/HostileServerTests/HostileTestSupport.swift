@@ -39,10 +39,10 @@ enum Hostile {
     static func configuration(
         _ url: URL, transport: AsyncHTTPClientTransport, credentials: Credentials? = nil, options: [String: String] = [:]
     ) -> ProviderConfiguration {
-        let configuration = ProviderConfiguration(
+        var configuration = ProviderConfiguration(
             url: url, credentials: credentials ?? .basic(username: user, password: password), transport: transport,
             options: options, retry: shortRetry)
-        // CONTRACT: configuration.pageLimits = PageLimits(maxPages: 50, maxEntries: 10_000)
+        configuration.pageLimits = PageLimits(maxPages: 50, maxEntries: 10_000)
         return configuration
     }
 
