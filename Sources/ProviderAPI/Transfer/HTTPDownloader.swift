@@ -165,7 +165,8 @@ public struct HTTPDownloader: Sendable {
         let firstEtag = response.etag
         let strongValidator = [firstEtag, expected?.etag].compactMap { $0 }.first { !$0.hasPrefix("W/") }
         var rangesShown = response.status == 206 || Self.acceptsRanges(response)
-        try await sink.begin(offset: offset, expectedLength: bodyEnd.map { $0 - offset }, validator: firstEtag ?? expected?.etag)
+        // A range download is a body of its own (the sink holds only the range); a resumed one continues what the sink holds.
+        try await sink.begin(offset: wholeFile ? offset : 0, expectedLength: bodyEnd.map { $0 - offset }, validator: firstEtag ?? expected?.etag)
 
         // Digest check only when the whole content passes through this call. It is computed beside
         // the transfer (another core), and checked before the sink may finish.

@@ -136,6 +136,8 @@ private actor BodyCutter {
     let endedEarly: @Sendable () -> Void
     var delivered: Int64 = 0
     var done = false
+    /// Whether bytes past the cut were seen (and dropped).
+    var sliced = false
 
     init(body: HTTPResponseBody, limit: Int64, truncates: Bool, request: String, endedEarly: @escaping @Sendable () -> Void) {
         iterator = body.makeAsyncIterator()
@@ -149,7 +151,7 @@ private actor BodyCutter {
         if done { return nil }
         if delivered >= limit {
             // A body of exactly `limit` bytes is not cut.
-            if try await iterator.next() == nil {
+            if !sliced, try await iterator.next() == nil {
                 done = true
                 endedEarly()
                 return nil
@@ -169,6 +171,7 @@ private actor BodyCutter {
         let room = limit - delivered
         if Int64(piece.readableBytes) > room {
             piece = piece.getSlice(at: piece.readerIndex, length: Int(room)) ?? ByteBuffer()
+            sliced = true
         }
         delivered += Int64(piece.readableBytes)
         return piece
