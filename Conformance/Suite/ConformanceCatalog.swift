@@ -3,13 +3,13 @@ import ProviderAPI
 /// The cases of the conformance suite.
 ///
 /// Groups run in this order: `listing`, `folders`, `metadata`, `names`, `files`,
-/// `conflicts`, `delete`, `move`, `copy`, `ranges`, `resume`, `cancellation`,
+/// `conflicts`, `delete`, `move`, `copy`, `ranges`, `resume`, `integrity`, `cancellation`,
 /// `progress`, `retries`, `search`, `shares`, `quota`, `changes`, `unsupported`, `offline`.
 public enum ConformanceCatalog {
     /// Every standard case, in the order they run.
     public static var standard: [ConformanceCase] {
         ListingCases.all + FolderCases.all + MetadataCases.all + NameCases.all + FileCases.all + ConflictCases.all
-            + DeleteCases.all + ServerTransferCases.all + RangeCases.all + ResumeCases.all + CancellationCases.all
+            + DeleteCases.all + ServerTransferCases.all + RangeCases.all + ResumeCases.all + IntegrityCases.all + CancellationCases.all
             + ProgressCases.all + RetryCases.all + OptionalFeatureCases.all + UnsupportedCases.all + OfflineCases.all
     }
 

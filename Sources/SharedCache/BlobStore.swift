@@ -33,7 +33,7 @@ public final class BlobStore: Sendable {
         self.pool = pool
         self.directory = directory
         self.state = Locked(limits)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try PrivateFiles.makeFolder(directory)
         temp = try BlobTempArea(root: directory.appendingPathComponent("tmp", isDirectory: true))
         try reconcile()
     }
@@ -164,7 +164,7 @@ public final class BlobStore: Sendable {
     func commit(temporary: URL, key: String, size: Int64) throws {
         let relative = Self.relativePath(of: key)
         let final = directory.appendingPathComponent(relative)
-        try FileManager.default.createDirectory(at: final.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try PrivateFiles.makeFolder(final.deletingLastPathComponent())
         let now = tick()
         try writeDiscarding { db, trash in
             try BlobFile.rename(temporary.path, final.path)

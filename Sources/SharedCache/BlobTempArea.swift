@@ -19,13 +19,12 @@ final class BlobTempArea: Sendable {
     private let lockFile: BlobFile
 
     init(root: URL) throws {
-        let fileManager = FileManager.default
-        try fileManager.createDirectory(at: root, withIntermediateDirectories: true)
+        try PrivateFiles.makeFolder(root)
         let id = UUID().uuidString.lowercased()
-        lockFile = try BlobFile.open(root.appendingPathComponent(id + ".lock").path, flags: O_RDWR | O_CREAT)
+        lockFile = try BlobFile.open(root.appendingPathComponent(id + ".lock").path, flags: O_RDWR | O_CREAT, mode: 0o600)
         guard lockFile.lock(wait: false) else { throw BlobFile.error("lock", lockFile.path, EAGAIN) }
         folder = root.appendingPathComponent(id, isDirectory: true)
-        try fileManager.createDirectory(at: folder, withIntermediateDirectories: true)
+        try PrivateFiles.makeFolder(folder)
     }
 
     deinit {

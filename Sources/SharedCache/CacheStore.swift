@@ -24,20 +24,27 @@ public final class CacheStore: Sendable {
 
     /// Opens (creating) `directory/cache.sqlite` (DatabasePool, WAL, busy timeout so SQLITE_BUSY never reaches callers) and `directory/blobs/`.
     ///
+    /// A folder it creates is `0700`, the database files and blobs `0600`; an existing
+    /// `directory` keeps its mode.
+    ///
     /// Opening also reconciles the blob store with its table: stray temporary
     /// files of dead writers are deleted, rows whose file is missing and files
     /// without a row are removed.
     public init(directory: URL, blobLimits: BlobLimits = BlobLimits()) throws {
         self.directory = directory
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try PrivateFiles.makeFolder(directory)
+            let database = directory.appendingPathComponent("cache.sqlite").path
+            try PrivateFiles.makeFile(database)
+            PrivateFiles.restrictIfPresent(database + "-wal")
+            PrivateFiles.restrictIfPresent(database + "-shm")
             var configuration = Configuration()
             configuration.busyMode = .timeout(120)
             configuration.label = "SharedCache"
             configuration.prepareDatabase { db in
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
-            let pool = try DatabasePool(path: directory.appendingPathComponent("cache.sqlite").path, configuration: configuration)
+            let pool = try DatabasePool(path: database, configuration: configuration)
             try CacheSchema.migrator.migrate(pool)
             try pool.write { db in try CacheSchema.flushFullTextIndex(db) }
             self.pool = pool

@@ -10,6 +10,8 @@ actor TeeSink: DownloadSink {
     let primary: any DownloadSink
     let side: BlobSink
     private var sideFailed = false
+    private var sideBegun = false
+    private var sideWritten: Int64 = 0
 
     init(primary: any DownloadSink, side: BlobSink) {
         self.primary = primary
@@ -24,15 +26,24 @@ actor TeeSink: DownloadSink {
     func begin(offset: Int64, expectedLength: Int64?, validator: String?) async throws {
         try await primary.begin(offset: offset, expectedLength: expectedLength, validator: validator)
         if offset != 0 {
+            // A cut body continued within the same download goes on into the side copy too;
+            // any other resume leaves the side copy without the start of the content.
+            if sideBegun, !sideFailed, offset == sideWritten { return }
+            if sideBegun, !sideFailed { await side.fail() }
             sideFailed = true
             return
         }
+        if sideBegun, !sideFailed { await side.fail() }
+        sideFailed = false
+        sideWritten = 0
+        sideBegun = true
         do { try await side.begin(offset: 0, expectedLength: expectedLength, validator: validator) } catch { sideFailed = true }
     }
 
     func write(_ buffer: ByteBuffer) async throws {
         try await primary.write(buffer)
         guard !sideFailed else { return }
+        sideWritten += Int64(buffer.readableBytes)
         do { try await side.write(buffer) } catch {
             sideFailed = true
             await side.fail()

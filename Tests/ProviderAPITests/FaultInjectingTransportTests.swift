@@ -29,4 +29,42 @@ struct FaultInjectingTransportTests {
         // The fault is used up.
         #expect(try await read(try await faults.send(HTTPRequest(method: .GET, url: url))) == 5000)
     }
+
+    @Test("dropBody also cuts an answer without a length, and waits past one whose body is too short")
+    func dropBodyWithoutLength() async throws {
+        let base = ScriptedTransport([
+            .respond(status: 200, headers: [], pieces: [Array(repeating: 1, count: 300)]),
+            .respond(status: 200, headers: [], pieces: [Array(repeating: 2, count: 2000), Array(repeating: 3, count: 2000)]),
+        ])
+        let faults = FaultInjectingTransport(base)
+        faults.inject(.dropBody(after: 1000), method: "GET")
+        let url = URL(string: "http://127.0.0.1:1/x")!
+        #expect(try await read(try await faults.send(HTTPRequest(method: .GET, url: url))) == 300)
+        #expect(faults.armedFaults == 1)
+        let cut = try await faults.send(HTTPRequest(method: .GET, url: url))
+        await #expect(throws: ProviderError.self) { _ = try await read(cut) }
+        #expect(faults.armedFaults == 0)
+    }
+
+    @Test("truncateBody removes the length and ends the body cleanly after the cut")
+    func truncateBody() async throws {
+        let long = (0..<5000).map { UInt8(truncatingIfNeeded: $0) }
+        let base = ScriptedTransport([
+            .respond(status: 200, headers: [("Content-Length", "100")], pieces: [Array(long[..<100])]),
+            .respond(status: 200, headers: [("Content-Length", "5000")], pieces: [Array(long[..<700]), Array(long[700...])]),
+            .respond(status: 200, headers: [("Content-Length", "5000")], pieces: [long]),
+        ])
+        let faults = FaultInjectingTransport(base)
+        faults.inject(.truncateBody(after: 1000), method: "GET")
+        let url = URL(string: "http://127.0.0.1:1/x")!
+        let short = try await faults.send(HTTPRequest(method: .GET, url: url))
+        #expect(short.contentLength == 100)
+        #expect(try await read(short) == 100)
+        let cut = try await faults.send(HTTPRequest(method: .GET, url: url))
+        #expect(cut.contentLength == nil)
+        let body = try await cut.body.collect(upTo: 1 << 20)
+        #expect(Array(body.readableBytesView) == Array(long[..<1000]))
+        #expect(faults.armedFaults == 0)
+        #expect(try await read(try await faults.send(HTTPRequest(method: .GET, url: url))) == 5000)
+    }
 }

@@ -22,6 +22,14 @@ struct DefectTests {
         #expect(report.summaryLine == "conformance: 0 passed, 1 failed, 0 skipped")
     }
 
+    @Test("a download that keeps a body cut short fails integrity.truncatedWithoutLength")
+    func acceptsShortDownload() async throws {
+        let report = await run(.acceptsShortDownloads, ["integrity.truncatedWithoutLength"])
+        let result = try #require(report.result(named: "integrity.truncatedWithoutLength"))
+        #expect(result.failed)
+        #expect(result.outcome.detail?.contains("accepted with 100003 of 262144 bytes") == true, "\(result)")
+    }
+
     @Test("a wrong size fails metadata.size")
     func wrongSize() async throws {
         let report = await run(.reportsWrongSize, ["metadata.size"])

@@ -32,6 +32,8 @@ public struct InMemoryProvider: StorageProvider {
         public static let sendsRequestWhenUnsupported = Defects(rawValue: 1 << 2)
         /// Uploads with ``ConflictPolicy/fail`` replace existing files.
         public static let ignoresFailPolicy = Defects(rawValue: 1 << 3)
+        /// Downloads take whatever body arrives, with no size check.
+        public static let acceptsShortDownloads = Defects(rawValue: 1 << 4)
     }
 
     /// Every feature, all three digests, millisecond modified times, public links and user shares.

@@ -11,6 +11,7 @@ extension InMemoryServer {
         guard item.kind == .file, let etag = item.etag else { throw ProviderError(.invalidArgument, "\(path) is a folder") }
         var headers = HTTPHeaders()
         headers.add(name: "ETag", value: etag)
+        headers.add(name: "Accept-Ranges", value: "bytes")
         headers.add(name: InMemoryWire.itemHeader, value: try InMemoryWire.headerValue(for: item))
         let wanted = request.headers
         if let ifMatch = wanted.first(name: "If-Match"), ifMatch != etag {

@@ -14,8 +14,10 @@ import NIOCore
 ///
 /// Unlike ``FileSink`` there is no side file and no rename: bytes reach the
 /// descriptor as they arrive, so a failure leaves whatever was written there
-/// (a reader of a pipe sees a short stream and the download's error). Resume is not
-/// offered. The sink never closes the descriptor unless asked to, so one sink such as
+/// (a reader of a pipe sees a short stream and the download's error). Resume of an
+/// earlier download is not offered; a body cut in the middle is still continued within the
+/// same download (``DownloadOptions/maxResumes``), since the stream then goes on exactly where
+/// it stopped. The sink never closes the descriptor unless asked to, so one sink such as
 /// ``standardOutput`` can take several downloads in a row.
 ///
 /// ```swift
@@ -27,6 +29,8 @@ public actor DescriptorSink: DownloadSink {
     private let closesWhenDone: Bool
     private let label: String
     private var closed = false
+    /// Bytes written since the current download began.
+    private var written: Int64 = 0
 
     /// A sink writing to standard output.
     public static var standardOutput: DescriptorSink { DescriptorSink(descriptor: STDOUT_FILENO, label: "standard output") }
@@ -50,9 +54,13 @@ public actor DescriptorSink: DownloadSink {
     public func resumePoint() async throws -> ResumePoint? { nil }
 
     public func begin(offset: Int64, expectedLength: Int64?, validator: String?) async throws {
-        guard offset == 0 else {
+        // The bytes already written are final (a pipe cannot seek back), so the only offset a
+        // download may continue at is the one this stream has reached: an automatic resume of a
+        // cut body in the same call. Anything else starts a new download at 0.
+        guard offset == 0 || offset == written else {
             throw ProviderError(.unsupported, "\(label) cannot take a download resumed at byte \(offset)")
         }
+        if offset == 0 { written = 0 }
     }
 
     public func write(_ buffer: ByteBuffer) async throws {
@@ -61,14 +69,15 @@ public actor DescriptorSink: DownloadSink {
             guard let base = raw.baseAddress else { return }
             var offset = 0
             while offset < raw.count {
-                let written = systemWrite(descriptor, base + offset, raw.count - offset)
-                if written < 0 {
+                let count = systemWrite(descriptor, base + offset, raw.count - offset)
+                if count < 0 {
                     if errno == EINTR { continue }
                     throw PosixFile.providerError("write to", label)
                 }
-                offset += written
+                offset += count
             }
         }
+        written += Int64(buffer.readableBytes)
     }
 
     public func finish() async throws { end() }

@@ -29,6 +29,10 @@ public protocol DownloadSink: Sendable {
     /// The bytes already held from an earlier interrupted download, if the sink keeps any.
     func resumePoint() async throws -> ResumePoint?
     /// The body starts at `offset` of the content (0 means start over and drop anything held).
+    ///
+    /// Called again, without ``fail()`` between, when a cut download is continued within the same
+    /// call: `offset` is then the number of bytes the sink has taken so far, and the sink goes on
+    /// appending. A sink that holds a different number of bytes throws.
     func begin(offset: Int64, expectedLength: Int64?, validator: String?) async throws
     /// Appends a piece of the body.
     func write(_ buffer: ByteBuffer) async throws
@@ -58,7 +62,11 @@ public actor MemorySink: DownloadSink {
     }
 
     public func begin(offset: Int64, expectedLength: Int64?, validator: String?) async throws {
-        if offset == 0 { buffer.clear() }
+        if offset == 0 {
+            buffer.clear()
+        } else if offset != Int64(buffer.readableBytes) {
+            throw ProviderError(.conflict, "the memory sink holds \(buffer.readableBytes) bytes, the body resumes at \(offset)")
+        }
         isFinished = false
     }
 

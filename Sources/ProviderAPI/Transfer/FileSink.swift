@@ -14,6 +14,10 @@ import NIOCore
 /// never leaves a partial file under it. With `resumable`, the partial file
 /// (and the etag it came from, in `<name>.strata-partial.etag`) is kept after a
 /// failure so that a later download with ``DownloadOptions/resume`` continues it.
+///
+/// The side files are never written or read through a symlink (see
+/// ``begin(offset:expectedLength:validator:)``), and the final rename replaces whatever
+/// is at the final name, a symlink included, instead of writing through it.
 public actor FileSink: DownloadSink {
     /// The final file.
     public nonisolated let url: URL
@@ -53,28 +57,44 @@ public actor FileSink: DownloadSink {
     }
 
     public func resumePoint() async throws -> ResumePoint? {
-        guard resumable, let length = PosixFile.fileSize(atPath: partialURL.path), length > 0 else { return nil }
-        let validator = try? String(contentsOf: validatorURL, encoding: .utf8)
+        // lstat: a symlink planted at the side name is no partial download of ours.
+        guard resumable, let length = PosixFile.regularFileSize(atPath: partialURL.path), length > 0 else { return nil }
+        let validator = PosixFile.readSmallRegular(validatorURL.path).flatMap { String(bytes: $0, encoding: .utf8) }
         return ResumePoint(length: length, validator: validator?.isEmpty == false ? validator : nil)
     }
 
+    /// Opens the side file.
+    ///
+    /// At offset 0 the side file is made anew: whatever was at its name is removed (a stale
+    /// regular file, or a symlink: the link itself, never its target) and the file is created
+    /// with `O_CREAT | O_EXCL | O_NOFOLLOW`, so the bytes never go through a symlink, a hard
+    /// link to another file, or a name planted in between; anything else at the name (a
+    /// folder, a FIFO) is refused. It gets the mode a new file normally has (`0644` less the
+    /// umask), which the final file keeps. At a later offset (a resume) the side file must be
+    /// a regular file, opened with `O_NOFOLLOW`, holding exactly `offset` bytes; within one
+    /// download (a cut body continued) the open file simply goes on.
     public func begin(offset: Int64, expectedLength: Int64?, validator: String?) async throws {
-        if !overwrite, FileManager.default.fileExists(atPath: url.path) {
+        if !overwrite, PosixFile.exists(url.path) {
             throw ProviderError(.alreadyExists, "\(url.path) already exists")
         }
+        if offset > 0, file != nil, written == offset { return }
         file?.closeNow()
+        file = nil
         if offset == 0 {
-            file = try PosixFile.open(partialURL.path, flags: O_WRONLY | O_CREAT | O_TRUNC)
+            file = try PosixFile.createFresh(partialURL.path, mode: 0o644)
             written = 0
             if resumable {
                 if let validator {
-                    try? Data(validator.utf8).write(to: validatorURL)
+                    if let side = try? PosixFile.createFresh(validatorURL.path, mode: 0o600) {
+                        try? side.write(ByteBuffer(string: validator))
+                        side.closeNow()
+                    }
                 } else {
-                    try? FileManager.default.removeItem(at: validatorURL)
+                    PosixFile.remove(validatorURL.path)
                 }
             }
         } else {
-            let handle = try PosixFile.open(partialURL.path, flags: O_WRONLY | O_APPEND)
+            let handle = try PosixFile.openRegular(partialURL.path, flags: O_WRONLY | O_APPEND)
             let size = try handle.size()
             guard size == offset else {
                 throw ProviderError(.conflict, "partial file has \(size) bytes, the server resumes at \(offset)")
@@ -100,7 +120,7 @@ public actor FileSink: DownloadSink {
         } else {
             try PosixFile.renameNoReplace(partialURL.path, url.path)
         }
-        try? FileManager.default.removeItem(at: validatorURL)
+        PosixFile.remove(validatorURL.path)
     }
 
     public func fail() async {

@@ -41,6 +41,66 @@ final class PosixFile: @unchecked Sendable {
         return PosixFile(descriptor: fd, path: path)
     }
 
+    /// Opens an existing regular file without following a symlink at `path`: a symlink fails
+    /// (`ELOOP`), and anything but a regular file (a FIFO, a device, a folder) is refused.
+    static func openRegular(_ path: String, flags: Int32) throws -> PosixFile {
+        // O_NONBLOCK keeps a FIFO planted at the name from blocking the open; it does not affect regular files.
+        let fd = path.withCString { Glibc_open($0, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0) }
+        guard fd >= 0 else {
+            if errno == ELOOP { throw ProviderError(.invalidArgument, "cannot open \(path): it is a symbolic link") }
+            throw providerError("open", path)
+        }
+        let file = PosixFile(descriptor: fd, path: path)
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw providerError("stat", path) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw ProviderError(.invalidArgument, "cannot open \(path): it is not a regular file")
+        }
+        let plain = fcntl(fd, F_GETFL)
+        if plain >= 0 { _ = fcntl(fd, F_SETFL, plain & ~O_NONBLOCK) }
+        return file
+    }
+
+    /// Creates a new file at `path`, never opening anything that was there: a stale regular
+    /// file or a symlink at the name is removed first (`unlink` removes the link itself, never
+    /// its target), anything else there (a folder, a FIFO, a device) is refused, and the file is
+    /// then created with `O_CREAT | O_EXCL | O_NOFOLLOW`, so a name planted between the two steps
+    /// makes the open fail rather than be written through.
+    static func createFresh(_ path: String, mode: mode_t) throws -> PosixFile {
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            let type = info.st_mode & S_IFMT
+            guard type == S_IFREG || type == S_IFLNK else {
+                throw ProviderError(.alreadyExists, "cannot create \(path): something that is not a file is in the way")
+            }
+            guard unlink(path) == 0 || errno == ENOENT else { throw providerError("remove", path) }
+        }
+        return try open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: mode)
+    }
+
+    /// The whole content of the small regular file at `path`, read without following a symlink;
+    /// `nil` if there is none, it is not a regular file, or it is longer than `limit` bytes.
+    static func readSmallRegular(_ path: String, limit: Int = 4096) -> [UInt8]? {
+        guard let file = try? openRegular(path, flags: O_RDONLY), let size = try? file.size(), size <= limit,
+            let buffer = try? file.read(count: limit + 1, at: 0, allocator: ByteBufferAllocator()),
+            buffer.readableBytes <= limit
+        else { return nil }
+        return Array(buffer.readableBytesView)
+    }
+
+    /// The size of the regular file at `path`, not following a symlink; `nil` for anything else.
+    static func regularFileSize(atPath path: String) -> Int64? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int64(info.st_size)
+    }
+
+    /// Whether anything at all (a dangling symlink too) is at `path`.
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
     func write(_ buffer: ByteBuffer) throws {
         try buffer.withUnsafeReadableBytes { raw in
             var offset = 0
@@ -108,11 +168,14 @@ final class PosixFile: @unchecked Sendable {
 
     static func remove(_ path: String) { _ = unlink(path) }
 
+    /// Renames `from` to `to`, replacing whatever is at `to`: `rename(2)` replaces a symlink
+    /// there with the file itself, it never writes through it.
     static func rename(_ from: String, _ to: String) throws {
         guard Glibc_rename(from, to) == 0 else { throw providerError("rename", to) }
     }
 
-    /// Links `from` under `to` only if `to` does not exist, then removes `from`.
+    /// Links `from` under `to` only if `to` does not exist, then removes `from`. `link(2)` fails
+    /// with `EEXIST` for anything at `to`, a symlink (even a dangling one) included, and does not follow it.
     static func renameNoReplace(_ from: String, _ to: String) throws {
         guard link(from, to) == 0 else { throw providerError("create", to) }
         _ = unlink(from)

@@ -33,11 +33,18 @@ public struct DownloadOptions: Sendable {
     public var verifyDigest: Bool
     /// Receives progress.
     public var progress: ProgressHandler?
+    /// How many times a download whose body is cut (a dropped connection, a stall, a body that
+    /// ends before the size the server or the provider declared) is continued automatically with
+    /// a `Range` request, within the same call. Only done when the server has shown that it
+    /// serves ranges (a `206`, or `Accept-Ranges: bytes`) and the content has a strong etag (sent
+    /// as `If-Range`) or a known size; each continuation must answer `206` from exactly the byte
+    /// reached. `0` turns it off. The default is 3.
+    public var maxResumes: Int
 
     /// Creates download options.
     public init(
         range: ByteRange? = nil, resume: Bool = false, ifMatch: String? = nil, ifNoneMatch: String? = nil,
-        verifyDigest: Bool = true, progress: ProgressHandler? = nil
+        verifyDigest: Bool = true, progress: ProgressHandler? = nil, maxResumes: Int = 3
     ) {
         self.range = range
         self.resume = resume
@@ -45,6 +52,7 @@ public struct DownloadOptions: Sendable {
         self.ifNoneMatch = ifNoneMatch
         self.verifyDigest = verifyDigest
         self.progress = progress
+        self.maxResumes = maxResumes
     }
 }
 

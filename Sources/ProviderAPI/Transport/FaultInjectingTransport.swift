@@ -17,7 +17,17 @@ public final class FaultInjectingTransport: HTTPTransport {
         /// A response that declares a `Content-Length` of at most this many bytes cannot be cut
         /// there, so it passes untouched and does not use the fault up: the fault waits for a body
         /// long enough, such as a download after an adapter's metadata lookups.
+        ///
+        /// An answer without a `Content-Length` is cut the same way; if its body ends before
+        /// this many bytes, the fault is given back for a later answer.
         case dropBody(after: Int64)
+        /// Send the request, remove the answer's `Content-Length`, and end its body cleanly after
+        /// this many bytes, as a server whose length-less answer loses its connection looks to
+        /// the client (the end of the stream cannot be told from the cut).
+        ///
+        /// Like ``dropBody(after:)``, an answer whose body is not longer than this passes (its
+        /// length declared, or without one if it had none) and does not use the fault up.
+        case truncateBody(after: Int64)
         /// Send the request, then deliver the body in pieces with this pause between them.
         case slowBody(pause: Duration)
     }
@@ -44,6 +54,9 @@ public final class FaultInjectingTransport: HTTPTransport {
     public func inject(_ fault: Fault, method: String, count: Int = 1) {
         inject(count: count) { $0.method.rawValue == method ? fault : nil }
     }
+
+    /// How many injected faults are still waiting for a request (or an answer long enough) to meet.
+    public var armedFaults: Int { state.withLockedValue { $0.rules.reduce(0) { $0 + $1.remaining } } }
 
     /// The summaries of the requests seen, faulted or not.
     public var requests: [String] { state.withLockedValue { $0.sent } }
@@ -79,15 +92,22 @@ public final class FaultInjectingTransport: HTTPTransport {
             if let retryAfter { headers.add(name: "Retry-After", value: "\(retryAfter)") }
             headers.add(name: "Content-Length", value: "0")
             return HTTPResponse(status: status, headers: headers, url: request.url, body: .empty)
-        case .dropBody(let limit):
+        case .dropBody(let limit), .truncateBody(let limit):
             let response = try await base.send(request)
-            if let length = response.contentLength, length <= limit, let rule = chosen?.rule {
+            guard let rule = chosen?.rule else { return response }
+            if let length = response.contentLength, length <= limit {
                 rearm(rule)
                 return response
             }
-            let cutter = BodyCutter(body: response.body, limit: limit, request: request.summary)
+            var truncates = false
+            if case .truncateBody = chosen?.fault { truncates = true }
+            let cutter = BodyCutter(
+                body: response.body, limit: limit, truncates: truncates, request: request.summary,
+                endedEarly: { [weak self] in self?.rearm(rule) })
+            var headers = response.headers
+            if truncates { headers.remove(name: "Content-Length") }
             return HTTPResponse(
-                status: response.status, headers: response.headers, url: response.url,
+                status: response.status, headers: headers, url: response.url,
                 body: HTTPResponseBody(next: { try await cutter.next() }))
         case .slowBody(let pause):
             let response = try await base.send(request)
@@ -111,21 +131,47 @@ private actor SharedIterator {
 private actor BodyCutter {
     var iterator: UploadStream.AsyncIterator
     let limit: Int64
+    let truncates: Bool
     let request: String
+    let endedEarly: @Sendable () -> Void
     var delivered: Int64 = 0
+    var done = false
+    /// Whether bytes past the cut were seen (and dropped).
+    var sliced = false
 
-    init(body: HTTPResponseBody, limit: Int64, request: String) {
+    init(body: HTTPResponseBody, limit: Int64, truncates: Bool, request: String, endedEarly: @escaping @Sendable () -> Void) {
         iterator = body.makeAsyncIterator()
         self.limit = limit
+        self.truncates = truncates
         self.request = request
+        self.endedEarly = endedEarly
     }
 
     func next() async throws -> ByteBuffer? {
-        if delivered >= limit { throw ProviderError(.network, "injected connection drop", request: request) }
-        guard var piece = try await iterator.next() else { return nil }
+        if done { return nil }
+        if delivered >= limit {
+            // A body of exactly `limit` bytes is not cut.
+            if !sliced, try await iterator.next() == nil {
+                done = true
+                endedEarly()
+                return nil
+            }
+            if truncates {
+                done = true
+                return nil
+            }
+            throw ProviderError(.network, "injected connection drop", request: request)
+        }
+        guard var piece = try await iterator.next() else {
+            // The body was not long enough to cut: the fault waits for another answer.
+            done = true
+            endedEarly()
+            return nil
+        }
         let room = limit - delivered
         if Int64(piece.readableBytes) > room {
             piece = piece.getSlice(at: piece.readerIndex, length: Int(room)) ?? ByteBuffer()
+            sliced = true
         }
         delivered += Int64(piece.readableBytes)
         return piece

@@ -14,6 +14,15 @@ extension WebDAVProvider {
             options.ifMatch = nil
         }
         let downloader = HTTPDownloader(executor: executor)
+        // An answer without a length (a PHP server's chunked GET) is checked against PROPFIND's size.
+        let provider = self
+        let lookUpSize: (@Sendable () async -> Int64?)? = { () async -> Int64? in
+            do {
+                return try await provider.item(at: path).size
+            } catch {
+                return nil
+            }
+        }
         // The dialect's oc:checksums are what the download is verified against.
         let expected = try await dialect != nil && options.verifyDigest && options.range == nil ? item(at: path) : nil
         return try await downloader.download(
@@ -28,7 +37,8 @@ extension WebDAVProvider {
                 item.mimeType = response.headers.first(name: "content-type")
                 if response.status == 200 { item.size = response.contentLength }
                 return item
-            })
+            },
+            lookUpSize: lookUpSize)
     }
 
     public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {

@@ -137,13 +137,14 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         return CachedProvider(wrapping: provider, store: store, policy: offline ? .cacheOnly : .networkFirst, logger: logger)
     }
 
-    /// The cache folder: `--cache`, else `$XDG_CACHE_HOME/strata` or `~/.cache/strata`, created when missing.
+    /// The cache folder: `--cache`, else `$XDG_CACHE_HOME/strata` or `~/.cache/strata`, created (0700) when missing.
     func cacheDirectory() throws -> URL {
         let environment = ProcessInfo.processInfo.environment
         let url = cache.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0, isDirectory: true).appendingPathComponent("strata") }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/strata", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        // The cache is the user's alone (the store makes its files 0600).
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return url
     }
 }

@@ -142,13 +142,33 @@ struct NuxeoFaultTests {
         let target = directory.appendingPathComponent("cut.bin")
         nuxeo.server.faults.dropBlobConnection(afterBytes: 100_000)
         await #expect(throws: ProviderError.self) {
-            _ = try await provider.download(item.path, to: FileSink(url: target, resumable: true), options: DownloadOptions(resume: true))
+            _ = try await provider.download(item.path, to: FileSink(url: target, resumable: true), options: DownloadOptions(resume: true, maxResumes: 0))
         }
         #expect(!FileManager.default.fileExists(atPath: target.path), "no partial file under the final name")
         nuxeo.server.resetRequests()
         let result = try await provider.download(item.path, to: FileSink(url: target, resumable: true), options: DownloadOptions(resume: true))
         #expect(result.offset > 0, "the second download resumed at \(result.offset)")
         #expect(try Data(contentsOf: target) == Data(bytes))
+        #expect(nuxeo.server.requests().contains { $0.header("Range")?.hasPrefix("bytes=") == true })
+    }
+
+    @Test("a download cut in the middle is continued automatically within the same call")
+    func automaticResume() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        let provider = try await nuxeo.scratch(retry: .none)
+        let bytes = patternBytes(300_000, seed: 3)
+        let item = try await provider.upload(DataSource(bytes: bytes), to: .root, name: "auto.bin", options: UploadOptions())
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nuxeo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = directory.appendingPathComponent("auto.bin")
+        nuxeo.server.faults.dropBlobConnection(afterBytes: 100_000)
+        nuxeo.server.resetRequests()
+        let result = try await provider.download(item.path, to: FileSink(url: target), options: DownloadOptions())
+        #expect(result.offset == 0)
+        #expect(try Data(contentsOf: target) == Data(bytes))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["auto.bin"])
         #expect(nuxeo.server.requests().contains { $0.header("Range")?.hasPrefix("bytes=") == true })
     }
 
@@ -166,7 +186,7 @@ struct NuxeoFaultTests {
         let target = directory.appendingPathComponent("v.bin")
         nuxeo.server.faults.dropBlobConnection(afterBytes: 50_000)
         await #expect(throws: ProviderError.self) {
-            _ = try await provider.download(item.path, to: FileSink(url: target, resumable: true), options: DownloadOptions(resume: true))
+            _ = try await provider.download(item.path, to: FileSink(url: target, resumable: true), options: DownloadOptions(resume: true, maxResumes: 0))
         }
         _ = try await provider.upload(DataSource(bytes: new), to: .root, name: "v.bin", options: UploadOptions(conflict: .overwrite))
         let result = try await provider.download(item.path, to: FileSink(url: target, resumable: true), options: DownloadOptions(resume: true))
