@@ -46,7 +46,8 @@ package enum DAVErrorBody {
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if text.count < 4096 { text += string }
+            // utf8.count is constant time; count would walk the text on every callback.
+            if text.utf8.count < 4096 { text += string.prefix(4096) }
         }
 
         func parser(

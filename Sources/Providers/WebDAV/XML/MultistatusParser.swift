@@ -22,6 +22,9 @@ public final class MultistatusParser {
         public var maxDepth = 64
         /// Longest text of one element, in UTF-16 units.
         public var maxTextLength = 1 << 20
+        /// Longest markup construct (a tag with its attributes, a comment, a processing
+        /// instruction, a CDATA section), in bytes.
+        public var maxMarkupLength = 1 << 20
         /// Most `response` elements accepted.
         public var maxResponses = 1_000_000
         /// Creates the default limits.
@@ -34,14 +37,16 @@ public final class MultistatusParser {
     /// A parser for one document, fed with ``feed(_:)-1yxsc`` and ended with ``finish()``.
     public init(limits: Limits = Limits()) {
         builder = MultistatusBuilder(limits: limits, onResponse: nil)
-        reader = XMLByteReader(delegate: builder, maxDepth: limits.maxDepth, maxTextLength: limits.maxTextLength)
+        reader = XMLByteReader(
+            delegate: builder, maxDepth: limits.maxDepth, maxTextLength: limits.maxTextLength, maxMarkupLength: limits.maxMarkupLength)
     }
 
     /// A parser that hands each response to `onResponse` as soon as it is complete, keeping
     /// none: ``finish()`` then returns no responses. An error thrown by `onResponse` ends the parse.
     package init(limits: Limits = Limits(), onResponse: @escaping (DAVResponse) throws -> Void) {
         builder = MultistatusBuilder(limits: limits, onResponse: onResponse)
-        reader = XMLByteReader(delegate: builder, maxDepth: limits.maxDepth, maxTextLength: limits.maxTextLength)
+        reader = XMLByteReader(
+            delegate: builder, maxDepth: limits.maxDepth, maxTextLength: limits.maxTextLength, maxMarkupLength: limits.maxMarkupLength)
     }
 
     /// How many responses the document had so far.
