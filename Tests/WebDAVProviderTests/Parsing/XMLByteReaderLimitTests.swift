@@ -248,3 +248,21 @@ extension Parsing {
         }
     }
 }
+
+extension Parsing.XMLByteReaderLimitTests {
+    @Test("at most 256 namespace declarations are in scope at once; those that went out of scope do not count")
+    func namespaceCount() throws {
+        func declarations(_ count: Int, from first: Int = 0) -> String {
+            (first..<(first + count)).map { " xmlns:p\($0)=\"urn:\($0)\"" }.joined()
+        }
+        let fits = "<r xmlns=\"urn:d\"\(declarations(255))><p254:a/></r>"
+        #expect(try events(Array(fits.utf8), cuts: []).first == "start {urn:d}r depth 1")
+        let error = #expect(throws: ProviderError.self) {
+            try events(Array("<r\(declarations(200))><a\(declarations(57, from: 200))/></r>".utf8), cuts: [])
+        }
+        #expect(error?.message == "XML with more than 256 namespace declarations in scope")
+        // 200 on each of many siblings: each set goes out of scope with its element.
+        let siblings = "<r>" + String(repeating: "<a\(declarations(200))/>", count: 10) + "</r>"
+        #expect(try events(Array(siblings.utf8), cuts: []).count == 22)
+    }
+}

@@ -60,6 +60,9 @@ package final class XMLByteReader {
     /// `response`).
     private var resolved: [(qualified: [UInt8], colon: Int?, name: DAVPropertyName)] = []
     private static let maxResolved = 32
+    /// Most namespace declarations in scope at once: every element name is looked up among them,
+    /// so thousands declared on the root would make each later element cost thousands of comparisons.
+    private static let maxNamespaces = 256
 
     private var textBytes: [UInt8] = []
     private var textUnits = 0
@@ -414,6 +417,9 @@ package final class XMLByteReader {
             guard index < last else { throw failure("an unterminated attribute value") }
             let value = buffer[valueStart..<index]
             index += 1
+            if attribute == Self.xmlns || attribute.starts(with: Self.xmlnsColon), namespaces.count >= Self.maxNamespaces {
+                throw ProviderError(.invalidResponse, "XML with more than \(Self.maxNamespaces) namespace declarations in scope")
+            }
             if attribute == Self.xmlns {
                 namespaces.append(([], try decodeAttribute(value)))
                 declared += 1
