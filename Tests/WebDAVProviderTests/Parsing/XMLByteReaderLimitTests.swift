@@ -266,3 +266,16 @@ extension Parsing.XMLByteReaderLimitTests {
         #expect(try events(Array(siblings.utf8), cuts: []).count == 22)
     }
 }
+
+extension Parsing.XMLByteReaderLimitTests {
+    @Test("a WebDAV error body's long message is kept to about its first 4096 characters")
+    func errorBodyMessage() throws {
+        let long = String(repeating: "é", count: 30_000)
+        let body = #"<d:error xmlns:d="DAV:" xmlns:s="http://sabredav.org/ns"><s:message>"# + long + "</s:message></d:error>"
+        let parsed = try #require(DAVErrorBody.parse(Data(body.utf8)))
+        let message = try #require(parsed.message)
+        #expect(message.unicodeScalars.allSatisfy { $0 == "é" })
+        #expect(message.count >= 4096)
+        #expect(message.count <= 8192)
+    }
+}

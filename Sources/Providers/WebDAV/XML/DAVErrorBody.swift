@@ -33,6 +33,7 @@ package enum DAVErrorBody {
         var conditions: [String] = []
         var depth = 0
         var text = ""
+        var textCount = 0
 
         func parser(
             _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
@@ -40,14 +41,18 @@ package enum DAVErrorBody {
         ) {
             depth += 1
             text = ""
+            textCount = 0
             if depth == 1 { isError = namespaceURI == "DAV:" && elementName == "error" }
             if depth == 2, namespaceURI == "DAV:" { conditions.append(elementName) }
             if depth > 32 { parser.abortParsing() }
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
-            // utf8.count is constant time; count would walk the text on every callback.
-            if text.utf8.count < 4096 { text += string.prefix(4096) }
+            // Counted as it grows: text.count would walk the whole text on every callback.
+            guard textCount < 4096 else { return }
+            let piece = string.prefix(4096)
+            text += piece
+            textCount += piece.count
         }
 
         func parser(
@@ -58,6 +63,7 @@ package enum DAVErrorBody {
             if depth == 2, elementName == "exception", !value.isEmpty { exception = value }
             depth -= 1
             text = ""
+            textCount = 0
         }
     }
 }

@@ -417,15 +417,14 @@ package final class XMLByteReader {
             guard index < last else { throw failure("an unterminated attribute value") }
             let value = buffer[valueStart..<index]
             index += 1
-            if attribute == Self.xmlns || attribute.starts(with: Self.xmlnsColon), namespaces.count >= Self.maxNamespaces {
-                throw ProviderError(.invalidResponse, "XML with more than \(Self.maxNamespaces) namespace declarations in scope")
-            }
             if attribute == Self.xmlns {
+                if namespaces.count >= Self.maxNamespaces { throw tooManyNamespaces() }
                 namespaces.append(([], try decodeAttribute(value)))
                 declared += 1
             } else if attribute.count > 6, attribute.starts(with: Self.xmlnsColon) {
                 let uri = try decodeAttribute(value)
                 guard !uri.isEmpty else { throw failure("an empty namespace for a prefix") }
+                if namespaces.count >= Self.maxNamespaces { throw tooManyNamespaces() }
                 namespaces.append((Array(attribute[6...]), uri))
                 declared += 1
             } else {
@@ -451,6 +450,10 @@ package final class XMLByteReader {
         clearText()
         try delegate.didStart(name, reader: self)
         if selfClosing { try closeTop() }
+    }
+
+    private func tooManyNamespaces() -> ProviderError {
+        ProviderError(.invalidResponse, "XML with more than \(Self.maxNamespaces) namespace declarations in scope")
     }
 
     private func endTag(_ buffer: UnsafeBufferPointer<UInt8>, from: Int, to: Int) throws {
