@@ -82,6 +82,9 @@ public struct XMLElementTree: Sendable, Hashable {
 private final class TreeBuilder: NSObject, XMLParserDelegate {
     let limits: XMLElementTree.Limits
     var stack: [XMLElementTree] = []
+    /// The UTF-16 length of each open element's text, kept beside it: counting a non-ASCII
+    /// `String`'s UTF-16 units walks it, and doing so on every callback made a long text quadratic.
+    var textUnits: [Int] = []
     var root: XMLElementTree?
     var failure: ProviderError?
     var elements = 0
@@ -102,14 +105,18 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
         if stack.count >= limits.maxDepth { return fail(parser, "XML nested deeper than \(limits.maxDepth) elements") }
         if elements > limits.maxElements { return fail(parser, "XML with more than \(limits.maxElements) elements") }
         stack.append(XMLElementTree(name: elementName, attributes: attributeDict))
+        textUnits.append(0)
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
         guard !stack.isEmpty else { return }
-        if stack[stack.count - 1].text.utf16.count + string.utf16.count > limits.maxTextLength {
+        let top = stack.count - 1
+        let units = textUnits[top] + string.utf16.count
+        if units > limits.maxTextLength {
             return fail(parser, "XML text longer than \(limits.maxTextLength) characters")
         }
-        stack[stack.count - 1].text += string
+        textUnits[top] = units
+        stack[top].text += string
     }
 
     func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
@@ -118,6 +125,7 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
         guard let element = stack.popLast() else { return fail(parser, "unbalanced XML") }
+        textUnits.removeLast()
         if stack.isEmpty {
             root = element
         } else {

@@ -3,7 +3,8 @@ import Foundation
 /// Checks that apply to every XML document Strata reads.
 public enum XMLSafety {
     /// Refuses documents that declare a DTD or entities, empty documents, documents that
-    /// are not in UTF-8 (or plain ASCII or ISO-8859-1), and UTF-8 documents with invalid bytes.
+    /// are not in UTF-8 (or plain ASCII or ISO-8859-1), UTF-8 documents with invalid bytes, and
+    /// elements with more than ``maxAttributesPerElement`` attributes.
     ///
     /// The DTD check looks for `<!DOCTYPE` and `<!ENTITY` in the bytes, so it only holds when
     /// the document is in an ASCII-compatible encoding: in UTF-16, UTF-32, UTF-7 or EBCDIC a
@@ -23,6 +24,73 @@ public enum XMLSafety {
         if data.withUnsafeBytes({ raw in markers.contains { contains(raw, $0) } }) {
             throw ProviderError(.invalidResponse, "XML with a document type declaration is refused")
         }
+        try data.withUnsafeBytes { try checkAttributeCounts($0) }
+    }
+
+    /// The most attributes one element may have. Foundation's parser on Linux (libxml2 before
+    /// 2.12) compares each attribute of an element with all those before it, so the work grows
+    /// with the square of their number: 160,000 attributes in a 2 MB tag took 5 s of CPU.
+    /// Real answers have a few dozen at most.
+    public static let maxAttributesPerElement = 256
+
+    /// Counts the attributes of every start tag (its `=` signs outside quoted values), skipping
+    /// comments, CDATA sections and processing instructions; one pass over the bytes.
+    private static func checkAttributeCounts(_ bytes: UnsafeRawBufferPointer) throws {
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            guard bytes[index] == UInt8(ascii: "<") else {
+                index += 1
+                continue
+            }
+            if startsWith(bytes, "<!--", at: index) {
+                index = after(bytes, "-->", from: index + 4)
+            } else if startsWith(bytes, "<![CDATA[", at: index) {
+                index = after(bytes, "]]>", from: index + 9)
+            } else if startsWith(bytes, "<?", at: index) {
+                index = after(bytes, "?>", from: index + 2)
+            } else if startsWith(bytes, "</", at: index) || startsWith(bytes, "<!", at: index) {
+                index += 2
+            } else {
+                index += 1
+                var quote: UInt8 = 0
+                var attributes = 0
+                while index < count {
+                    let byte = bytes[index]
+                    if quote != 0 {
+                        if byte == quote { quote = 0 }
+                    } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                        quote = byte
+                    } else if byte == UInt8(ascii: "=") {
+                        attributes += 1
+                        if attributes > maxAttributesPerElement {
+                            throw ProviderError(.invalidResponse, "XML element with more than \(maxAttributesPerElement) attributes")
+                        }
+                    } else if byte == UInt8(ascii: ">") {
+                        break
+                    }
+                    index += 1
+                }
+            }
+        }
+    }
+
+    private static func startsWith(_ bytes: UnsafeRawBufferPointer, _ prefix: StaticString, at index: Int) -> Bool {
+        let length = prefix.utf8CodeUnitCount
+        guard bytes.count - index >= length else { return false }
+        for offset in 0..<length where bytes[index + offset] != prefix.utf8Start[offset] { return false }
+        return true
+    }
+
+    /// The index just after the first `needle` at or after `from`, or the end of `bytes`.
+    private static func after(_ bytes: UnsafeRawBufferPointer, _ needle: StaticString, from: Int) -> Int {
+        let length = needle.utf8CodeUnitCount
+        var index = from
+        while index + length <= bytes.count {
+            if startsWith(bytes, needle, at: index) { return index + length }
+            index += 1
+        }
+        return bytes.count
     }
 
     /// Encodings whose ASCII characters are single ASCII bytes and that the parser reads without a converter.

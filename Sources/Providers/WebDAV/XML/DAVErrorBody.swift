@@ -7,15 +7,15 @@ import ProviderAPI
 
 /// Reads the message of a WebDAV error body (`<d:error><s:message>…`) as sabre/dav,
 /// ownCloud and Nextcloud send it; other bodies (HTML pages) give `nil`.
-enum DAVErrorBody {
-    struct Parsed {
-        var message: String?
-        var exception: String?
+package enum DAVErrorBody {
+    package struct Parsed {
+        package var message: String?
+        package var exception: String?
         /// Names of the DAV:error precondition elements (`lock-token-submitted`, …).
-        var conditions: [String]
+        package var conditions: [String]
     }
 
-    static func parse(_ data: Data) -> Parsed? {
+    package static func parse(_ data: Data) -> Parsed? {
         guard (try? XMLSafety.check(data)) != nil else { return nil }
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
@@ -33,6 +33,7 @@ enum DAVErrorBody {
         var conditions: [String] = []
         var depth = 0
         var text = ""
+        var textCount = 0
 
         func parser(
             _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
@@ -40,13 +41,18 @@ enum DAVErrorBody {
         ) {
             depth += 1
             text = ""
+            textCount = 0
             if depth == 1 { isError = namespaceURI == "DAV:" && elementName == "error" }
             if depth == 2, namespaceURI == "DAV:" { conditions.append(elementName) }
             if depth > 32 { parser.abortParsing() }
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if text.count < 4096 { text += string }
+            // Counted as it grows: text.count would walk the whole text on every callback.
+            guard textCount < 4096 else { return }
+            let piece = string.prefix(4096)
+            text += piece
+            textCount += piece.count
         }
 
         func parser(
@@ -57,6 +63,7 @@ enum DAVErrorBody {
             if depth == 2, elementName == "exception", !value.isEmpty { exception = value }
             depth -= 1
             text = ""
+            textCount = 0
         }
     }
 }

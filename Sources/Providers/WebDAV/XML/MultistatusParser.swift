@@ -22,6 +22,9 @@ public final class MultistatusParser {
         public var maxDepth = 64
         /// Longest text of one element, in UTF-16 units.
         public var maxTextLength = 1 << 20
+        /// Longest markup construct (a tag with its attributes, a comment, a processing
+        /// instruction, a CDATA section), in bytes.
+        public var maxMarkupLength = 1 << 20
         /// Most `response` elements accepted.
         public var maxResponses = 1_000_000
         /// Creates the default limits.
@@ -34,18 +37,20 @@ public final class MultistatusParser {
     /// A parser for one document, fed with ``feed(_:)-1yxsc`` and ended with ``finish()``.
     public init(limits: Limits = Limits()) {
         builder = MultistatusBuilder(limits: limits, onResponse: nil)
-        reader = XMLByteReader(delegate: builder, maxDepth: limits.maxDepth, maxTextLength: limits.maxTextLength)
+        reader = XMLByteReader(
+            delegate: builder, maxDepth: limits.maxDepth, maxTextLength: limits.maxTextLength, maxMarkupLength: limits.maxMarkupLength)
     }
 
     /// A parser that hands each response to `onResponse` as soon as it is complete, keeping
     /// none: ``finish()`` then returns no responses. An error thrown by `onResponse` ends the parse.
-    init(limits: Limits = Limits(), onResponse: @escaping (DAVResponse) throws -> Void) {
+    package init(limits: Limits = Limits(), onResponse: @escaping (DAVResponse) throws -> Void) {
         builder = MultistatusBuilder(limits: limits, onResponse: onResponse)
-        reader = XMLByteReader(delegate: builder, maxDepth: limits.maxDepth, maxTextLength: limits.maxTextLength)
+        reader = XMLByteReader(
+            delegate: builder, maxDepth: limits.maxDepth, maxTextLength: limits.maxTextLength, maxMarkupLength: limits.maxMarkupLength)
     }
 
     /// How many responses the document had so far.
-    var responseCount: Int { builder.responseCount }
+    package var responseCount: Int { builder.responseCount }
 
     /// Parses the next piece of the body.
     public func feed(_ buffer: ByteBuffer) throws {
@@ -74,12 +79,12 @@ public final class MultistatusParser {
     }
 
     /// `HTTP/1.1 200 OK` → 200.
-    static func statusCode(_ line: String) -> Int? {
+    package static func statusCode(_ line: String) -> Int? {
         statusCode(line.utf8)
     }
 
     /// The status code of a status line given as UTF-8 bytes.
-    static func statusCode<Bytes: Collection<UInt8>>(_ line: Bytes) -> Int? {
+    package static func statusCode<Bytes: Collection<UInt8>>(_ line: Bytes) -> Int? {
         // Byte by byte: the first two space-separated words, the first starting with HTTP/ in any case.
         var words = line.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: true).makeIterator()
         guard let version = words.next(), let code = words.next(), version.count >= 5 else { return nil }

@@ -3,7 +3,7 @@ import ProviderAPI
 
 /// What an ``XMLByteReader`` reports: elements as they open and close, with namespaces
 /// already resolved. The character data since the last tag is ``XMLByteReader/text``.
-protocol XMLByteReaderDelegate: AnyObject {
+package protocol XMLByteReaderDelegate: AnyObject {
     /// An element opened (for `<a/>`, just before it closes).
     func didStart(_ name: DAVPropertyName, reader: XMLByteReader) throws
     /// An element closed; ``XMLByteReader/text`` holds the character data since the last tag.
@@ -21,16 +21,24 @@ protocol XMLByteReaderDelegate: AnyObject {
 /// entity reference, bytes that are not UTF-8 (ISO-8859-1 and ASCII are read when the XML
 /// declaration names them; other encodings are refused), control characters, NUL bytes,
 /// unbound prefixes, mismatched or missing end tags, content outside the root, nesting deeper
-/// than ``maxDepth`` and character data longer than ``maxTextLength`` UTF-16 units.
+/// than ``maxDepth``, character data longer than ``maxTextLength`` UTF-16 units, and any
+/// markup (a tag with its attributes, a comment, a processing instruction, a CDATA section,
+/// the XML declaration) longer than ``maxMarkupLength`` bytes.
+///
+/// Every construct is scanned once, however many pieces it arrives in: when a piece ends inside
+/// one, the reader remembers where its search for the closing delimiter stopped (and, in a tag,
+/// whether it was inside a quoted value) and resumes there with the next piece.
 ///
 /// Foundation's `XMLParser` spent most of a 10,000-entry listing building `NSString`s and
 /// trimming them; this reader works on bytes and makes a `String` only for names and for the
 /// texts its delegate asks for.
-final class XMLByteReader {
+package final class XMLByteReader {
     /// Deepest element nesting accepted.
-    let maxDepth: Int
+    package let maxDepth: Int
     /// Longest character data between two tags, in UTF-16 units.
-    let maxTextLength: Int
+    package let maxTextLength: Int
+    /// Longest markup construct, in bytes from its `<` to its `>`.
+    package let maxMarkupLength: Int
 
     /// Held strongly (a weak load per event cost 3 % of a listing): delegates do not keep their reader.
     private let delegate: any XMLByteReaderDelegate
@@ -52,30 +60,51 @@ final class XMLByteReader {
     /// `response`).
     private var resolved: [(qualified: [UInt8], colon: Int?, name: DAVPropertyName)] = []
     private static let maxResolved = 32
+    /// Most namespace declarations in scope at once: every element name is looked up among them,
+    /// so thousands declared on the root would make each later element cost thousands of comparisons.
+    private static let maxNamespaces = 256
 
     private var textBytes: [UInt8] = []
     private var textUnits = 0
 
+    /// How far the search for the end of the construct starting at `position` got, counted
+    /// from `position` (0 before any search), so an unfinished construct is not scanned again
+    /// from its start when the next piece arrives.
+    private var scanOffset = 0
+    /// The quote character a start tag's search stopped inside (0 when outside any value).
+    private var scanQuote: UInt8 = 0
+    /// Where the first markup starts, counted from the first byte fed: the XML declaration is read only there.
+    private var documentStart = -1
+    /// White space read outside the root element so far; bounded by ``maxTextLength`` like text.
+    private var outsideSpace = 0
+
+    private var bomChecked = false
+    #if DEBUG
+        /// The bytes examined by the searches for the end of markup and of text, in debug builds
+        /// only: the tests check with it that a construct arriving in many pieces is scanned once.
+        package private(set) var scannedBytes = 0
+    #endif
     private var prologDone = false
     private var sawRoot = false
     private var rootClosed = false
     private var latin1 = false
 
     /// Creates a reader reporting to `delegate`.
-    init(delegate: any XMLByteReaderDelegate, maxDepth: Int, maxTextLength: Int) {
+    package init(delegate: any XMLByteReaderDelegate, maxDepth: Int, maxTextLength: Int, maxMarkupLength: Int = 1 << 20) {
         self.delegate = delegate
         self.maxDepth = maxDepth
         self.maxTextLength = maxTextLength
+        self.maxMarkupLength = maxMarkupLength
     }
 
     /// The depth of the innermost open element (1 inside the root).
-    var depth: Int { stack.count }
+    package var depth: Int { stack.count }
 
     /// Whether the root element has been closed.
-    var isComplete: Bool { rootClosed }
+    package var isComplete: Bool { rootClosed }
 
     /// The character data since the last tag, without leading and trailing XML white space.
-    var text: String {
+    package var text: String {
         var start = 0
         var end = textBytes.count
         while start < end, Self.isSpace(textBytes[start]) { start += 1 }
@@ -85,7 +114,7 @@ final class XMLByteReader {
     }
 
     /// The status code of the HTTP status line in ``text`` (`HTTP/1.1 200 OK` → 200), read without making a `String`.
-    var textStatusCode: Int? {
+    package var textStatusCode: Int? {
         var start = 0
         var end = textBytes.count
         while start < end, Self.isSpace(textBytes[start]) { start += 1 }
@@ -94,7 +123,7 @@ final class XMLByteReader {
     }
 
     /// Reads `bytes`, reporting every token they complete.
-    func feed<Bytes: Collection>(_ bytes: Bytes) throws where Bytes.Element == UInt8 {
+    package func feed<Bytes: Collection>(_ bytes: Bytes) throws where Bytes.Element == UInt8 {
         if position > 0, position >= pending.count / 2 {
             consumedBefore += position
             pending.removeFirst(position)
@@ -105,7 +134,7 @@ final class XMLByteReader {
     }
 
     /// Ends the document: anything unfinished is an error.
-    func finish() throws {
+    package func finish() throws {
         try run(final: true)
         guard sawRoot else { throw failure("the document has no root element") }
         guard rootClosed else { throw failure("the document ends before its root element is closed") }
@@ -133,12 +162,18 @@ final class XMLByteReader {
         }
     }
 
-    /// The byte order mark, white space, and the XML declaration's encoding. `false` until enough bytes arrived.
+    /// The byte order mark and the white space before the first markup. `false` until that markup's `<` arrived.
     private func readProlog(_ buffer: UnsafeBufferPointer<UInt8>, final: Bool) throws -> Bool {
         var index = position
-        if buffer.count - index < 3, !final { return false }
-        if buffer.count - index >= 3, buffer[index] == 0xEF, buffer[index + 1] == 0xBB, buffer[index + 2] == 0xBF { index += 3 }
+        if !bomChecked {
+            if buffer.count - index < 3, !final { return false }
+            if buffer.count - index >= 3, buffer[index] == 0xEF, buffer[index + 1] == 0xBB, buffer[index + 2] == 0xBF { index += 3 }
+            bomChecked = true
+        }
+        let spaceStart = index
         while index < buffer.count, Self.isSpace(buffer[index]) { index += 1 }
+        try countOutsideSpace(index - spaceStart)
+        position = index
         guard index < buffer.count else {
             if final { throw ProviderError(.invalidResponse, "empty XML document") }
             return false
@@ -149,20 +184,8 @@ final class XMLByteReader {
             }
             throw ProviderError(.invalidResponse, "the answer is not an XML document")
         }
-        // The declaration, if any, must be read whole before the encoding is known.
-        let declaration: [UInt8] = Array("<?xml".utf8)
-        if buffer.count - index < declaration.count {
-            if !final { return false }
-        } else if zip(buffer[index..<(index + 5)], declaration).allSatisfy({ $0 == $1 }) {
-            guard let end = Self.find(buffer, "?>", from: index) else {
-                if final { throw failure("unterminated XML declaration") }
-                return false
-            }
-            try checkCharacters(buffer[index..<end])
-            try readEncoding(Array(buffer[index..<end]))
-            index = end + 2
-        }
-        position = index
+        // The declaration, if any, is the markup starting here (see readMarkup).
+        documentStart = consumedBefore + index
         prologDone = true
         return true
     }
@@ -181,44 +204,125 @@ final class XMLByteReader {
         latin1 = name.hasPrefix("iso") || name == "latin1"
     }
 
-    /// A tag, comment, CDATA section or processing instruction starting at `position`.
+    /// The kinds of markup, as limit errors name them.
+    private enum Construct: String {
+        case startTag = "start tag"
+        case endTag = "end tag"
+        case attributeValue = "attribute value"
+        case comment
+        case processingInstruction = "processing instruction"
+        case declaration
+        case cdata = "CDATA section"
+        case markup
+    }
+
+    private func tooLong(_ construct: Construct) -> ProviderError {
+        ProviderError(.invalidResponse, "XML \(construct.rawValue) longer than \(maxMarkupLength) bytes")
+    }
+
+    /// The construct at `position` is not complete in `buffer`: an error when the document ends
+    /// here or the construct is already too long, otherwise `false` after remembering where the
+    /// search for its end resumes (`resume`, and the open `quote` of a start tag).
+    private func unfinished(
+        _ buffer: UnsafeBufferPointer<UInt8>, final: Bool, _ message: String, _ construct: Construct, resume: Int, quote: UInt8 = 0
+    ) throws -> Bool {
+        if buffer.count - position > maxMarkupLength { throw tooLong(construct) }
+        if final { throw failure(message) }
+        scanOffset = resume - position
+        scanQuote = quote
+        return false
+    }
+
+    @inline(__always) private func noteScan(from: Int, to: Int) {
+        #if DEBUG
+            scannedBytes += to - from
+        #endif
+    }
+
+    /// Whether the processing instruction at `start` is the XML declaration.
+    private func isDeclaration(_ buffer: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        consumedBefore + start == documentStart && Self.hasPrefix(buffer, "<?xml", at: start)
+    }
+
+    /// A tag, comment, CDATA section or processing instruction starting at `position`; the
+    /// search for its end starts where the previous one stopped.
     private func readMarkup(_ buffer: UnsafeBufferPointer<UInt8>, final: Bool) throws -> Bool {
         let start = position
-        func need(_ message: String) throws -> Bool {
-            if final { throw failure(message) }
-            return false
-        }
-        guard start + 1 < buffer.count else { return try need("the document ends inside a tag") }
+        let count = buffer.count
+        guard start + 1 < count else { return try unfinished(buffer, final: final, "the document ends inside a tag", .markup, resume: start) }
+        let resume = start + scanOffset
+        let next: Int
         switch buffer[start + 1] {
         case UInt8(ascii: "?"):
-            guard let end = Self.find(buffer, "?>", from: start + 2) else { return try need("unterminated processing instruction") }
+            let from = max(start + 2, resume)
+            let found = Self.find(buffer, "?>", from: from)
+            noteScan(from: from, to: found ?? count)
+            guard let end = found else {
+                let construct: Construct = isDeclaration(buffer, at: start) ? .declaration : .processingInstruction
+                return try unfinished(
+                    buffer, final: final, "unterminated \(construct == .declaration ? "XML declaration" : "processing instruction")", construct,
+                    resume: max(start + 2, count - 1))
+            }
+            next = end + 2
+            let declaration = isDeclaration(buffer, at: start)
+            if next - start > maxMarkupLength { throw tooLong(declaration ? .declaration : .processingInstruction) }
             try checkCharacters(buffer[start..<end])
-            position = end + 2
+            if declaration { try readEncoding(Array(buffer[start..<end])) }
         case UInt8(ascii: "!"):
             if Self.hasPrefix(buffer, "<!--", at: start) {
-                guard let end = Self.find(buffer, "-->", from: start + 4) else { return try need("unterminated comment") }
+                let from = max(start + 4, resume)
+                let found = Self.find(buffer, "-->", from: from)
+                noteScan(from: from, to: found ?? count)
+                guard let end = found else {
+                    return try unfinished(buffer, final: final, "unterminated comment", .comment, resume: max(start + 4, count - 2))
+                }
+                next = end + 3
+                if next - start > maxMarkupLength { throw tooLong(.comment) }
                 try checkCharacters(buffer[start..<end])
-                position = end + 3
             } else if Self.hasPrefix(buffer, "<![CDATA[", at: start) {
-                guard let end = Self.find(buffer, "]]>", from: start + 9) else { return try need("unterminated CDATA section") }
                 guard !stack.isEmpty else { throw failure("CDATA outside the root element") }
+                let from = max(start + 9, resume)
+                let found = Self.find(buffer, "]]>", from: from)
+                noteScan(from: from, to: found ?? count)
+                guard let end = found else {
+                    return try unfinished(buffer, final: final, "unterminated CDATA section", .cdata, resume: max(start + 9, count - 2))
+                }
+                next = end + 3
+                if next - start > maxMarkupLength { throw tooLong(.cdata) }
                 try checkCharacters(buffer[(start + 9)..<end])
                 try appendText(buffer[(start + 9)..<end])
-                position = end + 3
-            } else if buffer.count - start < 9, Self.couldBecome(buffer, start, ["<!--", "<![CDATA["]) {
-                return try need("the document ends inside markup")
+            } else if count - start < 9, Self.couldBecome(buffer, start, ["<!--", "<![CDATA["]) {
+                return try unfinished(buffer, final: final, "the document ends inside markup", .markup, resume: start)
             } else {
                 throw ProviderError(.invalidResponse, "XML with a document type declaration is refused")
             }
         case UInt8(ascii: "/"):
-            guard let end = Self.find(buffer, ">", from: start + 2) else { return try need("the document ends inside an end tag") }
+            let from = max(start + 2, resume)
+            let found = Self.find(buffer, ">", from: from)
+            noteScan(from: from, to: found ?? count)
+            guard let end = found else {
+                return try unfinished(buffer, final: final, "the document ends inside an end tag", .endTag, resume: count)
+            }
+            next = end + 1
+            if next - start > maxMarkupLength { throw tooLong(.endTag) }
             try endTag(buffer, from: start + 2, to: end)
-            position = end + 1
         default:
-            guard let end = Self.tagEnd(buffer, from: start + 1) else { return try need("the document ends inside a start tag") }
+            var quote = scanQuote
+            let from = max(start + 1, resume)
+            let found = Self.tagEnd(buffer, from: from, quote: &quote)
+            noteScan(from: from, to: found ?? count)
+            guard let end = found else {
+                return try unfinished(
+                    buffer, final: final, "the document ends inside a start tag", quote == 0 ? .startTag : .attributeValue, resume: count,
+                    quote: quote)
+            }
+            next = end + 1
+            if next - start > maxMarkupLength { throw tooLong(.startTag) }
             try startTag(buffer, from: start + 1, to: end)
-            position = end + 1
         }
+        position = next
+        scanOffset = 0
+        scanQuote = 0
         return true
     }
 
@@ -228,6 +332,7 @@ final class XMLByteReader {
         let start = position
         var end = start
         while end < buffer.count, buffer[end] != UInt8(ascii: "<") { end += 1 }
+        noteScan(from: start, to: end)
         if end == buffer.count, !final {
             // Keep a possibly unfinished entity or multi-byte character for the next feed.
             var safe = end
@@ -253,12 +358,21 @@ final class XMLByteReader {
             guard run.allSatisfy(Self.isSpace) else {
                 throw failure(sawRoot ? "content after the root element" : "text before the root element")
             }
+            try countOutsideSpace(run.count)
         } else {
             try checkCharacters(run)
             try appendDecoded(run)
         }
         position = end
         return true
+    }
+
+    /// Counts white space outside the root element, which is bounded like text.
+    private func countOutsideSpace(_ count: Int) throws {
+        outsideSpace += count
+        if outsideSpace > maxTextLength {
+            throw ProviderError(.invalidResponse, "XML white space outside the root element longer than \(maxTextLength)")
+        }
     }
 
     // MARK: Elements
@@ -304,11 +418,13 @@ final class XMLByteReader {
             let value = buffer[valueStart..<index]
             index += 1
             if attribute == Self.xmlns {
+                if namespaces.count >= Self.maxNamespaces { throw tooManyNamespaces() }
                 namespaces.append(([], try decodeAttribute(value)))
                 declared += 1
             } else if attribute.count > 6, attribute.starts(with: Self.xmlnsColon) {
                 let uri = try decodeAttribute(value)
                 guard !uri.isEmpty else { throw failure("an empty namespace for a prefix") }
+                if namespaces.count >= Self.maxNamespaces { throw tooManyNamespaces() }
                 namespaces.append((Array(attribute[6...]), uri))
                 declared += 1
             } else {
@@ -334,6 +450,10 @@ final class XMLByteReader {
         clearText()
         try delegate.didStart(name, reader: self)
         if selfClosing { try closeTop() }
+    }
+
+    private func tooManyNamespaces() -> ProviderError {
+        ProviderError(.invalidResponse, "XML with more than \(Self.maxNamespaces) namespace declarations in scope")
     }
 
     private func endTag(_ buffer: UnsafeBufferPointer<UInt8>, from: Int, to: Int) throws {
@@ -568,21 +688,24 @@ final class XMLByteReader {
     private static let xmlPrefix: [UInt8] = Array("xml".utf8)
     private static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 
-    /// The `>` that ends a start tag, skipping quoted attribute values.
-    private static func tagEnd(_ buffer: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        var quote: UInt8 = 0
+    /// The `>` that ends a start tag, skipping quoted attribute values; the search starts inside
+    /// the value opened by `quote` (0: outside any), and leaves there the quote open at the end
+    /// of `buffer` when it finds no `>`.
+    private static func tagEnd(_ buffer: UnsafeBufferPointer<UInt8>, from: Int, quote: inout UInt8) -> Int? {
+        var open = quote
         var index = from
         while index < buffer.count {
             let byte = buffer[index]
-            if quote != 0 {
-                if byte == quote { quote = 0 }
+            if open != 0 {
+                if byte == open { open = 0 }
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                quote = byte
+                open = byte
             } else if byte == UInt8(ascii: ">") {
                 return index
             }
             index += 1
         }
+        quote = open
         return nil
     }
 
