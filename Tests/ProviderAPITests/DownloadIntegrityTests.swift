@@ -100,6 +100,23 @@ struct DownloadSizeCheckTests {
         #expect(try dir.contents() == [])
     }
 
+    @Test("the provider's size does not bind an answer whose etag says the file changed since; the same etag, weak or strong, does")
+    func changedSinceListing() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let listed = Item(path: "/file.bin", kind: .file, size: 400, etag: "\"v0\"")
+        let transport = CuttingTransport([.body(200, headers: [("ETag", "\"v1\""), ("Content-Length", "1000")])])
+        _ = try await download(transport, into: FileSink(url: dir.file("new.bin")), expected: listed)
+        #expect(try Array(Data(contentsOf: dir.file("new.bin"))) == content)
+        let same = Item(path: "/file.bin", kind: .file, size: 400, etag: "W/\"v1\"")
+        let lying = CuttingTransport([.body(200, headers: [("ETag", "\"v1\""), ("Content-Length", "1000")])])
+        let error = await #expect(throws: ProviderError.self) {
+            _ = try await download(lying, into: FileSink(url: dir.file("same.bin")), expected: same)
+        }
+        #expect(error?.code == .integrity)
+        #expect(!FileManager.default.fileExists(atPath: dir.file("same.bin").path))
+    }
+
     @Test("a short body without a length is caught by the size looked up after it, once")
     func shortLookedUp() async throws {
         let dir = try TemporaryDirectory()

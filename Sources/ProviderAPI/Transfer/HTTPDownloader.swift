@@ -157,7 +157,9 @@ public struct HTTPDownloader: Sendable {
             } else if let length = response.contentLength {
                 totals.append(length)
             }
-            if let size = expected?.size, size >= 0 { totals.append(size) }
+            // The provider's size is of the content it saw: when the answer's etag says the file has
+            // changed since, that size no longer binds (the answer's own sizes still do).
+            if let size = expected?.size, size >= 0, !Self.changed(from: expected?.etag, to: response.etag) { totals.append(size) }
             if let size = item.size, size >= 0 { totals.append(size) }
         }
         // What progress counts toward: the whole content when known, else where this body ends.
@@ -342,6 +344,14 @@ public struct HTTPDownloader: Sendable {
         response.headers["accept-ranges"].contains { value in
             value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "bytes" }
         }
+    }
+
+    /// Whether two etags, both known, name different content (a weak and a strong tag of the same
+    /// value are the same content: Apache turns a weak etag strong within a second).
+    static func changed(from before: String?, to after: String?) -> Bool {
+        guard let before, let after else { return false }
+        func bare(_ tag: String) -> Substring { tag.hasPrefix("W/") ? tag.dropFirst(2) : Substring(tag) }
+        return bare(before) != bare(after)
     }
 
     /// The first and last byte `range` asks for, in content of `total` bytes.
