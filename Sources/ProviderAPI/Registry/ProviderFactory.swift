@@ -15,12 +15,16 @@ public struct ProviderConfiguration: Sendable {
     public var logger: Logger
     /// When to retry.
     public var retry: RetryPolicy
+    /// Told before each retry (``RequestExecutor/onRetry``), by every executor the provider makes.
+    public var onRetry: (@Sendable (RetryNotice) -> Void)?
 
     /// Creates a configuration.
     public init(
         url: URL, credentials: Credentials = .none, transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
-        options: [String: String] = [:], logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard
+        options: [String: String] = [:], logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard,
+        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) {
+        self.onRetry = onRetry
         self.url = url
         self.credentials = credentials
         self.transport = transport
