@@ -45,24 +45,30 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
     @Flag(name: .long, help: "Answer from the cache only, without the network (the cache of --cache, or the default one).")
     var offline = false
 
-    @Option(name: .long, help: ArgumentHelp("The longest a connection may take, per attempt (default 10).", valueName: "seconds"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("The longest a connection may take, per attempt (default 10).", valueName: "seconds"))
     var connectTimeout: String?
 
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help: ArgumentHelp("The longest the server may send no byte before the request fails (default 30).", valueName: "seconds"))
     var timeout: String?
 
-    @Option(name: .long, help: ArgumentHelp("Retries after the first attempt; 0 for none (default 3).", valueName: "n"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Retries after the first attempt; 0 for none (default 3).", valueName: "n"))
     var retries: String?
 
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help: ArgumentHelp(
             "A transfer slower than this for --low-speed-time fails; 0 turns the check off (default 1024).", valueName: "bytes/s"))
     var lowSpeedLimit: String?
 
-    @Option(name: .long, help: ArgumentHelp("The window of --low-speed-limit (default 60).", valueName: "seconds"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("The window of --low-speed-limit (default 60).", valueName: "seconds"))
     var lowSpeedTime: String?
 
     func validate() throws {
