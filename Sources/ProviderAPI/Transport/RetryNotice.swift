@@ -1,7 +1,7 @@
 import Foundation
 
 /// What ``RequestExecutor/onRetry`` is told before a request is sent again.
-public struct RetryNotice: Sendable {
+public struct RetryNotice: Sendable, CustomStringConvertible {
     /// The request, as `METHOD path` with secrets removed.
     public var request: String
     /// The number of the attempt about to start (2 for the first retry).
