@@ -21,6 +21,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         /// ``ProviderError/Code/network`` "no data for 30 s".
         public var readTimeout: Duration = .seconds(30)
         /// The slowest a download or upload body may move; `nil` for no limit.
+        ///
+        /// An upload is watched while it waits for the server to take more; a download is checked
+        /// as each piece arrives, and one that stops altogether is ended by ``readTimeout``.
         public var minimumSpeed: MinimumSpeed? = .standard
         /// Connections kept per host.
         public var maxConnectionsPerHost: Int = 8
