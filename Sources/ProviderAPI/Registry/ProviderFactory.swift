@@ -9,14 +9,14 @@ public struct ProviderConfiguration: Sendable {
     public var credentials: Credentials
     /// The transport to send requests through.
     public var transport: any HTTPTransport
+    /// Told before each retry (``RequestExecutor/onRetry``), by every executor the provider makes.
+    public var onRetry: (@Sendable (RetryNotice) -> Void)?
     /// Adapter-specific options (`dialect`, `repository`, …).
     public var options: [String: String]
     /// Where requests are logged (secrets removed).
     public var logger: Logger
     /// When to retry.
     public var retry: RetryPolicy
-    /// Told before each retry (``RequestExecutor/onRetry``), by every executor the provider makes.
-    public var onRetry: (@Sendable (RetryNotice) -> Void)?
 
     /// Creates a configuration.
     public init(
