@@ -15,6 +15,14 @@ struct URLPortCheckTests {
         #expect(URLChecks.hasValidPort(url(text)) == false)
     }
 
+    @Test("a target with an unknown scheme is not echoed with its password")
+    func unknownSchemeRedacted() {
+        let registry = ProviderRegistry()
+        let error = #expect(throws: ProviderError.self) { _ = try registry.route(url("ann:s3cret-pw@host")) }
+        #expect(error?.code == .unsupported)
+        #expect(error?.message == "no adapter is registered for the scheme 'ann'")
+    }
+
     @Test("ordinary URLs pass", arguments: ["http://h/a", "https://h:443/a", "http://[::1]:8080/", "http://u:p@h:65535/", "http://h:1/"])
     func valid(_ text: String) {
         #expect(URLChecks.hasValidPort(url(text)))

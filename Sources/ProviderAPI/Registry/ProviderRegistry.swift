@@ -107,7 +107,9 @@ public final class ProviderRegistry: Sendable {
             let wire = factory.schemes[scheme] ?? factory.schemes.first(where: { $0.key.lowercased() == scheme })?.value,
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else {
-            throw ProviderError(.unsupported, "no adapter is registered for the scheme of \(Redactor.redact(url: url))")
+            // The scheme alone: a target such as `user:password@host` parses as the scheme `user`
+            // with the password in its path, where redacting user info would not find it.
+            throw ProviderError(.unsupported, "no adapter is registered for the scheme '\(url.scheme ?? "")'")
         }
         components.scheme = wire
         components.user = nil
