@@ -3,11 +3,9 @@ import HostileTestServer
 import NIOConcurrencyHelpers
 import ProviderAPI
 
-/// The one place where the hostile tests name the configuration of issue 13 (CONTRACT.md).
-///
-/// Names that did not exist yet on `main` when the tests were written are marked `// CONTRACT:`
-/// with the intended setting: switch them on here when the parts are merged, and every test
-/// uses them.
+/// The one place where the hostile tests name the configuration of issue 13: short deadlines
+/// (1 s connect and no-data timeouts, 1000 B/s over 2 s, retries bounded to 5 s) and low page
+/// limits, so that every misbehaviour is met within seconds.
 enum Hostile {
     /// The user the tests sign in as.
     static let user = "ann"
@@ -24,14 +22,14 @@ enum Hostile {
         var configuration = AsyncHTTPClientTransport.Configuration()
         configuration.connectTimeout = .seconds(1)
         configuration.readTimeout = .seconds(1)
-        // CONTRACT: configuration.minimumSpeed = MinimumSpeed(bytesPerSecond: 1000, window: .seconds(2))
+        configuration.minimumSpeed = MinimumSpeed(bytesPerSecond: 1000, window: .seconds(2))
         return AsyncHTTPClientTransport(configuration: configuration)
     }
 
     /// A retry policy that gives up quickly.
     static var shortRetry: RetryPolicy {
-        let policy = RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(50), maxDelay: .milliseconds(200))
-        // CONTRACT: policy.totalDeadline = .seconds(5)
+        var policy = RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(50), maxDelay: .milliseconds(200))
+        policy.totalDeadline = .seconds(5)
         return policy
     }
 

@@ -19,7 +19,7 @@ struct RequestExecutorTests {
 
     @Test("a connection failure is retried for GET")
     func retriesGET() async throws {
-        let transport = ScriptedTransport([.connectionRefused, .connectionRefused, .status(200, body: "ok")])
+        let transport = ScriptedTransport([.connectionReset, .connectionReset, .status(200, body: "ok")])
         let response = try await executor(transport).execute(HTTPRequest(method: .GET, url: base))
         #expect(response.status == 200)
         #expect(transport.count == 3)
@@ -46,7 +46,7 @@ struct RequestExecutorTests {
 
     @Test("connection failures stop after maxAttempts")
     func connectionMaxAttempts() async throws {
-        let transport = ScriptedTransport([], fallback: .connectionRefused)
+        let transport = ScriptedTransport([], fallback: .connectionReset)
         let policy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(1), maxDelay: .milliseconds(1))
         let error = await #expect(throws: ProviderError.self) {
             try await executor(transport, retry: policy).execute(HTTPRequest(method: .GET, url: base))

@@ -9,6 +9,8 @@ public struct ProviderConfiguration: Sendable {
     public var credentials: Credentials
     /// The transport to send requests through.
     public var transport: any HTTPTransport
+    /// Told before each retry (``RequestExecutor/onRetry``), by every executor the provider makes.
+    public var onRetry: (@Sendable (RetryNotice) -> Void)?
     /// Adapter-specific options (`dialect`, `repository`, …).
     public var options: [String: String]
     /// Where requests are logged (secrets removed).
@@ -22,8 +24,10 @@ public struct ProviderConfiguration: Sendable {
     /// Creates a configuration.
     public init(
         url: URL, credentials: Credentials = .none, transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
-        options: [String: String] = [:], logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard
+        options: [String: String] = [:], logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard,
+        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) {
+        self.onRetry = onRetry
         self.url = url
         self.credentials = credentials
         self.transport = transport

@@ -98,40 +98,56 @@ public final class ProviderRegistry: Sendable {
     }
 
     /// The factory for `url` and the URL with an `http`/`https` scheme.
+    ///
+    /// - Throws: ``ProviderError/Code/unsupported`` for a scheme no adapter handles;
+    ///   ``ProviderError/Code/invalidArgument`` for a URL without a host or with a port outside 1…65535.
     public func route(_ url: URL) throws -> (factory: any ProviderFactory, httpURL: URL) {
+        try URLChecks.requireValidPort(url)
         guard let scheme = url.scheme?.lowercased(), let factory = factory(scheme: scheme),
             let wire = factory.schemes[scheme] ?? factory.schemes.first(where: { $0.key.lowercased() == scheme })?.value,
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else {
-            throw ProviderError(.unsupported, "no adapter is registered for the scheme of \(Redactor.redact(url: url))")
+            // The scheme alone: a target such as `user:password@host` parses as the scheme `user`
+            // with the password in its path, where redacting user info would not find it.
+            throw ProviderError(.unsupported, "no adapter is registered for the scheme '\(url.scheme ?? "")'")
         }
         components.scheme = wire
         components.user = nil
         components.password = nil
-        guard let httpURL = components.url else { throw ProviderError(.invalidArgument, "invalid URL \(Redactor.redact(url: url))") }
+        guard let httpURL = components.url, URLChecks.isValidHTTPURL(httpURL) else {
+            throw ProviderError(.invalidArgument, "invalid URL \(Redactor.redact(url: url))")
+        }
         return (factory, httpURL)
     }
 
     /// Makes the provider for a URL whose scheme names an adapter, rooted at the URL.
+    ///
+    /// `retry` and `onRetry` go to the provider's ``ProviderConfiguration``, as in the other ways to make one.
     public func makeProvider(
         for url: URL, credentials: Credentials = .none, options: [String: String] = [:],
-        transport: any HTTPTransport = AsyncHTTPClientTransport.shared, logger: Logger = Logger(label: "strata")
+        transport: any HTTPTransport = AsyncHTTPClientTransport.shared, logger: Logger = Logger(label: "strata"),
+        retry: RetryPolicy = .standard, onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) throws -> any StorageProvider {
         let (factory, httpURL) = try route(url)
         return try factory.makeProvider(
-            ProviderConfiguration(url: httpURL, credentials: credentials, transport: transport, options: options, logger: logger))
+            ProviderConfiguration(
+                url: httpURL, credentials: credentials, transport: transport, options: options, logger: logger, retry: retry,
+                onRetry: onRetry))
     }
 
     /// Makes the provider for a URL naming an item, and the item's path: the adapter decides
     /// where its root ends (a WebDAV server's origin, a Nuxeo server's context path).
     public func resolve(
         _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
-        transport: any HTTPTransport = AsyncHTTPClientTransport.shared, logger: Logger = Logger(label: "strata")
+        transport: any HTTPTransport = AsyncHTTPClientTransport.shared, logger: Logger = Logger(label: "strata"),
+        retry: RetryPolicy = .standard, onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) throws -> (provider: any StorageProvider, path: ItemPath) {
         let (factory, httpURL) = try route(url)
         let (root, path) = try factory.locate(httpURL)
         let provider = try factory.makeProvider(
-            ProviderConfiguration(url: root, credentials: credentials, transport: transport, options: options, logger: logger))
+            ProviderConfiguration(
+                url: root, credentials: credentials, transport: transport, options: options, logger: logger, retry: retry,
+                onRetry: onRetry))
         return (provider, path)
     }
 
@@ -139,19 +155,23 @@ public final class ProviderRegistry: Sendable {
     /// the server first (``ProviderFactory/connect(_:)``), so capabilities are the server's own.
     public func connect(
         _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
-        transport: any HTTPTransport = AsyncHTTPClientTransport.shared, logger: Logger = Logger(label: "strata")
+        transport: any HTTPTransport = AsyncHTTPClientTransport.shared, logger: Logger = Logger(label: "strata"),
+        retry: RetryPolicy = .standard, onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) async throws -> (provider: any StorageProvider, path: ItemPath) {
         let (factory, httpURL) = try route(url)
         let (root, path) = try factory.locate(httpURL)
         let provider = try await factory.connect(
-            ProviderConfiguration(url: root, credentials: credentials, transport: transport, options: options, logger: logger))
+            ProviderConfiguration(
+                url: root, credentials: credentials, transport: transport, options: options, logger: logger, retry: retry,
+                onRetry: onRetry))
         return (provider, path)
     }
 
     /// Makes the provider of a saved remote, with credentials from `store` under the remote's name.
     public func makeProvider(
         remote name: String, store: (any CredentialStore)?, transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
-        logger: Logger = Logger(label: "strata")
+        logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard,
+        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) async throws -> any StorageProvider {
         guard let remote = remote(named: name) else { throw ProviderError(.notFound, "no remote named \(name)") }
         guard let factory = factory(kind: remote.kind) else {
@@ -164,15 +184,21 @@ public final class ProviderRegistry: Sendable {
             components.scheme = wire
             url = components.url ?? url
         }
+        guard URLChecks.isValidHTTPURL(url) else {
+            throw ProviderError(.invalidArgument, "remote \(name) has an invalid URL \(Redactor.redact(url: url))")
+        }
         let credentials = try await store?.credentials(for: name) ?? .none
         return try await factory.connect(
-            ProviderConfiguration(url: url, credentials: credentials, transport: transport, options: remote.options, logger: logger))
+            ProviderConfiguration(
+                url: url, credentials: credentials, transport: transport, options: remote.options, logger: logger, retry: retry,
+                onRetry: onRetry))
     }
 
     /// Probes an unknown `http`/`https` server with every registered adapter, most confident first.
     public func detect(
         _ url: URL, credentials: Credentials = .none, transport: any HTTPTransport = AsyncHTTPClientTransport.shared
     ) async -> [ProbeResult] {
+        guard URLChecks.isValidHTTPURL(url) else { return [] }
         let candidates = state.withLockedValue { Array($0.factories.values) }
         let executor = RequestExecutor(
             transport: transport, authenticator: credentials.httpAuthenticator(), retry: .none)

@@ -63,6 +63,9 @@ public struct RequestTemplate: Codable, Sendable, Hashable {
     public var isIdempotent: Bool?
     /// The longest the whole request may take, in seconds (``HTTPRequest/deadline``); `nil` for no limit.
     public var timeout: Double?
+    /// Whether the request or its answer is a secret (a token exchange): it is never sent to
+    /// another origin (``HTTPRequest/carriesCredentials``). JSON key `carriesCredentials`, default `false`.
+    public var carriesCredentials: Bool = false
 
     /// Creates a template.
     public init(
@@ -85,6 +88,7 @@ public struct RequestTemplate: Codable, Sendable, Hashable {
 
     private enum CodingKeys: String, CodingKey {
         case name, method, path, query, headers, body, contentType, expectedStatuses, decoder, isIdempotent, timeout
+        case carriesCredentials
     }
 
     /// Decodes a template; only `path` is required. `method` defaults to `GET`, `expectedStatuses` to `[200]`,
@@ -102,6 +106,7 @@ public struct RequestTemplate: Codable, Sendable, Hashable {
         self.decoder = try container.decodeIfPresent(String.self, forKey: .decoder) ?? "json"
         isIdempotent = try container.decodeIfPresent(Bool.self, forKey: .isIdempotent)
         timeout = try container.decodeIfPresent(Double.self, forKey: .timeout)
+        carriesCredentials = try container.decodeIfPresent(Bool.self, forKey: .carriesCredentials) ?? false
     }
 
     /// Encodes every field.
@@ -118,6 +123,7 @@ public struct RequestTemplate: Codable, Sendable, Hashable {
         try container.encode(decoder, forKey: .decoder)
         try container.encodeIfPresent(isIdempotent, forKey: .isIdempotent)
         try container.encodeIfPresent(timeout, forKey: .timeout)
+        if carriesCredentials { try container.encode(carriesCredentials, forKey: .carriesCredentials) }
     }
 
     /// Checks the template without arguments: name, method, statuses, decoder name, header names and
@@ -192,10 +198,12 @@ public struct RequestTemplate: Codable, Sendable, Hashable {
                 httpHeaders.add(name: "Content-Type", value: contentType ?? body.defaultContentType)
             }
         }
-        return HTTPRequest(
+        var request = HTTPRequest(
             method: HTTPMethod(rawValue: method), url: url, headers: httpHeaders, body: requestBody,
             deadline: timeout.map { .milliseconds(Int64(exactly: (min(max($0, 0), 86_400) * 1000).rounded()) ?? 0) },
             isIdempotent: isIdempotent)
+        request.carriesCredentials = carriesCredentials
+        return request
     }
 
     private func render(queryItem name: TemplateString, value: TemplateString?, with renderer: TemplateRenderer) throws -> [String] {

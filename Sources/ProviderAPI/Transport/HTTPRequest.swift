@@ -42,11 +42,17 @@ public struct HTTPRequest: Sendable {
     public var isIdempotent: Bool
     /// Receives progress of the request body.
     public var uploadProgress: ProgressHandler?
+    /// Whether the body holds a secret (a login form, a token exchange).
+    ///
+    /// ``RequestExecutor`` never sends such a request to another origin: a redirect there fails
+    /// with ``ProviderError/Code/forbidden``.
+    public var carriesCredentials: Bool
 
     /// Creates a request.
     public init(
         method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: HTTPRequestBody? = nil,
-        deadline: Duration? = nil, isIdempotent: Bool? = nil, uploadProgress: ProgressHandler? = nil
+        deadline: Duration? = nil, isIdempotent: Bool? = nil, uploadProgress: ProgressHandler? = nil,
+        carriesCredentials: Bool = false
     ) {
         self.method = method
         self.url = url
@@ -55,6 +61,7 @@ public struct HTTPRequest: Sendable {
         self.deadline = deadline
         self.isIdempotent = isIdempotent ?? HTTPRequest.idempotentMethods.contains(method.rawValue)
         self.uploadProgress = uploadProgress
+        self.carriesCredentials = carriesCredentials
     }
 
     static let idempotentMethods: Set<String> = [

@@ -48,6 +48,28 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
     public func discard() async {
         do { for try await _ in self {} } catch {}
     }
+
+    /// Reads and drops at most `limit` bytes for at most `time`, then stops reading: a body that
+    /// goes on (or stalls) is abandoned, which closes its connection, and never read to the end.
+    ///
+    /// For bodies a server controls and nobody wants, such as a redirect's.
+    public func discard(upTo limit: Int, within time: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                var read = 0
+                do {
+                    for try await piece in self {
+                        read += piece.readableBytes
+                        if read > limit { return }
+                    }
+                } catch {}
+            }
+            group.addTask { try? await Task.sleep(for: time) }
+            // The first to end (the body, the limit or the clock) ends the other.
+            _ = await group.next()
+            group.cancelAll()
+        }
+    }
 }
 
 private final class OnceBox: Sendable {

@@ -10,6 +10,9 @@ import Foundation
 ///
 /// Transports throw ``ProviderError`` only (``ProviderError/Code/network`` for
 /// connection failures and timeouts, ``ProviderError/Code/cancelled`` on cancellation).
+/// A refused connection is reported with the message `connection refused`, and a host name that
+/// cannot be resolved with `cannot resolve host NAME`: ``RequestExecutor`` retries the first once
+/// at most and the second never.
 ///
 /// ## Topics
 /// - ``AsyncHTTPClientTransport``

@@ -16,6 +16,7 @@ struct DAVPathMapper: Sendable {
     private let rootSegments: [String]
 
     init(root: URL) throws {
+        try URLChecks.requireValidPort(root)
         guard var components = URLComponents(url: root, resolvingAgainstBaseURL: false),
             let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = components.host, !host.isEmpty

@@ -49,7 +49,8 @@ public struct WebDAVProvider: StorageProvider {
             transport: configuration.transport,
             authenticator: configuration.credentials.httpAuthenticator(),
             retry: configuration.retry,
-            logger: configuration.logger)
+            logger: configuration.logger,
+            onRetry: configuration.onRetry)
         self.snapshots = ListingSnapshots()
         self.account = ProviderAccount(
             kind: dialect?.flavor.rawValue ?? "webdav", server: Redactor.redact(url: mapper.root),

@@ -25,13 +25,16 @@ struct ConformanceCommand: AsyncParsableCommand {
         let credentials = try global.credentials(for: url)
         let adapterOptions = try global.providerOptions()
         let logger = global.logger
-        var options = ConformanceOptions(largeFiles: large, pagingCount: pagingCount)
+        let retry = try global.retryPolicy()
+        let onRetry = global.retryPrinter
+        var options = ConformanceOptions(largeFiles: large, pagingCount: pagingCount, baseTransport: try global.transport())
         if !cases.isEmpty { options.caseFilter = Set(cases) }
         // The provider is rooted at the target folder itself: the suite works below it.
         let suite = ConformanceSuite(subject: "\(factory.kind) at \(Redactor.redact(url: root))", options: options) { transport in
             try await factory.connect(
                 ProviderConfiguration(
-                    url: root, credentials: credentials, transport: transport, options: adapterOptions, logger: logger))
+                    url: root, credentials: credentials, transport: transport, options: adapterOptions, logger: logger,
+                    retry: retry, onRetry: onRetry))
         }
         for name in suite.unmatchedFilterNames { Output.error("warning: no case or group named \(name)") }
         let json = global.json

@@ -119,7 +119,8 @@ struct DetectCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let parsed = URL(string: url) else { throw ValidationError("not a URL: \(TargetText.redacted(url))") }
-        let results = try await global.registry().detect(parsed, credentials: try global.credentials(for: parsed))
+        let results = try await global.registry().detect(
+            parsed, credentials: try global.credentials(for: parsed), transport: try global.transport())
         if global.json {
             try Output.json(results.map { ["kind": $0.kind, "confidence": "\($0.confidence)", "detail": $0.detail, "url": $0.url.absoluteString] })
             return

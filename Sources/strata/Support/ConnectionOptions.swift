@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NuxeoProvider
 import PydioProvider
 import ProviderAPI
@@ -44,8 +45,89 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
     @Flag(name: .long, help: "Answer from the cache only, without the network (the cache of --cache, or the default one).")
     var offline = false
 
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("The longest a connection may take, per attempt (default 10).", valueName: "seconds"))
+    var connectTimeout: String?
+
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("The longest the server may send no byte before the request fails (default 30).", valueName: "seconds"))
+    var timeout: String?
+
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Retries after the first attempt; 0 for none (default 3).", valueName: "n"))
+    var retries: String?
+
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp(
+            "A transfer slower than this for --low-speed-time fails; 0 turns the check off (default 1024).", valueName: "bytes/s"))
+    var lowSpeedLimit: String?
+
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("The window of --low-speed-limit (default 60).", valueName: "seconds"))
+    var lowSpeedTime: String?
+
     func validate() throws {
         _ = try providerOptions()
+        _ = try transportConfiguration()
+        _ = try retryPolicy()
+    }
+
+    /// `text` as a duration in seconds (decimals allowed), for the option `name`.
+    static func seconds(_ text: String, option name: String, allowZero: Bool = false) throws -> Duration {
+        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite, value >= 0,
+            allowZero || value > 0, value <= 31_536_000
+        else {
+            throw ValidationError("--\(name) takes a number of seconds\(allowZero ? "" : " above 0"), not '\(text)'")
+        }
+        return .milliseconds(Int64((value * 1000).rounded()))
+    }
+
+    /// `text` as a whole number from 0 to `maximum`, for the option `name`.
+    static func count(_ text: String, option name: String, maximum: Int64) throws -> Int64 {
+        guard let value = Int64(text.trimmingCharacters(in: .whitespaces)), (0...maximum).contains(value) else {
+            throw ValidationError("--\(name) takes a whole number from 0 to \(maximum), not '\(text)'")
+        }
+        return value
+    }
+
+    /// The transport's deadlines, from `--connect-timeout`, `--timeout` and `--low-speed-limit/-time`.
+    func transportConfiguration() throws -> AsyncHTTPClientTransport.Configuration {
+        var configuration = AsyncHTTPClientTransport.Configuration()
+        if let connectTimeout { configuration.connectTimeout = try Self.seconds(connectTimeout, option: "connect-timeout") }
+        if let timeout { configuration.readTimeout = try Self.seconds(timeout, option: "timeout") }
+        var speed = configuration.minimumSpeed ?? .standard
+        if let lowSpeedLimit { speed.bytesPerSecond = try Self.count(lowSpeedLimit, option: "low-speed-limit", maximum: 1 << 40) }
+        if let lowSpeedTime { speed.window = try Self.seconds(lowSpeedTime, option: "low-speed-time") }
+        configuration.minimumSpeed = speed.bytesPerSecond > 0 ? speed : nil
+        return configuration
+    }
+
+    /// The retry policy, from `--retries`.
+    func retryPolicy() throws -> RetryPolicy {
+        var policy = RetryPolicy.standard
+        if let retries { policy.maxAttempts = Int(try Self.count(retries, option: "retries", maximum: 100)) + 1 }
+        return policy
+    }
+
+    /// Prints each retry on stderr, with or without `--verbose`.
+    var retryPrinter: @Sendable (RetryNotice) -> Void {
+        { notice in Output.error("strata: \(notice.description)") }
+    }
+
+    /// The transport every command of this process sends through, made once with these options' deadlines.
+    func transport() throws -> AsyncHTTPClientTransport {
+        let configuration = try transportConfiguration()
+        return CommandTransport.shared.withLockedValue { shared in
+            if let shared { return shared }
+            let made = AsyncHTTPClientTransport(configuration: configuration)
+            shared = made
+            return made
+        }
     }
 
     /// The `-o key=value` options as the adapter's ``ProviderConfiguration/options``; a later key wins.
@@ -114,19 +196,28 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
                 registry.addRemote(remote)
                 let store = FileCredentialStore(
                     url: FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/strata/credentials.json"))
-                let provider = try await registry.makeProvider(remote: name, store: store, logger: logger)
+                let provider = try await registry.makeProvider(
+                    remote: name, store: store, transport: try transport(), logger: logger, retry: try retryPolicy(),
+                    onRetry: retryPrinter)
                 return (provider, path)
             }
         }
         guard let url = URL(string: target), url.scheme != nil else {
             throw ValidationError("not a URL or saved remote: \(TerminalText.escape(TargetText.redacted(target)))")
         }
+        guard URLChecks.hasValidPort(url) else {
+            throw ValidationError("the port of \(Redactor.redact(url: url)) is not in 1…65535")
+        }
         if offline {
             // No probe: offline, the provider must not need the server to be made.
-            let (provider, path) = try registry.resolve(url, credentials: try credentials(for: url), options: options, logger: logger)
+            let (provider, path) = try registry.resolve(
+                url, credentials: try credentials(for: url), options: options, transport: try transport(), logger: logger,
+                retry: try retryPolicy(), onRetry: retryPrinter)
             return (try cached(provider), path)
         }
-        let (provider, path) = try await registry.connect(url, credentials: try credentials(for: url), options: options, logger: logger)
+        let (provider, path) = try await registry.connect(
+            url, credentials: try credentials(for: url), options: options, transport: try transport(), logger: logger,
+            retry: try retryPolicy(), onRetry: retryPrinter)
         return (try cached(provider), path)
     }
 
@@ -147,4 +238,9 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return url
     }
+}
+
+/// The process's one transport, made by the first command that connects (a command runs once per process).
+enum CommandTransport {
+    static let shared = NIOLockedValueBox<AsyncHTTPClientTransport?>(nil)
 }

@@ -28,6 +28,8 @@ enum ScriptedStep: Sendable {
     }
 
     static var connectionRefused: ScriptedStep { .fail(ProviderError(.network, "connection refused")) }
+    /// Fail as a connection cut by the server does (retried as often as the policy allows).
+    static var connectionReset: ScriptedStep { .fail(ProviderError(.network, "the server closed the connection")) }
 }
 
 /// An in-memory `HTTPTransport`: answers each request with the next scripted step and records it.

@@ -127,7 +127,7 @@ public enum NuxeoEndpoints {
               "query": [["applicationName", "{application}"], ["deviceId", "{device}"],
                         ["deviceDescription", "{deviceDescription?}"], ["permission", "{permission}"]],
               "headers": [["Accept", "text/plain"]],
-              "expectedStatuses": [201], "decoder": "raw"
+              "expectedStatuses": [201], "decoder": "raw", "carriesCredentials": true
             },
             "tokenRevoke": {
               "method": "GET", "path": "/authentication/token",

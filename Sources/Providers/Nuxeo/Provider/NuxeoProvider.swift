@@ -61,7 +61,7 @@ public struct NuxeoProvider: StorageProvider {
             if settings.usesTokenAuthentication {
                 let basic = RequestExecutor(
                     transport: configuration.transport, authenticator: BasicAuthenticator(username: user, password: password),
-                    retry: configuration.retry, logger: configuration.logger)
+                    retry: configuration.retry, logger: configuration.logger, onRetry: configuration.onRetry)
                 let request = settings.tokenRequest
                 let base = settings.baseURL
                 token = NuxeoTokenAuthenticator(acquire: {
@@ -77,7 +77,7 @@ public struct NuxeoProvider: StorageProvider {
         }
         let executor = RequestExecutor(
             transport: configuration.transport, authenticator: authenticator, retry: configuration.retry,
-            logger: configuration.logger)
+            logger: configuration.logger, onRetry: configuration.onRetry)
         let client = try NuxeoClient(
             baseURL: settings.baseURL, executor: executor, defaults: settings.defaults, catalog: catalog, entities: entities)
         let mapper = NuxeoItemMapper(prefersBlobFilename: false)

@@ -45,6 +45,7 @@ public struct NuxeoProviderSettings: Sendable, Hashable {
     /// - Throws: ``ProviderError/Code/invalidArgument`` for a URL that is not http(s) or an option that is malformed.
     public init(_ configuration: ProviderConfiguration) throws {
         let url = configuration.url
+        try URLChecks.requireValidPort(url)
         let options = configuration.options
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil,
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)

@@ -58,7 +58,7 @@ public struct PydioProvider: StorageProvider {
         self.pageLimits = pageLimits
         self.session = PydioSession(
             base: settings.baseURL, username: user, password: password, transport: configuration.transport,
-            retry: configuration.retry, logger: configuration.logger)
+            retry: configuration.retry, logger: configuration.logger, onRetry: configuration.onRetry)
         self.logger = configuration.logger
         self.capabilities = Self.standardCapabilities
         self.account = ProviderAccount(

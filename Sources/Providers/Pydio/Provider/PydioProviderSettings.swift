@@ -27,6 +27,7 @@ public struct PydioProviderSettings: Sendable, Hashable {
     /// - Throws: ``ProviderError/Code/invalidArgument`` for a URL without a workspace, or a malformed option.
     public init(_ configuration: ProviderConfiguration) throws {
         let url = configuration.url
+        try URLChecks.requireValidPort(url)
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil,
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else {

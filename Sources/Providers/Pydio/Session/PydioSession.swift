@@ -28,7 +28,10 @@ public actor PydioSession {
     private(set) var signIns = 0
 
     /// Creates a session for `username` at the server whose base URL is `base` (with its trailing slash).
-    public init(base: URL, username: String, password: String, transport: any HTTPTransport, retry: RetryPolicy, logger: Logger) {
+    public init(
+        base: URL, username: String, password: String, transport: any HTTPTransport, retry: RetryPolicy, logger: Logger,
+        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+    ) {
         let jar = CookieJar()
         cookies = jar
         endpoint = base.appendingPathComponent("index.php")
@@ -36,7 +39,8 @@ public actor PydioSession {
         self.password = password
         executor = RequestExecutor(
             transport: CookieJarTransport(transport, jar: jar), retry: retry, logger: logger,
-            defaultHeaders: ["User-Agent": "Strata/1.0 Pydio-Native", "Ajxp-Force-Login": "true", "Accept": "*/*"])
+            defaultHeaders: ["User-Agent": "Strata/1.0 Pydio-Native", "Ajxp-Force-Login": "true", "Accept": "*/*"],
+            onRetry: onRetry)
     }
 
     /// How many times the session has signed in.
@@ -93,8 +97,14 @@ public actor PydioSession {
 
     /// Sends `action` once and reads the whole answer.
     func send(_ action: String, _ parameters: [(String, String)], post: Bool) async throws -> RecognizableAnswer {
-        try await read(request(action, parameters, post: post))
+        var prepared = self.request(action, parameters, post: post)
+        // The login form holds the password (or its hash); the seed and captcha belong to the login.
+        prepared.carriesCredentials = Self.credentialActions.contains(action)
+        return try await read(prepared)
     }
+
+    /// The actions whose requests take part in a login, and so never go to another origin.
+    static let credentialActions: Set<String> = ["login", "get_seed", "get_captcha"]
 
     /// Sends a prepared request once and reads the whole answer (HTTP errors are thrown as such).
     public func read(_ request: HTTPRequest, limit: Int = 64 << 20) async throws -> RecognizableAnswer {

@@ -40,6 +40,7 @@ public struct OwnCloudProviderFactory: ProviderFactory {
     /// Splits an `http`/`https` URL at `remote.php`: what comes before is the server root;
     /// `remote.php/dav/files/USER/…` or `remote.php/webdav/…` is the DAV root.
     static func endpoints(_ url: URL) throws -> Endpoints {
+        try URLChecks.requireValidPort(url)
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw ProviderError(.invalidArgument, "not a URL: \(Redactor.redact(url: url))")
         }
@@ -103,7 +104,7 @@ public struct OwnCloudProviderFactory: ProviderFactory {
         let endpoints = try endpoints(configuration.url)
         let executor = RequestExecutor(
             transport: configuration.transport, authenticator: configuration.credentials.httpAuthenticator(),
-            retry: configuration.retry, logger: configuration.logger)
+            retry: configuration.retry, logger: configuration.logger, onRetry: configuration.onRetry)
         let status = await fetchStatus(endpoints.serverRoot, executor: executor)
         if let status, status.maintenance {
             throw ProviderError(.server, "the server is in maintenance mode", httpStatus: 503)
