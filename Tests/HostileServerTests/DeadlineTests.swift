@@ -4,14 +4,14 @@ import ProviderAPI
 import Testing
 
 /// Class 2: deadlines. A server that never answers, stops after its head, trickles, or sends a
-/// redirect body that never ends fails within the configured short deadlines (read timeout 1 s,
+/// redirect body that never ends fails within the configured short deadlines (read timeout 1 s for the stalls,
 /// minimum speed 1000 B/s over 2 s) instead of hanging; the tests only bound the wait.
 @Suite("Hostile class 2: stalls, trickles and endless redirect bodies fail by the deadlines")
 struct DeadlineTests {
     @Test("a server that accepts and never answers: network, no data for 1 s")
     func stallBeforeHead() async throws {
         try await Hostile.withServer(.stallBeforeHead) { server in
-            try await Hostile.withTransport { transport in
+            try await Hostile.withTransport(readTimeout: .seconds(1)) { transport in
                 let provider = try Hostile.webdav(server, transport)
                 let outcome = await Hostile.outcome { try await provider.item(at: .root) }
                 #expect(outcome.code == .network, "\(outcome)")
@@ -23,7 +23,7 @@ struct DeadlineTests {
     @Test("a head, then silence: network, and nothing under the final name")
     func stallAfterHead() async throws {
         try await Hostile.withServer(.stallAfterHead) { server in
-            try await Hostile.withTransport { transport in
+            try await Hostile.withTransport(readTimeout: .seconds(1)) { transport in
                 let folder = try Hostile.temporaryFolder("stall")
                 defer { try? FileManager.default.removeItem(at: folder) }
                 let provider = try Hostile.webdav(server, transport)
