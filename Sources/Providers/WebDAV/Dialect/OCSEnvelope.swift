@@ -64,7 +64,7 @@ public struct OCSEnvelope: Sendable, Hashable {
 
     /// An XML element as JSON: a leaf is its trimmed text, an element whose children are all
     /// `<element>` is an array, anything else an object (a repeated name becomes an array).
-    static func jsonValue(_ element: XMLElementTree) -> JSONValue {
+    package static func jsonValue(_ element: XMLElementTree) -> JSONValue {
         if element.children.isEmpty { return .string(element.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
         if element.children.allSatisfy({ $0.name == "element" }) { return .array(element.children.map(jsonValue)) }
         var grouped: [String: [JSONValue]] = [:]

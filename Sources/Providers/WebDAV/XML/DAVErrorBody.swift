@@ -7,15 +7,15 @@ import ProviderAPI
 
 /// Reads the message of a WebDAV error body (`<d:error><s:message>…`) as sabre/dav,
 /// ownCloud and Nextcloud send it; other bodies (HTML pages) give `nil`.
-enum DAVErrorBody {
-    struct Parsed {
-        var message: String?
-        var exception: String?
+package enum DAVErrorBody {
+    package struct Parsed {
+        package var message: String?
+        package var exception: String?
         /// Names of the DAV:error precondition elements (`lock-token-submitted`, …).
-        var conditions: [String]
+        package var conditions: [String]
     }
 
-    static func parse(_ data: Data) -> Parsed? {
+    package static func parse(_ data: Data) -> Parsed? {
         guard (try? XMLSafety.check(data)) != nil else { return nil }
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true

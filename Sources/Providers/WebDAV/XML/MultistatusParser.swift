@@ -39,13 +39,13 @@ public final class MultistatusParser {
 
     /// A parser that hands each response to `onResponse` as soon as it is complete, keeping
     /// none: ``finish()`` then returns no responses. An error thrown by `onResponse` ends the parse.
-    init(limits: Limits = Limits(), onResponse: @escaping (DAVResponse) throws -> Void) {
+    package init(limits: Limits = Limits(), onResponse: @escaping (DAVResponse) throws -> Void) {
         builder = MultistatusBuilder(limits: limits, onResponse: onResponse)
         reader = XMLByteReader(delegate: builder, maxDepth: limits.maxDepth, maxTextLength: limits.maxTextLength)
     }
 
     /// How many responses the document had so far.
-    var responseCount: Int { builder.responseCount }
+    package var responseCount: Int { builder.responseCount }
 
     /// Parses the next piece of the body.
     public func feed(_ buffer: ByteBuffer) throws {
@@ -74,12 +74,12 @@ public final class MultistatusParser {
     }
 
     /// `HTTP/1.1 200 OK` → 200.
-    static func statusCode(_ line: String) -> Int? {
+    package static func statusCode(_ line: String) -> Int? {
         statusCode(line.utf8)
     }
 
     /// The status code of a status line given as UTF-8 bytes.
-    static func statusCode<Bytes: Collection<UInt8>>(_ line: Bytes) -> Int? {
+    package static func statusCode<Bytes: Collection<UInt8>>(_ line: Bytes) -> Int? {
         // Byte by byte: the first two space-separated words, the first starting with HTTP/ in any case.
         var words = line.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: true).makeIterator()
         guard let version = words.next(), let code = words.next(), version.count >= 5 else { return nil }

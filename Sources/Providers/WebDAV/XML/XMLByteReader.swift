@@ -3,7 +3,7 @@ import ProviderAPI
 
 /// What an ``XMLByteReader`` reports: elements as they open and close, with namespaces
 /// already resolved. The character data since the last tag is ``XMLByteReader/text``.
-protocol XMLByteReaderDelegate: AnyObject {
+package protocol XMLByteReaderDelegate: AnyObject {
     /// An element opened (for `<a/>`, just before it closes).
     func didStart(_ name: DAVPropertyName, reader: XMLByteReader) throws
     /// An element closed; ``XMLByteReader/text`` holds the character data since the last tag.
@@ -26,11 +26,11 @@ protocol XMLByteReaderDelegate: AnyObject {
 /// Foundation's `XMLParser` spent most of a 10,000-entry listing building `NSString`s and
 /// trimming them; this reader works on bytes and makes a `String` only for names and for the
 /// texts its delegate asks for.
-final class XMLByteReader {
+package final class XMLByteReader {
     /// Deepest element nesting accepted.
-    let maxDepth: Int
+    package let maxDepth: Int
     /// Longest character data between two tags, in UTF-16 units.
-    let maxTextLength: Int
+    package let maxTextLength: Int
 
     /// Held strongly (a weak load per event cost 3 % of a listing): delegates do not keep their reader.
     private let delegate: any XMLByteReaderDelegate
@@ -62,20 +62,20 @@ final class XMLByteReader {
     private var latin1 = false
 
     /// Creates a reader reporting to `delegate`.
-    init(delegate: any XMLByteReaderDelegate, maxDepth: Int, maxTextLength: Int) {
+    package init(delegate: any XMLByteReaderDelegate, maxDepth: Int, maxTextLength: Int) {
         self.delegate = delegate
         self.maxDepth = maxDepth
         self.maxTextLength = maxTextLength
     }
 
     /// The depth of the innermost open element (1 inside the root).
-    var depth: Int { stack.count }
+    package var depth: Int { stack.count }
 
     /// Whether the root element has been closed.
-    var isComplete: Bool { rootClosed }
+    package var isComplete: Bool { rootClosed }
 
     /// The character data since the last tag, without leading and trailing XML white space.
-    var text: String {
+    package var text: String {
         var start = 0
         var end = textBytes.count
         while start < end, Self.isSpace(textBytes[start]) { start += 1 }
@@ -85,7 +85,7 @@ final class XMLByteReader {
     }
 
     /// The status code of the HTTP status line in ``text`` (`HTTP/1.1 200 OK` → 200), read without making a `String`.
-    var textStatusCode: Int? {
+    package var textStatusCode: Int? {
         var start = 0
         var end = textBytes.count
         while start < end, Self.isSpace(textBytes[start]) { start += 1 }
@@ -94,7 +94,7 @@ final class XMLByteReader {
     }
 
     /// Reads `bytes`, reporting every token they complete.
-    func feed<Bytes: Collection>(_ bytes: Bytes) throws where Bytes.Element == UInt8 {
+    package func feed<Bytes: Collection>(_ bytes: Bytes) throws where Bytes.Element == UInt8 {
         if position > 0, position >= pending.count / 2 {
             consumedBefore += position
             pending.removeFirst(position)
@@ -105,7 +105,7 @@ final class XMLByteReader {
     }
 
     /// Ends the document: anything unfinished is an error.
-    func finish() throws {
+    package func finish() throws {
         try run(final: true)
         guard sawRoot else { throw failure("the document has no root element") }
         guard rootClosed else { throw failure("the document ends before its root element is closed") }
