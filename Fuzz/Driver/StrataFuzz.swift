@@ -2,11 +2,26 @@ import Foundation
 import StrataFuzzTargets
 
 // Two builds of one file. `scripts/fuzz` builds it with `-sanitize=fuzzer,address -D STRATA_FUZZ
-// -parse-as-library`: there is no `main` here, libFuzzer's own `main` runs, and it calls the two
-// `LLVMFuzzer…` entry points below. A normal `swift build` gets the `@main` replayer instead, so
-// the package links without the fuzzer runtime.
+// -parse-as-library`: libFuzzer runs the process and calls the two `LLVMFuzzer…` entry points
+// below. A normal `swift build` gets the `@main` replayer instead, so the package links without
+// the fuzzer runtime.
 
 #if STRATA_FUZZ
+    @_silgen_name("LLVMFuzzerRunDriver")
+    private func runFuzzerDriver(
+        _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+        _ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+    ) -> Int32
+
+    /// The entry point SwiftPM names `main` on Linux (`--defsym main=strata_fuzz_main`, for
+    /// testable executables): hands the process to libFuzzer, as libFuzzer's own `main` would.
+    @_cdecl("strata_fuzz_main")
+    public func strataFuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+        var count = argc
+        var arguments = argv
+        return runFuzzerDriver(&count, &arguments, fuzzerTestOneInput)
+    }
+
     /// The target this process fuzzes, chosen once by ``fuzzerInitialize(_:_:)`` before any input.
     nonisolated(unsafe) private var selectedTarget: FuzzTarget?
 
