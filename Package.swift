@@ -336,7 +336,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FuzzRegressionTests",
-            dependencies: ["StrataFuzzTargets"],
+            dependencies: ["StrataFuzzTargets", "ProviderAPI"],
             path: "Tests/FuzzRegressionTests",
             swiftSettings: strictSettings
         ),

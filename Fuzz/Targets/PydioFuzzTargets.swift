@@ -15,7 +15,10 @@ public enum PydioFuzzTargets {
         var outcomes: [FuzzOutcome] = []
         func run<Output: Sendable>(_ recognizer: ResponseRecognizer<Output>, _ read: (Output) -> Void) {
             outcomes.append(FuzzOutcome.of {
-                if case .value(let value) = try PydioRecognizers.chain(recognizer).recognize(recognizable) { read(value) }
+                switch try PydioRecognizers.chain(recognizer).recognize(recognizable) {
+                case .value(let value): read(value)
+                case .failure(let error), .signInRequired(let error): throw error
+                }
             })
         }
         run(PydioRecognizers.listing) { listing in
@@ -68,10 +71,12 @@ struct HTTPAnswer {
         let status = statusWords.count > 1 ? Int(statusWords[1]) ?? 200 : 200
         var headers = HTTPHeaders()
         for line in lines.dropFirst() {
+            // A header name is an HTTP token (ASCII; NIO traps on anything else, and its parser
+            // never hands one over): other lines are dropped, as a server's garbage would be refused.
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers.add(
-                name: String(line[..<colon]).trimmingCharacters(in: .whitespaces),
-                value: String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+            let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty, name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { continue }
+            headers.add(name: name, value: String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
         }
         return HTTPAnswer(status: status, headers: headers, body: Data(data[bodyStart...]))
     }
