@@ -23,6 +23,29 @@ public enum XMLSafety {
         if data.withUnsafeBytes({ raw in markers.contains { contains(raw, $0) } }) {
             throw ProviderError(.invalidResponse, "XML with a document type declaration is refused")
         }
+        // Foundation's XMLParser on Linux reads a processing instruction's data with strlen, and
+        // libxml2 hands it no data at all for `<?target?>`: that crashes the process.
+        if data.withUnsafeBytes({ hasProcessingInstructionWithoutData($0) }) {
+            throw ProviderError(.invalidResponse, "XML with an empty processing instruction is refused")
+        }
+    }
+
+    /// Whether `bytes` hold `<?target?>` (a target directly followed by `?>`) anywhere.
+    private static func hasProcessingInstructionWithoutData(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        while index + 3 < bytes.count {
+            if bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?") {
+                var end = index + 2
+                while end < bytes.count, !isSpace(bytes[end]), bytes[end] != UInt8(ascii: "?"), bytes[end] != UInt8(ascii: "<"),
+                    bytes[end] != UInt8(ascii: ">")
+                {
+                    end += 1
+                }
+                if end + 1 < bytes.count, bytes[end] == UInt8(ascii: "?"), bytes[end + 1] == UInt8(ascii: ">") { return true }
+            }
+            index += 1
+        }
+        return false
     }
 
     /// Encodings whose ASCII characters are single ASCII bytes and that the parser reads without a converter.
