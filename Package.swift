@@ -341,6 +341,27 @@ let package = Package(
             path: "Tests/HostileServerTests",
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "StrataFuzzTargets",
+            dependencies: [
+                "ProviderAPI", "WebDAVProvider", "NuxeoProvider", "PydioProvider",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Fuzz/Targets",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "strata-fuzz",
+            dependencies: ["StrataFuzzTargets"],
+            path: "Fuzz/Driver",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FuzzRegressionTests",
+            dependencies: ["StrataFuzzTargets", "ProviderAPI"],
+            path: "Tests/FuzzRegressionTests",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "NextcloudProviderTests",
             dependencies: [

@@ -25,6 +25,11 @@ public enum XMLSafety {
             throw ProviderError(.invalidResponse, "XML with a document type declaration is refused")
         }
         try data.withUnsafeBytes { try checkAttributeCounts($0) }
+        // Foundation's XMLParser on Linux reads a processing instruction's data with strlen, and
+        // libxml2 hands it no data at all for `<?target?>`: that crashes the process.
+        if data.withUnsafeBytes({ hasProcessingInstructionWithoutData($0) }) {
+            throw ProviderError(.invalidResponse, "XML with an empty processing instruction is refused")
+        }
     }
 
     /// The most attributes one element may have. Foundation's parser on Linux (libxml2 before
@@ -93,6 +98,24 @@ public enum XMLSafety {
         return bytes.count
     }
 
+    /// Whether `bytes` hold `<?target?>` (a target directly followed by `?>`) anywhere.
+    private static func hasProcessingInstructionWithoutData(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        while index + 3 < bytes.count {
+            if bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?") {
+                var end = index + 2
+                while end < bytes.count, !isSpace(bytes[end]), bytes[end] != UInt8(ascii: "?"), bytes[end] != UInt8(ascii: "<"),
+                    bytes[end] != UInt8(ascii: ">")
+                {
+                    end += 1
+                }
+                if end + 1 < bytes.count, bytes[end] == UInt8(ascii: "?"), bytes[end + 1] == UInt8(ascii: ">") { return true }
+            }
+            index += 1
+        }
+        return false
+    }
+
     /// Encodings whose ASCII characters are single ASCII bytes and that the parser reads without a converter.
     private static let acceptedEncodings: Set<String> = ["utf-8", "utf8", "us-ascii", "ascii", "iso-8859-1", "iso_8859-1", "latin1"]
 
@@ -113,19 +136,74 @@ public enum XMLSafety {
         guard bytes[start] == UInt8(ascii: "<") else {
             throw ProviderError(.invalidResponse, "the answer is not an XML document")
         }
-        let head = String(decoding: bytes[start...], as: UTF8.self)
-        guard head.hasPrefix("<?xml"), let end = head.range(of: "?>") else { return nil }
-        let declaration = head[..<end.lowerBound]
-        guard let key = declaration.range(of: "encoding") else { return nil }
-        let rest = declaration[key.upperBound...].drop { " =\t\r\n".contains($0) }
-        guard let quote = rest.first, quote == "\"" || quote == "'" else {
-            throw ProviderError(.invalidResponse, "malformed XML declaration")
-        }
-        let name = rest.dropFirst().prefix { $0 != quote }.lowercased()
+        let head = bytes[start...]
+        // `<?xml-stylesheet …?>` is a processing instruction, not a declaration: no encoding.
+        guard head.starts(with: Array("<?xml".utf8)), head.dropFirst(5).first.map({ isSpace($0) || $0 == UInt8(ascii: "?") }) == true,
+            let end = firstRange(of: Array("?>".utf8), in: head)
+        else { return nil }
+        // Read as strictly as the grammar says: the parser ignores the encoding of a malformed
+        // declaration, and trusting it here would let bytes that are not UTF-8 reach the parser.
+        guard let name = try encoding(inDeclaration: head[(head.startIndex + 5)..<end]) else { return nil }
         guard acceptedEncodings.contains(name) else {
             throw ProviderError(.invalidResponse, "XML in the \(name.prefix(40)) encoding is refused")
         }
         return name
+    }
+
+    /// The encoding the pseudo-attributes of an XML declaration (what lies between `<?xml` and
+    /// `?>`) name, lowercased, or `nil`; throws unless they are, in order, `version="1.x"`, an
+    /// optional `encoding`, and an optional `standalone`, each after white space (XML 1.0 §2.8).
+    private static func encoding(inDeclaration declaration: Data.SubSequence) throws -> String? {
+        let malformed = ProviderError(.invalidResponse, "malformed XML declaration")
+        var rest = declaration
+        var values: [String: String] = [:]
+        var order = ["version", "encoding", "standalone"][...]
+        while true {
+            var spaced = false
+            while let byte = rest.first, isSpace(byte) {
+                rest = rest.dropFirst()
+                spaced = true
+            }
+            if rest.isEmpty { break }
+            guard spaced else { throw malformed }
+            let name = String(decoding: rest.prefix { $0 != UInt8(ascii: "=") && !isSpace($0) }, as: UTF8.self)
+            guard let index = order.firstIndex(of: name) else { throw malformed }
+            order = order[(index + 1)...]
+            rest = rest.dropFirst(name.utf8.count)
+            while let byte = rest.first, isSpace(byte) { rest = rest.dropFirst() }
+            guard rest.first == UInt8(ascii: "=") else { throw malformed }
+            rest = rest.dropFirst()
+            while let byte = rest.first, isSpace(byte) { rest = rest.dropFirst() }
+            guard let quote = rest.first, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { throw malformed }
+            rest = rest.dropFirst()
+            guard let close = rest.firstIndex(of: quote) else { throw malformed }
+            let value = rest[..<close]
+            guard value.allSatisfy({ $0 < 0x80 }) else { throw malformed }
+            values[name] = String(decoding: value, as: UTF8.self)
+            rest = rest[(close + 1)...]
+        }
+        guard let version = values["version"], version.hasPrefix("1."), version.count > 2,
+            version.dropFirst(2).allSatisfy(\.isASCII), version.dropFirst(2).allSatisfy(\.isNumber)
+        else { throw malformed }
+        if let standalone = values["standalone"], standalone != "yes", standalone != "no" { throw malformed }
+        guard let encoding = values["encoding"] else { return nil }
+        guard let first = encoding.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first),
+            encoding.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) })
+        else { throw malformed }
+        return encoding.lowercased()
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+
+    /// Where `needle` first starts in `haystack`.
+    private static func firstRange(of needle: [UInt8], in haystack: Data.SubSequence) -> Data.Index? {
+        guard haystack.count >= needle.count else { return nil }
+        var index = haystack.startIndex
+        while index <= haystack.endIndex - needle.count {
+            if haystack[index..<(index + needle.count)].elementsEqual(needle) { return index }
+            index += 1
+        }
+        return nil
     }
 
     private static func contains(_ haystack: UnsafeRawBufferPointer, _ needle: [UInt8]) -> Bool {

@@ -2,8 +2,8 @@ import Foundation
 import ProviderAPI
 
 /// Maps the properties of a PROPFIND response to an ``Item``.
-enum DAVItemMapper {
-    static func item(path: ItemPath, properties: [DAVPropertyName: DAVPropertyValue]) -> Item {
+package enum DAVItemMapper {
+    package static func item(path: ItemPath, properties: [DAVPropertyName: DAVPropertyValue]) -> Item {
         let isFolder = properties[.resourcetype]?.children.contains(.collection) ?? false
         var item = Item(path: path, kind: isFolder ? .folder : .file)
         var raw: [String: String] = [:]

@@ -9,13 +9,13 @@ import ProviderAPI
 /// an encoded `%2F` can never create a path segment, and every decoded segment is
 /// validated by ``ItemPath``: a `..` or another host is an
 /// ``ProviderError/Code/invalidResponse``, never a path outside the root.
-struct DAVPathMapper: Sendable {
+package struct DAVPathMapper: Sendable {
     /// The root collection, always ending in `/`.
     let root: URL
     private let origin: (scheme: String, host: String, port: Int)
     private let rootSegments: [String]
 
-    init(root: URL) throws {
+    package init(root: URL) throws {
         try URLChecks.requireValidPort(root)
         guard var components = URLComponents(url: root, resolvingAgainstBaseURL: false),
             let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
@@ -48,7 +48,7 @@ struct DAVPathMapper: Sendable {
     }
 
     /// The item path an href names, relative to the root.
-    func path(forHref href: String) throws -> ItemPath {
+    package func path(forHref href: String) throws -> ItemPath {
         var rest = Substring(href)
         // Most servers send absolute paths; only look for a scheme when the href is not one.
         if rest.utf8.first != UInt8(ascii: "/"), let schemeEnd = rest.range(of: "://") {

@@ -1,0 +1,37 @@
+import Foundation
+import ProviderAPI
+import StrataFuzzTargets
+import Testing
+
+/// The second crash `scripts/fuzz` found, in three targets at once (pydio, ocs, multistatus): for
+/// `<?target?>` libxml2 hands Foundation's `XMLParser` no data, and its Linux callback runs
+/// `strlen` on it (a segmentation fault). `XMLSafety` now refuses such a document first, so
+/// every XMLParser-based reader (XMLElementTree, DAVErrorBody) is covered.
+@Suite("Processing instructions without data")
+struct ProcessingInstructionTests {
+    @Test("a processing instruction without data is refused, wherever it is", arguments: [
+        "<?a?><r/>", "<r><?a?></r>", "<r/><?a?>", "<?xml version=\"1.0\"?><?a?><r/>", "<??><r/>", "<?xml?><r/>",
+    ])
+    func refused(document: String) {
+        #expect(throws: ProviderError.self) { try XMLElementTree.parse(Data(document.utf8)) }
+        #expect(FuzzTarget.pydio.run(Data(document.utf8)) == .rejected(.invalidResponse))
+        #expect(FuzzTarget.ocs.run(Data(document.utf8)) == .rejected(.invalidResponse))
+    }
+
+    @Test("a processing instruction with data is still read")
+    func withData() throws {
+        let root = try XMLElementTree.parse(Data("<?a b?><r x=\"1\"><?c d?></r>".utf8))
+        #expect(root.name == "r")
+        #expect(root.attributes["x"] == "1")
+    }
+
+    @Test("the kept reproducers are refused", arguments: [
+        (FuzzTarget.pydio, "pydio/pi-without-data.xml"), (.ocs, "ocs/pi-without-data.xml"),
+        (.multistatus, "multistatus/pi-without-data.xml"),
+    ])
+    func reproducers(target: FuzzTarget, path: String) throws {
+        let data = try Data(contentsOf: FuzzReproducerTests.packageRoot.appendingPathComponent("Fuzz/Reproducers/\(path)"))
+        #expect(throws: ProviderError.self) { try XMLElementTree.parse(data) }
+        #expect(!target.run(data).isFinding)
+    }
+}
