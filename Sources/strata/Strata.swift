@@ -7,10 +7,11 @@ import ProviderAPI
 struct Strata: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata",
-        abstract: "List, fetch, upload, search, share and manage files on WebDAV, Nuxeo and other content servers.",
+        abstract: "List, fetch, upload, search, share and manage files on WebDAV, Nuxeo, Pydio and other content servers.",
         discussion: """
             Targets are URLs whose scheme picks the adapter (webdav://host/path, webdavs://host/path, \
-            nuxeo://host/nuxeo/default-domain/workspaces/ws, nuxeos://… for HTTPS) or saved remotes \
+            nuxeo://host/nuxeo/default-domain/workspaces/ws, pydio://host/pydio/my-files/folder, \
+            nuxeos://… and pydios://… for HTTPS) or saved remotes \
             (name:/path, from --remotes). Credentials come from --user and the STRATA_PASSWORD or \
             STRATA_TOKEN environment variables (or --password-file); they are never printed. Adapter \
             options go in -o key=value (repeatable), e.g. -o auth=token for Nuxeo token authentication. \

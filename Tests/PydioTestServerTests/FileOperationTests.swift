@@ -68,9 +68,9 @@ struct FileOperationTests {
         }
     }
 
-    @Test("copy auto-renames in place, move refuses a clash, rename with dest, search by content when asked")
+    @Test("copy auto-renames in place, move refuses a clash, rename with dest, search by content when asked (and indexed)")
     func copyMoveSearch() async throws {
-        try await withServer { _, client in
+        try await withServer({ $0.indexesContent = true }) { _, client in
             try await client.login()
             _ = try await client.put("/", "note.txt", Data("secret words".utf8))
             let copy = try await client.postAction("copy", [("dest", "/"), ("file", "/note.txt")])

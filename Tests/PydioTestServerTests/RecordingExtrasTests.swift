@@ -3,7 +3,7 @@ import Testing
 @testable import PydioTestServer
 
 /// Recordings 40–45 and the extras 90–98, plus the check that every
-/// recording in the fixture directory is replayed by this suite.
+/// recording in the fixture directory is replayed by this suite (46–60: ``SecondRunReplayTests``).
 @Suite("Recordings of pydio-core 8.2.5, later and extras")
 struct RecordingExtrasTests {
     /// The names of 42, one upload each (`ü` sent decomposed, stored composed).
@@ -99,7 +99,7 @@ struct RecordingExtrasTests {
             "45_ls_file_not_folder", "98_delete_permanent", "90_ls_paginated_page2", "91_delete_empty_selection",
             "92_rename_exists", "96_delete_background_task", "93_login_captcha_required", "94_get_seed_captcha",
             "95_login_remember_me", "97_get_captcha",
-        ])
+        ] + SecondRunReplayTests.names)
         let present = try Recordings.allNames()
         #expect(present.count >= 54, "fixture directory incomplete: \(Recordings.directory.path)")
         #expect(present.subtracting(replayed).isEmpty, "recordings nobody replays: \(present.subtracting(replayed).sorted())")

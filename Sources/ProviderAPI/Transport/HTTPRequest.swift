@@ -68,6 +68,13 @@ public struct HTTPRequest: Sendable {
         "GET", "HEAD", "OPTIONS", "PUT", "DELETE", "PROPFIND", "PROPPATCH", "REPORT", "SEARCH", "TRACE",
     ]
 
-    /// `METHOD path` with the query's secrets masked, for errors and logs.
-    public var summary: String { "\(method.rawValue) \(Redactor.redact(url: url, includeHost: false))" }
+    /// What the request does when neither method nor URL tells (the `get_action` of a Pydio POST,
+    /// whose parameters are in the body): shown after the URL in ``summary``. Never a secret.
+    public var label: String?
+
+    /// `METHOD path` with the query's secrets masked, then the ``label`` in brackets, for errors and logs.
+    public var summary: String {
+        let line = "\(method.rawValue) \(Redactor.redact(url: url, includeHost: false))"
+        return label.map { "\(line) [\(Redactor.redact($0))]" } ?? line
+    }
 }

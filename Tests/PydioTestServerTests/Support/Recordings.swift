@@ -70,6 +70,7 @@ enum Recordings {
             (#""links":\{"[0-9a-zA-Z]+":"#, "\"links\":{\"HASH\":"),
             (#"/[0-9a-f]{10}/"#, "/VIRTUAL/"),
             (#"(today|yesterday) at \d\d:\d\d"#, "REL"),
+            (#""expire_time":"\d{4}/\d\d/\d\d \d\d:\d\d""#, "\"expire_time\":\"DATE\""),
         ]
         for (pattern, template) in rules {
             out = out.replacingOccurrences(of: pattern, with: template, options: .regularExpression)

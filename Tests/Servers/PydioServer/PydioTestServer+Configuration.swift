@@ -22,6 +22,13 @@ extension PydioTestServer {
         /// any other value makes `login` expect `md5(md5(password) + seed)` (Pydio 5/6).
         public var seed = "-1"
 
+        /// Whether the search index holds the files' text (`index.lucene`'s `index_content`):
+        /// off on a stock install, where "My Files" indexes names only (recording 60).
+        public var indexesContent = false
+        /// Whether public links are below the base URL (`B/public/<hash>`, a server whose Pydio
+        /// is the whole site, as in the second run's recordings 56–57) rather than the server root.
+        public var publicLinksBelowBase = false
+
         /// The defaults: `admin`/`admin` on `127.0.0.1`, any port.
         public init() {}
     }

@@ -37,6 +37,9 @@ final class ServerCore: Sendable {
     /// `http://127.0.0.1:PORT`
     var rootURL: String { "http://\(configuration.host):\(port)" }
 
+    /// Where public links and minisites live: the root, or the base without its slash.
+    var publicRootURL: String { configuration.publicLinksBelowBase ? rootURL + basePrefix : rootURL }
+
     /// `http://127.0.0.1:PORT/pydio/`
     var baseURL: String { rootURL + basePrefix + "/" }
 

@@ -13,7 +13,7 @@ extension PydioProvider {
         if let existing = try await node(at: target) {
             throw ProviderError(.alreadyExists, "\(target) already exists as a \(existing.isFile ? "file" : "folder")")
         }
-        let change = try await write("mkdir", [("dir", remote(parent)), ("dirname", name)])
+        let change = try await write("mkdir", [("dir", remote(parent)), ("dirname", Self.wire(name))])
         if let node = change.added.first, let path = local(node.path) { return item(node, at: path) }
         return try await item(at: target)
     }
@@ -51,24 +51,24 @@ extension PydioProvider {
         }
         let sameFolder = destination.parent == source.parent
         if action == "move", sameFolder {
-            _ = try await write("rename", [("file", remote(source)), ("filename_new", destination.name)])
+            _ = try await write("rename", [("file", remote(source)), ("filename_new", Self.wire(destination.name))])
             return try await item(at: destination)
         }
         if action == "copy", sameFolder || destination.name != source.name {
             // Copy under the new name in one step where the server takes targetBaseName.
             let change = try await write(
-                "copy", [("dest", remote(destination.parent)), ("nodes[]", remote(source)), ("targetBaseName", destination.name)])
+                "copy", [("dest", remote(destination.parent)), ("nodes[]", remote(source)), ("targetBaseName", Self.wire(destination.name))])
             if change.isPending { try await waitUntilPresent(destination) }
             if let found = try await self.node(at: destination) { return item(found, at: destination) }
             // A server that ignores targetBaseName copied under the old name: rename the copy.
             let copied = try destination.parent.appending(node.storedName)
-            _ = try await write("rename", [("file", remote(copied)), ("filename_new", destination.name)])
+            _ = try await write("rename", [("file", remote(copied)), ("filename_new", Self.wire(destination.name))])
             return try await item(at: destination)
         }
         let change = try await write(action, [("dest", remote(destination.parent)), ("nodes[]", remote(source))])
         if change.isPending { try await waitUntilPresent(try destination.parent.appending(source.name)) }
         if destination.name != source.name {
-            _ = try await write("rename", [("file", remote(try destination.parent.appending(source.name))), ("filename_new", destination.name)])
+            _ = try await write("rename", [("file", remote(try destination.parent.appending(source.name))), ("filename_new", Self.wire(destination.name))])
         }
         return try await item(at: destination)
     }

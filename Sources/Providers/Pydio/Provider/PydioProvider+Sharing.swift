@@ -5,16 +5,24 @@ extension PydioProvider {
     /// Searches the workspace's index (`get_action=search`) below the root (or the query's
     /// `.under` folder); names and full text go to the indexer, the other predicates are applied
     /// to the results here. `.native` passes a Lucene query through.
+    ///
+    /// The folder is not sent as `current_dir`: the server's Lucene expands it into one term per
+    /// indexed path below it and refuses a folder that ever held more than 1,024 files ("Terms per
+    /// query limit is reached.", recording 54). The whole workspace is searched (recording 55) and
+    /// the hits outside the folder are dropped here; a limit goes to the server only when nothing
+    /// is dropped.
     public func search(_ query: Query, page: PageRequest) async throws -> ItemPage {
         let (text, scope) = Self.searchText(query)
         guard let text, !text.isEmpty else {
             throw ProviderError(.invalidArgument, "a Pydio search needs a name or a word to look for")
         }
+        if Self.wantsContent(query) {
+            try capabilities.require(.fullTextSearch, "full-text search (this workspace does not index file contents)")
+        }
         var extra: [(String, String)] = [("query", text)]
         if Self.wantsContent(query) { extra.append(("fields", "filename,ajxp_document_content")) }
         let folder = scope ?? .root
-        extra.append(("current_dir", remote(folder)))
-        if let limit = page.limit { extra.append(("limit", String(max(1, limit) * 4))) }
+        if let limit = page.limit, remote(folder) == "/" { extra.append(("limit", String(max(1, limit) * 4))) }
         let listing = try await session.call("search", parameters(extra), chain: PydioRecognizers.chain(PydioRecognizers.listing))
         var items: [Item] = []
         for node in listing.children where !node.path.hasPrefix("/recycle_bin") {
@@ -66,10 +74,11 @@ extension PydioProvider {
             return []
         }
         return PydioShareLink.links(in: data).map { link in
-            Share(
+            var properties = ["expire_after": String(link.expireAfterDays ?? 0), "is_expired": String(link.isExpired)]
+            if let time = link.expireTime { properties["expire_time"] = time }
+            return Share(
                 id: link.hash, path: path, kind: .publicLink, permissions: link.downloadDisabled ? [] : .read, url: link.url,
-                expires: nil, passwordProtected: false,
-                properties: ["expire_after": String(link.expireAfterDays ?? 0), "is_expired": String(link.isExpired)])
+                expires: link.expires, passwordProtected: link.hasPassword, properties: properties)
         }
     }
 

@@ -95,7 +95,10 @@ extension PydioProvider {
         defer { if let spooled { try? FileManager.default.removeItem(at: spooled) } }
         let length = source.length ?? 0
         let change: PydioChange
-        if length > Int64(settings.chunkSize) {
+        if length == 0 {
+            // The server refuses an empty upload ("You must select a file (410)", recording 46); mkfile makes one.
+            change = try await makeEmptyFile(in: folder, name: name, conflict: options.conflict)
+        } else if length > Int64(settings.chunkSize) {
             change = try await uploadInParts(source, length: length, to: folder, name: name, options: options)
         } else {
             change = try await uploadPart(
@@ -111,16 +114,46 @@ extension PydioProvider {
         return item(node, at: path)
     }
 
+    /// An empty file through `mkfile` (no `content`; recording 47). `mkfile` refuses an existing
+    /// name unless forced and has no `auto_rename`: overwrite forces it, rename picks the next
+    /// free `name-N.ext` here, as the server's `auto_rename` numbers uploads.
+    func makeEmptyFile(in folder: ItemPath, name: String, conflict: ConflictPolicy) async throws -> PydioChange {
+        var chosen = name
+        var force = false
+        switch conflict {
+        case .fail: break
+        case .overwrite: force = true
+        case .rename:
+            var index = 1
+            while try await node(at: try folder.appending(chosen)) != nil {
+                guard index <= 10_000 else { throw ProviderError(.alreadyExists, "no free name for \(name) in \(folder)") }
+                chosen = Self.numbered(name, index)
+                index += 1
+            }
+        }
+        var parameters = [("dir", remote(folder)), ("filename", Self.wire(chosen))]
+        if force { parameters.append(("force", "true")) }
+        return try await write("mkfile", parameters)
+    }
+
+    /// `name-1.ext`, `name-2.ext`… (before the last dot, none for a dot-less name): the server's `auto_rename` numbering.
+    static func numbered(_ name: String, _ index: Int) -> String {
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            return "\(name[..<dot])-\(index)\(name[dot...])"
+        }
+        return "\(name)-\(index)"
+    }
+
     /// One `upload` request (`xhr_uploader=true`, the name in `urlencoded_filename`).
     func uploadPart(
         _ source: any UploadSource, to folder: ItemPath, name: String, extra: [(String, String)], progress: ProgressHandler?
     ) async throws -> PydioChange {
-        let body = MultipartFileSource(file: source, field: "userfile_0", fileName: name, mimeType: MIMETypes.guess(name))
+        let body = MultipartFileSource(file: source, field: "userfile_0", fileName: Self.wire(name), mimeType: MIMETypes.guess(name))
         var replayed = false
         while true {
             var request = try await session.signedInRequest(
                 "upload",
-                parameters([("dir", remote(folder)), ("xhr_uploader", "true"), ("urlencoded_filename", PercentEncoding.formEncode(name))] + extra),
+                parameters([("dir", remote(folder)), ("xhr_uploader", "true"), ("urlencoded_filename", PercentEncoding.formEncode(Self.wire(name)))] + extra),
                 post: false)
             request.method = .POST
             request.isIdempotent = false
@@ -161,7 +194,7 @@ extension PydioProvider {
         var sent: Int64 = 0
         while let part = try await reader.next() {
             var extra: [(String, String)] = [("partial_upload", "true"), ("partial_target_bytesize", String(length))]
-            if sent > 0 { extra.append(("appendto_urlencoded_part", PercentEncoding.formEncode(name))) }
+            if sent > 0 { extra.append(("appendto_urlencoded_part", PercentEncoding.formEncode(Self.wire(name)))) }
             if options.conflict == .rename, sent == 0 { extra.append(("auto_rename", "true")) }
             let offset = sent
             let report: ProgressHandler? = options.progress.map { handler in

@@ -26,9 +26,11 @@ public struct PydioProvider: StorageProvider {
     let logger: Logger
 
     /// What Pydio supports through this adapter: no etags, digests or preconditions; names
-    /// without `? " | \`, a leading space or a leading dot, stored in NFC.
+    /// without `? " | \`, a leading space or a leading dot, stored in NFC. Search by name only:
+    /// full text is added when the `indexesContent` option says the workspace indexes contents
+    /// (nothing in the server's registry tells; a stock "My Files" does not, recording 60).
     public static let standardCapabilities = Capabilities(
-        features: [.rangeDownload, .resumeDownload, .move, .copy, .mimeTypes, .search, .fullTextSearch, .shares, .emptyFolders, .permissions],
+        features: [.rangeDownload, .resumeDownload, .move, .copy, .mimeTypes, .search, .shares, .emptyFolders, .permissions],
         modifiedTimePrecision: .seconds(1), shareKinds: [.publicLink],
         names: NameRules(
             forbiddenCharacters: ["?", "\"", "|", "\\"], allowsLeadingSpace: false, allowsDotFiles: false,
@@ -60,7 +62,9 @@ public struct PydioProvider: StorageProvider {
             base: settings.baseURL, username: user, password: password, transport: configuration.transport,
             retry: configuration.retry, logger: configuration.logger, onRetry: configuration.onRetry)
         self.logger = configuration.logger
-        self.capabilities = Self.standardCapabilities
+        var capabilities = Self.standardCapabilities
+        if settings.indexesContent { capabilities.features.insert(.fullTextSearch) }
+        self.capabilities = capabilities
         self.account = ProviderAccount(
             kind: "pydio", server: Redactor.redact(url: settings.baseURL), user: user,
             workspace: settings.workspace + settings.rootPath)
@@ -87,10 +91,20 @@ public struct PydioProvider: StorageProvider {
 
     // MARK: Paths
 
-    /// The Pydio path of `path`.
+    /// The Pydio path of `path`, as the server spells it (``wire(_:)``).
     func remote(_ path: ItemPath) -> String {
         let base = settings.rootPath == "/" ? "" : settings.rootPath
-        return path.isRoot ? (base.isEmpty ? "/" : base) : base + path.description
+        return Self.wire(path.isRoot ? (base.isEmpty ? "/" : base) : base + path.description)
+    }
+
+    /// The one normalisation of every path and name the adapter sends: precomposed (NFC).
+    ///
+    /// The server stores an uploaded name precomposed but keeps a folder name, and looks a path
+    /// up, byte for byte as sent (recordings 49–53): a decomposed path finds nothing, and a
+    /// decomposed folder name would make a second folder that looks like the first. Sending
+    /// everything precomposed keeps one spelling, the one the capabilities promise.
+    static func wire(_ text: String) -> String {
+        text.precomposedStringWithCanonicalMapping
     }
 
     /// The provider path of a Pydio path, or `nil` when it is outside the root.
@@ -128,7 +142,7 @@ public struct PydioProvider: StorageProvider {
 
     /// The node at `path`, or `nil` when there is none (`ls` of a selection).
     func node(at path: ItemPath) async throws -> PydioNode? {
-        let target = remote(path).precomposedStringWithCanonicalMapping
+        let target = remote(path)
         let listing = try await session.call(
             "ls", parameters([("options", "al"), ("file", target)]), chain: PydioRecognizers.chain(PydioRecognizers.listing))
         return listing.children.first { $0.path.unicodeScalars.elementsEqual(target.unicodeScalars) } ?? listing.children.first

@@ -8,8 +8,10 @@ import ProviderAPI
 /// unless the `basePath` option says otherwise (`/` for a server at the root), the workspace is
 /// named by id or slug. Options: `basePath`; `chunkSize` (bytes per part of a partial upload, and
 /// the size above which a file goes in parts; 4 MiB by default); `showRecycleBin` (`true` lists
-/// the recycle bin at the workspace root); `maxPages` and `maxEntries` (the ``PageLimits`` of every
-/// page loop, the provider's own paging included).
+/// the recycle bin at the workspace root); `indexesContent` (`true` when the workspace's search
+/// index holds the files' text, which declares ``Features/fullTextSearch``: the server does not say
+/// so in its registry, and a stock "My Files" indexes names only); `maxPages` and `maxEntries` (the
+/// ``PageLimits`` of every page loop, the provider's own paging included).
 public struct PydioProviderSettings: Sendable, Hashable {
     /// The server's base URL, with a trailing slash (`https://host/pydio/`).
     public var baseURL: URL
@@ -21,6 +23,8 @@ public struct PydioProviderSettings: Sendable, Hashable {
     public var chunkSize: Int
     /// Whether listings of the workspace root include the recycle bin.
     public var showsRecycleBin: Bool
+    /// Whether the workspace's search index holds file contents (the `indexesContent` option).
+    public var indexesContent: Bool
 
     /// Reads the settings.
     ///
@@ -57,5 +61,6 @@ public struct PydioProviderSettings: Sendable, Hashable {
             chunkSize = 4 << 20
         }
         showsRecycleBin = options["showRecycleBin"]?.lowercased() == "true"
+        indexesContent = options["indexesContent"]?.lowercased() == "true"
     }
 }

@@ -80,9 +80,12 @@ public actor PydioSession {
         if let token { all.append(("secure_token", token)) }
         let encoded = all.map { PercentEncoding.formEncode($0.0) + "=" + PercentEncoding.formEncode($0.1) }.joined(separator: "&")
         if post {
-            return HTTPRequest(
+            var request = HTTPRequest(
                 method: .POST, url: endpoint, headers: ["Content-Type": "application/x-www-form-urlencoded"],
                 body: .bytes(ByteBuffer(string: encoded)), isIdempotent: false)
+            // The action is in the body: name it in logs and errors (the body's other values may be secrets).
+            request.label = "get_action=\(action)"
+            return request
         }
         var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)
         components?.percentEncodedQuery = encoded

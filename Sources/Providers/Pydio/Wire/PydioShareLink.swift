@@ -13,6 +13,21 @@ public struct PydioShareLink: Sendable, Hashable {
     public var isExpired: Bool
     /// Whether download is disabled (preview only).
     public var downloadDisabled: Bool
+    /// When the link expires, as the server writes it (`expire_time`, `2026/12/01 00:34`), for a
+    /// link with an expiry.
+    public var expireTime: String?
+    /// Whether the link asks for a password (`has_password`).
+    public var hasPassword: Bool
+
+    /// ``expireTime`` as a date: the server writes its own local time without a zone; read as UTC.
+    public var expires: Date? {
+        guard let expireTime else { return nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy/MM/dd HH:mm"
+        return formatter.date(from: expireTime)
+    }
 
     /// Every link in a `load_shared_element_data` answer.
     public static func links(in json: JSONValue) -> [PydioShareLink] {
@@ -22,7 +37,9 @@ public struct PydioShareLink: Sendable, Hashable {
             return PydioShareLink(
                 hash: hash, url: value["public_link"]?.stringValue.flatMap(URL.init(string:)),
                 expireAfterDays: value["expire_after"]?.intValue, isExpired: value["is_expired"]?.boolValue ?? false,
-                downloadDisabled: value["disable_download"]?.boolValue ?? false)
+                downloadDisabled: value["disable_download"]?.boolValue ?? false,
+                expireTime: value["expire_time"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 },
+                hasPassword: value["has_password"]?.boolValue ?? false)
         }.sorted { $0.hash < $1.hash }
     }
 }

@@ -68,5 +68,18 @@ enum Reply {
         var headerName: String
         var status = 200
         var extraHeaders: [(String, String)] = []
+        /// Sent as PHP sends `ls` (recording 58): no `Content-Length`, `Connection: close`. PHP
+        /// ends such a body by closing the connection; Hummingbird frames a length-less HTTP/1.1
+        /// body in chunks instead, so the answer is chunked (still without a length).
+        var withoutLength = false
+    }
+
+    /// A streamed answer with no `Content-Length` (chunked by the HTTP/1.1 encoder).
+    static func lengthless(_ data: Data, status: Int, headers: [(String, String)]) -> Response {
+        let body = ResponseBody { writer in
+            try await writer.write(ByteBuffer(bytes: data))
+            try await writer.finish(nil)
+        }
+        return Response(status: HTTPResponse.Status(code: status), headers: fields(headers + [("Connection", "close")]), body: body)
     }
 }

@@ -7,6 +7,8 @@ struct NodeXML: Sendable {
     var node: StoredNode
     /// Render time (`ajxp_im_time`, relative dates).
     var now: Int64
+    /// Whether the node has a public link (`ls` then marks it, recording 58).
+    var isShared = false
 
     private var name: String { PathTools.name(path) }
     private var isRecycle: Bool { path == PathTools.recycle }
@@ -34,9 +36,12 @@ struct NodeXML: Sendable {
         return [("ajxp_relativetime", relative), ("ajxp_description", "Modified " + relative)]
     }
 
-    /// `filesize` + `mimestring` for files, `mimestring` for folders.
+    /// `filesize` + `mimestring` for files (no `filesize` for an empty one, recordings 47–48),
+    /// `mimestring` for folders.
     private var labelAttributes: [(String, String)] {
-        node.isFolder ? [("mimestring", "Directory")] : [("filesize", FileKind.roundSize(node.size)), ("mimestring", FileKind.of(name).label)]
+        if node.isFolder { return [("mimestring", "Directory")] }
+        let kind = [("mimestring", FileKind.of(name).label)]
+        return node.size == 0 ? kind : [("filesize", FileKind.roundSize(node.size))] + kind
     }
 
     private var imTime: (String, String) { ("ajxp_im_time", String(now)) }
@@ -62,7 +67,15 @@ struct NodeXML: Sendable {
         let head: [(String, String)] = node.isFolder
             ? [("text", name), ("is_file", "false"), ("filename", path)]
             : [("is_file", "true"), ("text", name), ("filename", path)]
-        return XMLText.element("tree", head + typeAttributes + statAttributes + timeAttributes + labelAttributes + [imTime])
+        var labels = labelAttributes
+        if isShared, !node.isFolder {
+            // Between `filesize` and `mimestring`, as the share plugin merges its metadata.
+            labels.insert(contentsOf: [
+                ("ajxp_shared", "true"), ("overlay_icon", "shared.png"), ("overlay_class", "mdi mdi-share-variant"),
+                ("ajxp_shared_minisite", "file"),
+            ], at: labels.count - 1)
+        }
+        return XMLText.element("tree", head + typeAttributes + statAttributes + timeAttributes + labels + [imTime])
     }
 
     /// The opening root element of an `ls` answer (the listed folder).

@@ -15,12 +15,16 @@ enum ShareJSON {
         let linkObjects = links.map { link -> (String, String) in
             let hashValue = link.hash.allSatisfy(\.isASCII) && Int(link.hash) != nil && !link.hash.hasPrefix("0")
                 ? link.hash : JSONText.string(link.hash)
+            // A password makes the link non-public; an expiry adds its date (recording 57).
             var pairs: [(String, String)] = [
-                ("public", JSONText.string("true")), ("disable_download", "false"), ("hash", hashValue),
+                ("public", JSONText.string(link.password == nil ? "true" : "false")), ("disable_download", "false"), ("hash", hashValue),
                 ("hash_is_shorten", "false"), ("internal_user_id", JSONText.string(link.internalUser)),
                 ("public_link", JSONText.string("\(root)/public/\(link.hash)")),
-                ("expire_after", String(link.expireDays)), ("is_expired", isExpired(link, now: now) ? "true" : "false"),
             ]
+            if link.expireDays > 0 {
+                pairs.append(("expire_time", JSONText.string(UnixTime.minute(link.created + Int64(link.expireDays) * 86_400))))
+            }
+            pairs += [("expire_after", String(link.expireDays)), ("is_expired", isExpired(link, now: now) ? "true" : "false")]
             if link.password != nil { pairs.append(("has_password", "true")) }
             if let limit = link.downloadLimit {
                 pairs.append(("download_limit", String(limit)))

@@ -5,7 +5,8 @@ enum PathTools {
     static let recycle = "/recycle_bin"
 
     /// Decodes `base64encoded:`, removes `..` segments, collapses slashes,
-    /// drops the trailing slash, NFC; `""` → `/`.
+    /// drops the trailing slash; `""` → `/`. The characters are kept as sent: a decomposed path
+    /// does not find a precomposed file (recording 51).
     static func normalize(_ raw: String) -> String {
         var value = raw
         if value.hasPrefix("base64encoded:"), let data = Data(base64Encoded: String(value.dropFirst(14))) {
@@ -15,8 +16,7 @@ enum PathTools {
         let segments = value.split(separator: "/", omittingEmptySubsequences: true)
             .map(String.init)
             .filter { $0 != ".." && $0 != "." }
-        let joined = "/" + segments.joined(separator: "/")
-        return joined.precomposedStringWithCanonicalMapping
+        return "/" + segments.joined(separator: "/")
     }
 
     static func parent(_ path: String) -> String {
@@ -34,25 +34,37 @@ enum PathTools {
         dir == "/" ? "/" + name : dir + "/" + name
     }
 
-    /// `true` when `path` is `ancestor` or below it.
+    /// `true` when `path` is `ancestor` or below it (byte for byte).
     static func isWithin(_ path: String, _ ancestor: String) -> Bool {
-        ancestor == "/" || path == ancestor || path.hasPrefix(ancestor + "/")
+        ancestor == "/" || same(path, ancestor) || path.utf8.starts(with: (ancestor + "/").utf8)
     }
 
-    /// `InputFilter::sanitize` for a file name: removes `" / | ? \`, NUL and HTML tags; NFC.
+    /// Byte-for-byte equality: `café` precomposed and decomposed differ, as on the server's disk.
+    static func same(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.elementsEqual(rhs.utf8)
+    }
+
+    /// What follows `prefix` in `path`, by bytes (`prefix` is `path` or an ancestor of it).
+    static func suffix(_ path: String, after prefix: String) -> String {
+        String(decoding: path.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
+    }
+
+    /// `InputFilter::sanitize` for a file name: removes `" / | ? \`, NUL and HTML tags; the
+    /// characters are kept as sent (only uploads store names precomposed).
     static func sanitizeFileName(_ name: String) -> String {
         sanitize(name, removing: "\"/|?\\")
     }
 
-    /// For a folder name: removes `" | ? \`, NUL and HTML tags (and `/`, which would make a path); NFC.
+    /// For a folder name: removes `" | ? \`, NUL and HTML tags (and `/`, which would make a path);
+    /// a decomposed name is kept decomposed (recordings 52–53).
     static func sanitizeDirName(_ name: String) -> String {
         sanitize(name, removing: "\"|?\\/")
     }
 
     private static func sanitize(_ name: String, removing characters: String) -> String {
         var text = name.replacingOccurrences(of: "<[A-Za-z/!][^<>]*>", with: "", options: .regularExpression)
-        text.removeAll { characters.contains($0) || $0 == "\0" }
-        return text.precomposedStringWithCanonicalMapping
+        text.unicodeScalars.removeAll { characters.unicodeScalars.contains($0) || $0 == "\0" }
+        return text
     }
 
     /// Characters `upload` refuses with `… contains forbidden characters (411)`.

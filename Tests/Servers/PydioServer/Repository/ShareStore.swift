@@ -28,7 +28,7 @@ struct ShareStore: Sendable {
 
     /// Links of one node, oldest first.
     func links(workspace: String, path: String) -> [Link] {
-        order.compactMap { links[$0] }.filter { $0.workspace == workspace && $0.path == path }
+        order.compactMap { links[$0] }.filter { $0.workspace == workspace && PathTools.same($0.path, path) }
     }
 
     mutating func remove(_ hash: String) {

@@ -9,7 +9,8 @@ extension ActionContext {
         let dirValue = request.param("dir")
         if dirValue == nil, !selection.isEmpty { return listSelection() }
         let (dir, page) = withWorkspace { tree, _ in Self.pageTarget(dirValue ?? "/", in: tree) }
-        return withWorkspace { tree, now in
+        let workspace = workspace
+        return withTree { tree, shares, now in
             guard let node = tree[dir] else {
                 return Reply.error("There was a problem trying to open folder \(streamURL(dir)), please check your Administrator")
             }
@@ -46,7 +47,10 @@ extension ActionContext {
                     + ",\"children\":{" + children.joined(separator: ",") + "}}"
                 return Reply.Body(data: Data(document.utf8), contentType: "application/json; charset=UTF-8", headerName: "Content-Type")
             }
-            for entry in entries { out += NodeXML(path: entry.path, node: entry.node, now: now).child() }
+            for entry in entries {
+                let shared = !shares.links(workspace: workspace, path: entry.path).isEmpty
+                out += NodeXML(path: entry.path, node: entry.node, now: now, isShared: shared).child()
+            }
             return Reply.xml(out + "</tree>")
         }
     }

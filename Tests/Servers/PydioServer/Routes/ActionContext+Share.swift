@@ -7,7 +7,7 @@ extension ActionContext {
         let subAction = request.param("sub_action") ?? (request.param("simple_share_type") != nil ? "create_minisite" : "")
         guard subAction == "create_minisite" else { return Reply.emptyHTML }
         guard let target = selection.first else { return Reply.error("Cannot find file!") }
-        let root = core.rootURL
+        let root = core.publicRootURL
         let expiration = Int(request.param("expiration") ?? "") ?? 0
         let password = request.param("guest_user_pass").flatMap { $0.isEmpty ? nil : $0 }
         let limit = Int(request.param("downloadlimit") ?? "").flatMap { $0 > 0 ? $0 : nil }
@@ -32,7 +32,7 @@ extension ActionContext {
     /// `load_shared_element_data`: the share JSON of a node, links keyed by hash.
     func shareData() -> Reply.Body {
         guard let target = selection.first else { return Reply.error("Cannot find file!") }
-        let root = core.rootURL
+        let root = core.publicRootURL
         let workspace = workspace
         return withTree { _, shares, now in
             let links = shares.links(workspace: workspace, path: target)

@@ -40,7 +40,10 @@ extension ActionContext {
         } else {
             return StoreResult(kind: .text("No file found (411)"))
         }
+        // `parseFileDataErrors`: an empty file is "no file" (recording 46).
+        if data.isEmpty { return StoreResult(kind: .text("You must select a file (410)")) }
         if let encoded = request.param("urlencoded_filename") { name = FormCodec.urldecode(encoded) }
+        // Uploaded names are stored precomposed (recordings 49–50), unlike folder names.
         name = name.precomposedStringWithCanonicalMapping
         if let slash = name.lastIndex(of: "/") { name = String(name[name.index(after: slash)...]) }
         let appendTo = request.param("appendto_urlencoded_part").map { FormCodec.urldecode($0).precomposedStringWithCanonicalMapping }

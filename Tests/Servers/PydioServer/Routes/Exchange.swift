@@ -78,6 +78,7 @@ struct Exchange {
             headers += cookies.map { ("Set-Cookie", $0) }
             headers += body.extraHeaders
             headers.append((body.headerName, body.contentType))
+            if body.withoutLength { return Reply.lengthless(body.data, status: body.status, headers: headers) }
             return Reply.bytes(body.data, status: body.status, headers: headers)
         }
     }

@@ -80,7 +80,10 @@ struct PydioRouter: Sendable {
         guard entry.holdsFiles else { return .body(Reply.emptyHTML) }
         let ctx = ActionContext(request: exchange.request, workspace: entry.id, user: exchange.session.user ?? "", core: core)
         switch action {
-        case "ls": return .body(ctx.list())
+        case "ls":
+            var listing = ctx.list()
+            listing.withoutLength = true
+            return .body(listing)
         case "stat": return .body(ctx.stat())
         case "mkdir": return .body(ctx.mkdir())
         case "mkfile": return .body(ctx.mkfile())

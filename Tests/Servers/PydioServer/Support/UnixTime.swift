@@ -28,4 +28,12 @@ enum UnixTime {
         default: return String(format: "%04d/%02d/%02d at %@", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1, hour)
         }
     }
+
+    /// `2026/12/01 00:34` (UTC): a link's `expire_time`.
+    static func minute(_ seconds: Int64) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        return String(format: "%04d/%02d/%02d %02d:%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1, parts.hour ?? 0, parts.minute ?? 0)
+    }
 }
