@@ -63,32 +63,31 @@ public enum Redactor {
     /// `Basic`/`Bearer` credentials.
     public static func redact(_ text: String) -> String {
         var result = text
-        // Authorization: Digest username="ann", … — a secret header quoted back, to the end of its line.
-        let headers = secretHeaders.sorted().map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
-        if let regex = try? NSRegularExpression(pattern: "(\\b(?:\(headers))\\s*:\\s*)[^\\r\\n<]+", options: .caseInsensitive) {
-            result = regex.stringByReplacingMatches(
-                in: result, range: NSRange(result.startIndex..., in: result), withTemplate: "$1\(mask)")
-        }
-        // "password": "…" in a JSON body quoted back.
-        let jsonNames = secretQueryNames.sorted().map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
-        if let regex = try? NSRegularExpression(pattern: "(\"(?:\(jsonNames))\"\\s*:\\s*\")(?:[^\"\\\\]|\\\\.)*", options: .caseInsensitive) {
-            result = regex.stringByReplacingMatches(
-                in: result, range: NSRange(result.startIndex..., in: result), withTemplate: "$1\(mask)")
-        }
-        // scheme://user:password@host
-        if let regex = try? NSRegularExpression(pattern: "([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\\s]+@") {
-            result = regex.stringByReplacingMatches(
-                in: result, range: NSRange(result.startIndex..., in: result), withTemplate: "$1\(mask)@")
-        }
-        let names = secretQueryNames.sorted().map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
-        if let regex = try? NSRegularExpression(pattern: "((?:^|[?&;,\\s])(?:\(names))=)[^&\\s\"']*", options: .caseInsensitive) {
-            result = regex.stringByReplacingMatches(
-                in: result, range: NSRange(result.startIndex..., in: result), withTemplate: "$1\(mask)")
-        }
-        if let regex = try? NSRegularExpression(pattern: "((?:Basic|Bearer)\\s+)[A-Za-z0-9+/=._~-]+", options: .caseInsensitive) {
-            result = regex.stringByReplacingMatches(
-                in: result, range: NSRange(result.startIndex..., in: result), withTemplate: "$1\(mask)")
+        for rule in rules {
+            result = rule.regex.stringByReplacingMatches(
+                in: result, range: NSRange(result.startIndex..., in: result), withTemplate: rule.template)
         }
         return result
     }
+
+    /// The patterns of ``redact(_:)``, compiled once (compiling them on every call made each
+    /// error message cost as much as parsing a page).
+    private static let rules: [(regex: NSRegularExpression, template: String)] = {
+        let headers = secretHeaders.sorted().map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
+        let names = secretQueryNames.sorted().map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
+        let patterns: [(String, NSRegularExpression.Options, String)] = [
+            // Authorization: Digest username="ann", … — a secret header quoted back, to the end of its line.
+            ("(\\b(?:\(headers))\\s*:\\s*)[^\\r\\n<]+", .caseInsensitive, "$1\(mask)"),
+            // "password": "…" in a JSON body quoted back.
+            ("(\"(?:\(names))\"\\s*:\\s*\")(?:[^\"\\\\]|\\\\.)*", .caseInsensitive, "$1\(mask)"),
+            // scheme://user:password@host
+            ("([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\\s]+@", [], "$1\(mask)@"),
+            // password=… in a query, a form or free text.
+            ("((?:^|[?&;,\\s])(?:\(names))=)[^&\\s\"']*", .caseInsensitive, "$1\(mask)"),
+            ("((?:Basic|Bearer)\\s+)[A-Za-z0-9+/=._~-]+", .caseInsensitive, "$1\(mask)"),
+        ]
+        return patterns.compactMap { pattern, options, template in
+            (try? NSRegularExpression(pattern: pattern, options: options)).map { ($0, template) }
+        }
+    }()
 }
