@@ -179,7 +179,7 @@ let package = Package(
         .testTarget(
             name: "PydioProviderTests",
             dependencies: [
-                "PydioProvider", "PydioTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting",
+                "PydioProvider", "PydioTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting", "strata",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/PydioProviderTests",

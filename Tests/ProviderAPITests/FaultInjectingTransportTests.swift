@@ -41,9 +41,12 @@ struct FaultInjectingTransportTests {
         let url = URL(string: "http://127.0.0.1:1/x")!
         #expect(try await read(try await faults.send(HTTPRequest(method: .GET, url: url))) == 300)
         #expect(faults.armedFaults == 1)
+        #expect(faults.appliedFaults == 0, "a body too short to cut is not a fault applied")
         let cut = try await faults.send(HTTPRequest(method: .GET, url: url))
+        #expect(faults.appliedFaults == 0, "chosen, not yet applied: nothing was cut")
         await #expect(throws: ProviderError.self) { _ = try await read(cut) }
         #expect(faults.armedFaults == 0)
+        #expect(faults.appliedFaults == 1)
     }
 
     @Test("truncateBody removes the length and ends the body cleanly after the cut")
@@ -65,6 +68,7 @@ struct FaultInjectingTransportTests {
         let body = try await cut.body.collect(upTo: 1 << 20)
         #expect(Array(body.readableBytesView) == Array(long[..<1000]))
         #expect(faults.armedFaults == 0)
+        #expect(faults.appliedFaults == 1)
         #expect(try await read(try await faults.send(HTTPRequest(method: .GET, url: url))) == 5000)
     }
 }

@@ -9,9 +9,29 @@ struct TamperTests {
         let server = InMemoryServer()
         let options = ConformanceOptions(caseFilter: cases, baseTransport: server)
         let suite = ConformanceSuite(subject: "tampered \(tamper)", options: options) { transport in
-            TamperedProvider(base: InMemoryProvider(transport: transport), tamper: tamper)
+            if tamper == .ignoresTransport {
+                return TamperedProvider(base: InMemoryProvider(transport: server), tamper: tamper, direct: InMemoryProvider(transport: server))
+            }
+            return TamperedProvider(base: InMemoryProvider(transport: transport), tamper: tamper, direct: InMemoryProvider(transport: server))
         }
         return await suite.run()
+    }
+
+    @Test("a download that goes around the given transport fails the fault cases as 'fault not applied'")
+    func faultNotApplied() async {
+        let report = await run(.downloadsAroundTransport, ["resume.afterDrop", "integrity.truncatedWithoutLength"])
+        #expect(report.counts.failed == 2, "\(report.text)")
+        for result in report.results {
+            #expect(result.outcome.detail?.hasPrefix("fault not applied: ") == true, "\(result)")
+        }
+    }
+
+    @Test("a provider that never uses the given transport is skipped by the fault cases, not failed")
+    func transportUnused() async {
+        let report = await run(.ignoresTransport, ["resume.afterDrop", "integrity.truncatedWithoutLength", "retries"])
+        #expect(report.counts.failed == 0, "\(report.text)")
+        #expect(report.counts.skipped == 4, "\(report.text)")
+        #expect(report.results.allSatisfy { $0.outcome.detail?.contains("sent no request through the transport") == true }, "\(report.text)")
     }
 
     @Test("ignored ranges fail every range case")

@@ -16,10 +16,17 @@ struct TamperedProvider: StorageProvider {
         case swallowsCancellation
         /// Names are folded to NFC although the capabilities say `.preserved`.
         case foldsToNFC
+        /// Downloads look the file up through the given transport, then fetch its content
+        /// another way (``direct``), as through a CDN: a fault injected there never meets the content.
+        case downloadsAroundTransport
+        /// Every call goes another way (``direct``): the given transport is never used.
+        case ignoresTransport
     }
 
     let base: InMemoryProvider
     let tamper: Tamper
+    /// The provider reaching the same server without the case's transport, for the tampers that go around it.
+    var direct: InMemoryProvider? = nil
 
     var capabilities: Capabilities { base.capabilities }
     var account: ProviderAccount { base.account }
@@ -43,6 +50,11 @@ struct TamperedProvider: StorageProvider {
             options.range = nil
         case .dropsProgress:
             options.progress = nil
+        case .downloadsAroundTransport, .ignoresTransport:
+            if let direct {
+                if tamper == .downloadsAroundTransport { _ = try await base.item(at: path) }
+                return try await direct.download(path, to: sink, options: options)
+            }
         case .swallowsCancellation:
             let base = base
             let target = try self.path(path)

@@ -23,16 +23,12 @@ enum IntegrityCases {
         let (faulty, faults) = try await context.makeFaultInjectingProvider()
         faults.inject { _ in .truncateBody(after: cut) }
         let local = context.localURL("truncated.bin")
-        let outcome: Result<DownloadResult, ProviderError>
-        do {
-            outcome = .success(try await faulty.download(uploaded.path, to: FileSink(url: local), options: DownloadOptions()))
-        } catch let error as ProviderError {
-            outcome = .failure(error)
+        let before = faults.appliedFaults
+        let outcome = await TransportChecks.outcome {
+            try await faulty.download(uploaded.path, to: FileSink(url: local), options: DownloadOptions())
         }
         try TransportChecks.expectUsed(faults, context: context)
-        try context.expect(
-            faults.armedFaults == 0,
-            "no answer of the download had a body longer than \(cut) bytes, so the truncation was never met (\(faults.requests.count) requests)")
+        try TransportChecks.expectApplied(faults, since: before, "the truncation of the download after \(cut) bytes")
 
         switch outcome {
         case .success:
@@ -41,7 +37,10 @@ enum IntegrityCases {
             let digest = try LocalFile.sha256(of: local)
             try context.expect(digest == source.sha256, "the download completed after the cut has SHA-256 \(digest), the original \(source.sha256)")
             context.note("completed by an automatic resume (\(faults.requests.count) requests)")
-        case .failure(let error):
+        case .failure(let thrown):
+            guard let error = thrown as? ProviderError else {
+                throw ConformanceFailure("the truncated download threw \(type(of: thrown)): \(thrown), not ProviderError")
+            }
             try context.expect(
                 error.code == .network || error.code == .integrity, "the truncated download threw \(error), not .network or .integrity")
             try context.expect(!FileManager.default.fileExists(atPath: local.path), "the refused download left a file under the final name")

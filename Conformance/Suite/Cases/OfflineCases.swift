@@ -30,7 +30,10 @@ enum OfflineCases {
         // The network is cut.
         faults.inject(count: Int.max) { _ in .connectionFailure }
         try TransportChecks.expectUsed(faults, context: context)
+        let before = faults.appliedFaults
         let listed = try await cached.listAll(context.folder)
+        // The cache tries the network first: the listing must have met the cut, not skipped it.
+        try TransportChecks.expectApplied(faults, since: before, "the cut network under the offline listing")
         try context.expect(listed.map(\.name).sorted() == online, "offline, the listing holds \(listed.map(\.name).sorted()), online it held \(online)")
         try context.expect(listed.allSatisfy { $0.properties[CacheMarks.stale] == "true" }, "offline answers are not marked stale")
         let stat = try await cached.item(at: file.path)

@@ -15,14 +15,19 @@ enum ResumeCases {
         let uploaded = try await context.provider.upload(try FileSource(url: source.url), to: context.folder, name: "resume.bin", options: UploadOptions())
 
         let (faulty, faults) = try await context.makeFaultInjectingProvider()
-        faults.inject(.dropBody(after: cut), method: "GET")
+        // Any method: the cut waits for the first answer longer than `cut` bytes, the download's,
+        // whether or not the server declares its length.
+        faults.inject { _ in .dropBody(after: cut) }
         let local = context.localURL("resume.bin")
         let sink = FileSink(url: local, resumable: true)
-        try await context.expectError(.network, "a download whose body is cut after \(cut) bytes") {
-            // No automatic resume: this case is about the partial file a failed download keeps.
+        let before = faults.appliedFaults
+        // No automatic resume: this case is about the partial file a failed download keeps.
+        let outcome = await TransportChecks.outcome {
             try await faulty.download(uploaded.path, to: sink, options: DownloadOptions(maxResumes: 0))
         }
         try TransportChecks.expectUsed(faults, context: context)
+        try TransportChecks.expectApplied(faults, since: before, "the cut of the download after \(cut) bytes")
+        try await context.expectError(.network, "a download whose body is cut after \(cut) bytes") { try outcome.get() }
         try context.expect(!FileManager.default.fileExists(atPath: local.path), "the cut download left a file under the final name")
         let partial = LocalFile.size(of: sink.partialURL)
         try context.expect(partial == cut, "the cut download left a partial file of \(String(describing: partial)) bytes, expected \(cut)")

@@ -28,9 +28,11 @@ enum RetryCases {
         }
 
         injectPair()
-        let stat = try await faulty.item(at: uploaded.path)
+        let statted = await TransportChecks.outcome { try await faulty.item(at: uploaded.path) }
         try TransportChecks.expectUsed(faults, context: context)
+        try TransportChecks.expectApplied(faults, since: 0, count: 2, "a 503 then a connection failure for item(at:)")
         try context.expect(fired.current == 2, "only \(fired.current) of the 2 faults were met by item(at:)")
+        let stat = try statted.get()
         try context.expect(stat.size == Int64(bytes.count), "item(at:) after retries says size \(String(describing: stat.size))")
 
         injectPair()
@@ -51,6 +53,7 @@ enum RetryCases {
         let day = 86_400
         faults.inject { TransportChecks.isRead($0) ? .status(429, retryAfter: day) : nil }
         let path = uploaded.path
+        let before = faults.appliedFaults
         let error = try await TimeLimit.run(.seconds(120), "item(at:) answered by 429 Retry-After: \(day)") {
             do {
                 _ = try await faulty.item(at: path)
@@ -60,6 +63,7 @@ enum RetryCases {
             }
         }
         try TransportChecks.expectUsed(faults, context: context)
+        try TransportChecks.expectApplied(faults, since: before, "a 429 with Retry-After: \(day)")
         guard let error else { throw ConformanceFailure("item(at:) succeeded although the server answered 429") }
         guard let providerError = error as? ProviderError else {
             throw ConformanceFailure("item(at:) threw \(type(of: error)) \(error), not ProviderError .rateLimited")

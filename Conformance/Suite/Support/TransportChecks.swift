@@ -11,6 +11,32 @@ enum TransportChecks {
         }
     }
 
+    /// Fails the case as "fault not applied" unless at least `count` injected faults took
+    /// effect since `before` (a ``FaultInjectingTransport/appliedFaults`` reading): a case whose
+    /// fault never met the answer it was meant for proves nothing, whatever its call returned.
+    ///
+    /// Call it after ``expectUsed(_:context:)``, and before judging the call's outcome.
+    static func expectApplied(
+        _ faults: FaultInjectingTransport, since before: Int, count: Int = 1, _ fault: String
+    ) throws {
+        let applied = faults.appliedFaults - before
+        guard applied >= count else {
+            let sent = faults.requests
+            let shown = sent.suffix(6).joined(separator: "; ")
+            throw ConformanceFailure(
+                "fault not applied: \(fault) took effect \(applied) of \(count) times over \(sent.count) requests (last: \(shown))")
+        }
+    }
+
+    /// The outcome of `operation`, thrown or returned, to be judged after the transport checks.
+    static func outcome<Value: Sendable>(_ operation: () async throws -> Value) async -> Result<Value, any Error> {
+        do {
+            return .success(try await operation())
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// Whether `request` only reads, and may be retried whatever its body.
     static func isRead(_ request: HTTPRequest) -> Bool {
         ["GET", "HEAD", "PROPFIND", "REPORT", "SEARCH", "OPTIONS"].contains(request.method.rawValue)

@@ -20,6 +20,9 @@ public struct ProviderConfiguration: Sendable {
     /// The ceilings of every page loop over the provider (``PageGuard``); the `maxPages` and
     /// `maxEntries` options, when given, override them (see ``resolvedPageLimits()``).
     public var pageLimits: PageLimits = .standard
+    /// How questions asked at sign-in (a captcha) are answered; `nil` fails the call with the
+    /// question's error (``ProviderError/Code/captchaRequired``).
+    public var signIn: SignInInteraction?
 
     /// Creates a configuration.
     public init(

@@ -36,11 +36,26 @@ public final class ProviderRegistry: Sendable {
         var factories: [String: any ProviderFactory] = [:]
         var byScheme: [String: String] = [:]
         var remotes: [String: SavedRemote] = [:]
+        var signIn: SignInInteraction?
     }
     private let state = NIOLockedValueBox(State())
 
     /// An empty registry.
     public init() {}
+
+    /// How questions asked at sign-in are answered, for every provider this registry makes
+    /// (``ProviderConfiguration/signIn``).
+    public var signIn: SignInInteraction? {
+        get { state.withLockedValue { $0.signIn } }
+        set { state.withLockedValue { $0.signIn = newValue } }
+    }
+
+    /// `configuration` with the registry's ``signIn``.
+    private func prepared(_ configuration: ProviderConfiguration) -> ProviderConfiguration {
+        var configuration = configuration
+        if configuration.signIn == nil { configuration.signIn = signIn }
+        return configuration
+    }
 
     /// Registers `factory` for its kind and schemes, replacing an earlier one.
     public func register(_ factory: any ProviderFactory) {
@@ -130,9 +145,9 @@ public final class ProviderRegistry: Sendable {
     ) throws -> any StorageProvider {
         let (factory, httpURL) = try route(url)
         return try factory.makeProvider(
-            ProviderConfiguration(
+            prepared(ProviderConfiguration(
                 url: httpURL, credentials: credentials, transport: transport, options: options, logger: logger, retry: retry,
-                onRetry: onRetry))
+                onRetry: onRetry)))
     }
 
     /// Makes the provider for a URL naming an item, and the item's path: the adapter decides
@@ -145,9 +160,9 @@ public final class ProviderRegistry: Sendable {
         let (factory, httpURL) = try route(url)
         let (root, path) = try factory.locate(httpURL)
         let provider = try factory.makeProvider(
-            ProviderConfiguration(
+            prepared(ProviderConfiguration(
                 url: root, credentials: credentials, transport: transport, options: options, logger: logger, retry: retry,
-                onRetry: onRetry))
+                onRetry: onRetry)))
         return (provider, path)
     }
 
@@ -161,9 +176,9 @@ public final class ProviderRegistry: Sendable {
         let (factory, httpURL) = try route(url)
         let (root, path) = try factory.locate(httpURL)
         let provider = try await factory.connect(
-            ProviderConfiguration(
+            prepared(ProviderConfiguration(
                 url: root, credentials: credentials, transport: transport, options: options, logger: logger, retry: retry,
-                onRetry: onRetry))
+                onRetry: onRetry)))
         return (provider, path)
     }
 
@@ -189,9 +204,9 @@ public final class ProviderRegistry: Sendable {
         }
         let credentials = try await store?.credentials(for: name) ?? .none
         return try await factory.connect(
-            ProviderConfiguration(
+            prepared(ProviderConfiguration(
                 url: url, credentials: credentials, transport: transport, options: remote.options, logger: logger, retry: retry,
-                onRetry: onRetry))
+                onRetry: onRetry)))
     }
 
     /// Probes an unknown `http`/`https` server with every registered adapter, most confident first.

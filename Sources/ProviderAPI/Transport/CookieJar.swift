@@ -53,6 +53,42 @@ public final class CookieJar: Sendable {
     /// Forgets every cookie.
     public func removeAll() { cookies.withLockedValue { $0.removeAll() } }
 
+    /// One kept cookie: the origin (`host:port`) it is sent to, its name and value.
+    public struct Entry: Sendable, Codable, Hashable {
+        /// `host:port`, as the jar keys origins.
+        public var origin: String
+        /// The cookie's name.
+        public var name: String
+        /// The cookie's value (a secret when it names a session).
+        public var value: String
+
+        /// Creates an entry.
+        public init(origin: String, name: String, value: String) {
+            self.origin = origin
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// Every kept cookie, to carry a session to another jar (``restore(_:)``).
+    public var entries: [Entry] {
+        cookies.withLockedValue { all in
+            all.keys.sorted().flatMap { origin in (all[origin] ?? []).map { Entry(origin: origin, name: $0.name, value: $0.value) } }
+        }
+    }
+
+    /// Keeps `entries` as if their origins had set them, replacing cookies of the same name.
+    public func restore(_ entries: [Entry]) {
+        cookies.withLockedValue { all in
+            for entry in entries where !entry.name.isEmpty {
+                var list = all[entry.origin] ?? []
+                list.removeAll { $0.name == entry.name }
+                list.append((entry.name, entry.value))
+                all[entry.origin] = list
+            }
+        }
+    }
+
     private static func deletes(value: String, attributes: ArraySlice<String>) -> Bool {
         if value.isEmpty || value == "deleted" { return true }
         for attribute in attributes {

@@ -39,6 +39,7 @@ public final class FaultInjectingTransport: HTTPTransport {
     private struct State {
         var rules: [(remaining: Int, rule: Rule)] = []
         var sent: [String] = []
+        var applied = 0
     }
     private let state = NIOLockedValueBox(State())
 
@@ -60,6 +61,16 @@ public final class FaultInjectingTransport: HTTPTransport {
 
     /// The summaries of the requests seen, faulted or not.
     public var requests: [String] { state.withLockedValue { $0.sent } }
+
+    /// How many injected faults have taken effect: a failure or status answered, a body
+    /// actually cut or truncated (not merely chosen for an answer too short to cut), a slow
+    /// body delivered. A test compares it before and after a call to tell that the fault it
+    /// meant was applied, whatever the server's answers looked like.
+    public var appliedFaults: Int { state.withLockedValue { $0.applied } }
+
+    private func markApplied() {
+        state.withLockedValue { $0.applied += 1 }
+    }
 
     /// The fault for `request` and the index of the rule that chose it (rules are only ever appended).
     private func fault(for request: HTTPRequest) -> (fault: Fault, rule: Int)? {
@@ -86,8 +97,10 @@ public final class FaultInjectingTransport: HTTPTransport {
         case nil:
             return try await base.send(request)
         case .connectionFailure:
+            markApplied()
             throw ProviderError(.network, "injected connection failure", request: request.summary)
         case .status(let status, let retryAfter):
+            markApplied()
             var headers = HTTPHeaders()
             if let retryAfter { headers.add(name: "Retry-After", value: "\(retryAfter)") }
             headers.add(name: "Content-Length", value: "0")
@@ -103,7 +116,7 @@ public final class FaultInjectingTransport: HTTPTransport {
             if case .truncateBody = chosen?.fault { truncates = true }
             let cutter = BodyCutter(
                 body: response.body, limit: limit, truncates: truncates, request: request.summary,
-                endedEarly: { [weak self] in self?.rearm(rule) })
+                endedEarly: { [weak self] in self?.rearm(rule) }, cut: { [weak self] in self?.markApplied() })
             var headers = response.headers
             if truncates { headers.remove(name: "Content-Length") }
             return HTTPResponse(
@@ -111,6 +124,7 @@ public final class FaultInjectingTransport: HTTPTransport {
                 body: HTTPResponseBody(next: { try await cutter.next() }))
         case .slowBody(let pause):
             let response = try await base.send(request)
+            markApplied()
             let iterator = SharedIterator(response.body)
             return HTTPResponse(
                 status: response.status, headers: response.headers, url: response.url,
@@ -134,17 +148,24 @@ private actor BodyCutter {
     let truncates: Bool
     let request: String
     let endedEarly: @Sendable () -> Void
+    let cut: @Sendable () -> Void
     var delivered: Int64 = 0
     var done = false
     /// Whether bytes past the cut were seen (and dropped).
     var sliced = false
+    /// Whether the cut was reported as applied.
+    var counted = false
 
-    init(body: HTTPResponseBody, limit: Int64, truncates: Bool, request: String, endedEarly: @escaping @Sendable () -> Void) {
+    init(
+        body: HTTPResponseBody, limit: Int64, truncates: Bool, request: String, endedEarly: @escaping @Sendable () -> Void,
+        cut: @escaping @Sendable () -> Void
+    ) {
         iterator = body.makeAsyncIterator()
         self.limit = limit
         self.truncates = truncates
         self.request = request
         self.endedEarly = endedEarly
+        self.cut = cut
     }
 
     func next() async throws -> ByteBuffer? {
@@ -155,6 +176,10 @@ private actor BodyCutter {
                 done = true
                 endedEarly()
                 return nil
+            }
+            if !counted {
+                counted = true
+                cut()
             }
             if truncates {
                 done = true

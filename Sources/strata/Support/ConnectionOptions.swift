@@ -24,6 +24,19 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
     var bearer = false
 
     @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The word of the captcha the server showed in the last run (Pydio, after failed sign-ins).", valueName: "word"))
+    var captcha: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Where to save a captcha image the server asks to be answered (default: the cache folder's sign-in/).",
+            valueName: "file"))
+    var captchaOut: String?
+
+    @Option(
         name: [.customShort("o"), .customLong("option")],
         help: ArgumentHelp(
             "An adapter option (repeatable), e.g. -o auth=token, -o repository=default, -o chunkSize=1048576.",
@@ -72,6 +85,9 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
     var lowSpeedTime: String?
 
     func validate() throws {
+        if let captcha, captcha.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--captcha takes the word in the captcha image, not an empty text")
+        }
         _ = try providerOptions()
         _ = try transportConfiguration()
         _ = try retryPolicy()
@@ -159,6 +175,9 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
             password = try String(contentsOfFile: passwordFile, encoding: .utf8)
                 .trimmingCharacters(in: .newlines)
         }
+        if password.isEmpty {
+            Output.error("strata: no password for \(TerminalText.escape(name)): give it in STRATA_PASSWORD or --password-file")
+        }
         return .basic(username: name, password: password)
     }
 
@@ -175,6 +194,7 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         registry.register(OwnCloudProviderFactory(flavor: .owncloud))
         registry.register(NuxeoProviderFactory())
         registry.register(PydioProviderFactory())
+        registry.signIn = try captchaPrompt().interaction()
         let file = remotes.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/strata/remotes.json")
         try registry.loadRemotes(from: file)
@@ -199,6 +219,7 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
                 let provider = try await registry.makeProvider(
                     remote: name, store: store, transport: try transport(), logger: logger, retry: try retryPolicy(),
                     onRetry: retryPrinter)
+                try signedIn(provider)
                 return (provider, path)
             }
         }
@@ -218,7 +239,22 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         let (provider, path) = try await registry.connect(
             url, credentials: try credentials(for: url), options: options, transport: try transport(), logger: logger,
             retry: try retryPolicy(), onRetry: retryPrinter)
+        try signedIn(provider)
         return (try cached(provider), path)
+    }
+
+    /// How a captcha asked at sign-in is answered: `--captcha`, `--captcha-out`, a prompt on a terminal.
+    func captchaPrompt() throws -> CaptchaPrompt {
+        CaptchaPrompt(
+            imageFile: captchaOut.map { URL(fileURLWithPath: $0) }, word: captcha,
+            folder: try cacheRoot().appendingPathComponent("sign-in", isDirectory: true),
+            interactive: isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1)
+    }
+
+    /// After a sign-in that used `--captcha`, drops the kept session it answered.
+    func signedIn(_ provider: any StorageProvider) throws {
+        guard captcha != nil else { return }
+        try captchaPrompt().forget(server: provider.account.server, user: provider.account.user ?? "")
     }
 
     /// `provider` behind the offline cache when `--cache` or `--offline` asks for one.
@@ -230,13 +266,18 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
 
     /// The cache folder: `--cache`, else `$XDG_CACHE_HOME/strata` or `~/.cache/strata`, created (0700) when missing.
     func cacheDirectory() throws -> URL {
-        let environment = ProcessInfo.processInfo.environment
-        let url = cache.map { URL(fileURLWithPath: $0, isDirectory: true) }
-            ?? environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0, isDirectory: true).appendingPathComponent("strata") }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/strata", isDirectory: true)
+        let url = cache.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? cacheRoot()
         // The cache is the user's alone (the store makes its files 0600).
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return url
+    }
+}
+
+extension ConnectionOptions {
+    /// `$XDG_CACHE_HOME/strata`, or `~/.cache/strata`: the default cache folder, and the home of kept sign-in sessions.
+    func cacheRoot() -> URL {
+        ProcessInfo.processInfo.environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0, isDirectory: true).appendingPathComponent("strata") }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/strata", isDirectory: true)
     }
 }
 

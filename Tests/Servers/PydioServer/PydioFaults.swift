@@ -38,13 +38,15 @@ public final class PydioFaults: Sendable {
 
     /// Arms the captcha for every address, as after 3 failed logins:
     /// `get_seed` answers `{"seed":-1,"captcha":true}` and `login` answers `-4`
-    /// until it carries `captcha_code` = ``captchaWord`` and the right password.
+    /// until it carries the right password and, as `captcha_code`, the word of
+    /// the image served last in the same session (``captchaWord``).
     public func demandCaptcha() {
         onCaptcha()
     }
 
-    /// The word the served captcha image stands for. It is drawn anew each
-    /// time the captcha is armed and stays fixed until then.
+    /// The word of the captcha image served last. Each `get_captcha` draws a
+    /// new one and keeps it in the session that asked; a login's answer is
+    /// checked against its own session's word.
     public var captchaWord: String { word() }
 
     /// The next `count` requests whose action satisfies `matching` are answered

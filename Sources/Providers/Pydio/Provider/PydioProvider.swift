@@ -60,7 +60,7 @@ public struct PydioProvider: StorageProvider {
         self.pageLimits = pageLimits
         self.session = PydioSession(
             base: settings.baseURL, username: user, password: password, transport: configuration.transport,
-            retry: configuration.retry, logger: configuration.logger, onRetry: configuration.onRetry)
+            retry: configuration.retry, logger: configuration.logger, onRetry: configuration.onRetry, signIn: configuration.signIn)
         self.logger = configuration.logger
         var capabilities = Self.standardCapabilities
         if settings.indexesContent { capabilities.features.insert(.fullTextSearch) }

@@ -26,17 +26,33 @@ public actor PydioSession {
     private var token: String?
     private var signingIn: Task<String, any Error>?
     private(set) var signIns = 0
+    /// How a captcha is answered; see ``SignInInteraction``.
+    private let interaction: SignInInteraction?
+    /// The answer to the captcha of a resumed session, until a sign-in uses it.
+    private var resumedAnswer: String?
+    /// The server as ``SignInSession/server`` names it.
+    private nonisolated let server: String
 
     /// Creates a session for `username` at the server whose base URL is `base` (with its trailing slash).
+    ///
+    /// - Parameter signIn: how a captcha is answered. When it resumes a session of this server and
+    ///   user (``SignInInteraction/resuming``), its cookies are this session's and the first
+    ///   sign-in answers that session's captcha with ``SignInInteraction/resumedAnswer``.
     public init(
         base: URL, username: String, password: String, transport: any HTTPTransport, retry: RetryPolicy, logger: Logger,
-        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+        onRetry: (@Sendable (RetryNotice) -> Void)? = nil, signIn: SignInInteraction? = nil
     ) {
         let jar = CookieJar()
         cookies = jar
         endpoint = base.appendingPathComponent("index.php")
         self.username = username
         self.password = password
+        server = Redactor.redact(url: base)
+        interaction = signIn
+        if let signIn, let answer = signIn.resumedAnswer, let resumed = signIn.resumable(server: server, user: username) {
+            jar.restore(resumed.cookies)
+            resumedAnswer = answer
+        }
         executor = RequestExecutor(
             transport: CookieJarTransport(transport, jar: jar), retry: retry, logger: logger,
             defaultHeaders: ["User-Agent": "Strata/1.0 Pydio-Native", "Ajxp-Force-Login": "true", "Accept": "*/*"],
@@ -170,44 +186,84 @@ public actor PydioSession {
 
     private func performSignIn(captcha: String?) async throws -> String {
         token = nil
-        let seedAnswer = try await send("get_seed", [], post: false)
-        let seed: String
-        switch try PydioRecognizers.chain(PydioRecognizers.seed).recognize(seedAnswer) {
-        case .value(.seed(let value)): seed = value
-        case .value(.captchaRequired(let value)):
-            guard captcha != nil else { throw try await captchaError() }
-            seed = value
-        case .failure(let error), .signInRequired(let error): throw error
+        // Pydio counts an empty password as a failed sign-in, and three bring a captcha.
+        guard !password.isEmpty else {
+            throw ProviderError(
+                .invalidArgument, "no password for \(username): an empty one is never sent (the server would count a failed sign-in)")
         }
-        var fields: [(String, String)] = [
-            ("userid", username), ("password", Self.password(password, seed: seed)), ("login_seed", seed),
-        ]
-        if let captcha { fields.append(("captcha_code", captcha)) }
-        let answer = try await send("login", fields, post: true)
-        let result = try PydioRecognizers.chain(PydioRecognizers.login).value(of: answer)
-        switch result.value {
-        case 1:
-            guard let token = result.secureToken, !token.isEmpty else {
-                throw ProviderError(.invalidResponse, "the login succeeded without a secure token", request: answer.request)
+        // The answer to send: the caller's, else a resumed session's (once), else asked when a captcha comes.
+        var answer = captcha ?? resumedAnswer
+        resumedAnswer = nil
+        // Answers tried so far; an answer given before any question counts once it is refused.
+        var attempt = 0
+        var givenAnswer = answer != nil
+        while true {
+            let seedAnswer = try await send("get_seed", [], post: false)
+            let seed: String
+            switch try PydioRecognizers.chain(PydioRecognizers.seed).recognize(seedAnswer) {
+            case .value(.seed(let value)): seed = value
+            case .value(.captchaRequired(let value)):
+                if answer == nil { answer = try await ask(attempt: &attempt) }
+                seed = value
+            case .failure(let error), .signInRequired(let error): throw error
             }
-            return token
-        case -4:
-            throw try await captchaError()
-        case -1, -5:
-            throw ProviderError(.unauthorized, "the server refused the user name or password", request: answer.request)
-        case -3:
-            throw ProviderError(.forbidden, "the user has no workspace", request: answer.request)
-        default:
-            throw ProviderError(.unauthorized, "the login answered \(result.value)", request: answer.request)
+            var fields: [(String, String)] = [
+                ("userid", username), ("password", Self.password(password, seed: seed)), ("login_seed", seed),
+            ]
+            if let answer { fields.append(("captcha_code", answer)) }
+            let reply = try await send("login", fields, post: true)
+            let result = try PydioRecognizers.chain(PydioRecognizers.login).value(of: reply)
+            switch result.value {
+            case 1:
+                guard let token = result.secureToken, !token.isEmpty else {
+                    throw ProviderError(.invalidResponse, "the login succeeded without a secure token", request: reply.request)
+                }
+                return token
+            case -4:
+                // A captcha is wanted, or the word sent was refused: a new image, a new answer.
+                if givenAnswer {
+                    attempt += 1
+                    givenAnswer = false
+                }
+                answer = try await ask(attempt: &attempt)
+            case -1, -5:
+                throw ProviderError(.unauthorized, "the server refused the user name or password", request: reply.request)
+            case -3:
+                throw ProviderError(.forbidden, "the user has no workspace", request: reply.request)
+            default:
+                throw ProviderError(.unauthorized, "the login answered \(result.value)", request: reply.request)
+            }
         }
     }
+
+    /// Fetches a captcha image in this session and asks the interaction for its word; throws the
+    /// `captchaRequired` error (with the image) when there is no one to ask, the answer is
+    /// `nil` or empty, or the attempts are spent.
+    private func ask(attempt: inout Int) async throws -> String {
+        let error = try await captchaError()
+        attempt += 1
+        guard let interaction, let answerer = interaction.answer, attempt <= interaction.maxAttempts else { throw error }
+        let challenge = SignInChallenge(
+            kind: .captcha, image: error.captchaImage, mediaType: error.captchaImage == nil ? nil : captchaMediaType, attempt: attempt,
+            session: SignInSession(server: server, user: username, cookies: cookies.entries))
+        guard let word = try await answerer(challenge)?.trimmingCharacters(in: .whitespacesAndNewlines), !word.isEmpty else {
+            throw error
+        }
+        return word
+    }
+
+    /// The media type of the last captcha image.
+    private var captchaMediaType: String?
 
     /// The `captchaRequired` error, with the captcha image fetched in this session.
     private func captchaError() async throws -> ProviderError {
         let answer = try await send("get_captcha", [], post: false)
         var error = ProviderError(
             .captchaRequired, "the server asks for a captcha: show the image, then sign in with its word", request: answer.request)
-        if answer.mediaType.hasPrefix("image/") { error.captchaImage = answer.body }
+        if answer.mediaType.hasPrefix("image/") {
+            error.captchaImage = answer.body
+            captchaMediaType = answer.mediaType
+        }
         return error
     }
 

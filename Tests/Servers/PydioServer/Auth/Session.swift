@@ -8,4 +8,7 @@ struct Session: Sendable {
     var tokens: Set<String> = []
     /// The sticky workspace (`switch_repository`).
     var repository = "ajxp_home"
+    /// The word of the last captcha image served in this session (Securimage keeps it in
+    /// `$_SESSION`): a login's `captcha_code` is checked against it, and only it.
+    var captchaWord: String?
 }

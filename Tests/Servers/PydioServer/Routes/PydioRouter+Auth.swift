@@ -22,10 +22,12 @@ extension PydioRouter {
         let password = req.param("password") ?? ""
         let captchaCode = req.param("captcha_code")
         let passwordOK = core.configuration.users[user].map { checkPassword(password, stored: $0) } ?? false
-        let (armed, word) = core.withState { ($0.captcha.isArmed(address), $0.captcha.word) }
+        let armed = core.withState { $0.captcha.isArmed(address) }
+        // Securimage's word lives in the session that fetched the image (a new image replaces it).
+        let word = exchange.session.captchaWord
         let captchaOK: Bool
         if let captchaCode {
-            captchaOK = !captchaCode.isEmpty && (!armed || captchaCode.lowercased() == word.lowercased())
+            captchaOK = !captchaCode.isEmpty && (!armed || captchaCode.lowercased() == word?.lowercased())
         } else {
             captchaOK = !armed
         }
@@ -71,9 +73,11 @@ extension PydioRouter {
         return .body(Reply.tree("<logging_result value=\"2\"/>"))
     }
 
-    /// `get_captcha`: the PNG.
-    func captcha() -> Outcome {
-        .response(Reply.bytes(PNGImage.captcha, headers: Reply.noCache + [("Content-Type", "image/png")]))
+    /// `get_captcha`: the PNG, whose new word is kept in this session.
+    func captcha(_ exchange: inout Exchange) -> Outcome {
+        let word = core.withState { $0.captcha.draw() }
+        exchange.updateSession { $0.captchaWord = word }
+        return .response(Reply.bytes(PNGImage.captcha, headers: Reply.noCache + [("Content-Type", "image/png")]))
     }
 
     /// `get_secure_token`: a new token for this session, as text.

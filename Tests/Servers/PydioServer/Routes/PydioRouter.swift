@@ -63,7 +63,7 @@ struct PydioRouter: Sendable {
         case "get_seed": return getSeed(&exchange)
         case "login": return login(&exchange)
         case "logout": return logout(&exchange)
-        case "get_captcha": return captcha()
+        case "get_captcha": return captcha(&exchange)
         case "get_secure_token": return secureToken(&exchange)
         case "get_xml_registry", "state": return registry(&exchange)
         case "switch_repository": return switchRepository(&exchange)
