@@ -179,7 +179,7 @@ let package = Package(
         .testTarget(
             name: "PydioProviderTests",
             dependencies: [
-                "PydioProvider", "PydioTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting", "strata",
+                "PydioProvider", "PydioTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting", "strata", "StrataProcessKit",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/PydioProviderTests",
@@ -334,11 +334,17 @@ let package = Package(
         .testTarget(
             name: "HostileServerTests",
             dependencies: [
-                "HostileTestServer", "WebDAVProvider", "NuxeoProvider", "PydioProvider", "ProviderAPI", "strata",
+                "HostileTestServer", "WebDAVProvider", "NuxeoProvider", "PydioProvider", "ProviderAPI", "strata", "StrataProcessKit",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             path: "Tests/HostileServerTests",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "StrataProcessKit",
+            dependencies: [.product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            path: "Tests/Support/StrataProcess",
             swiftSettings: strictSettings
         ),
         .target(
@@ -366,7 +372,7 @@ let package = Package(
             name: "NextcloudProviderTests",
             dependencies: [
                 "WebDAVProvider", "NextcloudTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting",
-                "strata", "SharedCache",
+                "strata", "SharedCache", "StrataProcessKit",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/NextcloudProviderTests",

@@ -1,56 +1,17 @@
 import Foundation
 import NIOHTTP1
 import ProviderAPI
+import StrataProcessKit
 import Testing
 import WebDAVProvider
 
 /// `strata share`, `strata shares` and `strata search` against the loopback server, as a user runs them.
 @Suite("strata CLI against the loopback Nextcloud server")
 struct CLITests {
-    /// The `strata` binary built next to the test bundle.
-    static func strataBinary() throws -> URL {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("strata")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        throw ProviderError(.notFound, "the strata binary is not next to \(CommandLine.arguments[0])")
-    }
-
     /// Runs strata with `arguments`, the password in the environment; returns its status and standard output.
-    ///
-    /// The blocking reads and the wait happen on a dispatch thread: the loopback server answering the
-    /// child runs on Swift's cooperative pool, which a blocked test thread must not starve.
     static func run(_ arguments: [String]) async throws -> (status: Int32, output: Data, error: String) {
-        let binary = try strataBinary()
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                let process = Process()
-                process.executableURL = binary
-                process.arguments = arguments
-                var environment = ProcessInfo.processInfo.environment
-                environment["STRATA_PASSWORD"] = LoopbackNextcloud.password
-                environment["HOME"] = FileManager.default.temporaryDirectory.path
-                process.environment = environment
-                let output = Pipe()
-                let errorURL = FileManager.default.temporaryDirectory.appendingPathComponent("strata-cli-\(UUID().uuidString).err")
-                _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-                defer { try? FileManager.default.removeItem(at: errorURL) }
-                process.standardOutput = output
-                do {
-                    process.standardError = try FileHandle(forWritingTo: errorURL)
-                    try process.run()
-                } catch {
-                    continuation.resume(throwing: error)
-                    return
-                }
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                let errorData = (try? Data(contentsOf: errorURL)) ?? Data()
-                continuation.resume(returning: (process.terminationStatus, data, String(decoding: errorData, as: UTF8.self)))
-            }
-        }
+        let run = try await StrataProcess.run(arguments, environment: ["STRATA_PASSWORD": LoopbackNextcloud.password])
+        return (run.status, run.output, run.error)
     }
 
     @Test("share --public --link-password-file: the link password comes from a file, not the command line")

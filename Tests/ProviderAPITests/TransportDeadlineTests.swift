@@ -64,8 +64,10 @@ struct TransportDeadlineTests {
         let server = try await LoopbackSocketServer.start(
             .trickle(head: "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n", piece: [0x61], interval: .milliseconds(200)))
         let speed = MinimumSpeed(bytesPerSecond: 100, window: .seconds(1))
-        let error = try await using(shortTransport(read: .seconds(2), speed: speed)) { transport in
-            let response = try await transport.send(HTTPRequest(method: .GET, url: server.url("/a"), deadline: .seconds(10)))
+        // The no-data timeout is far above the window: a trickle the loaded machine delays even
+        // more is still slower than the minimum, and must be told as such, not as silence.
+        let error = try await using(shortTransport(read: .seconds(30), speed: speed)) { transport in
+            let response = try await transport.send(HTTPRequest(method: .GET, url: server.url("/a"), deadline: .seconds(60)))
             return await #expect(throws: ProviderError.self) { _ = try await response.body.collect(upTo: 200_000) }
         }
         #expect(error?.code == .network)
@@ -139,7 +141,7 @@ struct TransportDeadlineTests {
             .trickle(
                 head: "HTTP/1.1 302 Found\r\nLocation: /elsewhere\r\nTransfer-Encoding: chunked\r\n\r\n",
                 piece: Array("1\r\nx\r\n".utf8), interval: .milliseconds(20)))
-        let error = try await using(shortTransport(read: .seconds(5))) { transport in
+        let error = try await using(shortTransport(read: .seconds(30))) { transport in
             let executor = RequestExecutor(transport: transport, retry: .none, maxRedirects: 0, logger: quietLogger)
             return await #expect(throws: ProviderError.self) {
                 try await executor.execute(HTTPRequest(method: .GET, url: server.url("/a"), deadline: .seconds(20)))
@@ -153,7 +155,7 @@ struct TransportDeadlineTests {
     func requestDeadline() async throws {
         let server = try await LoopbackSocketServer.start(
             .trickle(head: "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n", piece: [0x61], interval: .milliseconds(100)))
-        let error = try await using(shortTransport(read: .seconds(5))) { transport in
+        let error = try await using(shortTransport(read: .seconds(30))) { transport in
             let response = try await transport.send(HTTPRequest(method: .GET, url: server.url("/a"), deadline: .seconds(1)))
             return await #expect(throws: ProviderError.self) { _ = try await response.body.collect(upTo: 200_000) }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import ProviderAPI
 import PydioTestServer
+import StrataProcessKit
 import Testing
 
 /// `strata` against a Pydio server that demands a captcha, as a user meets it after three
@@ -8,23 +9,6 @@ import Testing
 /// `--captcha` in the next run, in the server session the image belongs to.
 @Suite("strata answers a Pydio captcha")
 struct PydioCaptchaCLITests {
-    struct Run {
-        var status: Int32
-        var output: String
-        var error: String
-    }
-
-    /// The `strata` binary built next to the test bundle.
-    static func binary() throws -> URL {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("strata")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        throw ProviderError(.notFound, "the strata binary is not next to \(CommandLine.arguments[0])")
-    }
-
     /// A private home for one test: `HOME` and `XDG_CACHE_HOME` point into it.
     static func home() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-captcha-\(UUID().uuidString)")
@@ -32,89 +16,20 @@ struct PydioCaptchaCLITests {
         return url
     }
 
-    static func environment(home: URL, password: String) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["STRATA_PASSWORD"] = password
-        environment["HOME"] = home.path
-        environment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
-        environment.removeValue(forKey: "STRATA_USER")
-        environment.removeValue(forKey: "STRATA_TOKEN")
-        return environment
+    static func environment(home: URL, password: String) -> [String: String?] {
+        ["STRATA_PASSWORD": password, "HOME": home.path, "XDG_CACHE_HOME": home.appendingPathComponent("cache").path]
     }
 
-    /// Runs strata with stdin from /dev/null (no terminal). Blocking work happens on a dispatch
-    /// thread: the loopback server answering the child runs on Swift's pool.
-    static func run(_ arguments: [String], home: URL, password: String = LoopbackPydio.password) async throws -> Run {
-        let binary = try binary()
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                let process = Process()
-                process.executableURL = binary
-                process.arguments = arguments
-                process.environment = environment(home: home, password: password)
-                let output = Pipe()
-                let errorURL = home.appendingPathComponent("stderr-\(UUID().uuidString)")
-                _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-                process.standardOutput = output
-                process.standardInput = FileHandle.nullDevice
-                do {
-                    process.standardError = try FileHandle(forWritingTo: errorURL)
-                    try process.run()
-                } catch {
-                    continuation.resume(throwing: error)
-                    return
-                }
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                let error = (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""
-                continuation.resume(returning: Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self), error: error))
-            }
-        }
+    /// Runs strata without a terminal.
+    static func run(_ arguments: [String], home: URL, password: String = LoopbackPydio.password) async throws -> StrataRun {
+        try await StrataProcess.run(arguments, environment: environment(home: home, password: password))
     }
 
-    /// Runs strata on a terminal (util-linux `script` gives it one); each time the accumulated
-    /// output holds one more prompt, `answer` is asked what to type. Output and errors are merged.
-    static func runOnTerminal(
-        _ arguments: [String], home: URL, answer: @escaping @Sendable (Int) -> String
-    ) async throws -> Run {
-        let binary = try binary()
-        let command = ([binary.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-                process.arguments = ["-qefc", command, "/dev/null"]
-                process.environment = environment(home: home, password: LoopbackPydio.password)
-                let output = Pipe()
-                let input = Pipe()
-                process.standardOutput = output
-                process.standardError = output
-                process.standardInput = input
-                do {
-                    try process.run()
-                } catch {
-                    continuation.resume(throwing: error)
-                    return
-                }
-                let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-                DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: killer)
-                var text = ""
-                var answered = 0
-                while true {
-                    let piece = output.fileHandleForReading.availableData
-                    if piece.isEmpty { break }
-                    text += String(decoding: piece, as: UTF8.self)
-                    let prompts = text.components(separatedBy: "type the word in the image").count - 1
-                    while answered < prompts {
-                        answered += 1
-                        input.fileHandleForWriting.write(Data((answer(answered) + "\n").utf8))
-                    }
-                }
-                process.waitUntilExit()
-                killer.cancel()
-                continuation.resume(returning: Run(status: process.terminationStatus, output: text, error: text))
-            }
-        }
+    /// Runs strata on a terminal, typing `answer(n)` at its n-th captcha prompt.
+    static func runOnTerminal(_ arguments: [String], home: URL, answer: @escaping @Sendable (Int) -> String) async throws -> StrataRun {
+        try await StrataProcess.runOnTerminal(
+            arguments, environment: environment(home: home, password: LoopbackPydio.password), prompt: "type the word in the image",
+            answer: answer)
     }
 
     static func target(_ pydio: LoopbackPydio) -> String {
@@ -200,9 +115,9 @@ struct PydioCaptchaCLITests {
         let run = try await Self.runOnTerminal(["ls", Self.target(pydio), "-u", LoopbackPydio.user], home: home) { prompt in
             prompt == 1 ? "wrong" : server.faults.captchaWord
         }
-        #expect(run.status == 0, "\(run.output)")
-        #expect(run.output.contains("seen.txt"), "\(run.output)")
-        #expect(run.output.components(separatedBy: "type the word in the image").count - 1 == 2, "\(run.output)")
+        #expect(run.status == 0, "\(run.outputText)")
+        #expect(run.outputText.contains("seen.txt"), "\(run.outputText)")
+        #expect(run.outputText.components(separatedBy: "type the word in the image").count - 1 == 2, "\(run.outputText)")
         #expect(pydio.server.requests().filter { $0.action == "get_captcha" }.count == 2)
         let kept = (try? FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("cache/strata/sign-in").path)) ?? []
         #expect(!kept.contains { $0.hasPrefix("session-") }, "nothing is kept when the word was typed: \(kept)")
