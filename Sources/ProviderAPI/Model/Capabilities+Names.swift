@@ -8,6 +8,7 @@ extension Capabilities.Features: CustomStringConvertible {
         (.setModifiedTime, "setModifiedTime"), (.etags, "etags"), (.digests, "digests"), (.mimeTypes, "mimeTypes"),
         (.stableIDs, "stableIDs"), (.search, "search"), (.fullTextSearch, "fullTextSearch"), (.shares, "shares"),
         (.changes, "changes"), (.quota, "quota"), (.emptyFolders, "emptyFolders"), (.permissions, "permissions"),
+        (.recursiveETags, "recursiveETags"),
     ]
 
     /// The features as written in code, such as `.search, .fullTextSearch`; unnamed bits as `.rawValue(N)`.
