@@ -6,7 +6,7 @@ import ProviderAPI
 extension WebDAVProvider {
     public func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
         if path.isRoot { throw ProviderError(.invalidArgument, "the root is a folder, not a file") }
-        if options.range != nil { try capabilities.require(.rangeDownload, "range downloads") }
+        try capabilities.require(options)
         var options = options
         var request = HTTPRequest(method: .GET, url: mapper.url(for: path))
         if let ifMatch = options.ifMatch, WebDAVProvider.isWeak(ifMatch) {
@@ -43,7 +43,7 @@ extension WebDAVProvider {
 
     public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
         try ItemPath.validate(name: name)
-        if options.ifMatch != nil { try capabilities.require(.preconditions, "If-Match preconditions") }
+        try capabilities.require(options)
         switch options.conflict {
         case .overwrite:
             return try await put(source, at: folder.appending(name), options: options, exclusive: false)

@@ -238,7 +238,7 @@ public struct WebDAVProvider: StorageProvider {
             switch code {
             case .notFound: message = path.map { "\($0) not found" } ?? "not found"
             case .unauthorized: message = "the server refused the credentials"
-            default: message = "HTTP \(response.status)"
+            default: message = Self.describe(status: response.status)
             }
         }
         var retryAfter: Duration?
