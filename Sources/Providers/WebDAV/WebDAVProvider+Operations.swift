@@ -6,6 +6,12 @@ import ProviderAPI
 extension WebDAVProvider {
     public func createFolder(named name: String, in parent: ItemPath) async throws -> Item {
         let path = try parent.appending(name)
+        await verifyBeforeWrite(in: parent)
+        if profile.verified.mkcolRefusesExisting == false, try await itemIfExists(at: path) != nil {
+            // This server answers MKCOL over an existing folder with success (rclone serve): check
+            // first, which is not atomic.
+            throw ProviderError(.alreadyExists, "\(path) already exists")
+        }
         let request = HTTPRequest(method: .MKCOL, url: mapper.url(for: path, folder: true))
         let response = try await executor.execute(request)
         guard response.isSuccess else {
@@ -71,6 +77,7 @@ extension WebDAVProvider {
         if destination.isDescendant(of: source) {
             throw ProviderError(.invalidArgument, "cannot \(method.rawValue.lowercased()) \(source) into itself (\(destination))")
         }
+        await verifyBeforeWrite(in: destination.parent)
         // Collections are addressed with their trailing slash on both URLs (nginx needs it).
         let sourceItem = try await item(at: source)
         let folder = sourceItem.kind == .folder

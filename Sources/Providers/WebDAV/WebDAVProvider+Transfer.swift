@@ -43,6 +43,8 @@ extension WebDAVProvider {
 
     public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
         try ItemPath.validate(name: name)
+        // Whether the server honours If-None-Match and If-Match is known after this.
+        await verifyBeforeWrite(in: folder)
         try capabilities.require(options)
         switch options.conflict {
         case .overwrite:
