@@ -140,6 +140,25 @@ struct RFC4918AnswerTests {
         #expect(quota?.code == .quotaExceeded, "\(String(describing: quota))")
     }
 
+    /// lighttpd 1.4.69 answers GET with a stale If-Match with 200 and the current content.
+    @Test("a download whose answer carries another etag than ifMatch is .preconditionFailed and writes nothing")
+    func downloadIgnoringIfMatch() async throws {
+        let server = ScriptedDAVServer { method, _, _ in
+            method == "GET" ? .init(status: 200, headers: ["ETag": "\"new\"", "Content-Length": "3"], body: "new") : ScriptedDAVServer.notFound
+        }
+        let provider = try server.provider()
+        let sink = MemorySink()
+        let error = await #expect(throws: ProviderError.self) {
+            _ = try await provider.download("/a.txt", to: sink, options: DownloadOptions(ifMatch: "\"old\""))
+        }
+        #expect(error?.code == .preconditionFailed, "\(String(describing: error))")
+        #expect(await sink.data.isEmpty)
+        let current = MemorySink()
+        _ = try await provider.download("/a.txt", to: current, options: DownloadOptions(ifMatch: "W/\"new\""))
+        let content = await current.data
+        #expect(String(decoding: content, as: UTF8.self) == "new")
+    }
+
     @Test("download and upload options whose feature is not declared throw .unsupported before any request")
     func undeclaredOptions() async throws {
         let server = ScriptedDAVServer { _, _, _ in .init(status: 412) }
