@@ -24,7 +24,9 @@
 #   getetag in PROPFIND; DELETE, MOVE and COPY of a collection need the trailing
 #   `/` (409 without); PUT into a missing folder is 500; dot-files are not listed
 #   by PROPFIND; MOVE/COPY with `Overwrite: F` onto a folder is a plain 412.
-# - lighttpd mod_webdav: honours If-Match and If-None-Match; MOVE/COPY with
+# - lighttpd mod_webdav: honours If-Match and If-None-Match on PUT but ignores
+#   If-Match on GET (200 with the new content); PROPFIND of a file URL with a
+#   trailing `/` is 403; MOVE/COPY with
 #   `Overwrite: F` onto a folder is 207 with a 412 (MOVE) or 409 (COPY) for the
 #   source; with `Overwrite: T` it merges the source into the existing folder.
 # - rclone serve webdav 1.60: no Server header; ignores If-Match and
