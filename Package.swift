@@ -47,6 +47,7 @@ let package = Package(
             dependencies: [
                 "ProviderAPI",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -199,7 +200,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebDAVProviderTests",
-            dependencies: ["WebDAVProvider", "ProviderConformance", "ProviderConformanceTesting", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")],
+            dependencies: ["WebDAVProvider", "ProviderConformance", "ProviderConformanceTesting", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             path: "Tests/WebDAVProviderTests",
             swiftSettings: strictSettings
         ),

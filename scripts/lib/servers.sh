@@ -1,25 +1,46 @@
 # shellcheck shell=bash disable=SC2016,SC2119,SC2120
-# Strata test servers: Apache 2.4 mod_dav_fs and sabre/dav 1.8 on 127.0.0.1.
+# Strata test servers on 127.0.0.1: Apache 2.4 mod_dav_fs, sabre/dav 1.8, nginx 1.22
+# with the dav-ext module, lighttpd 1.4 mod_webdav and `rclone serve webdav`.
 #
 # Source this file, then:
 #   strata_servers_install   # apt-get the packages (skipped when all present)
-#   strata_servers_start     # start both servers in a fresh temp dir, export:
-#                            #   STRATA_APACHE_URL  STRATA_SABRE_URL
-#                            #   STRATA_DAV_USER    STRATA_DAV_PASS
-#                            #   STRATA_SERVERS_DIR (plus STRATA_APACHE_ROOT,
-#                            #   STRATA_SABRE_ROOT: the served directories)
+#   strata_servers_start     # start the servers in a fresh temp dir, export:
+#                            #   STRATA_APACHE_URL  STRATA_SABRE_URL  STRATA_NGINX_URL
+#                            #   STRATA_LIGHTTPD_URL  STRATA_RCLONE_URL
+#                            #   STRATA_DAV_USER    STRATA_DAV_PASS (the same for all)
+#                            #   STRATA_SERVERS_DIR (plus STRATA_<NAME>_ROOT:
+#                            #   the served directories)
 #   strata_servers_stop      # stop them (idempotent), remove the temp dir
 #
 # Inputs (optional): STRATA_APACHE_PORT (default 18081), STRATA_SABRE_PORT
-# (default 18083) -- if busy, another free port is picked; STRATA_KEEP_SERVERS_DIR=1
-# keeps the temp dir (logs: run/apache-error.log, run/apache-access.log,
-# sabre/php.log) after stop.
+# (default 18083), STRATA_NGINX_PORT (18085), STRATA_LIGHTTPD_PORT (18087),
+# STRATA_RCLONE_PORT (18089) -- if busy, another free port is picked;
+# STRATA_KEEP_SERVERS_DIR=1 keeps the temp dir (logs: run/apache-error.log,
+# run/apache-access.log, sabre/php.log, nginx/error.log, nginx/access.log,
+# lighttpd/error.log, rclone/rclone.log) after stop.
+#
+# Quirks seen on the Debian 12 packages (what Strata verifies or works around):
+# - nginx (dav + dav-ext): ignores If-Match / If-None-Match / If on PUT; no
+#   getetag in PROPFIND; DELETE, MOVE and COPY of a collection need the trailing
+#   `/` (409 without); PUT into a missing folder is 500; dot-files are not listed
+#   by PROPFIND; MOVE/COPY with `Overwrite: F` onto a folder is a plain 412.
+# - lighttpd mod_webdav: honours If-Match and If-None-Match on PUT but ignores
+#   If-Match on GET (200 with the new content); PROPFIND of a file URL with a
+#   trailing `/` is 403; MOVE/COPY with
+#   `Overwrite: F` onto a folder is 207 with a 412 (MOVE) or 409 (COPY) for the
+#   source; with `Overwrite: T` it merges the source into the existing folder.
+# - rclone serve webdav 1.60: no Server header; ignores If-Match and
+#   If-None-Match on PUT (but honours the RFC 4918 `If` header); MKCOL of an
+#   existing folder is 201; a PUT writes straight into the target, so a cut upload
+#   leaves a partial file; listings are cached (--dir-cache-time): files written
+#   to STRATA_RCLONE_ROOT behind its back may stay invisible.
 #
 # The functions never change the caller's shell options and return non-zero
 # with a message on stderr on failure, so they work under `set -euo pipefail`
 # and in an interactive shell alike.
 
-STRATA_SERVERS_PACKAGES=(apache2 apache2-utils php-cli php-sabre-dav curl libsqlite3-dev time)
+STRATA_SERVERS_PACKAGES=(apache2 apache2-utils php-cli php-sabre-dav curl libsqlite3-dev time
+                         nginx libnginx-mod-http-dav-ext lighttpd lighttpd-mod-webdav rclone)
 
 _strata_log() { printf 'strata-servers: %s\n' "$*" >&2; }
 
@@ -29,7 +50,8 @@ _strata_servers_installed() {
   local f
   for f in /usr/sbin/apache2 /usr/lib/apache2/modules/mod_dav_fs.so /usr/bin/htpasswd \
            /usr/bin/php /usr/share/php/Sabre/autoload.php /usr/bin/curl /usr/bin/time \
-           /usr/include/sqlite3.h; do
+           /usr/include/sqlite3.h /usr/sbin/nginx /usr/lib/nginx/modules/ngx_http_dav_ext_module.so \
+           /usr/sbin/lighttpd /usr/lib/lighttpd/mod_webdav.so /usr/bin/rclone; do
     [ -e "$f" ] || return 1
   done
   command -v dpkg-query >/dev/null 2>&1 || return 0
@@ -298,6 +320,123 @@ EOF
   return 1
 }
 
+# ---------------------------------------------------------------- nginx, lighttpd, rclone
+
+# _strata_start_loop NAME DIR PREFERRED_PORT LAUNCH [EXCLUDED_PORTS...] : pick a
+# port, run `LAUNCH DIR PORT` (which writes its config and spawns the server with
+# its group id in DIR/pgid and its output in DIR/log), wait for PROPFIND, retry
+# on another port when the port was taken meanwhile. On success DIR/port holds
+# the port and STRATA_LAST_URL the URL.
+_strata_start_loop() {
+  local name=$1 dir=$2 want=$3 launch=$4 port rc; shift 4
+  port=$(_strata_pick_port "$want" "$@") || return 1
+  for _ in 1 2 3; do
+    : >"$dir/log"
+    "$launch" "$dir" "$port" || return 1
+    rc=0
+    _strata_wait_dav "$name" "http://127.0.0.1:$port/" "$(cat "$dir/pgid")" "$dir/log" || rc=$?
+    if [ "$rc" = 0 ]; then
+      echo "$port" >"$dir/port"; STRATA_LAST_URL="http://127.0.0.1:$port/"; return 0
+    fi
+    _strata_kill_group "$(cat "$dir/pgid" 2>/dev/null)" || true
+    [ "$rc" = 2 ] || return 1
+    _strata_log "$name: port $port taken meanwhile, trying another"
+    port=$(_strata_pick_port $((port + 1)) "$@") || return 1
+  done
+  return 1
+}
+
+# nginx 1.22 with ngx_http_dav_module (built in) and the dav-ext module (PROPFIND,
+# OPTIONS, LOCK). As root the workers run as www-data, like Apache's.
+_strata_launch_nginx() {
+  local D=$1 port=$2 user=
+  if [ "$(id -u)" = 0 ]; then user='user www-data www-data;'; fi
+  cat >"$D/nginx.conf" <<CONF
+daemon off;
+master_process on;
+worker_processes 2;
+$user
+pid $D/nginx.pid;
+error_log $D/log warn;
+load_module /usr/lib/nginx/modules/ngx_http_dav_ext_module.so;
+events { worker_connections 512; }
+http {
+  access_log $D/access.log;
+  client_body_temp_path $D/tmp;
+  client_max_body_size 0;
+  include /etc/nginx/mime.types;
+  default_type application/octet-stream;
+  dav_ext_lock_zone zone=strata:1m;
+  server {
+    listen 127.0.0.1:$port;
+    root $D/www;
+    location / {
+      auth_basic strata;
+      auth_basic_user_file $STRATA_SERVERS_DIR/htpasswd;
+      dav_methods PUT DELETE MKCOL COPY MOVE;
+      dav_ext_methods PROPFIND OPTIONS LOCK UNLOCK;
+      dav_ext_lock zone=strata;
+      dav_access user:rw group:rw all:r;
+    }
+  }
+}
+CONF
+  # -e: the error log before the configuration is read (else /var/log/nginx).
+  _strata_spawn "$D/pgid" "$D/log" /usr/sbin/nginx -c "$D/nginx.conf" -p "$D" -e "$D/log"
+}
+
+# lighttpd 1.4 mod_webdav (properties and locks in SQLite). As root it runs as www-data.
+_strata_launch_lighttpd() {
+  local D=$1 port=$2 user=
+  if [ "$(id -u)" = 0 ]; then user=$'server.username = "www-data"\nserver.groupname = "www-data"'; fi
+  cat >"$D/lighttpd.conf" <<CONF
+server.modules = ("mod_auth", "mod_authn_file", "mod_webdav")
+server.document-root = "$D/www"
+server.bind = "127.0.0.1"
+server.port = $port
+$user
+server.errorlog = "$D/error.log"
+server.upload-dirs = ("$D/tmp")
+server.max-request-size = 0
+include_shell "/usr/share/lighttpd/create-mime.conf.pl"
+auth.backend = "htpasswd"
+auth.backend.htpasswd.userfile = "$STRATA_SERVERS_DIR/htpasswd"
+auth.require = ("" => ("method" => "basic", "realm" => "strata", "require" => "valid-user"))
+webdav.activate = "enable"
+webdav.is-readonly = "disable"
+webdav.sqlite-db-name = "$D/db/webdav.db"
+CONF
+  _strata_spawn "$D/pgid" "$D/log" /usr/sbin/lighttpd -D -f "$D/lighttpd.conf"
+}
+
+# rclone serve webdav over a local folder (no configuration file needed).
+_strata_launch_rclone() {
+  local D=$1 port=$2
+  RCLONE_CONFIG=$D/rclone.conf _strata_spawn "$D/pgid" "$D/log" /usr/bin/rclone serve webdav "$D/www" \
+    --addr "127.0.0.1:$port" --htpasswd "$STRATA_SERVERS_DIR/htpasswd" --log-file "$D/rclone.log"
+}
+
+# _strata_start_other NAME [EXCLUDED_PORTS...] : make NAME's folders and start it;
+# sets STRATA_<NAME>_URL.
+_strata_start_other() {
+  local name=$1 D=$STRATA_SERVERS_DIR/$1 want; shift
+  mkdir -p "$D/www" "$D/tmp" "$D/db" || return 1
+  # lighttpd opens its error log after dropping to www-data.
+  if [ "$(id -u)" = 0 ] && [ "$name" != rclone ]; then chown -R www-data: "$D" || return 1; fi
+  case $name in
+    nginx) want=${STRATA_NGINX_PORT:-18085} ;;
+    lighttpd) want=${STRATA_LIGHTTPD_PORT:-18087} ;;
+    rclone) want=${STRATA_RCLONE_PORT:-18089} ;;
+  esac
+  STRATA_LAST_URL=
+  _strata_start_loop "$name" "$D" "$want" "_strata_launch_$name" "$@" || return 1
+  case $name in
+    nginx) STRATA_NGINX_URL=$STRATA_LAST_URL ;;
+    lighttpd) STRATA_LIGHTTPD_URL=$STRATA_LAST_URL ;;
+    rclone) STRATA_RCLONE_URL=$STRATA_LAST_URL ;;
+  esac
+}
+
 # ---------------------------------------------------------------- public
 
 strata_servers_start() {
@@ -312,8 +451,9 @@ strata_servers_start() {
   export STRATA_DAV_USER=strata
   STRATA_DAV_PASS=$(od -An -N18 -tx1 /dev/urandom | tr -d ' \n') || return 1
   export STRATA_DAV_PASS
-  export STRATA_APACHE_ROOT=$R/www STRATA_SABRE_ROOT=$R/sabre/data
-  STRATA_APACHE_URL='' STRATA_SABRE_URL=''
+  export STRATA_APACHE_ROOT=$R/www STRATA_SABRE_ROOT=$R/sabre/data STRATA_NGINX_ROOT=$R/nginx/www \
+         STRATA_LIGHTTPD_ROOT=$R/lighttpd/www STRATA_RCLONE_ROOT=$R/rclone/www
+  STRATA_APACHE_URL='' STRATA_SABRE_URL='' STRATA_NGINX_URL='' STRATA_LIGHTTPD_URL='' STRATA_RCLONE_URL=''
   if ! _strata_start_apache "${STRATA_SABRE_PORT:-18083}"; then
     _strata_log "Apache failed to start (logs in $R/run)"
     STRATA_KEEP_SERVERS_DIR=${STRATA_KEEP_SERVERS_DIR:-1} strata_servers_stop || true
@@ -325,7 +465,17 @@ strata_servers_start() {
     STRATA_KEEP_SERVERS_DIR=${STRATA_KEEP_SERVERS_DIR:-1} strata_servers_stop || true
     return 1
   fi
-  export STRATA_APACHE_URL STRATA_SABRE_URL
+  local sport=${STRATA_SABRE_URL#http://127.0.0.1:}; sport=${sport%/}
+  local name taken="$aport $sport" url
+  for name in nginx lighttpd rclone; do
+    if ! _strata_start_other "$name" $taken; then
+      _strata_log "$name failed to start (logs in $R/$name)"
+      STRATA_KEEP_SERVERS_DIR=${STRATA_KEEP_SERVERS_DIR:-1} strata_servers_stop || true
+      return 1
+    fi
+    url=$STRATA_LAST_URL; url=${url#http://127.0.0.1:}; taken="$taken ${url%/}"
+  done
+  export STRATA_APACHE_URL STRATA_SABRE_URL STRATA_NGINX_URL STRATA_LIGHTTPD_URL STRATA_RCLONE_URL
   return 0
 }
 
@@ -366,12 +516,12 @@ strata_servers_stop() {
     if [ -z "${1:-}" ]; then _STRATA_SERVERS_OWNED_DIR=; fi
     return 0
   fi
-  for f in "$R/run/apache.pgid" "$R/sabre/php.pgid"; do
+  for f in "$R/run/apache.pgid" "$R/sabre/php.pgid" "$R/nginx/pgid" "$R/lighttpd/pgid" "$R/rclone/pgid"; do
     pg=$(cat "$f" 2>/dev/null) || pg=
     _strata_kill_group "$pg" || rc=1
   done
   # Nothing of ours may still listen.
-  for f in "$R/run/apache.port" "$R/sabre/php.port"; do
+  for f in "$R/run/apache.port" "$R/sabre/php.port" "$R/nginx/port" "$R/lighttpd/port" "$R/rclone/port"; do
     port=$(cat "$f" 2>/dev/null) || port=
     if [ -n "$port" ] && _strata_port_listening "$port"; then
       _strata_log "warning: 127.0.0.1:$port still accepts connections after stop"; rc=1
@@ -384,8 +534,9 @@ strata_servers_stop() {
   fi
   if [ "$R" = "${_STRATA_SERVERS_OWNED_DIR:-}" ]; then
     _STRATA_SERVERS_OWNED_DIR=
-    unset STRATA_APACHE_URL STRATA_SABRE_URL STRATA_DAV_USER STRATA_DAV_PASS \
-          STRATA_SERVERS_DIR STRATA_APACHE_ROOT STRATA_SABRE_ROOT
+    unset STRATA_APACHE_URL STRATA_SABRE_URL STRATA_NGINX_URL STRATA_LIGHTTPD_URL STRATA_RCLONE_URL \
+          STRATA_DAV_USER STRATA_DAV_PASS STRATA_SERVERS_DIR STRATA_APACHE_ROOT STRATA_SABRE_ROOT \
+          STRATA_NGINX_ROOT STRATA_LIGHTTPD_ROOT STRATA_RCLONE_ROOT
   fi
   return "$rc"
 }

@@ -3,7 +3,7 @@ import ProviderAPI
 
 /// Names that are taken: folders, and each upload conflict policy.
 enum ConflictCases {
-    static var all: [ConformanceCase] { [createFolderExists, uploadFail, uploadOverwrite, uploadRename, staleIfMatch] }
+    static var all: [ConformanceCase] { [createFolderExists, uploadFail, uploadOverwrite, uploadRename, staleIfMatch, staleIfMatchDownload] }
 
     static let createFolderExists = ConformanceCase(
         "conflicts.createFolderExists", summary: "createFolder where a folder or a file already is throws .alreadyExists"
@@ -73,5 +73,26 @@ enum ConflictCases {
         try await context.expectContent(path, Array("two!".utf8), "after the refused conditional upload")
         try await context.upload(text: "three", as: "f.txt", options: UploadOptions(conflict: .overwrite, ifMatch: current))
         try await context.expectContent(path, Array("three".utf8), "after a conditional upload with the current etag")
+    }
+
+    static let staleIfMatchDownload = ConformanceCase(
+        "conflicts.staleIfMatchDownload", requires: [.preconditions, .etags],
+        summary: "Downloading with a stale ifMatch throws .preconditionFailed and writes nothing; the current etag succeeds"
+    ) { context in
+        let path = try context.path("f.txt")
+        try await context.upload(text: "one", as: "f.txt")
+        guard let stale = try await context.provider.item(at: path).etag else { throw ConformanceFailure("item(at:) has no etag") }
+        try await context.upload(text: "two!", as: "f.txt")
+        guard let current = try await context.provider.item(at: path).etag else { throw ConformanceFailure("item(at:) has no etag") }
+        let sink = MemorySink()
+        try await context.expectError(.preconditionFailed, "download(ifMatch: stale etag)") {
+            _ = try await context.provider.download(path, to: sink, options: DownloadOptions(ifMatch: stale))
+        }
+        let leaked = await sink.data.count
+        try context.expect(leaked == 0, "the refused download wrote \(leaked) bytes to the sink")
+        let fresh = MemorySink()
+        _ = try await context.provider.download(path, to: fresh, options: DownloadOptions(ifMatch: current))
+        let bytes = await Array(fresh.data)
+        try context.expect(bytes == Array("two!".utf8), "download(ifMatch: current etag) gave \(bytes.count) bytes, not \"two!\"")
     }
 }

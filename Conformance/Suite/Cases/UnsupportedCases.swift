@@ -33,6 +33,9 @@ enum UnsupportedCases {
         Probe(feature: .preconditions, label: "download(ifMatch:)") { context, file in
             _ = try await context.provider.download(file, to: MemorySink(), options: DownloadOptions(ifMatch: "\"stale\""))
         },
+        Probe(feature: .preconditions, label: "download(ifNoneMatch:)") { context, file in
+            _ = try await context.provider.download(file, to: MemorySink(), options: DownloadOptions(ifNoneMatch: "\"stale\""))
+        },
         Probe(feature: .search, label: "search") { context, _ in
             _ = try await context.provider.search(.nameContains("probe"), page: .first)
         },

@@ -45,7 +45,11 @@ public struct ProviderAccount: Sendable, Hashable, Codable, CustomStringConverti
 /// Options whose feature is not declared: ``UploadOptions/modified`` without
 /// ``Capabilities/Features/setModifiedTime`` is ignored; ``PageRequest/limit``
 /// without ``Capabilities/Features/paging`` is a hint; a range without
-/// ``Capabilities/Features/rangeDownload`` throws ``ProviderError/Code/unsupported``.
+/// ``Capabilities/Features/rangeDownload``, a resume without
+/// ``Capabilities/Features/resumeDownload`` and an `ifMatch` or `ifNoneMatch` without
+/// ``Capabilities/Features/preconditions`` throw ``ProviderError/Code/unsupported`` before any
+/// request (``Capabilities/require(_:)-(DownloadOptions)`` and
+/// ``Capabilities/require(_:)-(UploadOptions)`` check this for an adapter).
 ///
 /// ```swift
 /// let provider = try registry.makeProvider(for: URL(string: "webdavs://dav.example.com/files")!,

@@ -6,6 +6,12 @@ import ProviderAPI
 extension WebDAVProvider {
     public func createFolder(named name: String, in parent: ItemPath) async throws -> Item {
         let path = try parent.appending(name)
+        await verifyBeforeWrite(in: parent)
+        if profile.verified.mkcolRefusesExisting == false, try await itemIfExists(at: path) != nil {
+            // This server answers MKCOL over an existing folder with success (rclone serve): check
+            // first, which is not atomic.
+            throw ProviderError(.alreadyExists, "\(path) already exists")
+        }
         let request = HTTPRequest(method: .MKCOL, url: mapper.url(for: path, folder: true))
         let response = try await executor.execute(request)
         guard response.isSuccess else {
@@ -31,8 +37,25 @@ extension WebDAVProvider {
 
     public func delete(_ path: ItemPath) async throws {
         if path.isRoot { throw ProviderError(.invalidArgument, "refusing to delete the provider's root") }
-        let request = HTTPRequest(method: .DELETE, url: mapper.url(for: path))
+        try await deleteItem(path, folder: nil)
+    }
+
+    /// `DELETE` of `path`, with the trailing slash when `folder` says it is a folder.
+    ///
+    /// When the kind is not known (`nil`) the file URL is tried first, which costs one request
+    /// for a file; a server that refuses a collection URL without its slash (nginx: 409; others
+    /// 301/308 or 400) is then asked again with it once `PROPFIND` has shown a folder is there.
+    func deleteItem(_ path: ItemPath, folder: Bool?) async throws {
+        let request = HTTPRequest(method: .DELETE, url: mapper.url(for: path, folder: folder ?? false))
         let response = try await executor.execute(request)
+        if folder == nil, [301, 302, 307, 308, 400, 409].contains(response.status) {
+            await response.body.discard()
+            let existing = try await item(at: path)
+            if existing.kind == .folder { return try await deleteItem(path, folder: true) }
+            throw ProviderError(
+                .conflict, "the server refused to delete \(path) (HTTP \(response.status))", httpStatus: response.status,
+                request: request.summary)
+        }
         try await expectSuccess(response, request: request, path: path)
     }
 
@@ -54,9 +77,16 @@ extension WebDAVProvider {
         if destination.isDescendant(of: source) {
             throw ProviderError(.invalidArgument, "cannot \(method.rawValue.lowercased()) \(source) into itself (\(destination))")
         }
-        // nginx needs the trailing slash on both URLs for collections.
+        await verifyBeforeWrite(in: destination.parent)
+        // Collections are addressed with their trailing slash on both URLs (nginx needs it).
         let sourceItem = try await item(at: source)
         let folder = sourceItem.kind == .folder
+        if folder, options.overwrite, let existing = try await itemIfExists(at: destination), existing.kind == .folder {
+            // RFC 4918 9.8.4 / 9.9.3: an overwrite replaces the destination, but some servers
+            // (lighttpd) merge the source into an existing folder. Deleting it first gives the
+            // replacement everywhere; it is not atomic.
+            try await deleteItem(destination, folder: true)
+        }
         var headers = HTTPHeaders()
         headers.add(name: "Destination", value: mapper.url(for: destination, folder: folder).absoluteString)
         headers.add(name: "Overwrite", value: options.overwrite ? "T" : "F")
@@ -64,18 +94,38 @@ extension WebDAVProvider {
         let request = HTTPRequest(method: method, url: mapper.url(for: source, folder: folder), headers: headers)
         let response = try await executor.execute(request)
         guard response.isSuccess else {
-            if response.status == 409, try await itemIfExists(at: destination.parent) == nil {
-                await response.body.discard()
-                throw ProviderError(
-                    .notFound, "the folder \(destination.parent) does not exist", httpStatus: 409, request: request.summary)
-            }
-            throw await error(for: response, request: request, path: source) { status in
-                // RFC 4918 9.8.5 / 9.9.4: 412 with Overwrite: F means the destination exists.
-                status == 412 && !options.overwrite ? .alreadyExists : nil
-            }
+            let body = (try? await response.body.collect(upTo: 64 << 10)) ?? ByteBuffer()
+            let generic = errorSync(for: response, body: body, request: request, path: source)
+            throw try await transferError(generic, destination: destination, overwrite: options.overwrite)
         }
-        try await expectSuccess(response, request: request, path: source)
+        if let failure = try await multistatusFailure(response, request: request) {
+            throw try await transferError(failure, destination: destination, overwrite: options.overwrite)
+        }
         return try await item(at: destination)
+    }
+
+    /// The RFC 4918 meaning of a failed `MOVE` or `COPY` (a status of the whole answer or of one
+    /// resource in a 207): 412 under `Overwrite: F` is a taken destination (9.8.5, 9.9.4); a 409
+    /// is a missing destination parent, or a taken destination when it is shown to exist
+    /// (lighttpd answers 409 to `COPY` onto a folder); 423 is a lock; 507 is quota.
+    func transferError(_ failure: ProviderError, destination: ItemPath, overwrite: Bool) async throws -> ProviderError {
+        var error = failure
+        switch failure.httpStatus {
+        case 412 where !overwrite:
+            error.code = .alreadyExists
+            error.message = "\(destination) already exists"
+        case 409:
+            if try await itemIfExists(at: destination.parent) == nil {
+                error.code = .notFound
+                error.message = "the folder \(destination.parent) does not exist"
+            } else if !overwrite, try await itemIfExists(at: destination) != nil {
+                error.code = .alreadyExists
+                error.message = "\(destination) already exists"
+            }
+        default:
+            break
+        }
+        return error
     }
 
     public func quota() async throws -> Quota {
@@ -93,9 +143,15 @@ extension WebDAVProvider {
     /// Accepts 2xx, reading a 207 body for per-resource failures (RFC 4918 9.6.1, 9.8.8).
     func expectSuccess(_ response: HTTPResponse, request: HTTPRequest, path: ItemPath) async throws {
         guard response.isSuccess else { throw await error(for: response, request: request, path: path) }
+        if let failure = try await multistatusFailure(response, request: request) { throw failure }
+    }
+
+    /// The first per-resource failure of a 207 answer to a write, as an error; `nil` for any
+    /// other 2xx. The body is consumed either way.
+    func multistatusFailure(_ response: HTTPResponse, request: HTTPRequest) async throws -> ProviderError? {
         guard response.status == 207 else {
             await response.body.discard()
-            return
+            return nil
         }
         let data = try await collect(response, request: request, limit: 64 << 20)
         let responses: [DAVResponse]
@@ -106,10 +162,21 @@ extension WebDAVProvider {
         for entry in responses {
             let status = entry.status ?? entry.propstats.first(where: { !(200..<300).contains($0.status) })?.status
             if let status, !(200..<300).contains(status) {
-                throw ProviderError(
+                return ProviderError(
                     ProviderError.code(forHTTPStatus: status),
-                    entry.message ?? "\(entry.href) failed with \(status)", httpStatus: status, request: request.summary)
+                    entry.message.map(Redactor.redact) ?? "\(entry.href) failed with \(Self.describe(status: status))",
+                    httpStatus: status, request: request.summary)
             }
+        }
+        return nil
+    }
+
+    /// A status as a message: its RFC 4918 meaning where it has one.
+    static func describe(status: Int) -> String {
+        switch status {
+        case 423: return "HTTP 423 (the item is locked)"
+        case 507: return "HTTP 507 (insufficient storage)"
+        default: return "HTTP \(status)"
         }
     }
 }

@@ -6,11 +6,13 @@ import ProviderAPI
 extension WebDAVProvider {
     public func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
         if path.isRoot { throw ProviderError(.invalidArgument, "the root is a folder, not a file") }
-        if options.range != nil { try capabilities.require(.rangeDownload, "range downloads") }
+        try capabilities.require(options)
         var options = options
         var request = HTTPRequest(method: .GET, url: mapper.url(for: path))
+        var ifMatchSentAsIf: String?
         if let ifMatch = options.ifMatch, WebDAVProvider.isWeak(ifMatch) {
             request.headers.add(name: "If", value: "([\(ifMatch)])")
+            ifMatchSentAsIf = ifMatch
             options.ifMatch = nil
         }
         let downloader = HTTPDownloader(executor: executor)
@@ -25,10 +27,22 @@ extension WebDAVProvider {
         }
         // The dialect's oc:checksums are what the download is verified against.
         let expected = try await dialect != nil && options.verifyDigest && options.range == nil ? item(at: path) : nil
+        // Some servers (lighttpd 1.4) ignore If-Match on GET: an answer whose own ETag differs
+        // from the one asked for is refused before a byte reaches the sink.
+        let wanted = options.ifMatch ?? ifMatchSentAsIf
+        let stale: @Sendable (HTTPResponse) -> Bool = { response in
+            guard let wanted, response.isSuccess, let etag = response.etag else { return false }
+            return !WebDAVProvider.sameETag(etag, wanted)
+        }
         return try await downloader.download(
             request, to: sink, options: options, expected: expected,
             errorFor: { [request] response, body in
-                errorSync(for: response, body: body, request: request, path: path)
+                if stale(response) {
+                    return ProviderError(
+                        .preconditionFailed, "\(path) has changed (etag \(response.etag ?? "none"))", httpStatus: response.status,
+                        request: request.summary)
+                }
+                return errorSync(for: response, body: body, request: request, path: path)
             },
             itemFor: { response in
                 var item = Item(path: path, kind: .file)
@@ -38,12 +52,15 @@ extension WebDAVProvider {
                 if response.status == 200 { item.size = response.contentLength }
                 return item
             },
+            isError: stale,
             lookUpSize: lookUpSize)
     }
 
     public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
         try ItemPath.validate(name: name)
-        if options.ifMatch != nil { try capabilities.require(.preconditions, "If-Match preconditions") }
+        // Whether the server honours If-None-Match and If-Match is known after this.
+        await verifyBeforeWrite(in: folder)
+        try capabilities.require(options)
         switch options.conflict {
         case .overwrite:
             return try await put(source, at: folder.appending(name), options: options, exclusive: false)
@@ -141,4 +158,11 @@ extension WebDAVProvider {
 
 extension WebDAVProvider {
     static func isWeak(_ etag: String) -> Bool { etag.hasPrefix("W/") }
+
+    /// Whether two etags name the same content, weak or not (Apache's weak etag of a file
+    /// changed within the last second turns strong later with the same tag).
+    static func sameETag(_ one: String, _ other: String) -> Bool {
+        func opaque(_ etag: String) -> Substring { etag.hasPrefix("W/") ? etag.dropFirst(2) : Substring(etag) }
+        return opaque(one) == opaque(other)
+    }
 }

@@ -20,10 +20,20 @@ import ProviderAPI
 /// let items = try await dav.listAll("/Reports")
 /// ```
 public struct WebDAVProvider: StorageProvider {
-    public let capabilities: Capabilities
+    /// What this provider supports on this server: what was verified where known (see
+    /// ``WebDAVServerProfile``), so it can grow or shrink after the first write.
+    public var capabilities: Capabilities {
+        let profile = profile
+        return dialect?.capabilities(over: profile.capabilities) ?? profile.capabilities
+    }
     public let account: ProviderAccount
-    /// What the probe learnt about the server.
-    public let profile: WebDAVServerProfile
+    /// What the probe learnt about the server, and what was verified by writing on it.
+    public var profile: WebDAVServerProfile {
+        guard let verification else { return probed }
+        var profile = probed
+        profile.verified = verification.verdict
+        return profile
+    }
     /// The ownCloud/Nextcloud dialect, when the server speaks it; `nil` for plain RFC 4918.
     public let dialect: WebDAVDialect?
     /// The ceilings of page loops over this provider (from the configuration).
@@ -33,6 +43,10 @@ public struct WebDAVProvider: StorageProvider {
     let executor: RequestExecutor
     let snapshots: ListingSnapshots
     let logger: Logger
+    /// What ``connect(_:)`` learnt before any write.
+    let probed: WebDAVServerProfile
+    /// The verdicts of ``WebDAVCapabilityVerifier``, when the profile asks for verification.
+    let verification: WebDAVVerificationState?
 
     /// A provider rooted at `configuration.url` with the given capabilities
     /// (by default those every RFC 4918 class 1 server has).
@@ -41,9 +55,8 @@ public struct WebDAVProvider: StorageProvider {
     ) throws {
         self.mapper = try DAVPathMapper(root: configuration.url)
         self.pageLimits = try configuration.resolvedPageLimits()
-        self.profile = profile
+        self.probed = profile
         self.dialect = dialect
-        self.capabilities = dialect?.capabilities(over: profile.capabilities) ?? profile.capabilities
         self.logger = configuration.logger
         self.executor = RequestExecutor(
             transport: configuration.transport,
@@ -52,6 +65,16 @@ public struct WebDAVProvider: StorageProvider {
             logger: configuration.logger,
             onRetry: configuration.onRetry)
         self.snapshots = ListingSnapshots()
+        if profile.verifiesOnFirstWrite, dialect == nil {
+            var origin = URLComponents(url: mapper.root, resolvingAgainstBaseURL: false)
+            origin?.path = "/"
+            origin?.user = nil
+            origin?.password = nil
+            let key = "\(configuration.credentials.username ?? "")@\(origin?.string ?? mapper.root.absoluteString)"
+            self.verification = WebDAVVerificationState(key: key, declared: profile.verified)
+        } else {
+            self.verification = nil
+        }
         self.account = ProviderAccount(
             kind: dialect?.flavor.rawValue ?? "webdav", server: Redactor.redact(url: mapper.root),
             user: dialect?.user ?? configuration.credentials.username)
@@ -63,6 +86,13 @@ public struct WebDAVProvider: StorageProvider {
         let generic = try WebDAVProvider(configuration: configuration)
         let profile = try await generic.probeProfile()
         return try WebDAVProvider(configuration: configuration, profile: profile)
+    }
+
+    /// Verifies the server's behaviour beside a write into `folder`, once (see ``WebDAVCapabilityVerifier``).
+    func verifyBeforeWrite(in folder: ItemPath) async {
+        guard let verification else { return }
+        let provider = self
+        await verification.ensure { await WebDAVCapabilityVerifier(provider: provider).verify(in: folder) }
     }
 
     // MARK: Metadata
@@ -115,11 +145,12 @@ public struct WebDAVProvider: StorageProvider {
                 if let status = response.status, !(200..<300).contains(status) { return }
                 children.append(try self.makeItem(response, expected: path))
             }
-        } catch let failure as ProviderError where [400, 404, 405, 409].contains(failure.httpStatus ?? 0) && !folder.isRoot {
-            // Apache answers 400 to a collection URL naming a file: say what really is there.
+        } catch let failure as ProviderError where [400, 403, 404, 405, 409].contains(failure.httpStatus ?? 0) && !folder.isRoot {
+            // Apache answers 400 and lighttpd 403 to a collection URL naming a file: say what really is there.
             if let existing = try await itemIfExists(at: folder), existing.kind == .file {
                 throw ProviderError(.invalidArgument, "\(folder) is a file, not a folder", request: failure.request)
             }
+            if failure.httpStatus == 403 { throw failure }
             throw failure.code == .notFound ? failure : ProviderError(.notFound, "\(folder) not found", request: failure.request)
         }
         if count == 0 {
@@ -238,7 +269,7 @@ public struct WebDAVProvider: StorageProvider {
             switch code {
             case .notFound: message = path.map { "\($0) not found" } ?? "not found"
             case .unauthorized: message = "the server refused the credentials"
-            default: message = "HTTP \(response.status)"
+            default: message = Self.describe(status: response.status)
             }
         }
         var retryAfter: Duration?

@@ -2,6 +2,21 @@ import Foundation
 import ProviderAPI
 
 /// What a WebDAV server is and does, as learnt by ``WebDAVProvider/connect(_:)``.
+///
+/// What `OPTIONS` and a `PROPFIND` of the root tell is read at connect. What needs a write
+/// (whether the server refuses `If-None-Match: *` over an existing file and a stale `If-Match`,
+/// whether `MKCOL` refuses an existing folder, whether dot-files are listed) is verified once,
+/// lazily, beside the first write, by ``WebDAVCapabilityVerifier``, and kept in ``verified``.
+/// Until then, the `Server` header only chooses the starting guess of ``honoursPreconditions``;
+/// an unknown server, or one that sends no `Server` header, is not assumed to honour them.
+///
+/// | server | verified on Debian 12 |
+/// |---|---|
+/// | Apache 2.4 mod_dav_fs | preconditions, exclusive create, MKCOL 405, dot-files listed, content types |
+/// | sabre/dav 1.8 | preconditions, exclusive create, MKCOL 405, dot-files listed |
+/// | lighttpd 1.4 mod_webdav | preconditions, exclusive create, MKCOL 405, dot-files listed, content types |
+/// | nginx 1.22 dav-ext | no preconditions (ignored on PUT), no etags, MKCOL 405, dot-files **not** listed |
+/// | rclone serve webdav 1.60 | no preconditions (If-Match ignored, `If` always 412), MKCOL 201 over a folder, dot-files listed, content types |
 public struct WebDAVServerProfile: Sendable, Hashable {
     /// The DAV compliance classes from the `DAV` header (`1`, `2`, `3`, …).
     public var davClasses: [String]
@@ -9,17 +24,24 @@ public struct WebDAVServerProfile: Sendable, Hashable {
     public var server: String?
     /// Whether the server reports RFC 4331 quota.
     public var reportsQuota: Bool
-    /// Whether the server honours `If-Match` and `If-None-Match` on `PUT`.
+    /// The starting guess of whether the server honours `If-Match` and `If-None-Match` on `PUT`,
+    /// used until ``verified`` says.
     public var honoursPreconditions: Bool
-    /// Whether the server reports `getetag`.
+    /// Whether the server reports `getetag` (a guess until ``verified`` says).
     public var reportsETags: Bool
-    /// Whether the server reports `getcontenttype` for files.
+    /// Whether the server reports `getcontenttype` for files (a guess until ``verified`` says).
     public var reportsContentTypes: Bool
+    /// Whether the provider verifies the server's behaviour beside its first write
+    /// (``WebDAVProvider/connect(_:)`` sets it; a profile declared by hand is taken as it is).
+    public var verifiesOnFirstWrite: Bool
+    /// What was verified by writing on the server.
+    public var verified: WebDAVVerifiedBehaviour
 
     /// Creates a profile.
     public init(
         davClasses: [String] = ["1"], server: String? = nil, reportsQuota: Bool = false,
-        honoursPreconditions: Bool = true, reportsETags: Bool = true, reportsContentTypes: Bool = false
+        honoursPreconditions: Bool = true, reportsETags: Bool = true, reportsContentTypes: Bool = false,
+        verifiesOnFirstWrite: Bool = false, verified: WebDAVVerifiedBehaviour = .unverified
     ) {
         self.davClasses = davClasses
         self.server = server
@@ -27,21 +49,28 @@ public struct WebDAVServerProfile: Sendable, Hashable {
         self.honoursPreconditions = honoursPreconditions
         self.reportsETags = reportsETags
         self.reportsContentTypes = reportsContentTypes
+        self.verifiesOnFirstWrite = verifiesOnFirstWrite
+        self.verified = verified
     }
 
     /// What every RFC 4918 class 1 server can be assumed to do.
     public static let generic = WebDAVServerProfile()
 
-    /// The capabilities this profile gives a provider.
+    /// The capabilities this profile gives a provider: verified behaviour where known, else the guess.
+    ///
+    /// Exclusive create is only declared when `If-None-Match: *` was seen refused (or is assumed
+    /// in a declared profile); otherwise ``WebDAVProvider`` checks first, which is not atomic.
     public var capabilities: Capabilities {
         var features: Capabilities.Features = [.paging, .rangeDownload, .resumeDownload, .move, .copy, .emptyFolders]
-        if honoursPreconditions { features.formUnion([.preconditions, .exclusiveCreate]) }
-        if reportsETags { features.insert(.etags) }
+        let etags = verified.reportsETags ?? reportsETags
+        if verified.honoursPreconditions ?? honoursPreconditions, etags { features.insert(.preconditions) }
+        if verified.refusesIfNoneMatchStar ?? honoursPreconditions { features.insert(.exclusiveCreate) }
+        if etags { features.insert(.etags) }
         if reportsQuota { features.insert(.quota) }
-        if reportsContentTypes { features.insert(.mimeTypes) }
-        return Capabilities(
-            features: features, modifiedTimePrecision: .seconds(1),
-            names: NameRules(forbiddenCharacters: [], normalization: .preserved, caseSensitive: true, maxNameBytes: 255))
+        if verified.reportsContentTypes ?? reportsContentTypes { features.insert(.mimeTypes) }
+        var names = NameRules(forbiddenCharacters: [], normalization: .preserved, caseSensitive: true, maxNameBytes: 255)
+        names.allowsDotFiles = verified.listsDotFiles ?? true
+        return Capabilities(features: features, modifiedTimePrecision: .seconds(1), names: names)
     }
 }
 
@@ -66,10 +95,15 @@ extension WebDAVProvider {
         let responses = try await propfind(.root, depth: "0", body: DAVRequestBodies.propfindQuota, folder: true)
         let found = responses.first?.found ?? [:]
         let quota = found[.quotaAvailable] != nil || found[.quotaUsed] != nil
-        // nginx and rclone serve ignore If-Match; nginx reports no etags (notes/webdav-servers.md).
-        let ignoresPreconditions = lowered.contains("nginx") || lowered.contains("rclone")
+        // Starting guesses only: the verifier replaces them beside the first write. A server
+        // that sends no Server header, or one not known to honour PUT preconditions, is not
+        // assumed to.
+        let knownToHonour = ["apache", "lighttpd", "sabre"].contains { lowered.contains($0) }
+            || answer.headers.first(name: "x-sabre-version") != nil
+        let etagGuess = found[.getetag] != nil || !lowered.contains("nginx")
         return WebDAVServerProfile(
-            davClasses: classes, server: server, reportsQuota: quota, honoursPreconditions: !ignoresPreconditions,
-            reportsETags: !lowered.contains("nginx"), reportsContentTypes: lowered.contains("apache"))
+            davClasses: classes, server: server, reportsQuota: quota, honoursPreconditions: knownToHonour,
+            reportsETags: etagGuess, reportsContentTypes: lowered.contains("apache") || lowered.contains("lighttpd"),
+            verifiesOnFirstWrite: true)
     }
 }

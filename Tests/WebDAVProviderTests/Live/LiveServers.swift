@@ -15,11 +15,17 @@ enum LiveServers {
         var description: String { name }
     }
 
-    static let names = ["apache", "sabre"]
+    /// The servers every live test and the conformance suite run against (each passes it with
+    /// 0 failed). `scripts/test` also starts rclone serve (`STRATA_RCLONE_URL`), which joins
+    /// this list once it passes (a cancelled PUT leaves a partial file there).
+    static let names = ["apache", "sabre", "lighttpd", "nginx"]
+
+    /// Every server `scripts/test` starts.
+    static let allNames = names + ["rclone"]
 
     static func server(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Server {
         let environment = ProcessInfo.processInfo.environment
-        let key = name == "apache" ? "STRATA_APACHE_URL" : "STRATA_SABRE_URL"
+        let key = "STRATA_\(name.uppercased())_URL"
         guard let text = environment[key], let url = URL(string: text),
             let user = environment["STRATA_DAV_USER"], let password = environment["STRATA_DAV_PASS"]
         else {

@@ -136,7 +136,11 @@ public struct OwnCloudProviderFactory: ProviderFactory {
         if !searchDeclared, configuration.options["search"] == nil {
             dialect.features.search = await plain.searchAnswers()
         }
-        let profile = try await plain.probeProfile()
+        var profile = try await plain.probeProfile()
+        // status.php identified the server: ownCloud and Nextcloud (sabre/dav) honour PUT
+        // preconditions whatever their Server header says, so no verification is needed.
+        profile.honoursPreconditions = Self.assumedProfile.honoursPreconditions
+        profile.verifiesOnFirstWrite = false
         return try WebDAVProvider(configuration: dav, profile: profile, dialect: dialect)
     }
 

@@ -1,0 +1,86 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import ProviderAPI
+
+/// Finds out, by writing on scratch names, what a WebDAV server really does where its headers
+/// cannot tell: whether it refuses `If-None-Match: *` over an existing file, a stale `If-Match`
+/// and a stale `If`, accepts the current etag, refuses `MKCOL` over an existing folder, lists
+/// dot-files, and reports etags and content types.
+///
+/// It works in a fresh folder `strata-verify-<random>` inside the folder of the first write,
+/// which it removes at the end: about ten requests, once per server and user in a process
+/// (``WebDAVProvider`` remembers the verdict). A server that does not let it create that folder
+/// leaves every verdict unknown, and the provider keeps its conservative guesses.
+public struct WebDAVCapabilityVerifier: Sendable {
+    let provider: WebDAVProvider
+
+    /// A verifier that sends its requests through `provider`.
+    public init(provider: WebDAVProvider) { self.provider = provider }
+
+    /// Runs the probes inside `parent`; `nil` when they could not run there.
+    public func verify(in parent: ItemPath) async -> WebDAVVerifiedBehaviour? {
+        guard let folder = try? parent.appending("strata-verify-\(Self.token())"),
+            let file = try? folder.appending(".strata-probe.txt")
+        else { return nil }
+        guard let made = await send(.MKCOL, folder, folder: true), (200..<300).contains(made) else { return nil }
+        let verdict = await probe(folder: folder, file: file)
+        _ = await send(.DELETE, folder, folder: true)
+        return verdict
+    }
+
+    private func probe(folder: ItemPath, file: ItemPath) async -> WebDAVVerifiedBehaviour? {
+        var verdict = WebDAVVerifiedBehaviour()
+        // RFC 4918 9.3.1: MKCOL over an existing collection is 405 (rclone serve 1.60 answers 201).
+        guard let again = await send(.MKCOL, folder, folder: true) else { return nil }
+        verdict.mkcolRefusesExisting = !(200..<300).contains(again)
+        guard let created = await send(.PUT, file, body: "a"), (200..<300).contains(created) else { return nil }
+        guard let exclusive = await send(.PUT, file, headers: ["If-None-Match": "*"], body: "b"),
+            let staleMatch = await send(.PUT, file, headers: ["If-Match": "\"strata-stale\""], body: "c"),
+            let staleIf = await send(.PUT, file, headers: ["If": "([\"strata-stale\"])"], body: "d")
+        else { return nil }
+        verdict.refusesIfNoneMatchStar = exclusive == 412
+        verdict.refusesStaleIfMatch = staleMatch == 412
+        verdict.refusesStaleIfHeader = staleIf == 412
+
+        // The listing says whether dot-files are listed, and what a file's entry carries.
+        guard let children = try? await provider.propfind(folder, depth: "1", body: DAVRequestBodies.propfindItems, folder: true)
+        else { return nil }
+        let listed = children.first { (try? provider.mapper.path(forHref: $0.href)) == file }
+        verdict.listsDotFiles = listed != nil
+        var entry = listed
+        if entry == nil { entry = try? await provider.propfind(file, depth: "0", body: DAVRequestBodies.propfindItems).first }
+        guard let entry else { return nil }
+        let found = entry.found
+        verdict.reportsContentTypes = !(found[.getcontenttype]?.text.isEmpty ?? true)
+        let etag = found[.getetag].flatMap { DAVItemMapper.normalizeETag($0.text) }
+        verdict.reportsETags = etag != nil
+        if let etag {
+            // The header the provider sends for this etag: If-Match, or If for a weak one.
+            let header: HTTPHeaders = WebDAVProvider.isWeak(etag) ? ["If": "([\(etag)])"] : ["If-Match": etag]
+            let current = await send(.PUT, file, headers: header, body: "e")
+            verdict.acceptsCurrentETag = current.map { (200..<300).contains($0) } ?? false
+        } else {
+            verdict.acceptsCurrentETag = false
+        }
+        return verdict
+    }
+
+    /// Sends one request and returns its status, or `nil` when it failed to get an answer.
+    private func send(
+        _ method: HTTPMethod, _ path: ItemPath, folder: Bool = false, headers: HTTPHeaders = [:], body: String? = nil
+    ) async -> Int? {
+        var request = HTTPRequest(method: method, url: provider.mapper.url(for: path, folder: folder), headers: headers)
+        if let body {
+            request.headers.add(name: "Content-Type", value: "text/plain")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
+        guard let response = try? await provider.executor.execute(request) else { return nil }
+        await response.body.discard()
+        return response.status
+    }
+
+    private static func token() -> String {
+        String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// What a WebDAV server was seen to do when Strata wrote on it, as found by
+/// ``WebDAVCapabilityVerifier``.
+///
+/// Each field is `nil` until it was verified. A server's `Server` header only chooses the
+/// starting guess of ``WebDAVServerProfile``; these verdicts replace the guess as soon as they
+/// are known.
+public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
+    /// `PUT` with `If-None-Match: *` onto an existing file is refused with 412.
+    public var refusesIfNoneMatchStar: Bool?
+    /// `PUT` with a stale `If-Match` is refused with 412.
+    public var refusesStaleIfMatch: Bool?
+    /// `PUT` with a stale RFC 4918 `If: (["etag"])` is refused with 412 (used for weak etags).
+    public var refusesStaleIfHeader: Bool?
+    /// `PUT` with the current etag (in the header Strata sends for it) is accepted.
+    public var acceptsCurrentETag: Bool?
+    /// `MKCOL` of an existing folder is refused (RFC 4918 9.3.1: 405).
+    public var mkcolRefusesExisting: Bool?
+    /// A `Depth: 1` `PROPFIND` lists files whose names start with a dot.
+    public var listsDotFiles: Bool?
+    /// `PROPFIND` reports `getetag` for files.
+    public var reportsETags: Bool?
+    /// `PROPFIND` reports `getcontenttype` for files.
+    public var reportsContentTypes: Bool?
+
+    /// Creates verdicts; every field not given is unverified.
+    public init(
+        refusesIfNoneMatchStar: Bool? = nil, refusesStaleIfMatch: Bool? = nil, refusesStaleIfHeader: Bool? = nil,
+        acceptsCurrentETag: Bool? = nil, mkcolRefusesExisting: Bool? = nil, listsDotFiles: Bool? = nil,
+        reportsETags: Bool? = nil, reportsContentTypes: Bool? = nil
+    ) {
+        self.refusesIfNoneMatchStar = refusesIfNoneMatchStar
+        self.refusesStaleIfMatch = refusesStaleIfMatch
+        self.refusesStaleIfHeader = refusesStaleIfHeader
+        self.acceptsCurrentETag = acceptsCurrentETag
+        self.mkcolRefusesExisting = mkcolRefusesExisting
+        self.listsDotFiles = listsDotFiles
+        self.reportsETags = reportsETags
+        self.reportsContentTypes = reportsContentTypes
+    }
+
+    /// Nothing verified yet.
+    public static let unverified = WebDAVVerifiedBehaviour()
+
+    /// Whether the verifier has run to the end on this server.
+    public var isComplete: Bool {
+        refusesIfNoneMatchStar != nil && refusesStaleIfMatch != nil && mkcolRefusesExisting != nil && listsDotFiles != nil
+    }
+
+    /// Whether `If-Match` / `If` preconditions on `PUT` were shown to hold both ways: a stale
+    /// etag is refused in either header and the current one is accepted; `nil` until verified.
+    public var honoursPreconditions: Bool? {
+        guard let stale = refusesStaleIfMatch, let staleIf = refusesStaleIfHeader, let current = acceptsCurrentETag else {
+            return nil
+        }
+        return stale && staleIf && current && reportsETags != false
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import ProviderAPI
+import Testing
+import WebDAVProvider
+
+/// The `Server` header chooses a starting guess, never the verdict: what a write needs is
+/// verified beside the first write, against a fake server with chosen shortcomings.
+@Suite("WebDAV capabilities verified, not guessed")
+struct CapabilityVerificationTests {
+    @Test("a server that sends no Server header is not assumed to honour preconditions; a write shows it does")
+    func noServerHeader() async throws {
+        let server = FakeDAVServer(.init(server: nil, honoursPreconditions: true))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        #expect(!provider.capabilities.supports(.preconditions))
+        #expect(!provider.capabilities.supports(.exclusiveCreate))
+        #expect(provider.profile.verified == .unverified)
+        _ = try await provider.createFolder(named: "first", in: .root)
+        #expect(provider.profile.verified.honoursPreconditions == true)
+        #expect(provider.capabilities.supports([.preconditions, .exclusiveCreate]))
+    }
+
+    @Test("a server that names itself Apache but ignores preconditions: .fail still refuses, a stale ifMatch is unsupported")
+    func claimsButIgnores() async throws {
+        let server = FakeDAVServer(.init(server: "Apache/2.4.62 (Debian)", honoursPreconditions: false))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        let first = try await provider.upload(DataSource(string: "old"), to: .root, name: "f.txt", options: UploadOptions())
+        #expect(provider.profile.verified.refusesIfNoneMatchStar == false)
+        #expect(provider.profile.verified.refusesStaleIfMatch == false)
+        #expect(!provider.capabilities.supports(.preconditions))
+        #expect(!provider.capabilities.supports(.exclusiveCreate))
+
+        let fail = await #expect(throws: ProviderError.self) {
+            _ = try await provider.upload(DataSource(string: "new"), to: .root, name: "f.txt", options: UploadOptions(conflict: .fail))
+        }
+        #expect(fail?.code == .alreadyExists)
+        let renamed = try await provider.upload(DataSource(string: "other"), to: .root, name: "f.txt", options: UploadOptions(conflict: .rename))
+        #expect(renamed.path != first.path)
+        // A stale ifMatch would silently overwrite here: it is refused before any request.
+        let before = server.requests.count
+        let stale = await #expect(throws: ProviderError.self) {
+            _ = try await provider.upload(
+                DataSource(string: "lost update"), to: .root, name: "f.txt", options: UploadOptions(ifMatch: "\"stale\""))
+        }
+        #expect(stale?.code == .unsupported)
+        #expect(server.requests.count == before)
+        #expect(server.content("/f.txt") == "old")
+    }
+
+    @Test("MKCOL that succeeds over an existing folder: createFolder checks first")
+    func mkcolOverFolder() async throws {
+        let server = FakeDAVServer(.init(server: nil, mkcolRefusesExisting: false))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        _ = try await provider.createFolder(named: "d", in: .root)
+        #expect(provider.profile.verified.mkcolRefusesExisting == false)
+        let again = await #expect(throws: ProviderError.self) { _ = try await provider.createFolder(named: "d", in: .root) }
+        #expect(again?.code == .alreadyExists)
+    }
+
+    @Test("a server that hides dot-files says so in its name rules")
+    func hiddenDotFiles() async throws {
+        let server = FakeDAVServer(.init(server: nil, listsDotFiles: false))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        #expect(provider.capabilities.names.allowsDotFiles)
+        _ = try await provider.createFolder(named: "d", in: .root)
+        #expect(!provider.capabilities.names.allowsDotFiles)
+    }
+
+    @Test("verification runs once per server, leaves nothing behind, and the next provider does not pay again")
+    func once() async throws {
+        let server = FakeDAVServer(.init(server: nil))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        async let one = provider.createFolder(named: "a", in: .root)
+        async let two = provider.upload(DataSource(string: "x"), to: .root, name: "b.txt", options: UploadOptions())
+        _ = try await (one, two)
+        let next = try await WebDAVProvider.connect(server.configuration())
+        #expect(next.profile.verified.isComplete)
+        _ = try await next.createFolder(named: "c", in: .root)
+        let probes = server.requests.filter { $0.hasPrefix("MKCOL /strata-verify-") }
+        #expect(probes.count == 2, "\(server.requests)")  // the folder, then MKCOL over it
+        #expect(try await next.listAll(.root).map(\.name) == ["a", "b.txt", "c"])
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import ProviderAPI
+import WebDAVProvider
+
+/// A small WebDAV server in memory whose shortcomings can be chosen: whether it honours PUT
+/// preconditions, refuses MKCOL over a folder, lists dot-files, and what `Server` it names.
+///
+/// Each instance has an origin of its own, so what a provider process remembers about one
+/// fake server never leaks into another test.
+final class FakeDAVServer: HTTPTransport {
+    struct Behaviour: Sendable {
+        var server: String?
+        var honoursPreconditions = true
+        var mkcolRefusesExisting = true
+        var listsDotFiles = true
+    }
+
+    private struct State {
+        var files: [String: (bytes: String, etag: String)] = [:]
+        var folders: Set<String> = ["/"]
+        var version = 0
+        var requests: [String] = []
+    }
+
+    let behaviour: Behaviour
+    let origin = "http://127.0.0.1:\(Int.random(in: 20000...60000))"
+    private let state = NIOLockedValueBox(State())
+
+    init(_ behaviour: Behaviour) { self.behaviour = behaviour }
+
+    /// The requests seen so far, as `METHOD path`.
+    var requests: [String] { state.withLockedValue { $0.requests } }
+
+    /// The content of the file at `path`, if there is one.
+    func content(_ path: String) -> String? { state.withLockedValue { $0.files[path]?.bytes } }
+
+    func configuration() -> ProviderConfiguration {
+        ProviderConfiguration(
+            url: URL(string: origin + "/")!, credentials: .basic(username: "u", password: "p"), transport: self,
+            retry: RetryPolicy(maxAttempts: 1))
+    }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var body = ""
+        switch request.body {
+        case .bytes(let buffer)?: body = String(buffer: buffer)
+        case .source(let source)?: for try await piece in try source.makeStream() { body += String(buffer: piece) }
+        case nil: break
+        }
+        let raw = String(request.url.absoluteString.dropFirst(origin.count))
+        let path = raw.count > 1 && raw.hasSuffix("/") ? String(raw.dropLast()) : raw
+        let answer = state.withLockedValue { state in
+            state.requests.append("\(request.method.rawValue) \(raw)")
+            return Self.answer(request.method.rawValue, path, request.headers, body, &state, behaviour)
+        }
+        var headers = answer.headers
+        if let server = behaviour.server { headers.add(name: "Server", value: server) }
+        return HTTPResponse(status: answer.status, headers: headers, url: request.url, body: .bytes(ByteBuffer(string: answer.body)))
+    }
+
+    private static func parent(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
+    }
+
+    private static func answer(
+        _ method: String, _ path: String, _ headers: HTTPHeaders, _ body: String, _ state: inout State, _ behaviour: Behaviour
+    ) -> ScriptedDAVServer.Answer {
+        let isFolder = state.folders.contains(path)
+        let file = state.files[path]
+        switch method {
+        case "OPTIONS":
+            return .init(status: 200, headers: ["DAV": "1, 2"])
+        case "PROPFIND":
+            guard isFolder || file != nil else { return .init(status: 404) }
+            var entries = [entry(path, folder: isFolder, file: file)]
+            if headers.first(name: "Depth") == "1", isFolder {
+                let prefix = path == "/" ? "/" : path + "/"
+                let children = (state.folders.filter { $0 != path } + state.files.keys).filter {
+                    $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/")
+                }
+                for child in children.sorted() {
+                    let name = child.dropFirst(prefix.count)
+                    if name.hasPrefix("."), !behaviour.listsDotFiles { continue }
+                    entries.append(entry(child, folder: state.folders.contains(child), file: state.files[child]))
+                }
+            }
+            let xml = #"<?xml version="1.0" encoding="utf-8"?><d:multistatus xmlns:d="DAV:">"# + entries.joined() + "</d:multistatus>"
+            return .init(status: 207, headers: ["Content-Type": "application/xml; charset=utf-8"], body: xml)
+        case "MKCOL":
+            if isFolder { return .init(status: behaviour.mkcolRefusesExisting ? 405 : 201) }
+            if file != nil { return .init(status: 405) }
+            guard state.folders.contains(parent(path)) else { return .init(status: 409) }
+            state.folders.insert(path)
+            return .init(status: 201)
+        case "PUT":
+            guard state.folders.contains(parent(path)) else { return .init(status: 409) }
+            if isFolder { return .init(status: 405) }
+            if behaviour.honoursPreconditions {
+                if headers.first(name: "If-None-Match") == "*", file != nil { return .init(status: 412) }
+                if let wanted = headers.first(name: "If-Match"), wanted != file?.etag { return .init(status: 412) }
+                if let condition = headers.first(name: "If"), !condition.contains(file?.etag ?? "\u{0}") { return .init(status: 412) }
+            }
+            state.version += 1
+            let etag = "\"v\(state.version)\""
+            state.files[path] = (body, etag)
+            return .init(status: file == nil ? 201 : 204, headers: ["ETag": etag])
+        case "GET":
+            guard let file else { return .init(status: 404) }
+            return .init(status: 200, headers: ["ETag": file.etag, "Content-Length": "\(file.bytes.utf8.count)"], body: file.bytes)
+        case "DELETE":
+            guard isFolder || file != nil else { return .init(status: 404) }
+            let prefix = path + "/"
+            state.files = state.files.filter { $0.key != path && !$0.key.hasPrefix(prefix) }
+            state.folders = state.folders.filter { $0 != path && !$0.hasPrefix(prefix) }
+            return .init(status: 204)
+        default:
+            return .init(status: 405)
+        }
+    }
+
+    private static func entry(_ path: String, folder: Bool, file: (bytes: String, etag: String)?) -> String {
+        let href = folder && path != "/" ? path + "/" : path
+        let props = folder
+            ? "<d:resourcetype><d:collection/></d:resourcetype>"
+            : "<d:resourcetype/><d:getcontentlength>\(file?.bytes.utf8.count ?? 0)</d:getcontentlength><d:getetag>\(file?.etag ?? "")</d:getetag>"
+        return "<d:response><d:href>\(href)</d:href><d:propstat><d:prop>\(props)</d:prop>"
+            + "<d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"
+    }
+}

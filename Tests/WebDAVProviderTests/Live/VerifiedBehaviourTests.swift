@@ -1,0 +1,64 @@
+import Foundation
+import ProviderAPI
+import Testing
+import WebDAVProvider
+
+/// What ``WebDAVCapabilityVerifier`` finds on each real server, and what the provider then does.
+@Suite("WebDAV behaviour verified on real servers")
+struct VerifiedBehaviourTests {
+    /// What each server was seen to do (Debian 12 packages; notes/webdav-servers.md).
+    static let expected: [String: WebDAVVerifiedBehaviour] = [
+        "apache": WebDAVVerifiedBehaviour(
+            refusesIfNoneMatchStar: true, refusesStaleIfMatch: true, refusesStaleIfHeader: true, acceptsCurrentETag: true,
+            mkcolRefusesExisting: true, listsDotFiles: true, reportsETags: true, reportsContentTypes: true),
+        "sabre": WebDAVVerifiedBehaviour(
+            refusesIfNoneMatchStar: true, refusesStaleIfMatch: true, refusesStaleIfHeader: true, acceptsCurrentETag: true,
+            mkcolRefusesExisting: true, listsDotFiles: true, reportsETags: true, reportsContentTypes: false),
+        "lighttpd": WebDAVVerifiedBehaviour(
+            refusesIfNoneMatchStar: true, refusesStaleIfMatch: true, refusesStaleIfHeader: true, acceptsCurrentETag: true,
+            mkcolRefusesExisting: true, listsDotFiles: true, reportsETags: true, reportsContentTypes: true),
+        "nginx": WebDAVVerifiedBehaviour(
+            refusesIfNoneMatchStar: false, refusesStaleIfMatch: false, refusesStaleIfHeader: false, acceptsCurrentETag: false,
+            mkcolRefusesExisting: true, listsDotFiles: false, reportsETags: false, reportsContentTypes: false),
+        "rclone": WebDAVVerifiedBehaviour(
+            // If-Match is ignored (so the current etag "passes"); `If` is refused whatever the etag.
+            refusesIfNoneMatchStar: false, refusesStaleIfMatch: false, refusesStaleIfHeader: true, acceptsCurrentETag: true,
+            mkcolRefusesExisting: false, listsDotFiles: true, reportsETags: true, reportsContentTypes: true),
+    ]
+
+    @Test("after the first write the profile says what the server does, and the capabilities follow it", arguments: LiveServers.allNames)
+    func verdicts(serverName: String) async throws {
+        let server = try LiveServers.server(serverName)
+        let (_, root, name) = try await LiveServers.scratch(server)
+        defer { Task { try? await root.delete(try ItemPath(name)) } }
+        let provider = try await WebDAVProvider.connect(LiveServers.configuration(server, folder: name))
+        _ = try await provider.createFolder(named: "first", in: .root)
+
+        let verified = provider.profile.verified
+        #expect(verified == Self.expected[serverName], "\(serverName): \(verified)")
+        let capabilities = provider.capabilities
+        let honours = verified.honoursPreconditions == true
+        #expect(capabilities.supports(.preconditions) == honours)
+        #expect(capabilities.supports(.exclusiveCreate) == (verified.refusesIfNoneMatchStar == true))
+        #expect(capabilities.names.allowsDotFiles == (verified.listsDotFiles == true))
+        // The probe folder is gone.
+        #expect(try await provider.listAll(.root).map(\.name) == ["first"])
+    }
+
+    @Test("without verified preconditions, .fail and createFolder still refuse a taken name", arguments: LiveServers.allNames)
+    func takenNames(serverName: String) async throws {
+        let server = try LiveServers.server(serverName)
+        let (provider, root, name) = try await LiveServers.scratch(server)
+        defer { Task { try? await root.delete(try ItemPath(name)) } }
+        _ = try await provider.upload(data: Data("old".utf8), to: "/f.txt")
+        let fail = await #expect(throws: ProviderError.self) {
+            _ = try await provider.upload(
+                DataSource(string: "new"), to: .root, name: "f.txt", options: UploadOptions(conflict: .fail))
+        }
+        #expect(fail?.code == .alreadyExists)
+        #expect(String(decoding: try await provider.data(at: "/f.txt"), as: UTF8.self) == "old")
+        _ = try await provider.createFolder(named: "d", in: .root)
+        let again = await #expect(throws: ProviderError.self) { _ = try await provider.createFolder(named: "d", in: .root) }
+        #expect(again?.code == .alreadyExists)
+    }
+}
