@@ -337,7 +337,7 @@ let package = Package(
             dependencies: [
                 "HostileTestServer", "WebDAVProvider", "NuxeoProvider", "PydioProvider", "ProviderAPI", "strata", "StrataProcessKit",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/HostileServerTests",
             swiftSettings: strictSettings

@@ -1,5 +1,6 @@
 import Foundation
 import HostileTestServer
+import NIOHTTP1
 import ProviderAPI
 import Testing
 
@@ -89,5 +90,71 @@ struct CrashTests {
                 #expect(outcome.error?.message?.contains("redirect to an invalid location") == true, "\(outcome)")
             }
         }
+    }
+
+    static let sizeTexts = ["-5", "+5", " 7", "1e3", "99999999999999999999", "-99999999999999999999", "0x10", "nan"]
+    static let httpDates = [
+        "Mon, 01 Jan 0000 00:00:00 GMT", "Fri, 01 Jan 10000 00:00:00 GMT", "Fri, 01 Jan 99999 00:00:00 GMT",
+        "Fri, 01 Jan 999999 00:00:00 GMT", "Fri, 01 Jan -9999 00:00:00 GMT", "Sun Nov  6 08:49:37 99999999999",
+    ]
+
+    @Test("SDK and strata ls: a getcontentlength or getlastmodified out of range is dropped, never a trap", arguments: zip(sizeTexts, httpDates + ["x", "y"]))
+    func webdavProperties(_ size: String, _ modified: String) async throws {
+        try await Hostile.withServer(.webdavProperties(size: size, modified: modified)) { server in
+            try await Hostile.withTransport { transport in
+                let provider = try Hostile.webdav(server, transport)
+                let outcome = await Hostile.outcome { try await provider.listAll(.root) }
+                guard case .value(let items) = outcome else {
+                    #expect(outcome.code == .invalidResponse, "\(outcome)")
+                    return
+                }
+                let item = try #require(items.first)
+                #expect(item.size == nil || item.size! >= 0, "size \(String(describing: item.size)) from \(size)")
+                if let date = item.modified { #expect(UnixTime.contains(date), "\(date) from \(modified)") }
+            }
+            for json in [false, true] {
+                let run = try await StrataCLI.run(["ls", Hostile.target("webdav", server, "/")] + (json ? ["--json"] : []))
+                #expect(!run.trapped && !run.killed, "strata ls died of signal \(run.status): \(run.error)")
+                if run.status == 0 { #expect(run.outputText.contains("file.bin")) }
+                #expect(!run.outputText.contains("-5 B") && !run.outputText.contains("\"size\" : -"), "\(run.outputText)")
+            }
+        }
+    }
+
+    @Test("SDK: a Nuxeo blob length or lastModified out of range is refused or dropped, never negative",
+        arguments: zip([#""-5""#, "-5", "1e300", #""99999999999999999999""#, "-1e300"],
+            ["0000-01-01T00:00:00.000Z", "10000-01-01T00:00:00Z", "99999-12-31T23:59:59.999Z", "-0001-01-01T00:00:00Z", "2023-13-45T99:99:99Z"]))
+    func nuxeoProperties(_ length: String, _ modified: String) async throws {
+        try await Hostile.withServer(.nuxeoProperties(length: length, modified: modified)) { server in
+            try await Hostile.withTransport { transport in
+                let provider = try Hostile.nuxeo(server, transport)
+                let outcome = await Hostile.outcome { try await provider.listAll(.root) }
+                switch outcome {
+                case .value(let items):
+                    let item = try #require(items.first)
+                    #expect(item.size == nil || item.size! >= 0, "size \(String(describing: item.size)) from \(length)")
+                    if let date = item.modified { #expect(UnixTime.contains(date), "\(date) from \(modified)") }
+                case .failure(let error):
+                    #expect(error.code == .invalidResponse, "\(error)")
+                default:
+                    Issue.record("listing \(outcome)")
+                }
+            }
+            let run = try await StrataCLI.run(["ls", Hostile.target("nuxeo", server, "/nuxeo/"), "-u", Hostile.user, "--json"])
+            #expect(!run.trapped && !run.killed, "strata ls died of signal \(run.status): \(run.error)")
+        }
+    }
+
+    @Test(
+        "a Retry-After out of range is no trap and no negative or endless wait",
+        arguments: [
+            "99999999999999999999", "-5", "+5", " 1e3", "9223372036854775807", "-9223372036854775808", "nan",
+            "Fri, 01 Jan 999999 00:00:00 GMT", "Sun Nov  6 08:49:37 99999999999", "Sunday, 06-Nov-99999999 08:49:37 GMT",
+            "Mon, 01 Jan -99999 00:00:00 GMT",
+        ])
+    func retryAfter(_ value: String) throws {
+        let url = try #require(URL(string: "http://127.0.0.1/"))
+        let response = HTTPResponse(status: 503, headers: ["Retry-After": value], url: url)
+        if let delay = response.retryAfter { #expect(delay >= .zero, "\(delay)") }
     }
 }

@@ -107,4 +107,58 @@ struct DeadlineTests {
             #expect(run.error.contains("no data for 1 s"), "\(run.error)")
         }
     }
+
+    @Test("a chunked body whose last chunk never comes: network, no data for 1 s, nothing under the final name")
+    func chunkedNeverEnds() async throws {
+        try await Hostile.withServer(.chunkedNeverEnds) { server in
+            try await Hostile.withTransport(readTimeout: .seconds(1)) { transport in
+                let folder = try Hostile.temporaryFolder("chunked")
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let provider = try Hostile.webdav(server, transport)
+                let sink = try FileSink(folder: folder, name: HostileScenario.fileName)
+                let outcome = await Hostile.outcome { try await provider.download("/file.bin", to: sink, options: DownloadOptions()) }
+                #expect(outcome.code == .network, "\(outcome)")
+                #expect(outcome.error?.message?.contains("no data for 1 s") == true, "\(outcome)")
+                #expect(Hostile.contents(of: folder).isEmpty, "\(Hostile.contents(of: folder))")
+            }
+        }
+    }
+
+    @Test("a 100 Continue, then silence: network, no data for 1 s")
+    func continueThenSilence() async throws {
+        try await Hostile.withServer(.continueThenSilence) { server in
+            try await Hostile.withTransport(readTimeout: .seconds(1)) { transport in
+                let provider = try Hostile.webdav(server, transport)
+                let outcome = await Hostile.outcome { try await provider.download("/file.bin", to: MemorySink(), options: DownloadOptions()) }
+                #expect(outcome.code == .network, "\(outcome)")
+            }
+        }
+    }
+
+    @Test("a PUT taken whole and never answered: network, no data for 1 s", arguments: [10, 1 << 20])
+    func silentAfterUpload(_ size: Int) async throws {
+        try await Hostile.withServer(.silentAfterUpload) { server in
+            try await Hostile.withTransport(readTimeout: .seconds(1)) { transport in
+                let provider = try Hostile.webdav(server, transport)
+                let outcome = await Hostile.outcome {
+                    try await provider.upload(
+                        DataSource(Data(repeating: 0x61, count: size)), to: .root, name: "up.bin", options: UploadOptions(readBack: false))
+                }
+                #expect(outcome.code == .network, "\(outcome)")
+            }
+        }
+    }
+
+    @Test("a response head trickled a byte per 300 ms (each inside the 1 s read timeout): network, not a hang")
+    func trickledHead() async throws {
+        try await Hostile.withServer(.trickledHead(interval: .milliseconds(300))) { server in
+            try await Hostile.withTransport(readTimeout: .seconds(1)) { transport in
+                let provider = try Hostile.webdav(server, transport)
+                let outcome = await Hostile.outcome(within: .seconds(60)) {
+                    try await provider.download("/file.bin", to: MemorySink(), options: DownloadOptions())
+                }
+                #expect(outcome.code == .network, "\(outcome)")
+            }
+        }
+    }
 }

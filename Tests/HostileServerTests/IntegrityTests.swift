@@ -100,4 +100,69 @@ struct IntegrityTests {
             #expect(!Hostile.contents(of: folder).contains(HostileScenario.fileName))
         }
     }
+
+    @Test("a resume answered 200 with the whole file starts over: the partial bytes are not kept in front of it")
+    func resumeAnsweredWhole() async throws {
+        let content = HostileDAV.content(3000)
+        try await Hostile.withServer(.webdavFile(content)) { server in
+            try await Hostile.withTransport { transport in
+                let folder = try Hostile.temporaryFolder("resume-200")
+                defer { try? FileManager.default.removeItem(at: folder) }
+                // 500 bytes of something else, as an earlier download of another version left them.
+                try Data(repeating: UInt8(ascii: "Z"), count: 500).write(to: folder.appendingPathComponent("file.bin.strata-partial"))
+                let provider = try Hostile.webdav(server, transport)
+                let sink = try FileSink(folder: folder, name: HostileScenario.fileName, resumable: true)
+                let outcome = await Hostile.outcome { try await provider.download("/file.bin", to: sink, options: DownloadOptions(resume: true)) }
+                if case .value = outcome {} else { Issue.record("download \(outcome)") }
+                #expect(server.requests.contains { $0.header("Range") == "bytes=500-" }, "the download did not try to resume")
+                #expect((try? Data(contentsOf: folder.appendingPathComponent(HostileScenario.fileName))) == Data(content))
+            }
+        }
+    }
+
+    @Test("a resume whose Content-Range total differs from the listed size: refused, nothing under the final name")
+    func resumeTotalDiffersFromListing() async throws {
+        let content = HostileDAV.content(3000)
+        // PROPFIND says 2000 bytes; the ranges say 3000.
+        try await Hostile.withServer(.webdavRangeFile(content, listedSize: 2000)) { server in
+            try await Hostile.withTransport { transport in
+                let folder = try Hostile.temporaryFolder("resume-total")
+                defer { try? FileManager.default.removeItem(at: folder) }
+                try Data(content.prefix(500)).write(to: folder.appendingPathComponent("file.bin.strata-partial"))
+                let provider = try Hostile.webdav(server, transport)
+                let sink = try FileSink(folder: folder, name: HostileScenario.fileName, resumable: true)
+                let outcome = await Hostile.outcome {
+                    _ = try await provider.item(at: "/file.bin")
+                    var options = DownloadOptions(resume: true)
+                    options.verifyDigest = true
+                    return try await provider.download("/file.bin", to: sink, options: options)
+                }
+                // Either the listing's size is checked (integrity), or the file is the server's whole, true content.
+                if case .value = outcome {
+                    #expect((try? Data(contentsOf: folder.appendingPathComponent(HostileScenario.fileName))) == Data(content))
+                } else {
+                    #expect([.integrity, .network, .conflict, .invalidResponse].contains(outcome.code), "\(outcome)")
+                    #expect(!Hostile.contents(of: folder).contains(HostileScenario.fileName))
+                }
+            }
+        }
+    }
+
+    @Test("a 206 with a malformed Content-Range to a resume: invalidResponse",
+        arguments: ["bytes +500-999/1000", "bytes 500-999/-1000", "bytes 500-99999999999999999999/1000", "bytes 500-999/1e3", "bytes 999-500/1000"])
+    func malformedContentRange(_ value: String) async throws {
+        let scenario = HostileScenario.webdav("a Content-Range of \(value)") { _, _ in
+            .complete(206, headers: [("Content-Type", "application/octet-stream"), ("Content-Range", value), ("ETag", #""e1""#)],
+                body: Array(HostileDAV.content(HostileScenario.fileSize).suffix(500)))
+        }
+        try await Hostile.withServer(scenario) { server in
+            try await Hostile.withTransport { transport in
+                let provider = try Hostile.webdav(server, transport)
+                let outcome = await Hostile.outcome {
+                    try await provider.download("/file.bin", to: MemorySink(), options: DownloadOptions(range: .from(500)))
+                }
+                #expect(outcome.code == .invalidResponse, "\(outcome)")
+            }
+        }
+    }
 }

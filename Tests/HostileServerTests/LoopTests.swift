@@ -60,4 +60,16 @@ struct LoopTests {
             #expect(run.error.contains("invalidResponse") || run.error.lowercased().contains("repeat"), "\(run.error.suffix(300))")
         }
     }
+
+    @Test("a WebDAV multistatus of more responses than maxEntries: invalidResponse, the client stops reading")
+    func webdavManyResponses() async throws {
+        try await Hostile.withServer(.webdavManyResponses(40_000)) { server in
+            try await Hostile.withTransport { transport in
+                let provider = try Hostile.webdav(server, transport)
+                let outcome = await Hostile.outcome { try await provider.listAll(.root).count }
+                #expect(outcome.code == .invalidResponse, "\(outcome)")
+                #expect(outcome.error?.message?.contains("10000 entries") == true, "\(outcome)")
+            }
+        }
+    }
 }

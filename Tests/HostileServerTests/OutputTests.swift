@@ -82,4 +82,70 @@ struct OutputTests {
             #expect(!run.error.contains(Hostile.password), "\(run.error)")
         }
     }
+
+    /// Scalars that must never reach a terminal raw: C0 controls but the line feeds ending lines,
+    /// DEL, C1 controls, line and paragraph separators, and format characters (bidi overrides,
+    /// zero-width spaces, byte-order marks) but the joiners.
+    static func rawInvisibles(in data: Data, keepingNewlines: Bool = true) -> [String] {
+        var found: Set<String> = []
+        for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
+            let value = scalar.value
+            if value == 0x0A, keepingNewlines { continue }
+            let bad: Bool
+            switch value {
+            case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: bad = true
+            case 0x200C, 0x200D: bad = false
+            default: bad = scalar.properties.generalCategory == .format
+            }
+            if bad { found.insert("U+" + String(value, radix: 16, uppercase: true)) }
+        }
+        return found.sorted()
+    }
+
+    @Test("strata ls escapes bidi overrides, zero-width characters, C1 controls and line separators in names")
+    func invisibleNames() async throws {
+        try await Hostile.withServer(.webdavNames(HostileScenario.invisibleNames)) { server in
+            let run = try await StrataCLI.run(["ls", Hostile.target("webdav", server, "/")])
+            #expect(!run.trapped && !run.killed, "\(run.error)")
+            #expect(run.status == 0, "\(run.error)")
+            #expect(Self.rawInvisibles(in: run.output).isEmpty, "raw in stdout: \(Self.rawInvisibles(in: run.output))")
+            #expect(run.outputText.split(separator: "\n").count == HostileScenario.invisibleNames.count, "\(run.outputText)")
+            let json = try await StrataCLI.run(["ls", Hostile.target("webdav", server, "/"), "--json"])
+            let items = try #require(try JSONSerialization.jsonObject(with: json.output) as? [[String: Any]])
+            #expect(Set(items.compactMap { $0["path"] as? String }) == Set(HostileScenario.invisibleNames.map { "/" + $0 }))
+        }
+    }
+
+    @Test("an error message with terminal escapes and the credential is printed escaped and without it",
+        arguments: ["webdav-body", "webdav-401", "pydio", "nuxeo"])
+    func errorMessages(_ kind: String) async throws {
+        let scenario: HostileScenario
+        let target: (HostileServer) -> String
+        switch kind {
+        case "webdav-body":
+            scenario = .controlsInErrorBody
+            target = { Hostile.target("webdav", $0, "/") }
+        case "webdav-401":
+            scenario = .echoingChallenge
+            target = { Hostile.target("webdav", $0, "/") }
+        case "pydio":
+            scenario = .pydioEchoingError(Hostile.password)
+            target = { Hostile.target("pydio", $0, "/pydio/ws/") }
+        default:
+            scenario = .nuxeoControlsInError
+            target = { Hostile.target("nuxeo", $0, "/nuxeo/") }
+        }
+        try await Hostile.withServer(scenario) { server in
+            for verbose in [false, true] {
+                let run = try await StrataCLI.run(["ls", target(server), "-u", Hostile.user] + (verbose ? ["--verbose"] : []))
+                #expect(!run.trapped && !run.killed, "\(run.error)")
+                #expect(run.status != 0)
+                let stderr = Data(run.error.utf8)
+                #expect(Self.rawInvisibles(in: stderr).isEmpty, "verbose \(verbose), raw in stderr: \(Self.rawInvisibles(in: stderr)): \(run.error)")
+                #expect(Self.rawInvisibles(in: run.output).isEmpty)
+                #expect(!run.error.contains(Hostile.basicToken), "verbose \(verbose): \(run.error)")
+                #expect(!run.error.contains(Hostile.password), "verbose \(verbose): \(run.error)")
+            }
+        }
+    }
 }

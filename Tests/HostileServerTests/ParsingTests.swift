@@ -34,4 +34,65 @@ struct ParsingTests {
             }
         }
     }
+
+    @Test("a Nuxeo answer of endless JSON (nesting, a string, a number) or a million keys: refused or parsed, the client stops early",
+        arguments: EndlessJSON.allCases)
+    func nuxeoEndlessJSON(_ shape: EndlessJSON) async throws {
+        try await Hostile.withServer(.nuxeoEndlessJSON(shape)) { server in
+            try await Hostile.withTransport { transport in
+                let provider = try Hostile.nuxeo(server, transport)
+                let outcome = await Hostile.outcome(within: .seconds(120)) { try await provider.listAll(.root).count }
+                if shape == .keys, case .value = outcome { return }
+                #expect(outcome.code == .invalidResponse, "\(outcome)")
+                guard shape != .keys, let children = server.requests.first(where: { $0.path.hasSuffix("@children") }) else { return }
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(server.bytesSent(to: children) < Int64(HostileScenario.endlessJSONBytes / 2), "the client read \(server.bytesSent(to: children)) bytes")
+            }
+        }
+    }
+
+    @Test("a multistatus with a UTF-8 byte order mark is read")
+    func utf8BOM() async throws {
+        try await Hostile.withServer(.webdavEncoding(utf16: false)) { server in
+            try await Hostile.withTransport { transport in
+                let provider = try Hostile.webdav(server, transport)
+                let outcome = await Hostile.outcome { try await provider.listAll(.root).map(\.name) }
+                guard case .value(let names) = outcome else {
+                    Issue.record("listing \(outcome)")
+                    return
+                }
+                #expect(names == [HostileScenario.fileName])
+            }
+        }
+    }
+
+    @Test("a multistatus in UTF-16: invalidResponse, not names made of garbage")
+    func utf16() async throws {
+        try await Hostile.withServer(.webdavEncoding(utf16: true)) { server in
+            try await Hostile.withTransport { transport in
+                let provider = try Hostile.webdav(server, transport)
+                let outcome = await Hostile.outcome { try await provider.listAll(.root).map(\.name) }
+                if case .value(let names) = outcome {
+                    #expect(names == [HostileScenario.fileName])
+                } else {
+                    #expect(outcome.code == .invalidResponse, "\(outcome)")
+                }
+            }
+        }
+    }
+
+    @Test("a response head that never ends: an error, and the client stops reading early", arguments: [false, true])
+    func endlessHead(_ lines: Bool) async throws {
+        try await Hostile.withServer(.endlessHead(lines: lines)) { server in
+            try await Hostile.withTransport { transport in
+                let provider = try Hostile.webdav(server, transport)
+                let outcome = await Hostile.outcome(within: .seconds(120)) { try await provider.listAll(.root).count }
+                #expect(outcome.code == .invalidResponse, "\(outcome)")
+                #expect(server.requests.filter { $0.method == "PROPFIND" }.count == 1, "a malformed answer was asked again")
+                let propfind = try #require(server.requests.first { $0.method == "PROPFIND" })
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(server.bytesSent(to: propfind) < Int64(HostileScenario.endlessHeadBytes / 2), "the client read \(server.bytesSent(to: propfind)) bytes")
+            }
+        }
+    }
 }

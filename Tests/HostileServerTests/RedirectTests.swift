@@ -1,5 +1,6 @@
 import Foundation
 import HostileTestServer
+import NIOConcurrencyHelpers
 import ProviderAPI
 import Testing
 
@@ -95,6 +96,55 @@ struct RedirectTests {
                 let provider = try Hostile.webdav(server, transport)
                 let outcome = await Hostile.outcome { try await provider.download("/file.bin", to: MemorySink(), options: DownloadOptions()) }
                 #expect(outcome.code == .invalidResponse, "\(outcome)")
+            }
+        }
+    }
+
+    @Test(
+        "a Location with another scheme, a bad port, no host or a userinfo: invalidResponse, never followed",
+        arguments: [
+            "javascript:alert(1)", "data:text/plain,hi", "//127.0.0.1:99999/file.bin", "http://127.0.0.1:0/file.bin",
+            "http://127.0.0.1:65536/file.bin", "http://ann:pw@127.0.0.1:99999/file.bin", "http://:80/file.bin",
+            "http://127.0.0.1:+80/file.bin", "http://127.0.0.1:1e3/file.bin", "http://127.0.0.1:18446744073709551617/file.bin",
+            "  http://127.0.0.1:99999/file.bin", "http://[::1]:99999/file.bin",
+        ])
+    func moreInvalidLocations(_ location: String) async throws {
+        try await Hostile.withServer(.redirect(location: location)) { server in
+            try await Hostile.withTransport { transport in
+                let provider = try Hostile.webdav(server, transport)
+                let outcome = await Hostile.outcome { try await provider.download("/file.bin", to: MemorySink(), options: DownloadOptions()) }
+                #expect(outcome.code == .invalidResponse, "\(outcome)")
+            }
+        }
+    }
+
+    @Test("a Location with an IPv6 zone or an unreachable literal: an error, never a trap", arguments: [
+        "http://[fe80::1%25eth0]:1/file.bin", "http://[fe80::1%eth0]/file.bin", "http://[::ffff:127.0.0.1]:1/file.bin", "http://0:1/file.bin",
+    ])
+    func oddHostLocations(_ location: String) async throws {
+        try await Hostile.withServer(.redirect(location: location)) { server in
+            try await Hostile.withTransport { transport in
+                let provider = try Hostile.webdav(server, transport)
+                let outcome = await Hostile.outcome { try await provider.download("/file.bin", to: MemorySink(), options: DownloadOptions()) }
+                #expect(outcome.code == .invalidResponse || outcome.code == .network, "\(outcome)")
+            }
+        }
+    }
+
+    @Test("a redirect loop across two origins ends with an error, and the other origin never gets the credentials")
+    func loopAcrossOrigins() async throws {
+        let first = NIOLockedValueBox<URL?>(nil)
+        try await Hostile.withServer(.redirectLater(to: { first.withLockedValue { $0 } })) { other in
+            try await Hostile.withServer(.redirect(to: other.url)) { server in
+                first.withLockedValue { $0 = server.url }
+                try await Hostile.withTransport { transport in
+                    let provider = try Hostile.webdav(server, transport)
+                    let outcome = await Hostile.outcome { try await provider.download("/file.bin", to: MemorySink(), options: DownloadOptions()) }
+                    #expect(outcome.error != nil, "\(outcome)")
+                    #expect(outcome.error?.message?.contains("too many redirects") == true, "\(outcome)")
+                    #expect(server.requests.count + other.requests.count < 30)
+                    #expect(!other.requests.contains { $0.header("Authorization") != nil })
+                }
             }
         }
     }

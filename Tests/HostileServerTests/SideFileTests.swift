@@ -109,4 +109,85 @@ struct SideFileTests {
             if run.status == 0 { #expect(layout.finalIsRegularWithContent) }
         }
     }
+
+    @Test("a hard link at NAME.strata-partial to a file outside: a resume never appends to that file")
+    func partialHardLink() async throws {
+        let layout = try Layout()
+        defer { layout.remove() }
+        // The victim holds 500 bytes that look like the start of the download, hard-linked in as the partial file.
+        let prefix = Data(Self.content.prefix(500))
+        try prefix.write(to: layout.victim)
+        try FileManager.default.linkItem(at: layout.victim, to: layout.inside.appendingPathComponent(HostileScenario.fileName + ".strata-partial"))
+        let outcome = try await Hostile.withServer(.webdavRangeFile(Self.content)) { server in
+            try await Hostile.withTransport { transport in
+                let provider = try Hostile.webdav(server, transport)
+                let sink = try FileSink(folder: layout.inside, name: HostileScenario.fileName, resumable: true)
+                return await Hostile.outcome { try await provider.download("/file.bin", to: sink, options: DownloadOptions(resume: true)) }
+            }
+        }
+        #expect((try? Data(contentsOf: layout.victim)) == prefix, "the resume wrote into the hard-linked file outside the folder (\(outcome))")
+        if case .value = outcome { #expect(layout.finalIsRegularWithContent) }
+    }
+
+    @Test("a FIFO or a folder at NAME.strata-partial: an error or a clean download, never a hang", arguments: ["fifo", "folder"], [false, true])
+    func partialNotAFile(_ kind: String, _ resumable: Bool) async throws {
+        let layout = try Layout()
+        defer { layout.remove() }
+        let partial = layout.inside.appendingPathComponent(HostileScenario.fileName + ".strata-partial")
+        if kind == "fifo" {
+            #expect(mkfifo(partial.path, 0o600) == 0)
+        } else {
+            try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: false)
+        }
+        let outcome = try await download(into: layout, resumable: resumable)
+        switch outcome {
+        case .value: #expect(layout.finalIsRegularWithContent)
+        case .failure: #expect(!FileManager.default.fileExists(atPath: layout.final.path), "\(outcome)")
+        default: Issue.record("download \(outcome)")
+        }
+    }
+
+    @Test("Nuxeo titles that are no names (a slash, .., ., NUL) are listed under names that stay inside the folder")
+    func nuxeoTitles() async throws {
+        try await Hostile.withServer(.nuxeoTitles()) { server in
+            try await Hostile.withTransport { transport in
+                let provider = try Hostile.nuxeo(server, transport)
+                let outcome = await Hostile.outcome { try await provider.listAll(.root) }
+                guard case .value(let items) = outcome else {
+                    Issue.record("listing \(outcome)")
+                    return
+                }
+                #expect(items.count == HostileScenario.nuxeoUnsafeTitles.count)
+                for item in items {
+                    #expect(item.path.parent == .root, "\(item.path)")
+                    #expect((try? ItemPath.validate(name: item.name)) != nil, "\(item.name.debugDescription)")
+                }
+            }
+            // strata get of a listed name writes inside the chosen folder.
+            let folder = try Hostile.temporaryFolder("nuxeo-titles")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let run = try await StrataCLI.run(["ls", Hostile.target("nuxeo", server, "/nuxeo/"), "-u", Hostile.user], directory: folder)
+            #expect(!run.trapped && !run.killed, "\(run.error)")
+            #expect(run.status == 0, "\(run.error)")
+        }
+    }
+
+    @Test("a Pydio node named .. or . or nothing: invalidResponse (the server's fault), never a path outside",
+        arguments: ["/..", "/.", "/", "/a/../.."])
+    func pydioNodePath(_ path: String) async throws {
+        try await Hostile.withServer(.pydioNodePath(path)) { server in
+            try await Hostile.withTransport { transport in
+                let provider = try Hostile.pydio(server, transport)
+                let outcome = await Hostile.outcome { try await provider.listAll(.root) }
+                switch outcome {
+                case .value(let items):
+                    #expect(items.allSatisfy { $0.path.parent == .root && $0.name != ".." && $0.name != "." }, "\(items.map(\.path))")
+                case .failure(let error):
+                    #expect(error.code == .invalidResponse, "\(error)")
+                default:
+                    Issue.record("listing \(outcome)")
+                }
+            }
+        }
+    }
 }

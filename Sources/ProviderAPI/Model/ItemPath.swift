@@ -70,6 +70,18 @@ public struct ItemPath: Hashable, Sendable, Comparable, CustomStringConvertible,
         return ItemPath(validated: segments + [name])
     }
 
+    /// The path of the child a server named `name` (in a listing, a search result): like
+    /// ``appending(_:)``, but a name that cannot be a path segment (empty, `.`, `..`, with a `/`
+    /// or a NUL) is the server's fault, ``ProviderError/Code/invalidResponse``, not the caller's.
+    public func appending(serverName name: String) throws -> ItemPath {
+        do {
+            return try appending(name)
+        } catch let error as ProviderError {
+            throw ProviderError(
+                .invalidResponse, "the server named an item \(name.debugDescription.prefix(200)) in \(self): \(error.message ?? "not a name")")
+        }
+    }
+
     /// The path of `other` taken relative to this folder.
     public func appending(_ other: ItemPath) -> ItemPath {
         ItemPath(validated: segments + other.segments)

@@ -57,8 +57,9 @@ public actor FileSink: DownloadSink {
     }
 
     public func resumePoint() async throws -> ResumePoint? {
-        // lstat: a symlink planted at the side name is no partial download of ours.
-        guard resumable, let length = PosixFile.regularFileSize(atPath: partialURL.path), length > 0 else { return nil }
+        // lstat: a symlink planted at the side name is no partial download of ours, nor is a file
+        // hard-linked from elsewhere (appending to it would write into that other file).
+        guard resumable, let length = PosixFile.regularFileSize(atPath: partialURL.path, soleLink: true), length > 0 else { return nil }
         let validator = PosixFile.readSmallRegular(validatorURL.path).flatMap { String(bytes: $0, encoding: .utf8) }
         return ResumePoint(length: length, validator: validator?.isEmpty == false ? validator : nil)
     }
@@ -71,7 +72,7 @@ public actor FileSink: DownloadSink {
     /// link to another file, or a name planted in between; anything else at the name (a
     /// folder, a FIFO) is refused. It gets the mode a new file normally has (`0644` less the
     /// umask), which the final file keeps. At a later offset (a resume) the side file must be
-    /// a regular file, opened with `O_NOFOLLOW`, holding exactly `offset` bytes; within one
+    /// a regular file with no other hard link, opened with `O_NOFOLLOW`, holding exactly `offset` bytes; within one
     /// download (a cut body continued) the open file simply goes on.
     public func begin(offset: Int64, expectedLength: Int64?, validator: String?) async throws {
         if !overwrite, PosixFile.exists(url.path) {
@@ -95,6 +96,9 @@ public actor FileSink: DownloadSink {
             }
         } else {
             let handle = try PosixFile.openRegular(partialURL.path, flags: O_WRONLY | O_APPEND)
+            guard try handle.linkCount() == 1 else {
+                throw ProviderError(.invalidArgument, "cannot resume into \(partialURL.path): another name links to the same file")
+            }
             let size = try handle.size()
             guard size == offset else {
                 throw ProviderError(.conflict, "partial file has \(size) bytes, the server resumes at \(offset)")

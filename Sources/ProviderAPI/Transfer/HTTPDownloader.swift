@@ -425,7 +425,7 @@ public struct ContentRange: Sendable, Hashable {
         let rest = trimmed.dropFirst(6)
         let parts = rest.split(separator: "/", maxSplits: 1)
         guard parts.count == 2 else { return nil }
-        total = parts[1] == "*" ? nil : Int64(parts[1])
+        total = parts[1] == "*" ? nil : Self.number(parts[1])
         if parts[1] != "*", total == nil { return nil }
         if parts[0] == "*" {
             start = 0
@@ -433,8 +433,14 @@ public struct ContentRange: Sendable, Hashable {
             return
         }
         let bounds = parts[0].split(separator: "-", maxSplits: 1)
-        guard bounds.count == 2, let a = Int64(bounds[0]), let b = Int64(bounds[1]), a <= b else { return nil }
+        guard bounds.count == 2, let a = Self.number(bounds[0]), let b = Self.number(bounds[1]), a <= b else { return nil }
         start = a
         end = b
+    }
+
+    /// A number as RFC 9110 writes it: ASCII digits only (no sign, no space), fitting `Int64`.
+    static func number(_ text: Substring) -> Int64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        return Int64(text)
     }
 }

@@ -89,10 +89,20 @@ final class PosixFile: @unchecked Sendable {
     }
 
     /// The size of the regular file at `path`, not following a symlink; `nil` for anything else.
-    static func regularFileSize(atPath path: String) -> Int64? {
+    /// With `soleLink`, a file with another hard link (a name elsewhere for the same bytes) is
+    /// `nil` too: writing to it would change that other file.
+    static func regularFileSize(atPath path: String, soleLink: Bool = false) -> Int64? {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        if soleLink, info.st_nlink != 1 { return nil }
         return Int64(info.st_size)
+    }
+
+    /// How many hard links the open file has (1 when no other name shares its bytes).
+    func linkCount() throws -> Int {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw PosixFile.providerError("stat", path) }
+        return Int(info.st_nlink)
     }
 
     /// Whether anything at all (a dangling symlink too) is at `path`.

@@ -176,6 +176,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             }
             return ProviderError(.network, message, request: request, underlying: underlying)
         }
+        if let parserError = error as? HTTPParserError, parserError != .invalidEOFState, parserError != .closedConnection {
+            // Not HTTP (a head that never ends, a broken status line or chunk): the server's fault,
+            // and sending the request again would get the same. A connection closed mid-message
+            // is a cut (`network`), as before.
+            return ProviderError(.invalidResponse, "the server sent a malformed HTTP response", request: request, underlying: underlying)
+        }
         if let connectionError = error as? NIOConnectionError {
             if connectionError.dnsAError != nil || connectionError.dnsAAAAError != nil, connectionError.connectionErrors.isEmpty {
                 return ProviderError(

@@ -16,8 +16,13 @@ public enum HTTPDate {
         "EEE MMM d HH:mm:ss yyyy",  // asctime
     ]
 
-    /// Parses an RFC 1123, RFC 850 or asctime date; `nil` if none fits.
+    /// Parses an RFC 1123, RFC 850 or asctime date; `nil` if none fits, or if the date lies
+    /// outside the years 1–9999 (``UnixTime``), which a server may write but no date Strata makes may hold.
     public static func parse(_ string: String) -> Date? {
+        parseAnyYear(string).flatMap { UnixTime.contains($0) ? $0 : nil }
+    }
+
+    private static func parseAnyYear(_ string: String) -> Date? {
         if let fast = parseRFC1123(string) { return fast }
         let trimmed = string.trimmingCharacters(in: .whitespaces)
         if trimmed.utf8.count != string.utf8.count, let fast = parseRFC1123(trimmed) { return fast }

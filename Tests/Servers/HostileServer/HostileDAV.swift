@@ -9,13 +9,21 @@ public enum HostileDAV {
         public var name: String
         /// The size a `PROPFIND` reports (`getcontentlength`); `nil` for a folder.
         public var size: Int?
+        /// The `getcontentlength` text sent instead of ``size`` (any text: `-5`, `1e3`, digits past `Int64`).
+        public var sizeText: String? = nil
+        /// The `getlastmodified` text sent instead of the default date (year 0, 10000, 99999, …).
+        public var modifiedText: String? = nil
         /// Whether it is a folder.
-        public var isFolder: Bool { size == nil }
+        public var isFolder: Bool { size == nil && sizeText == nil }
 
         /// A file entry.
         public static func file(_ name: String, size: Int) -> Entry { Entry(name: name, size: size) }
         /// A folder entry.
         public static func folder(_ name: String) -> Entry { Entry(name: name, size: nil) }
+        /// A file entry whose `getcontentlength` and `getlastmodified` are sent as these texts, unchecked.
+        public static func file(_ name: String, sizeText: String, modifiedText: String? = nil) -> Entry {
+            Entry(name: name, size: nil, sizeText: sizeText, modifiedText: modifiedText)
+        }
     }
 
     /// `OPTIONS`, `PROPFIND` of `/` and of each entry answered as a WebDAV class 1,2 server;
@@ -80,10 +88,11 @@ public enum HostileDAV {
         return out
     }
 
-    private static func response(href: String, entry: Entry?) -> String {
-        var props = "<d:getlastmodified>Mon, 02 Jan 2023 10:00:00 GMT</d:getlastmodified>"
+    /// One `<d:response>` of a multistatus for `href` (the folder itself when `entry` is `nil`).
+    public static func response(href: String, entry: Entry?) -> String {
+        var props = "<d:getlastmodified>\(entry?.modifiedText ?? "Mon, 02 Jan 2023 10:00:00 GMT")</d:getlastmodified>"
         props += #"<d:getetag>"e1"</d:getetag>"#
-        if let entry, let size = entry.size {
+        if let entry, let size = entry.sizeText ?? entry.size.map(String.init) {
             props += "<d:resourcetype/><d:getcontentlength>\(size)</d:getcontentlength>"
             props += "<d:getcontenttype>application/octet-stream</d:getcontenttype>"
         } else {

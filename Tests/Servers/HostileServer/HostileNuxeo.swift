@@ -26,13 +26,19 @@ public enum HostileNuxeo {
     }
 
     /// A `document` entity.
-    public static func document(uid: String, title: String, path: String, folder: Bool) -> String {
+    /// `title` and `path` go in as JSON string contents (escape `"` and `\\` yourself);
+    /// `extraProperties` (`"key":value` pairs, as JSON text) are added to `properties`.
+    public static func document(
+        uid: String, title: String, path: String, folder: Bool, extraProperties: String? = nil,
+        lastModified: String = "2023-01-02T10:00:00.000Z"
+    ) -> String {
         let facets = folder ? #"["Folderish"]"# : "[]"
         let type = folder ? "Folder" : "File"
+        let extra = extraProperties.map { "," + $0 } ?? ""
         return #"{"entity-type":"document","repository":"default","uid":"\#(uid)","path":"\#(path)","type":"\#(type)","#
             + #""state":"project","parentRef":"\#(rootUid)","isCheckedOut":true,"isVersion":false,"isProxy":false,"isTrashed":false,"#
-            + #""changeToken":"1-0","title":"\#(title)","lastModified":"2023-01-02T10:00:00.000Z","facets":\#(facets),"#
-            + #""properties":{"dc:title":"\#(title)"}}"#
+            + #""changeToken":"1-0","title":"\#(title)","lastModified":"\#(lastModified)","facets":\#(facets),"#
+            + #""properties":{"dc:title":"\#(title)"\#(extra)}}"#
     }
 
     /// A `documents` page of `entries` that claims a next page (`isNextPageAvailable`) when `more`.

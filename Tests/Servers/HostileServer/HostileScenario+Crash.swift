@@ -20,3 +20,27 @@ extension HostileScenario {
             }))
     }
 }
+
+extension HostileScenario {
+    /// A WebDAV folder listing `file.bin` with `getcontentlength` `size` and `getlastmodified`
+    /// `modified`, sent as they are (`-5`, `+5`, `1e3`, digits past `Int64`; year 0, 10000, 99999).
+    public static func webdavProperties(size: String, modified: String) -> HostileScenario {
+        webdav("a getcontentlength of \(size), a getlastmodified of \(modified)", entries: [.file(fileName, sizeText: size, modifiedText: modified)]) { _, _ in
+            .text(404, "not found")
+        }
+    }
+
+    /// A Nuxeo folder holding one file whose blob `length` is `length` (a JSON value as text:
+    /// `"-5"`, `-5`, `1e300`, `"99999999999999999999"`) and whose `lastModified` is `modified`.
+    public static func nuxeoProperties(length: String, modified: String) -> HostileScenario {
+        HostileScenario(
+            "a Nuxeo blob length of \(length), a lastModified of \(modified)",
+            route: HostileNuxeo.route { page, pageSize, _ in
+                let document = HostileNuxeo.document(
+                    uid: "doc-1", title: fileName, path: "/" + fileName, folder: false,
+                    extraProperties: #""file:content":{"name":"\#(fileName)","mime-type":"application/octet-stream","length":\#(length)}"#,
+                    lastModified: modified)
+                return HostileNuxeo.json(200, HostileNuxeo.page([document], index: page, pageSize: pageSize, more: false))
+            })
+    }
+}

@@ -61,3 +61,60 @@ extension HostileScenario {
         }
     }
 }
+
+extension HostileScenario {
+    /// A WebDAV `GET` answered by a chunked body: one chunk of 100 bytes, then silence (the last,
+    /// empty chunk never comes).
+    public static let chunkedNeverEnds = webdav("a chunked body whose last chunk never comes") { _, _ in
+        HostileResponse([
+            .bytes(HostileResponse.head(200, headers: [("Content-Type", "application/octet-stream"), ("Transfer-Encoding", "chunked")])),
+            .bytes(HostileResponse.chunk(Array(HostileDAV.content(fileSize).prefix(100)))),
+            .silence,
+        ])
+    }
+
+    /// A WebDAV server that answers every `GET` with an interim `100 Continue`, then nothing.
+    public static let continueThenSilence = webdav("a 100 Continue, then silence") { _, _ in
+        HostileResponse([.bytes(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)), .silence])
+    }
+
+    /// A WebDAV server that takes a `PUT` (all of its body) and never answers.
+    public static let silentAfterUpload = webdav("a PUT taken whole and never answered") { _, _ in
+        HostileResponse([.silence])
+    }
+
+    /// A WebDAV `GET` whose response head never ends: a status line, then one header line
+    /// trickled a byte per `interval` (each byte well inside the read timeout).
+    public static func trickledHead(interval: Duration) -> HostileScenario {
+        webdav("a head trickled one byte per \(interval)") { _, _ in
+            HostileResponse([
+                .bytes(Array("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nX-Pad: ".utf8)),
+                .trickle(Array(repeating: UInt8(ascii: "a"), count: 100_000), interval: interval),
+            ])
+        }
+    }
+
+    /// Bytes of the endless heads.
+    public static let endlessHeadBytes = 256 << 20
+
+    /// A `PROPFIND` (and every other request but `OPTIONS`) whose response head never ends, sent
+    /// as fast as the client reads: header lines (`lines`) or one endless header value.
+    public static func endlessHead(lines: Bool) -> HostileScenario {
+        HostileScenario("a response head that never ends (\(lines ? "endless header lines" : "one endless header"))") { request, _ in
+            if request.method == "OPTIONS" { return .complete(200, headers: [("DAV", "1,2"), ("Server", "hostile")]) }
+            let piece = 64 << 10
+            let filler: [UInt8]
+            if lines {
+                let line = Array("X-Pad: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n".utf8)
+                filler = Array((0..<(piece / line.count)).flatMap { _ in line })
+            } else {
+                filler = Array(repeating: UInt8(ascii: "a"), count: piece)
+            }
+            return HostileResponse([
+                .bytes(Array("HTTP/1.1 207 Multi-Status\r\nContent-Type: application/xml\r\nX-Pad: start\r\n".utf8)),
+                .bytes(lines ? [] : Array("X-Long: ".utf8)),
+                .repeating(filler, count: endlessHeadBytes / filler.count, interval: .zero),
+            ])
+        }
+    }
+}

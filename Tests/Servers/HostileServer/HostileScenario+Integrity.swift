@@ -61,3 +61,23 @@ extension HostileScenario {
                 ])
             }))
 }
+
+extension HostileScenario {
+    /// A WebDAV server serving `/file.bin` with `content`, honouring `Range: bytes=N-` with a true
+    /// `206` (`Accept-Ranges: bytes`, a strong `ETag` `"e1"`), and whose `PROPFIND` reports
+    /// `listedSize` (by default the content's true size).
+    public static func webdavRangeFile(_ content: [UInt8], listedSize: Int? = nil) -> HostileScenario {
+        webdav("a file served with ranges", entries: [.file(fileName, size: listedSize ?? content.count)]) { request, _ in
+            guard request.method == "GET", request.path == "/" + fileName else { return .text(404, "not found") }
+            let headers = [("Content-Type", "application/octet-stream"), ("ETag", #""e1""#), ("Accept-Ranges", "bytes")]
+            if let range = request.header("Range"), range.hasPrefix("bytes="), range.hasSuffix("-"),
+                let start = Int(range.dropFirst(6).dropLast()), start < content.count
+            {
+                return .complete(
+                    206, headers: headers + [("Content-Range", "bytes \(start)-\(content.count - 1)/\(content.count)")],
+                    body: Array(content[start...]))
+            }
+            return .complete(200, headers: headers, body: content)
+        }
+    }
+}

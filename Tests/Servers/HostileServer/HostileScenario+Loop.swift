@@ -49,3 +49,27 @@ extension HostileScenario {
             }))
     }
 }
+
+extension HostileScenario {
+    /// A `PROPFIND` of `/` answered by one multistatus streamed without length, listing the folder
+    /// and then `count` files (`f-0`, `f-1`, …) in pieces of 1000 responses.
+    public static func webdavManyResponses(_ count: Int) -> HostileScenario {
+        HostileScenario("a multistatus of \(count) responses") { request, _ in
+            if request.method == "OPTIONS" { return .complete(200, headers: [("DAV", "1,2"), ("Server", "hostile")]) }
+            guard request.method == "PROPFIND" else { return .text(404, "not found") }
+            let start = #"<?xml version="1.0" encoding="utf-8"?><d:multistatus xmlns:d="DAV:">"# + HostileDAV.response(href: "/", entry: nil)
+            var steps: [HostileResponse.Step] = [
+                .bytes(HostileResponse.head(207, headers: [("Content-Type", "application/xml; charset=utf-8")]) + Array(start.utf8))
+            ]
+            for first in stride(from: 0, to: count, by: 1000) {
+                var piece = ""
+                for number in first..<min(count, first + 1000) {
+                    piece += HostileDAV.response(href: "/f-\(number)", entry: .file("f-\(number)", size: 1))
+                }
+                steps.append(.bytes(Array(piece.utf8)))
+            }
+            steps.append(.bytes(Array("</d:multistatus>".utf8)))
+            return HostileResponse(steps)
+        }
+    }
+}

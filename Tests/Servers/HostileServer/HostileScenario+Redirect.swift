@@ -59,3 +59,14 @@ extension String {
         hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }
+
+extension HostileScenario {
+    /// A WebDAV server redirecting every `GET` to the same path at the URL `other()` gives at the
+    /// time of the request (so two servers can send a request back and forth).
+    public static func redirectLater(to other: @escaping @Sendable () -> URL?) -> HostileScenario {
+        webdav("a 302 to another origin, decided per request") { request, context in
+            let base = other()?.absoluteString.trimmingSuffix("/") ?? context.url("")
+            return .complete(302, headers: [("Location", base + request.path), ("Content-Type", "text/plain")], body: Array("moved".utf8))
+        }
+    }
+}

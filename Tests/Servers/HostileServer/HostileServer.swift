@@ -16,26 +16,40 @@ import NIOPosix
 ///
 /// ## Scenarios, by class of the issue
 /// - Crash: ``HostileScenario/redirectToInvalidPort(_:)`` (a `Location` with port 99999),
-///   ``HostileScenario/pydioModifiedTime(_:)`` (`ajxp_modiftime="inf"`, `nan`, `1e300`).
+///   ``HostileScenario/pydioModifiedTime(_:)`` (`ajxp_modiftime="inf"`, `nan`, `1e300`),
+///   ``HostileScenario/webdavProperties(size:modified:)`` and ``HostileScenario/nuxeoProperties(length:modified:)``
+///   (sizes that are negative, signed or past `Int64`; years 0, 10000, 99999).
 /// - Deadline: ``HostileScenario/stallBeforeHead`` (accepts, reads, never answers),
 ///   ``HostileScenario/stallAfterHead`` (a head, then silence),
 ///   ``HostileScenario/trickle(interval:)`` (one byte per interval),
-///   ``HostileScenario/endlessRedirectBody`` (a 302 whose body never ends).
+///   ``HostileScenario/endlessRedirectBody`` (a 302 whose body never ends),
+///   ``HostileScenario/chunkedNeverEnds``, ``HostileScenario/continueThenSilence``,
+///   ``HostileScenario/silentAfterUpload``, ``HostileScenario/trickledHead(interval:)``.
 /// - Loop: ``HostileScenario/nuxeoPages(_:)`` and ``HostileScenario/pydioPages(_:)``
 ///   (`isNextPageAvailable: true` / a `<pagination>` that never ends: the same page again, or
-///   endless new entries).
+///   endless new entries), ``HostileScenario/webdavManyResponses(_:)`` (one multistatus of
+///   more responses than the entries limit).
 /// - Integrity: ``HostileScenario/cutWithLength``, ``HostileScenario/cutWithoutLength``,
 ///   ``HostileScenario/longerThanDeclared``, ``HostileScenario/pydioCutWithoutLength``,
-///   ``HostileScenario/unaskedPartial``, ``HostileScenario/lyingContentRange``.
+///   ``HostileScenario/unaskedPartial``, ``HostileScenario/lyingContentRange``,
+///   ``HostileScenario/webdavRangeFile(_:listedSize:)`` (true ranges, a listed size that may lie).
 /// - Redirect: ``HostileScenario/redirect(to:status:)`` (anywhere, another origin included),
 ///   ``HostileScenario/pydioLoginRedirect(to:)`` (the login form answered by a 307 elsewhere),
-///   ``HostileScenario/uploadRedirect(to:)`` (a `PUT` answered by a 307 elsewhere).
+///   ``HostileScenario/uploadRedirect(to:)`` (a `PUT` answered by a 307 elsewhere),
+///   ``HostileScenario/redirectLater(to:)`` (two servers sending a request back and forth).
 /// - Output: ``HostileScenario/webdavNames(_:)`` (names with ESC sequences and newlines),
-///   ``HostileScenario/echoAuthorization`` (an error body quoting the `Authorization` header).
+///   ``HostileScenario/echoAuthorization`` (an error body quoting the `Authorization` header),
+///   ``HostileScenario/invisibleNames`` (bidi overrides, zero-width, C1), errors with terminal
+///   escapes: ``HostileScenario/controlsInErrorBody``, ``HostileScenario/echoingChallenge``,
+///   ``HostileScenario/pydioEchoingError(_:)``, ``HostileScenario/nuxeoControlsInError``.
 /// - Side files: ``HostileScenario/webdavFile(_:)`` (a well-behaved file, downloaded into a
-///   folder where `NAME.strata-partial` is a symlink pointing outside).
+///   folder where `NAME.strata-partial` is a symlink pointing outside, or a hard link),
+///   ``HostileScenario/nuxeoTitles(_:)`` and ``HostileScenario/pydioNodePath(_:)`` (server names
+///   that are no path segment: `a/b`, `..`, `.`).
 /// - Parsing: ``HostileScenario/unterminatedComment(bytes:)`` (a multistatus that is a 40 MB
-///   unterminated comment streamed in pieces), ``HostileScenario/hugeAttribute(bytes:)``.
+///   unterminated comment streamed in pieces), ``HostileScenario/hugeAttribute(bytes:)``,
+///   ``HostileScenario/nuxeoEndlessJSON(_:)``, ``HostileScenario/endlessHead(lines:)``,
+///   ``HostileScenario/webdavEncoding(utf16:)`` (a BOM, UTF-16).
 ///
 /// ```swift
 /// let server = try await HostileServer.start(scenario: .trickle(interval: .milliseconds(500)))

@@ -29,7 +29,8 @@ public struct NuxeoBlob: Sendable, Hashable {
         encoding = members["encoding"]?.stringValue
         digestAlgorithmName = members["digestAlgorithm"]?.stringValue
         digest = members["digest"]?.stringValue
-        length = members["length"]?.int64Value
+        // A negative length is no size.
+        length = members["length"]?.int64Value.flatMap { $0 >= 0 ? $0 : nil }
         data = members["data"]?.stringValue
     }
 

@@ -26,7 +26,8 @@ public enum NuxeoDateParser {
            let millis = Int64(trimmed) {
             return UnixTime.date(milliseconds: Double(millis))
         }
-        return iso8601(Array(trimmed.utf8))
+        // A year 0000 is written by the grammar, but lies outside the dates Strata makes.
+        return iso8601(Array(trimmed.utf8)).flatMap { UnixTime.contains($0) ? $0 : nil }
     }
 
     /// Formats `date` as Nuxeo's own writer does: `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC.

@@ -36,7 +36,7 @@ public struct NuxeoItemMapper: Sendable {
             id: document.uid,
             path: path,
             kind: isFolder ? .folder : .file,
-            size: blob?.length ?? (isFolder ? nil : document.properties["common:size"]?.int64Value),
+            size: blob?.length ?? (isFolder ? nil : document.properties["common:size"]?.int64Value.flatMap { $0 >= 0 ? $0 : nil }),
             modified: document.properties["dc:modified"]?.dateValue ?? document.lastModified,
             created: document.properties["dc:created"]?.dateValue,
             etag: document.changeToken,
@@ -47,7 +47,8 @@ public struct NuxeoItemMapper: Sendable {
     }
 
     /// The name a user sees: the blob's filename for a file (when ``prefersBlobFilename``),
-    /// else `dc:title`, else the top-level `title`, else the last path segment, else the uid.
+    /// else `dc:title`, else the top-level `title`, else the last path segment, else the uid: the
+    /// first of them that can be a path segment (a title such as `Q1/Q2` or `..` is passed over).
     ///
     /// The server's own `name` (the path segment) is not used: Nuxeo trims, truncates and
     /// suffixes it, so it is not the name the user chose.
@@ -57,7 +58,9 @@ public struct NuxeoItemMapper: Sendable {
         candidates.append(document.properties["dc:title"]?.stringValue)
         candidates.append(document.title)
         candidates.append(document.path.flatMap { $0.split(separator: "/").last.map(String.init) })
-        for case let candidate? in candidates where !candidate.isEmpty {
+        // A title is free text: "Q1/Q2", "..", or a NUL cannot be a path segment, so the next
+        // candidate is taken (the document's own path segment, which the server keeps a name).
+        for case let candidate? in candidates where (try? ItemPath.validate(name: candidate)) != nil {
             return candidate
         }
         return document.uid

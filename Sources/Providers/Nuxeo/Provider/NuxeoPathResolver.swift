@@ -76,7 +76,7 @@ actor NuxeoPathResolver {
     func remember(children documents: [NuxeoDocument], of folder: ItemPath) throws {
         for document in documents {
             remember(
-                try folder.appending(mapper.displayName(of: document)), uid: document.uid, isFolder: document.isFolderish,
+                try folder.appending(serverName: mapper.displayName(of: document)), uid: document.uid, isFolder: document.isFolderish,
                 serverPath: document.path)
         }
     }

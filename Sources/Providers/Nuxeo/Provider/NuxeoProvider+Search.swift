@@ -65,7 +65,7 @@ extension NuxeoProvider {
             }
         }
         for ancestor in chain[named...] {
-            path = try path.appending(mapper.displayName(of: ancestor))
+            path = try path.appending(serverName: mapper.displayName(of: ancestor))
             await resolver.remember(path, uid: ancestor.uid, isFolder: ancestor.isFolderish)
         }
         return path

@@ -136,7 +136,7 @@ public struct NuxeoProvider: StorageProvider {
             try pages.admit(keys: list.entries.lazy.map(\.uid), hasMore: more)
             items.reserveCapacity(items.count + list.entries.count)
             for document in list.entries {
-                items.append(mapper.item(from: document, at: try folder.appending(mapper.displayName(of: document))))
+                items.append(mapper.item(from: document, at: try folder.appending(serverName: mapper.displayName(of: document))))
             }
             try await resolver.remember(children: list.entries, of: folder)
             guard more else { return ItemPage(items: items, totalCount: totalCount) }

@@ -178,7 +178,7 @@ public struct PydioProvider: StorageProvider {
                 hasMore: listing.hasNextPage)
             for child in listing.children {
                 if child.isRecycleBin, !settings.showsRecycleBin { continue }
-                items.append(item(child, at: try folder.appending(child.storedName)))
+                items.append(item(child, at: try folder.appending(serverName: child.storedName)))
             }
             number = following
         } while page.limit == nil && listing.hasNextPage
