@@ -23,7 +23,7 @@ struct CrashTests {
 
     @Test("strata ls: a user URL with a port outside 1…65535 is an error, not a trap", arguments: ["99999", "65536", "0"])
     func cliInvalidUserPort(_ port: String) async throws {
-        let run = try await StrataCLI.run(["ls", "webdav://127.0.0.1:\(port)/"], limit: 30)
+        let run = try await StrataCLI.run(["ls", "webdav://127.0.0.1:\(port)/"], limit: 90)
         #expect(!run.trapped, "strata died of signal \(run.status): \(run.error)")
         #expect(!run.killed)
         #expect(run.status != 0)

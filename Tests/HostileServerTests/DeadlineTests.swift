@@ -75,9 +75,11 @@ struct DeadlineTests {
 
     @Test("a refused port: network, connection refused")
     func refused() async throws {
-        let server = try await HostileServer.start(scenario: .stallBeforeHead)
-        let url = server.url
-        await server.stop()
+        // A port bound but not listening refuses, and stays ours: a stopped server's port could
+        // be taken by another test's server in the meantime.
+        let reserved = try ReservedPort()
+        defer { reserved.close() }
+        let url = try #require(URL(string: "http://127.0.0.1:\(reserved.port)/"))
         try await Hostile.withTransport { transport in
             let provider = try Hostile.webdav(at: url, transport)
             let outcome = await Hostile.outcome { try await provider.item(at: .root) }

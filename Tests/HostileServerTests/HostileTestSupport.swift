@@ -15,7 +15,7 @@ enum Hostile {
     static var basicToken: String { Data("\(user):\(password)".utf8).base64EncodedString() }
 
     /// The longest any test waits for an SDK call before failing it as hung.
-    static let hangLimit: Duration = .seconds(90)
+    static let hangLimit: Duration = .seconds(180)
 
     /// The no-data timeout of every hostile test but the stall tests: long enough that a
     /// well-behaved answer is never cut on a loaded machine (the whole suite runs in parallel,

@@ -54,7 +54,7 @@ struct LoopTests {
         let scenario: HostileScenario = kind == "nuxeo" ? .nuxeoPages(.samePage) : .pydioPages(.samePage)
         try await Hostile.withServer(scenario) { server in
             let target = kind == "nuxeo" ? Hostile.target("nuxeo", server, "/nuxeo/") : Hostile.target("pydio", server, "/pydio/ws/")
-            let run = try await StrataCLI.run(["ls", target, "-u", Hostile.user], limit: 45)
+            let run = try await StrataCLI.run(["ls", target, "-u", Hostile.user], limit: 120)
             #expect(!run.trapped && !run.killed, "strata ls \(run.killed ? "ran past 45 s" : "trapped"): \(run.error.suffix(300))")
             #expect(run.status != 0)
             #expect(run.error.contains("invalidResponse") || run.error.lowercased().contains("repeat"), "\(run.error.suffix(300))")

@@ -66,7 +66,7 @@ struct OutputTests {
         "a target that fails to parse is not echoed with its password",
         arguments: ["webdav://ann:\(Hostile.password)@[::1", "webdav://ann:\(Hostile.password)@127.0.0.1:99999/", "ann:\(Hostile.password)@host"])
     func unparsableTarget(_ target: String) async throws {
-        let run = try await StrataCLI.run(["ls", target], limit: 30)
+        let run = try await StrataCLI.run(["ls", target], limit: 90)
         #expect(!run.trapped && !run.killed, "\(run.error)")
         #expect(run.status != 0)
         #expect(!run.error.contains(Hostile.password), "\(run.error)")

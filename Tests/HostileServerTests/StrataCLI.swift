@@ -7,7 +7,7 @@ enum StrataCLI {
 
     /// Runs strata with `arguments` (the password in `STRATA_PASSWORD`), killing it after `limit`.
     static func run(
-        _ arguments: [String], password: String = Hostile.password, directory: URL? = nil, limit: TimeInterval = 60
+        _ arguments: [String], password: String = Hostile.password, directory: URL? = nil, limit: TimeInterval = 120
     ) async throws -> Run {
         try await StrataProcess.run(arguments, environment: ["STRATA_PASSWORD": password], directory: directory, limit: limit)
     }

@@ -79,7 +79,7 @@ public final class HostileServer: Sendable {
     }
 
     /// Binds 127.0.0.1 on a free port and plays `scenario` to every request.
-    public static func start(scenario: HostileScenario, timeLimit: Duration = .seconds(60)) async throws -> HostileServer {
+    public static func start(scenario: HostileScenario, timeLimit: Duration = .seconds(240)) async throws -> HostileServer {
         let core = HostileServerCore(scenario: scenario, timeLimit: timeLimit)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
