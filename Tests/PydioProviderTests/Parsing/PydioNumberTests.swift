@@ -66,4 +66,18 @@ struct PydioNumberTests {
         let none = try R.chain(R.listing).value(of: try listing("bytesize", "n/a"))
         #expect(none.children.first { $0.path == "/fixtures/hello.txt" }?.size == nil)
     }
+
+    @Test("a pagination count below 0 or not a number says nothing: the page's entries stand in (recording 90)", arguments: ["-5", "x", "1e3", ""])
+    func badPaginationCount(_ value: String) throws {
+        let text = String(decoding: try PydioFixtures.data("live-8.2.5/90_ls_paginated_page2.body"), as: UTF8.self)
+        #expect(text.contains("count=\"510\""))
+        let body = text.replacingOccurrences(of: "count=\"510\"", with: "count=\"\(value)\"")
+        let answer = RecognizableAnswer(status: 200, headers: ["Content-Type": "text/xml; charset=UTF-8"], body: Data(body.utf8), request: "ls")
+        let listing = try R.chain(R.listing).value(of: answer)
+        let page = try #require(listing.page)
+        #expect(page.count == listing.children.count)
+        #expect(page.current == 2 && page.total == 3)
+        let recorded = try R.chain(R.listing).value(of: PydioFixtures.live("90_ls_paginated_page2"))
+        #expect(recorded.page?.count == 510)
+    }
 }

@@ -32,7 +32,9 @@ public struct PydioListing: Sendable, Hashable {
             guard current >= 1, total >= 0, current < Int.max else {
                 throw ProviderError(.invalidResponse, "an ls answer with page \(current) of \(total)")
             }
-            page = (current, total, pagination.attributes["count"].flatMap { Int($0) } ?? children.count)
+            // A count that is not a whole number of at least 0 says nothing: the entries of this page stand in.
+            let count = pagination.attributes["count"].flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
+            page = (current, total, count ?? children.count)
         }
     }
 
