@@ -124,6 +124,19 @@ enum CacheSchema {
                 CREATE INDEX blob_lru ON blob(lastUsed, digest);
                 """)
         }
+        // v3: what providers verified about a server (ServerFactStore), by kind, server and user.
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: """
+                CREATE TABLE server_fact (
+                    kind TEXT NOT NULL,
+                    server TEXT NOT NULL,
+                    user TEXT NOT NULL,
+                    value BLOB NOT NULL,
+                    learntAt REAL NOT NULL,
+                    PRIMARY KEY (kind, server, user)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

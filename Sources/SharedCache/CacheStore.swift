@@ -55,7 +55,8 @@ public final class CacheStore: Sendable {
         }
     }
 
-    /// Removes the cached metadata of `account`, or of every account and every blob when `account` is nil.
+    /// Removes the cached metadata of `account`, or of every account, every blob and every
+    /// ``ServerFact`` when `account` is nil.
     public func clear(account: ProviderAccount? = nil) throws {
         try write { db in
             if let account {
@@ -64,7 +65,7 @@ public final class CacheStore: Sendable {
                     try db.execute(sql: "DELETE FROM \(table) WHERE account = ?", arguments: [key])
                 }
             } else {
-                for table in ["item", "listing", "hierarchy", "hierarchy_node"] {
+                for table in ["item", "listing", "hierarchy", "hierarchy_node", "server_fact"] {
                     try db.execute(sql: "DELETE FROM \(table)")
                 }
             }

@@ -85,4 +85,44 @@ struct CLITests {
         let refused = try await Self.run(["share", fileURL, "--user", "bob", "--password", "x", "-u", LoopbackNextcloud.user])
         #expect(refused.status != 0)
     }
+
+    @Test("what one strata run verified is kept in the cache folder: the next run sends no probe, detect --json shows it")
+    func verdictKeptAcrossRuns() async throws {
+        let cloud = try await LoopbackNextcloud.start()
+        defer { Task { await cloud.stop() } }
+        let (_, folder) = try await cloud.scratch()
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("strata-facts-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let base = cloud.server.baseURL.absoluteString.replacingOccurrences(of: "http://", with: "nextcloud://").trimmingSuffix("/")
+        let local = cache.appendingPathExtension("txt")
+        try Data("kept".utf8).write(to: local)
+        defer { try? FileManager.default.removeItem(at: local) }
+        func run(_ arguments: [String]) async throws -> StrataRun {
+            try await StrataProcess.run(
+                arguments + ["-u", LoopbackNextcloud.user],
+                environment: ["STRATA_PASSWORD": LoopbackNextcloud.password, "XDG_CACHE_HOME": cache.path])
+        }
+
+        let made = try await run(["mkdir", "\(base)/\(folder)/a"])
+        #expect(made.status == 0, "\(made)")
+        #expect(cloud.server.requests().contains { $0.method == "MKCOL" && $0.path.contains("strata-verify-") })
+        cloud.server.resetRequests()
+        let put = try await run(["put", local.path, "\(base)/\(folder)/a/f.txt"])
+        #expect(put.status == 0, "\(put)")
+        let sent = cloud.server.requests()
+        #expect(sent.contains { $0.method == "PUT" })
+        #expect(!sent.contains { $0.path.contains("strata-verify-") }, "the second run verified again: \(sent.map(\.path))")
+
+        let detected = try await run(["detect", "--json", cloud.server.baseURL.absoluteString])
+        #expect(detected.status == 0, "\(detected)")
+        let entries = try #require(try JSONSerialization.jsonObject(with: detected.output) as? [[String: Any]])
+        let nextcloud = try #require(entries.first { $0["kind"] as? String == "nextcloud" }, "\(detected.outputText)")
+        let profile = try #require(nextcloud["profile"] as? [String: Any], "\(detected.outputText)")
+        let verified = try #require(profile["verified"] as? [String: Any])
+        #expect(verified["refusesStaleIfMatch"] as? Bool == true)
+        #expect(verified["keepsPartialUploads"] as? Bool == false)
+        #expect((nextcloud["features"] as? [String])?.contains("preconditions") == true)
+        #expect(nextcloud["uploadsThroughTemporary"] as? Bool == false)
+    }
 }
+

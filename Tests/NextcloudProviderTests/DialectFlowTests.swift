@@ -8,6 +8,20 @@ import WebDAVProvider
 /// ids and permissions, shares, search, quota, the trash bin, credentials and detection.
 @Suite("ownCloud/Nextcloud dialect flows on the loopback server")
 struct DialectFlowTests {
+    @Test("status.php chooses the starting guess, never the verdict: the dialect verifies beside its first write")
+    func verifiesLikeAnyServer() async throws {
+        let cloud = try await LoopbackNextcloud.start()
+        defer { Task { await cloud.stop() } }
+        let (provider, _) = try await cloud.scratch()
+        _ = try await provider.createFolder(named: "first", in: .root)
+        let verified = provider.profile.verified
+        #expect(verified.isComplete, "\(verified)")
+        #expect(verified.honoursPreconditions == true, "\(verified)")
+        #expect(verified.refusesIfNoneMatchStar == true)
+        #expect(verified.keepsPartialUploads == false)
+        #expect(provider.capabilities.supports([.preconditions, .exclusiveCreate]))
+    }
+
     @Test("uploads send OC-Checksum and X-OC-Mtime; an accepted mtime needs no PROPPATCH", arguments: [WebDAVDialect.Flavor.nextcloud, .owncloud])
     func uploadHeaders(flavor: WebDAVDialect.Flavor) async throws {
         let cloud = try await LoopbackNextcloud.start(flavor: flavor)

@@ -32,7 +32,8 @@
 # - rclone serve webdav 1.60: no Server header; ignores If-Match and
 #   If-None-Match on PUT (but honours the RFC 4918 `If` header); MKCOL of an
 #   existing folder is 201; a PUT writes straight into the target, so a cut upload
-#   leaves a partial file; listings are cached (--dir-cache-time): files written
+#   leaves a partial file (Strata verifies this and uploads to a temporary name,
+#   then MOVEs it over the final one); listings are cached (--dir-cache-time): files written
 #   to STRATA_RCLONE_ROOT behind its back may stay invisible.
 #
 # The functions never change the caller's shell options and return non-zero

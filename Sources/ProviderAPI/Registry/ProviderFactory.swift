@@ -23,6 +23,9 @@ public struct ProviderConfiguration: Sendable {
     /// How questions asked at sign-in (a captcha) are answered; `nil` fails the call with the
     /// question's error (``ProviderError/Code/captchaRequired``).
     public var signIn: SignInInteraction?
+    /// Where the provider keeps what it verified about the server between processes; `nil`
+    /// keeps it for this process only.
+    public var serverFacts: (any ServerFactStore)?
 
     /// Creates a configuration.
     public init(

@@ -37,6 +37,7 @@ public final class ProviderRegistry: Sendable {
         var byScheme: [String: String] = [:]
         var remotes: [String: SavedRemote] = [:]
         var signIn: SignInInteraction?
+        var serverFacts: (any ServerFactStore)?
     }
     private let state = NIOLockedValueBox(State())
 
@@ -50,10 +51,18 @@ public final class ProviderRegistry: Sendable {
         set { state.withLockedValue { $0.signIn = newValue } }
     }
 
-    /// `configuration` with the registry's ``signIn``.
+    /// Where every provider this registry makes keeps what it verified about its server
+    /// (``ProviderConfiguration/serverFacts``).
+    public var serverFacts: (any ServerFactStore)? {
+        get { state.withLockedValue { $0.serverFacts } }
+        set { state.withLockedValue { $0.serverFacts = newValue } }
+    }
+
+    /// `configuration` with the registry's ``signIn`` and ``serverFacts``.
     private func prepared(_ configuration: ProviderConfiguration) -> ProviderConfiguration {
         var configuration = configuration
         if configuration.signIn == nil { configuration.signIn = signIn }
+        if configuration.serverFacts == nil { configuration.serverFacts = serverFacts }
         return configuration
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
@@ -6,11 +7,12 @@ import ProviderAPI
 /// Finds out, by writing on scratch names, what a WebDAV server really does where its headers
 /// cannot tell: whether it refuses `If-None-Match: *` over an existing file, a stale `If-Match`
 /// and a stale `If`, accepts the current etag, refuses `MKCOL` over an existing folder, lists
-/// dot-files, and reports etags and content types.
+/// dot-files, reports etags and content types, and keeps what arrived of a `PUT` whose body
+/// was cut (a partial new file, or an old file's content destroyed).
 ///
 /// It works in a fresh folder `strata-verify-<random>` inside the folder of the first write,
-/// which it removes at the end: about ten requests, once per server and user in a process
-/// (``WebDAVProvider`` remembers the verdict). A server that does not let it create that folder
+/// which it removes at the end: about fifteen requests, once per server and user (``WebDAVProvider``
+/// remembers the verdict in the process, and in a ``ServerFactStore`` where one is configured). A server that does not let it create that folder
 /// leaves every verdict unknown, and the provider keeps its conservative guesses.
 public struct WebDAVCapabilityVerifier: Sendable {
     let provider: WebDAVProvider
@@ -63,7 +65,42 @@ public struct WebDAVCapabilityVerifier: Sendable {
         } else {
             verdict.acceptsCurrentETag = false
         }
+        guard let partial = await keepsPartialUploads(in: folder) else { return nil }
+        verdict.keepsPartialUploads = partial
         return verdict
+    }
+
+    /// Cuts a `PUT` onto a new name and one over an existing file after part of their declared
+    /// bodies: whether anything is left under the new name, or the old content changed.
+    private func keepsPartialUploads(in folder: ItemPath) async -> Bool? {
+        guard let kept = try? folder.appending("kept.txt"), let fresh = try? folder.appending("partial.bin"),
+            let put = await send(.PUT, kept, body: "kept"), (200..<300).contains(put)
+        else { return nil }
+        await sendCut(kept)
+        await sendCut(fresh)
+        // A server that notices the cut late gets a moment to act on it.
+        try? await Task.sleep(for: .milliseconds(200))
+        let (keptStatus, keptBody) = await get(kept)
+        guard let keptStatus, let freshStatus = await send(.GET, fresh) else { return nil }
+        return !(keptStatus == 200 && keptBody == "kept") || freshStatus != 404
+    }
+
+    /// A `PUT` that declares 64 KiB, sends 16 KiB, waits a moment for the server to start on it,
+    /// and fails (the connection is closed under the request).
+    private func sendCut(_ path: ItemPath) async {
+        let source = CutSource(sent: 16 << 10, declared: 64 << 10)
+        var request = HTTPRequest(method: .PUT, url: provider.mapper.url(for: path), body: .source(source))
+        request.headers.add(name: "Content-Type", value: "application/octet-stream")
+        guard let response = try? await provider.executor.execute(request) else { return }
+        await response.body.discard()
+    }
+
+    /// `GET` of a small file: its status and text, `nil` when no answer came.
+    private func get(_ path: ItemPath) async -> (Int?, String?) {
+        let request = HTTPRequest(method: .GET, url: provider.mapper.url(for: path))
+        guard let response = try? await provider.executor.execute(request) else { return (nil, nil) }
+        guard let body = try? await response.body.collect(upTo: 1 << 20) else { return (response.status, nil) }
+        return (response.status, String(buffer: body))
     }
 
     /// Sends one request and returns its status, or `nil` when it failed to get an answer.
@@ -82,5 +119,26 @@ public struct WebDAVCapabilityVerifier: Sendable {
 
     private static func token() -> String {
         String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    }
+}
+
+/// An upload body that breaks off: `sent` bytes of a declared `declared`, then an error.
+private struct CutSource: UploadSource {
+    struct Cut: Error {}
+    let sent: Int
+    let declared: Int64
+    var length: Int64? { declared }
+    var isReplayable: Bool { false }
+
+    func makeStream() throws -> UploadStream {
+        let delivered = NIOLockedValueBox(false)
+        let sent = sent
+        return UploadStream {
+            if delivered.withLockedValue({ done in defer { done = true }; return done }) {
+                try await Task.sleep(for: .milliseconds(100))
+                throw Cut()
+            }
+            return ByteBuffer(repeating: UInt8(ascii: "x"), count: sent)
+        }
     }
 }

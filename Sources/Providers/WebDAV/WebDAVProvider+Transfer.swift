@@ -58,9 +58,12 @@ extension WebDAVProvider {
 
     public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
         try ItemPath.validate(name: name)
-        // Whether the server honours If-None-Match and If-Match is known after this.
+        // Whether the server honours If-None-Match and If-Match, and keeps partial bodies, is known after this.
         await verifyBeforeWrite(in: folder)
         try capabilities.require(options)
+        if profile.uploadsThroughTemporary {
+            return try await uploadThroughTemporary(source, to: folder, name: name, options: options)
+        }
         switch options.conflict {
         case .overwrite:
             return try await put(source, at: folder.appending(name), options: options, exclusive: false)

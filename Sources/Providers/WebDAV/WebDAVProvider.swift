@@ -65,13 +65,18 @@ public struct WebDAVProvider: StorageProvider {
             logger: configuration.logger,
             onRetry: configuration.onRetry)
         self.snapshots = ListingSnapshots()
-        if profile.verifiesOnFirstWrite, dialect == nil {
+        if profile.verifiesOnFirstWrite {
             var origin = URLComponents(url: mapper.root, resolvingAgainstBaseURL: false)
             origin?.path = "/"
             origin?.user = nil
             origin?.password = nil
-            let key = "\(configuration.credentials.username ?? "")@\(origin?.string ?? mapper.root.absoluteString)"
-            self.verification = WebDAVVerificationState(key: key, declared: profile.verified)
+            origin?.query = nil
+            origin?.fragment = nil
+            let subject = WebDAVVerificationState.Subject(
+                server: origin?.string ?? Redactor.redact(url: mapper.root), user: configuration.credentials.username ?? "",
+                serverHeader: profile.server)
+            self.verification = WebDAVVerificationState(
+                subject: subject, declared: profile.verified, store: configuration.serverFacts)
         } else {
             self.verification = nil
         }
@@ -82,10 +87,16 @@ public struct WebDAVProvider: StorageProvider {
 
     /// Makes a provider after probing the server (`OPTIONS` and a `PROPFIND` of the root)
     /// so that its ``capabilities`` say what this server really does.
+    ///
+    /// A verdict of ``WebDAVCapabilityVerifier`` kept in ``ProviderConfiguration/serverFacts`` by
+    /// an earlier process is taken at once while it is trusted (a day, and only while the server
+    /// sends the same `Server` header); otherwise the first write verifies again.
     public static func connect(_ configuration: ProviderConfiguration) async throws -> WebDAVProvider {
         let generic = try WebDAVProvider(configuration: configuration)
         let profile = try await generic.probeProfile()
-        return try WebDAVProvider(configuration: configuration, profile: profile)
+        let provider = try WebDAVProvider(configuration: configuration, profile: profile)
+        await provider.verification?.loadRemembered()
+        return provider
     }
 
     /// Verifies the server's behaviour beside a write into `folder`, once (see ``WebDAVCapabilityVerifier``).

@@ -8,7 +8,8 @@ import ProviderAPI
 /// whether `MKCOL` refuses an existing folder, whether dot-files are listed) is verified once,
 /// lazily, beside the first write, by ``WebDAVCapabilityVerifier``, and kept in ``verified``.
 /// Until then, the `Server` header only chooses the starting guess of ``honoursPreconditions``;
-/// an unknown server, or one that sends no `Server` header, is not assumed to honour them.
+/// an unknown server, or one that sends no `Server` header, is not assumed to honour them, and
+/// any server is assumed to keep a cancelled upload's partial body until shown otherwise.
 ///
 /// | server | verified on Debian 12 |
 /// |---|---|
@@ -16,8 +17,8 @@ import ProviderAPI
 /// | sabre/dav 1.8 | preconditions, exclusive create, MKCOL 405, dot-files listed |
 /// | lighttpd 1.4 mod_webdav | preconditions, exclusive create, MKCOL 405, dot-files listed, content types |
 /// | nginx 1.22 dav-ext | no preconditions (ignored on PUT), no etags, MKCOL 405, dot-files **not** listed |
-/// | rclone serve webdav 1.60 | no preconditions (If-Match ignored, `If` always 412), MKCOL 201 over a folder, dot-files listed, content types |
-public struct WebDAVServerProfile: Sendable, Hashable {
+/// | rclone serve webdav 1.60 | no preconditions (If-Match ignored, `If` always 412), MKCOL 201 over a folder, dot-files listed, content types, **keeps a cut PUT's partial body** (uploads through a temporary name) |
+public struct WebDAVServerProfile: Sendable, Hashable, Codable {
     /// The DAV compliance classes from the `DAV` header (`1`, `2`, `3`, …).
     public var davClasses: [String]
     /// The `Server` header, if sent.
@@ -31,6 +32,9 @@ public struct WebDAVServerProfile: Sendable, Hashable {
     public var reportsETags: Bool
     /// Whether the server reports `getcontenttype` for files (a guess until ``verified`` says).
     public var reportsContentTypes: Bool
+    /// The starting guess of whether a cancelled `PUT` leaves a partial file or destroys the old
+    /// content, used until ``verified`` says (see ``uploadsThroughTemporary``).
+    public var keepsPartialUploads: Bool
     /// Whether the provider verifies the server's behaviour beside its first write
     /// (``WebDAVProvider/connect(_:)`` sets it; a profile declared by hand is taken as it is).
     public var verifiesOnFirstWrite: Bool
@@ -41,7 +45,7 @@ public struct WebDAVServerProfile: Sendable, Hashable {
     public init(
         davClasses: [String] = ["1"], server: String? = nil, reportsQuota: Bool = false,
         honoursPreconditions: Bool = true, reportsETags: Bool = true, reportsContentTypes: Bool = false,
-        verifiesOnFirstWrite: Bool = false, verified: WebDAVVerifiedBehaviour = .unverified
+        verifiesOnFirstWrite: Bool = false, verified: WebDAVVerifiedBehaviour = .unverified, keepsPartialUploads: Bool = false
     ) {
         self.davClasses = davClasses
         self.server = server
@@ -51,7 +55,14 @@ public struct WebDAVServerProfile: Sendable, Hashable {
         self.reportsContentTypes = reportsContentTypes
         self.verifiesOnFirstWrite = verifiesOnFirstWrite
         self.verified = verified
+        self.keepsPartialUploads = keepsPartialUploads
     }
+
+    /// Whether uploads go to a temporary sibling name first and are then moved over the final
+    /// name: where the server keeps a cancelled `PUT`'s partial body (verified, else the guess),
+    /// so that a cancelled or failed upload never leaves a partial file nor destroys old content.
+    /// Elsewhere an upload is one `PUT`.
+    public var uploadsThroughTemporary: Bool { verified.keepsPartialUploads ?? keepsPartialUploads }
 
     /// What every RFC 4918 class 1 server can be assumed to do.
     public static let generic = WebDAVServerProfile()
@@ -104,6 +115,6 @@ extension WebDAVProvider {
         return WebDAVServerProfile(
             davClasses: classes, server: server, reportsQuota: quota, honoursPreconditions: knownToHonour,
             reportsETags: etagGuess, reportsContentTypes: lowered.contains("apache") || lowered.contains("lighttpd"),
-            verifiesOnFirstWrite: true)
+            verifiesOnFirstWrite: true, keepsPartialUploads: true)
     }
 }

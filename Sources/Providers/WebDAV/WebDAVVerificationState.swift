@@ -1,31 +1,72 @@
 import Foundation
 import NIOConcurrencyHelpers
+import ProviderAPI
 
 /// The verified behaviour of one server for a provider, with verification run at most once
-/// at a time, and remembered for every provider of the same server and user in this process.
+/// at a time, and remembered for every provider of the same server and user: in this process,
+/// and in the configuration's ``ServerFactStore`` (the shared cache) for the next processes.
+///
+/// A remembered verdict is trusted for ``trustedFor`` (a day) from when it was verified, and only
+/// while the server names itself as it did then (the same `Server` header); after that, or when
+/// the server changed, the next write verifies again. So a server upgraded or replaced behind
+/// the same URL is believed for at most a day, and not at all when it says it changed.
 final class WebDAVVerificationState: Sendable {
+    /// What is kept, in memory and (as JSON) in the store.
+    struct Record: Codable, Sendable {
+        /// The `Server` header of the server when it was verified.
+        var server: String?
+        var verified: WebDAVVerifiedBehaviour
+        var at: Date
+    }
+
+    /// Who the verdict is about.
+    struct Subject: Sendable {
+        /// The origin, without credentials.
+        var server: String
+        var user: String
+        /// The `Server` header the probe saw.
+        var serverHeader: String?
+        var key: String { "\(user)@\(server)" }
+    }
+
     private struct State {
         var verdict: WebDAVVerifiedBehaviour
         var running: Task<WebDAVVerifiedBehaviour?, Never>?
         var attempts = 0
     }
 
-    /// Verdicts learnt in this process, by server origin and user.
-    private static let memory = NIOLockedValueBox<[String: WebDAVVerifiedBehaviour]>([:])
+    /// How long a verdict learnt earlier (in this process or another) is trusted.
+    static let trustedFor: TimeInterval = 24 * 60 * 60
+    /// The ``ServerFact/kind`` of a kept verdict.
+    static let factKind = "webdav.verified"
+    /// Verdicts learnt in this process, by ``Subject/key``.
+    private static let memory = NIOLockedValueBox<[String: Record]>([:])
     /// How many times a provider tries when the probes could not run (no write access there).
     static let maxAttempts = 2
 
     private let state: NIOLockedValueBox<State>
-    private let key: String
+    private let subject: Subject
+    private let store: (any ServerFactStore)?
 
-    init(key: String, declared: WebDAVVerifiedBehaviour) {
-        self.key = key
-        let remembered = Self.memory.withLockedValue { $0[key] }
+    init(subject: Subject, declared: WebDAVVerifiedBehaviour, store: (any ServerFactStore)?) {
+        self.subject = subject
+        self.store = store
+        let remembered = Self.memory.withLockedValue { $0[subject.key] }.flatMap { Self.usable($0, for: subject) }
         state = NIOLockedValueBox(State(verdict: remembered ?? declared))
     }
 
     /// The verdicts known now.
     var verdict: WebDAVVerifiedBehaviour { state.withLockedValue { $0.verdict } }
+
+    /// Takes a verdict kept in the store by an earlier process, when it is still trusted.
+    func loadRemembered() async {
+        if verdict.isComplete { return }
+        guard let record = await storedRecord() else { return }
+        Self.memory.withLockedValue { $0[subject.key] = record }
+        state.withLockedValue { state in
+            if !state.verdict.isComplete { state.verdict = record.verified }
+        }
+    }
 
     /// Runs `verify` unless the verdict is complete or the attempts are spent; callers that
     /// arrive while it runs wait for the same run.
@@ -34,7 +75,16 @@ final class WebDAVVerificationState: Sendable {
             if let running = state.running { return running }
             if state.verdict.isComplete || state.attempts >= Self.maxAttempts { return nil }
             state.attempts += 1
-            let task = Task { await verify() }
+            let task = Task { [self] () async -> WebDAVVerifiedBehaviour? in
+                // Another process may have verified this server since this provider was made.
+                if let stored = await storedRecord() {
+                    Self.memory.withLockedValue { $0[subject.key] = stored }
+                    return stored.verified
+                }
+                let result = await verify()
+                if let result, result.isComplete { await keep(result) }
+                return result
+            }
             state.running = task
             return task
         }
@@ -44,10 +94,33 @@ final class WebDAVVerificationState: Sendable {
             state.running = nil
             if let result { state.verdict = result }
         }
-        if let result, result.isComplete {
-            let key = key
-            Self.memory.withLockedValue { $0[key] = result }
-        }
+    }
+
+    /// Remembers a complete verdict in this process and in the store.
+    private func keep(_ verified: WebDAVVerifiedBehaviour) async {
+        let record = Record(server: subject.serverHeader, verified: verified, at: Date())
+        Self.memory.withLockedValue { $0[subject.key] = record }
+        guard let store, let value = try? JSONEncoder().encode(record) else { return }
+        try? await store.remember(
+            ServerFact(kind: Self.factKind, server: subject.server, user: subject.user, value: value, learntAt: record.at))
+    }
+
+    /// The store's record for this subject, when there is one still trusted.
+    private func storedRecord() async -> Record? {
+        guard let store,
+            let fact = try? await store.fact(Self.factKind, server: subject.server, user: subject.user),
+            var record = try? JSONDecoder().decode(Record.self, from: fact.value)
+        else { return nil }
+        record.at = min(record.at, fact.learntAt)
+        return Self.usable(record, for: subject) == nil ? nil : record
+    }
+
+    /// The record's verdict when it is complete, younger than ``trustedFor`` and about the server
+    /// as it names itself now.
+    private static func usable(_ record: Record, for subject: Subject) -> WebDAVVerifiedBehaviour? {
+        let age = Date().timeIntervalSince(record.at)
+        guard record.verified.isComplete, age >= 0, age < trustedFor, record.server == subject.serverHeader else { return nil }
+        return record.verified
     }
 
     /// Forgets what this process learnt (for tests).

@@ -23,12 +23,16 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
     public var reportsETags: Bool?
     /// `PROPFIND` reports `getcontenttype` for files.
     public var reportsContentTypes: Bool?
+    /// A `PUT` cut before the end of its declared body leaves something under its name: a
+    /// partial file on a new name, or old content destroyed (rclone serve writes the body
+    /// straight into the target). Uploads then go through a temporary sibling and a `MOVE`.
+    public var keepsPartialUploads: Bool?
 
     /// Creates verdicts; every field not given is unverified.
     public init(
         refusesIfNoneMatchStar: Bool? = nil, refusesStaleIfMatch: Bool? = nil, refusesStaleIfHeader: Bool? = nil,
         acceptsCurrentETag: Bool? = nil, mkcolRefusesExisting: Bool? = nil, listsDotFiles: Bool? = nil,
-        reportsETags: Bool? = nil, reportsContentTypes: Bool? = nil
+        reportsETags: Bool? = nil, reportsContentTypes: Bool? = nil, keepsPartialUploads: Bool? = nil
     ) {
         self.refusesIfNoneMatchStar = refusesIfNoneMatchStar
         self.refusesStaleIfMatch = refusesStaleIfMatch
@@ -38,6 +42,7 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
         self.listsDotFiles = listsDotFiles
         self.reportsETags = reportsETags
         self.reportsContentTypes = reportsContentTypes
+        self.keepsPartialUploads = keepsPartialUploads
     }
 
     /// Nothing verified yet.
@@ -46,6 +51,7 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
     /// Whether the verifier has run to the end on this server.
     public var isComplete: Bool {
         refusesIfNoneMatchStar != nil && refusesStaleIfMatch != nil && mkcolRefusesExisting != nil && listsDotFiles != nil
+            && keepsPartialUploads != nil
     }
 
     /// Whether `If-Match` / `If` preconditions on `PUT` were shown to hold both ways: a stale

@@ -16,7 +16,7 @@ struct CacheStatsCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let store = try CacheStore(directory: try global.cacheDirectory())
+        let store = try CommandCache.store(at: try global.cacheDirectory())
         let stats = try store.stats()
         if global.json {
             try Output.json(stats)
@@ -36,7 +36,7 @@ struct CacheClearCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let store = try CacheStore(directory: try global.cacheDirectory())
+        let store = try CommandCache.store(at: try global.cacheDirectory())
         try store.clear()
         try store.blobs.reset()
         Output.line("cleared \(store.directory.path)")
@@ -60,7 +60,7 @@ struct CacheRefreshCommand: AsyncParsableCommand {
         guard !global.offline else { throw ValidationError("refresh needs the network; drop --offline") }
         let (provider, path) = try await global.open(target)
         let cached = try provider as? CachedProvider
-            ?? CachedProvider(wrapping: provider, store: CacheStore(directory: try global.cacheDirectory()), logger: global.logger)
+            ?? CachedProvider(wrapping: provider, store: CommandCache.store(at: try global.cacheDirectory()), logger: global.logger)
         let report = try await cached.refreshTree(path, maxDepth: depth ?? .max)
         if global.json {
             try Output.json(report)

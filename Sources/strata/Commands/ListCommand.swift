@@ -109,26 +109,3 @@ struct RemoveCommand: AsyncParsableCommand {
         try await provider.delete(path)
     }
 }
-
-struct DetectCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "detect", abstract: "Probe an http(s) server and say which adapter fits it.")
-
-    @OptionGroup var global: GlobalOptions
-    @Argument(help: "The server, e.g. http://127.0.0.1:8081/") var url: String
-
-    func run() async throws {
-        guard let parsed = URL(string: url) else { throw ValidationError("not a URL: \(TargetText.redacted(url))") }
-        let results = try await global.registry().detect(
-            parsed, credentials: try global.credentials(for: parsed), transport: try global.transport())
-        if global.json {
-            try Output.json(results.map { ["kind": $0.kind, "confidence": "\($0.confidence)", "detail": $0.detail, "url": $0.url.absoluteString] })
-            return
-        }
-        guard !results.isEmpty else { throw ProviderError(.unsupported, "no registered adapter recognises \(Redactor.redact(url))") }
-        for result in results {
-            Output.rawLine(
-                [result.kind, "\(result.confidence)", result.url.absoluteString, result.detail].map(TerminalText.escape).joined(separator: "\t"))
-        }
-    }
-}

@@ -195,6 +195,8 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         registry.register(NuxeoProviderFactory())
         registry.register(PydioProviderFactory())
         registry.signIn = try captchaPrompt().interaction()
+        // What a provider verified about its server is kept in the cache folder for the next run.
+        registry.serverFacts = CommandServerFacts(folder: cacheFolder)
         let file = remotes.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/strata/remotes.json")
         try registry.loadRemotes(from: file)
@@ -260,13 +262,16 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
     /// `provider` behind the offline cache when `--cache` or `--offline` asks for one.
     func cached(_ provider: any StorageProvider) throws -> any StorageProvider {
         guard cache != nil || offline else { return provider }
-        let store = try CacheStore(directory: try cacheDirectory())
+        let store = try CommandCache.store(at: cacheFolder)
         return CachedProvider(wrapping: provider, store: store, policy: offline ? .cacheOnly : .networkFirst, logger: logger)
     }
 
-    /// The cache folder: `--cache`, else `$XDG_CACHE_HOME/strata` or `~/.cache/strata`, created (0700) when missing.
+    /// The cache folder: `--cache`, else `$XDG_CACHE_HOME/strata` or `~/.cache/strata` (not made here).
+    var cacheFolder: URL { cache.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? cacheRoot() }
+
+    /// ``cacheFolder``, created (0700) when missing.
     func cacheDirectory() throws -> URL {
-        let url = cache.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? cacheRoot()
+        let url = cacheFolder
         // The cache is the user's alone (the store makes its files 0600).
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return url

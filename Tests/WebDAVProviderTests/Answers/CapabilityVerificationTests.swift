@@ -1,4 +1,6 @@
 import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
 import ProviderAPI
 import Testing
 import WebDAVProvider
@@ -78,5 +80,73 @@ struct CapabilityVerificationTests {
         let probes = server.requests.filter { $0.hasPrefix("MKCOL /strata-verify-") }
         #expect(probes.count == 2, "\(server.requests)")  // the folder, then MKCOL over it
         #expect(try await next.listAll(.root).map(\.name) == ["a", "b.txt", "c"])
+    }
+
+    @Test("a server that keeps a cut PUT's body: uploads go through a temporary name, a broken overwrite keeps the old content")
+    func partialBodies() async throws {
+        let server = FakeDAVServer(.init(server: nil, keepsPartialBodies: true))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        #expect(provider.profile.uploadsThroughTemporary, "an unverified server is not trusted with partial bodies")
+        let first = try await provider.upload(DataSource(string: "old"), to: .root, name: "f.txt", options: UploadOptions())
+        #expect(provider.profile.verified.keepsPartialUploads == true)
+        #expect(first.path == "/f.txt")
+        #expect(server.requests.contains { $0.hasPrefix("MOVE /.strata-upload-") }, "\(server.requests)")
+
+        let broken = await #expect(throws: (any Error).self) {
+            _ = try await provider.upload(BreakingSource(), to: .root, name: "f.txt", options: UploadOptions(conflict: .overwrite))
+        }
+        #expect(broken != nil)
+        _ = await #expect(throws: (any Error).self) {
+            _ = try await provider.upload(BreakingSource(), to: .root, name: "new.txt", options: UploadOptions())
+        }
+        #expect(server.content("/f.txt") == "old")
+        #expect(server.filePaths == ["/f.txt"], "a partial file or a temporary was left: \(server.filePaths)")
+
+        // The conflict policies hold through the MOVE.
+        let fail = await #expect(throws: ProviderError.self) {
+            _ = try await provider.upload(DataSource(string: "new"), to: .root, name: "f.txt", options: UploadOptions(conflict: .fail))
+        }
+        #expect(fail?.code == .alreadyExists)
+        let renamed = try await provider.upload(DataSource(string: "other"), to: .root, name: "f.txt", options: UploadOptions(conflict: .rename))
+        #expect(renamed.path != "/f.txt")
+        #expect(String(decoding: try await provider.data(at: renamed.path), as: UTF8.self) == "other")
+        let replaced = try await provider.upload(DataSource(string: "newer"), to: .root, name: "f.txt", options: UploadOptions(conflict: .overwrite))
+        #expect(replaced.path == "/f.txt")
+        #expect(server.content("/f.txt") == "newer")
+        _ = try await provider.createFolder(named: "d", in: .root)
+        let overFolder = await #expect(throws: ProviderError.self) {
+            _ = try await provider.upload(DataSource(string: "x"), to: .root, name: "d", options: UploadOptions(conflict: .overwrite))
+        }
+        #expect(overFolder?.code == .conflict)
+        #expect(try await provider.item(at: "/d").kind == .folder)
+        #expect(!server.filePaths.contains { $0.contains(".strata-upload-") }, "\(server.filePaths)")
+    }
+
+    @Test("a server that drops a cut PUT's body: an upload is one PUT")
+    func noPartialBodies() async throws {
+        let server = FakeDAVServer(.init(server: nil))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        _ = try await provider.createFolder(named: "first", in: .root)
+        #expect(provider.profile.verified.keepsPartialUploads == false)
+        #expect(!provider.profile.uploadsThroughTemporary)
+        let before = server.requests.count
+        _ = try await provider.upload(DataSource(string: "x"), to: "/first", name: "f.txt", options: UploadOptions())
+        let sent = server.requests.dropFirst(before)
+        #expect(sent.filter { $0.hasPrefix("PUT ") } == ["PUT /first/f.txt"], "\(sent)")
+        #expect(!sent.contains { $0.hasPrefix("MOVE ") })
+    }
+}
+
+/// An upload body that breaks off after a few bytes of the 100 it declares.
+private struct BreakingSource: UploadSource {
+    struct Broken: Error {}
+    var length: Int64? { 100 }
+    var isReplayable: Bool { false }
+    func makeStream() throws -> UploadStream {
+        let sent = NIOLockedValueBox(false)
+        return UploadStream {
+            if sent.withLockedValue({ done in defer { done = true }; return done }) { throw Broken() }
+            return ByteBuffer(string: "partial")
+        }
     }
 }

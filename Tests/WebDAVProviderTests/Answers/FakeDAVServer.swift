@@ -6,7 +6,8 @@ import ProviderAPI
 import WebDAVProvider
 
 /// A small WebDAV server in memory whose shortcomings can be chosen: whether it honours PUT
-/// preconditions, refuses MKCOL over a folder, lists dot-files, and what `Server` it names.
+/// preconditions, refuses MKCOL over a folder, lists dot-files, keeps a cut PUT's partial body,
+/// and what `Server` it names.
 ///
 /// Each instance has an origin of its own, so what a provider process remembers about one
 /// fake server never leaks into another test.
@@ -16,6 +17,8 @@ final class FakeDAVServer: HTTPTransport {
         var honoursPreconditions = true
         var mkcolRefusesExisting = true
         var listsDotFiles = true
+        /// A PUT whose body breaks off leaves what arrived under its name (as rclone serve).
+        var keepsPartialBodies = false
     }
 
     private struct State {
@@ -37,6 +40,9 @@ final class FakeDAVServer: HTTPTransport {
     /// The content of the file at `path`, if there is one.
     func content(_ path: String) -> String? { state.withLockedValue { $0.files[path]?.bytes } }
 
+    /// The paths of every file.
+    var filePaths: [String] { state.withLockedValue { $0.files.keys.sorted() } }
+
     func configuration() -> ProviderConfiguration {
         ProviderConfiguration(
             url: URL(string: origin + "/")!, credentials: .basic(username: "u", password: "p"), transport: self,
@@ -47,11 +53,25 @@ final class FakeDAVServer: HTTPTransport {
         var body = ""
         switch request.body {
         case .bytes(let buffer)?: body = String(buffer: buffer)
-        case .source(let source)?: for try await piece in try source.makeStream() { body += String(buffer: piece) }
+        case .source(let source)?:
+            do {
+                for try await piece in try source.makeStream() { body += String(buffer: piece) }
+            } catch {
+                // The connection broke off in the body: a server that writes straight into the
+                // target keeps what arrived (and the old content is gone).
+                let path = Self.path(of: request.url, origin: origin)
+                if behaviour.keepsPartialBodies, request.method == .PUT {
+                    state.withLockedValue { state in
+                        state.requests.append("PUT \(path) (cut)")
+                        if state.folders.contains(Self.parent(path)) { state.files[path] = (body, "\"cut\"") }
+                    }
+                }
+                throw error
+            }
         case nil: break
         }
         let raw = String(request.url.absoluteString.dropFirst(origin.count))
-        let path = raw.count > 1 && raw.hasSuffix("/") ? String(raw.dropLast()) : raw
+        let path = Self.path(of: request.url, origin: origin)
         let answer = state.withLockedValue { state in
             state.requests.append("\(request.method.rawValue) \(raw)")
             return Self.answer(request.method.rawValue, path, request.headers, body, &state, behaviour)
@@ -59,6 +79,11 @@ final class FakeDAVServer: HTTPTransport {
         var headers = answer.headers
         if let server = behaviour.server { headers.add(name: "Server", value: server) }
         return HTTPResponse(status: answer.status, headers: headers, url: request.url, body: .bytes(ByteBuffer(string: answer.body)))
+    }
+
+    private static func path(of url: URL, origin: String) -> String {
+        let raw = String(url.absoluteString.dropFirst(origin.count))
+        return raw.count > 1 && raw.hasSuffix("/") ? String(raw.dropLast()) : raw
     }
 
     private static func parent(_ path: String) -> String {
@@ -111,6 +136,19 @@ final class FakeDAVServer: HTTPTransport {
         case "GET":
             guard let file else { return .init(status: 404) }
             return .init(status: 200, headers: ["ETag": file.etag, "Content-Length": "\(file.bytes.utf8.count)"], body: file.bytes)
+        case "MOVE":
+            guard let file, let destination = headers.first(name: "Destination").flatMap(URL.init(string:)) else {
+                return .init(status: isFolder ? 501 : 404)
+            }
+            let encoded = URLComponents(url: destination, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
+            let target = encoded.count > 1 && encoded.hasSuffix("/") ? String(encoded.dropLast()) : encoded
+            guard state.folders.contains(parent(target)) else { return .init(status: 409) }
+            let existed = state.files[target] != nil || state.folders.contains(target)
+            if existed, headers.first(name: "Overwrite") == "F" { return .init(status: 412) }
+            if state.folders.contains(target) { return .init(status: 403) }
+            state.files[path] = nil
+            state.files[target] = file
+            return .init(status: existed ? 204 : 201)
         case "DELETE":
             guard isFolder || file != nil else { return .init(status: 404) }
             let prefix = path + "/"

@@ -10,20 +10,20 @@ struct VerifiedBehaviourTests {
     static let expected: [String: WebDAVVerifiedBehaviour] = [
         "apache": WebDAVVerifiedBehaviour(
             refusesIfNoneMatchStar: true, refusesStaleIfMatch: true, refusesStaleIfHeader: true, acceptsCurrentETag: true,
-            mkcolRefusesExisting: true, listsDotFiles: true, reportsETags: true, reportsContentTypes: true),
+            mkcolRefusesExisting: true, listsDotFiles: true, reportsETags: true, reportsContentTypes: true, keepsPartialUploads: false),
         "sabre": WebDAVVerifiedBehaviour(
             refusesIfNoneMatchStar: true, refusesStaleIfMatch: true, refusesStaleIfHeader: true, acceptsCurrentETag: true,
-            mkcolRefusesExisting: true, listsDotFiles: true, reportsETags: true, reportsContentTypes: false),
+            mkcolRefusesExisting: true, listsDotFiles: true, reportsETags: true, reportsContentTypes: false, keepsPartialUploads: false),
         "lighttpd": WebDAVVerifiedBehaviour(
             refusesIfNoneMatchStar: true, refusesStaleIfMatch: true, refusesStaleIfHeader: true, acceptsCurrentETag: true,
-            mkcolRefusesExisting: true, listsDotFiles: true, reportsETags: true, reportsContentTypes: true),
+            mkcolRefusesExisting: true, listsDotFiles: true, reportsETags: true, reportsContentTypes: true, keepsPartialUploads: false),
         "nginx": WebDAVVerifiedBehaviour(
             refusesIfNoneMatchStar: false, refusesStaleIfMatch: false, refusesStaleIfHeader: false, acceptsCurrentETag: false,
-            mkcolRefusesExisting: true, listsDotFiles: false, reportsETags: false, reportsContentTypes: false),
+            mkcolRefusesExisting: true, listsDotFiles: false, reportsETags: false, reportsContentTypes: false, keepsPartialUploads: false),
         "rclone": WebDAVVerifiedBehaviour(
             // If-Match is ignored (so the current etag "passes"); `If` is refused whatever the etag.
             refusesIfNoneMatchStar: false, refusesStaleIfMatch: false, refusesStaleIfHeader: true, acceptsCurrentETag: true,
-            mkcolRefusesExisting: false, listsDotFiles: true, reportsETags: true, reportsContentTypes: true),
+            mkcolRefusesExisting: false, listsDotFiles: true, reportsETags: true, reportsContentTypes: true, keepsPartialUploads: true),
     ]
 
     @Test("after the first write the profile says what the server does, and the capabilities follow it", arguments: LiveServers.allNames)

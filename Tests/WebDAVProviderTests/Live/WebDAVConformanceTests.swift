@@ -5,7 +5,8 @@ import ProviderConformanceTesting
 import Testing
 import WebDAVProvider
 
-/// The whole conformance suite against real Apache mod_dav and sabre/dav servers.
+/// The whole conformance suite against every real server `scripts/test` starts (Apache mod_dav,
+/// sabre/dav, lighttpd, nginx dav-ext, rclone serve).
 @Suite("WebDAV conformance on real servers")
 struct WebDAVConformanceTests {
     @Test("conformance suite", arguments: LiveServers.names)

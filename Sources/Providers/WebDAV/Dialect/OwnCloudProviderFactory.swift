@@ -137,11 +137,14 @@ public struct OwnCloudProviderFactory: ProviderFactory {
             dialect.features.search = await plain.searchAnswers()
         }
         var profile = try await plain.probeProfile()
-        // status.php identified the server: ownCloud and Nextcloud (sabre/dav) honour PUT
-        // preconditions whatever their Server header says, so no verification is needed.
+        // status.php identified the server: that chooses the starting guess (ownCloud and Nextcloud
+        // honour PUT preconditions and stage uploads in a part file), never the verdict, which the
+        // first write verifies as on any other server.
         profile.honoursPreconditions = Self.assumedProfile.honoursPreconditions
-        profile.verifiesOnFirstWrite = false
-        return try WebDAVProvider(configuration: dav, profile: profile, dialect: dialect)
+        profile.keepsPartialUploads = Self.assumedProfile.keepsPartialUploads
+        let provider = try WebDAVProvider(configuration: dav, profile: profile, dialect: dialect)
+        await provider.verification?.loadRemembered()
+        return provider
     }
 
     /// Recognises a server by `status.php` (under the URL's path, then at the origin) whose product is this flavor.

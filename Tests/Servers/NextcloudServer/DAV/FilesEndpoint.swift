@@ -99,7 +99,7 @@ struct FilesEndpoint {
         }
     }
 
-    /// `If-Match` / `If-None-Match` against the node's etag (`nil`: nothing there).
+    /// `If-Match`, the entity tags of `If`, and `If-None-Match` against the node's etag (`nil`: nothing there).
     static func checkPreconditions(_ req: ServerRequest, etag: String?) throws {
         if let ifMatch = req.header("If-Match") {
             let wanted = ifMatch.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -107,6 +107,16 @@ struct FilesEndpoint {
             if !ok {
                 throw SabreError.preconditionFailed(
                     "An If-Match header was specified, but none of the specified the ETags matched.", header: "If-Match")
+            }
+        }
+        // RFC 4918 10.4: the entity tags of an untagged `If` list (`(["etag"])`), which sabre/dav
+        // checks like If-Match (lock tokens are not kept here, so only entity tags count).
+        if let condition = req.header("If")?.trimmingCharacters(in: .whitespaces), condition.hasPrefix("(") {
+            let tags = condition.split(separator: "[").dropFirst().compactMap { $0.split(separator: "]").first }
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            let current = etag.map { "\"\($0)\"" }
+            if !tags.isEmpty, !tags.contains(where: { $0 == current || $0 == current.map { "W/" + $0 } }) {
+                throw SabreError.preconditionFailed("An If header was specified, but none of its conditions was met.", header: "If")
             }
         }
         if let ifNoneMatch = req.header("If-None-Match"), let etag {

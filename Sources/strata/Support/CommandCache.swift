@@ -1,0 +1,39 @@
+import Foundation
+import NIOConcurrencyHelpers
+import ProviderAPI
+import SharedCache
+
+/// The process's one ``CacheStore`` per cache folder, opened at first use: the offline cache
+/// and what providers verified about their servers share it (two stores on one folder in one
+/// process would each tidy the other's blobs at opening).
+enum CommandCache {
+    private static let stores = NIOLockedValueBox<[String: CacheStore]>([:])
+
+    /// The store of `folder`, made (`0700`) and opened the first time it is asked for.
+    static func store(at folder: URL) throws -> CacheStore {
+        try stores.withLockedValue { stores in
+            let key = folder.standardizedFileURL.path
+            if let open = stores[key] { return open }
+            try FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let store = try CacheStore(directory: folder)
+            stores[key] = store
+            return store
+        }
+    }
+}
+
+/// Keeps what providers verified about their servers (a WebDAV server's behaviour) in the cache
+/// folder, so the next `strata` run does not verify again; the store is opened only when a fact
+/// is first read or kept.
+struct CommandServerFacts: ServerFactStore {
+    let folder: URL
+
+    func fact(_ kind: String, server: String, user: String) async throws -> ServerFact? {
+        try await CommandCache.store(at: folder).fact(kind, server: server, user: user)
+    }
+
+    func remember(_ fact: ServerFact) async throws {
+        try await CommandCache.store(at: folder).remember(fact)
+    }
+}
