@@ -7,11 +7,13 @@ import ProviderAPI
 /// Finds out, by writing on scratch names, what a WebDAV server really does where its headers
 /// cannot tell: whether it refuses `If-None-Match: *` over an existing file, a stale `If-Match`
 /// and a stale `If`, accepts the current etag, refuses `MKCOL` over an existing folder, lists
-/// dot-files, reports etags and content types, and keeps what arrived of a `PUT` whose body
-/// was cut (a partial new file, or an old file's content destroyed).
+/// dot-files, reports etags and content types, keeps what arrived of a `PUT` whose body
+/// was cut (a partial new file, or an old file's content destroyed), and which file names it
+/// keeps as sent: a name per character of ``nameCharacters``, one with a leading space, and one
+/// in NFD and one in NFC, all seen in the one listing of the scratch folder.
 ///
 /// It works in a fresh folder `strata-verify-<random>` inside the folder of the first write,
-/// which it removes at the end: about fifteen requests, once per server and user (``WebDAVProvider``
+/// which it removes at the end: about thirty small requests, once per server and user (``WebDAVProvider``
 /// remembers the verdict in the process, and in a ``ServerFactStore`` where one is configured). A server that does not let it create that folder
 /// leaves every verdict unknown, and the provider keeps its conservative guesses.
 public struct WebDAVCapabilityVerifier: Sendable {
@@ -45,11 +47,16 @@ public struct WebDAVCapabilityVerifier: Sendable {
         verdict.refusesStaleIfMatch = staleMatch == 412
         verdict.refusesStaleIfHeader = staleIf == 412
 
+        // One file per candidate name; the same listing tells which came back exactly as sent.
+        guard let names = await putNameProbes(in: folder) else { return nil }
+
         // The listing says whether dot-files are listed, and what a file's entry carries.
         guard let children = try? await provider.propfind(folder, depth: "1", body: DAVRequestBodies.propfindItems, folder: true)
         else { return nil }
         let listed = children.first { (try? provider.mapper.path(forHref: $0.href)) == file }
         verdict.listsDotFiles = listed != nil
+        let listedNames = children.compactMap { try? provider.mapper.path(forHref: $0.href).name }
+        judgeNames(names, listed: listedNames, into: &verdict)
         var entry = listed
         if entry == nil { entry = try? await provider.propfind(file, depth: "0", body: DAVRequestBodies.propfindItems).first }
         guard let entry else { return nil }
@@ -68,6 +75,66 @@ public struct WebDAVCapabilityVerifier: Sendable {
         guard let partial = await keepsPartialUploads(in: folder) else { return nil }
         verdict.keepsPartialUploads = partial
         return verdict
+    }
+
+    /// The characters checked in file names: those some file systems or servers refuse, and
+    /// those URLs give a meaning (`#`, `%`, `?`).
+    public static let nameCharacters: [Character] = ["\\", ":", "*", "?", "\"", "<", ">", "|", "#", "%"]
+
+    /// The names written to learn the name rules, and whether the server accepted each `PUT`.
+    struct NameProbes {
+        var characters: [(character: Character, name: String, accepted: Bool)] = []
+        var leadingSpace = (name: " strata-lead", accepted: false)
+        /// The same word in NFD (`e` + U+0301) and in NFC (U+00E9), under different stems.
+        var nfd = (name: "strata-nfd-cafe\u{301}", accepted: false)
+        var nfc = (name: "strata-nfc-caf\u{E9}", accepted: false)
+    }
+
+    /// `PUT`s an empty file per candidate name into `folder` (which the caller deletes);
+    /// `nil` when a request got no answer.
+    private func putNameProbes(in folder: ItemPath) async -> NameProbes? {
+        var probes = NameProbes()
+        func put(_ name: String) async -> Bool? {
+            guard let path = try? folder.appending(name) else { return false }
+            return await send(.PUT, path, body: "").map { (200..<300).contains($0) }
+        }
+        for (index, character) in Self.nameCharacters.enumerated() {
+            let name = "strata-c\(index)-a\(character)b"
+            guard let accepted = await put(name) else { return nil }
+            probes.characters.append((character, name, accepted))
+        }
+        guard let lead = await put(probes.leadingSpace.name), let nfd = await put(probes.nfd.name),
+            let nfc = await put(probes.nfc.name)
+        else { return nil }
+        probes.leadingSpace.accepted = lead
+        probes.nfd.accepted = nfd
+        probes.nfc.accepted = nfc
+        return probes
+    }
+
+    /// The name verdicts from what was accepted and what the listing shows, compared scalar by
+    /// scalar (Swift's `==` would take NFC and NFD spellings as equal).
+    func judgeNames(_ probes: NameProbes, listed: [String], into verdict: inout WebDAVVerifiedBehaviour) {
+        let shown = Set(listed.map { Array($0.unicodeScalars) })
+        func isListed(_ name: String) -> Bool { shown.contains(Array(name.unicodeScalars)) }
+        verdict.refusedNameCharacters = Set(
+            probes.characters.filter { !($0.accepted && isListed($0.name)) }.map { String($0.character) })
+        verdict.allowsLeadingSpace = probes.leadingSpace.accepted && isListed(probes.leadingSpace.name)
+        let nfdAsSent = probes.nfd.accepted && isListed(probes.nfd.name)
+        let nfdAsNFC = probes.nfd.accepted && isListed(probes.nfd.name.precomposedStringWithCanonicalMapping)
+        let nfcAsSent = probes.nfc.accepted && isListed(probes.nfc.name)
+        let nfcAsNFD = probes.nfc.accepted && isListed(probes.nfc.name.decomposedStringWithCanonicalMapping)
+        let normalization: WebDAVVerifiedBehaviour.NameNormalization
+        if nfdAsSent && nfcAsSent {
+            normalization = .preserved
+        } else if nfdAsNFC && nfcAsSent {
+            normalization = .nfc
+        } else if nfdAsSent && nfcAsNFD {
+            normalization = .nfd
+        } else {
+            normalization = .lost
+        }
+        verdict.nameNormalization = normalization
     }
 
     /// Cuts a `PUT` onto a new name and one over an existing file after part of their declared

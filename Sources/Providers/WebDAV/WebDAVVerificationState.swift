@@ -13,6 +13,8 @@ import ProviderAPI
 final class WebDAVVerificationState: Sendable {
     /// What is kept, in memory and (as JSON) in the store.
     struct Record: Codable, Sendable {
+        /// ``recordVersion`` when it was kept; `nil` in records kept before versions (no name rules).
+        var version: Int?
         /// The `Server` header of the server when it was verified.
         var server: String?
         var verified: WebDAVVerifiedBehaviour
@@ -37,6 +39,9 @@ final class WebDAVVerificationState: Sendable {
 
     /// How long a verdict learnt earlier (in this process or another) is trusted.
     static let trustedFor: TimeInterval = 24 * 60 * 60
+    /// The version of what the verifier finds: a record of another version is verified again
+    /// (version 2 added the name rules).
+    static let recordVersion = 2
     /// The ``ServerFact/kind`` of a kept verdict.
     static let factKind = "webdav.verified"
     /// Verdicts learnt in this process, by ``Subject/key``.
@@ -98,7 +103,7 @@ final class WebDAVVerificationState: Sendable {
 
     /// Remembers a complete verdict in this process and in the store.
     private func keep(_ verified: WebDAVVerifiedBehaviour) async {
-        let record = Record(server: subject.serverHeader, verified: verified, at: Date())
+        let record = Record(version: Self.recordVersion, server: subject.serverHeader, verified: verified, at: Date())
         Self.memory.withLockedValue { $0[subject.key] = record }
         guard let store, let value = try? JSONEncoder().encode(record) else { return }
         try? await store.remember(
@@ -119,7 +124,7 @@ final class WebDAVVerificationState: Sendable {
     /// as it names itself now.
     private static func usable(_ record: Record, for subject: Subject) -> WebDAVVerifiedBehaviour? {
         let age = Date().timeIntervalSince(record.at)
-        guard record.verified.isComplete, age >= 0, age < trustedFor, record.server == subject.serverHeader else { return nil }
+        guard record.version == recordVersion, record.verified.isComplete, age >= 0, age < trustedFor, record.server == subject.serverHeader else { return nil }
         return record.verified
     }
 

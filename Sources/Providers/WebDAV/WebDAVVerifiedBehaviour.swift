@@ -1,4 +1,5 @@
 import Foundation
+import ProviderAPI
 
 /// What a WebDAV server was seen to do when Strata wrote on it, as found by
 /// ``WebDAVCapabilityVerifier``.
@@ -27,12 +28,43 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
     /// partial file on a new name, or old content destroyed (rclone serve writes the body
     /// straight into the target). Uploads then go through a temporary sibling and a `MOVE`.
     public var keepsPartialUploads: Bool?
+    /// The characters of ``WebDAVCapabilityVerifier/nameCharacters`` that the server refuses in a
+    /// file name, or stores under another name (the listing does not show exactly the name sent).
+    public var refusedNameCharacters: Set<String>?
+    /// A file name starting with a space is stored and listed exactly as sent.
+    public var allowsLeadingSpace: Bool?
+    /// What the server does to the Unicode normalisation of a file name.
+    public var nameNormalization: NameNormalization?
+
+    /// What a server was seen to do to the Unicode normalisation of names: a name written in NFD
+    /// (`e` + U+0301) and one in NFC (`é` U+00E9), each listed back as sent or changed.
+    public enum NameNormalization: String, Sendable, Hashable, Codable {
+        /// Both come back as sent.
+        case preserved
+        /// The NFD name comes back in NFC.
+        case nfc
+        /// The NFC name comes back in NFD.
+        case nfd
+        /// A name is lost or comes back in neither form; declared as ``NameRules/Normalization/nfc``,
+        /// the closest rule (send names in NFC).
+        case lost
+
+        /// The rule declared in ``NameRules``.
+        public var declared: NameRules.Normalization {
+            switch self {
+            case .preserved: .preserved
+            case .nfc, .lost: .nfc
+            case .nfd: .nfd
+            }
+        }
+    }
 
     /// Creates verdicts; every field not given is unverified.
     public init(
         refusesIfNoneMatchStar: Bool? = nil, refusesStaleIfMatch: Bool? = nil, refusesStaleIfHeader: Bool? = nil,
         acceptsCurrentETag: Bool? = nil, mkcolRefusesExisting: Bool? = nil, listsDotFiles: Bool? = nil,
-        reportsETags: Bool? = nil, reportsContentTypes: Bool? = nil, keepsPartialUploads: Bool? = nil
+        reportsETags: Bool? = nil, reportsContentTypes: Bool? = nil, keepsPartialUploads: Bool? = nil,
+        refusedNameCharacters: Set<String>? = nil, allowsLeadingSpace: Bool? = nil, nameNormalization: NameNormalization? = nil
     ) {
         self.refusesIfNoneMatchStar = refusesIfNoneMatchStar
         self.refusesStaleIfMatch = refusesStaleIfMatch
@@ -43,6 +75,9 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
         self.reportsETags = reportsETags
         self.reportsContentTypes = reportsContentTypes
         self.keepsPartialUploads = keepsPartialUploads
+        self.refusedNameCharacters = refusedNameCharacters
+        self.allowsLeadingSpace = allowsLeadingSpace
+        self.nameNormalization = nameNormalization
     }
 
     /// Nothing verified yet.
@@ -51,7 +86,7 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
     /// Whether the verifier has run to the end on this server.
     public var isComplete: Bool {
         refusesIfNoneMatchStar != nil && refusesStaleIfMatch != nil && mkcolRefusesExisting != nil && listsDotFiles != nil
-            && keepsPartialUploads != nil
+            && keepsPartialUploads != nil && refusedNameCharacters != nil && allowsLeadingSpace != nil && nameNormalization != nil
     }
 
     /// Whether `If-Match` / `If` preconditions on `PUT` were shown to hold both ways: a stale

@@ -67,6 +67,55 @@ struct CapabilityVerificationTests {
         #expect(!provider.capabilities.names.allowsDotFiles)
     }
 
+    @Test("a server that keeps every name: no character refused, leading space and NFD kept, nothing left behind")
+    func namesKept() async throws {
+        let server = FakeDAVServer(.init(server: nil))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        _ = try await provider.createFolder(named: "d", in: .root)
+        let verified = provider.profile.verified
+        #expect(verified.refusedNameCharacters == [])
+        #expect(verified.allowsLeadingSpace == true)
+        #expect(verified.nameNormalization == .preserved)
+        #expect(server.filePaths.isEmpty, "\(server.filePaths)")
+        // The names are written into the scratch folder and seen in the one listing of it.
+        let verify = server.requests.filter { $0.contains("strata-verify-") }
+        #expect(verify.filter { $0.hasPrefix("PROPFIND ") }.count == 1, "\(verify)")
+        #expect(verify.filter { $0.hasPrefix("PUT ") && $0.contains("strata-c") }.count == WebDAVCapabilityVerifier.nameCharacters.count)
+    }
+
+    @Test("a server that refuses some characters and a leading space: the verdict names them")
+    func namesRefused() async throws {
+        let server = FakeDAVServer(.init(server: nil, refusedCharacters: [":", "*", "#"], refusesLeadingSpace: true))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        _ = try await provider.upload(DataSource(string: "x"), to: .root, name: "f.txt", options: UploadOptions())
+        let verified = provider.profile.verified
+        #expect(verified.refusedNameCharacters == [":", "*", "#"])
+        #expect(verified.allowsLeadingSpace == false)
+        #expect(verified.nameNormalization == .preserved)
+        #expect(server.filePaths == ["/f.txt"])
+    }
+
+    @Test("a server that stores some characters as others: the changed ones count as refused")
+    func namesMangled() async throws {
+        let server = FakeDAVServer(.init(server: nil, mangledCharacters: ["|", "\\", "<"]))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        _ = try await provider.createFolder(named: "d", in: .root)
+        #expect(provider.profile.verified.refusedNameCharacters == ["|", "\\", "<"])
+        #expect(provider.profile.verified.allowsLeadingSpace == true)
+        #expect(server.filePaths.isEmpty, "\(server.filePaths)")
+    }
+
+    @Test("a server that stores names in NFC, or in NFD, is seen to", arguments: [NameRules.Normalization.nfc, .nfd])
+    func namesNormalised(form: NameRules.Normalization) async throws {
+        let server = FakeDAVServer(.init(server: nil, normalization: form))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        _ = try await provider.createFolder(named: "d", in: .root)
+        let verified = provider.profile.verified
+        #expect(verified.nameNormalization == (form == .nfc ? .nfc : .nfd))
+        #expect(verified.nameNormalization?.declared == form)
+        #expect(verified.refusedNameCharacters == [])
+    }
+
     @Test("verification runs once per server, leaves nothing behind, and the next provider does not pay again")
     func once() async throws {
         let server = FakeDAVServer(.init(server: nil))

@@ -7,7 +7,7 @@ import WebDAVProvider
 
 /// A small WebDAV server in memory whose shortcomings can be chosen: whether it honours PUT
 /// preconditions, refuses MKCOL over a folder, lists dot-files, keeps a cut PUT's partial body,
-/// and what `Server` it names.
+/// refuses or changes characters in names, normalises names, and what `Server` it names.
 ///
 /// Each instance has an origin of its own, so what a provider process remembers about one
 /// fake server never leaks into another test.
@@ -19,6 +19,16 @@ final class FakeDAVServer: HTTPTransport {
         var listsDotFiles = true
         /// A PUT whose body breaks off leaves what arrived under its name (as rclone serve).
         var keepsPartialBodies = false
+        /// Characters a PUT or MKCOL of a name containing them is refused for (400).
+        var refusedCharacters: Set<Character> = []
+        /// Characters stored as `_` (the listing shows the changed name).
+        var mangledCharacters: Set<Character> = []
+        /// A name starting with a space is refused (400).
+        var refusesLeadingSpace = false
+        /// The normalisation names are stored in (a request finds a name in either form).
+        var normalization: NameRules.Normalization = .preserved
+
+        var changesNames: Bool { !mangledCharacters.isEmpty || normalization != .preserved }
     }
 
     private struct State {
@@ -59,7 +69,7 @@ final class FakeDAVServer: HTTPTransport {
             } catch {
                 // The connection broke off in the body: a server that writes straight into the
                 // target keeps what arrived (and the old content is gone).
-                let path = Self.path(of: request.url, origin: origin)
+                let path = key(of: request.url)
                 if behaviour.keepsPartialBodies, request.method == .PUT {
                     state.withLockedValue { state in
                         state.requests.append("PUT \(path) (cut)")
@@ -71,19 +81,47 @@ final class FakeDAVServer: HTTPTransport {
         case nil: break
         }
         let raw = String(request.url.absoluteString.dropFirst(origin.count))
-        let path = Self.path(of: request.url, origin: origin)
+        let path = key(of: request.url)
+        let refused = Self.refuses(Self.path(of: request.url, origin: origin), behaviour)
         let answer = state.withLockedValue { state in
             state.requests.append("\(request.method.rawValue) \(raw)")
-            return Self.answer(request.method.rawValue, path, request.headers, body, &state, behaviour)
+            if refused, ["PUT", "MKCOL"].contains(request.method.rawValue) { return ScriptedDAVServer.Answer(status: 400) }
+            return Self.answer(request.method.rawValue, path, request.headers, body, &state, behaviour, stored)
         }
         var headers = answer.headers
         if let server = behaviour.server { headers.add(name: "Server", value: server) }
         return HTTPResponse(status: answer.status, headers: headers, url: request.url, body: .bytes(ByteBuffer(string: answer.body)))
     }
 
+    private func key(of url: URL) -> String { stored(Self.path(of: url, origin: origin)) }
+
     private static func path(of url: URL, origin: String) -> String {
         let raw = String(url.absoluteString.dropFirst(origin.count))
         return raw.count > 1 && raw.hasSuffix("/") ? String(raw.dropLast()) : raw
+    }
+
+    /// The key a (percent-encoded) path is stored under: its names changed as the server changes them.
+    private func stored(_ path: String) -> String {
+        guard behaviour.changesNames else { return path }
+        return path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            guard var name = String(segment).removingPercentEncoding else { return String(segment) }
+            name = String(name.map { behaviour.mangledCharacters.contains($0) ? "_" : $0 })
+            switch behaviour.normalization {
+            case .preserved: break
+            case .nfc: name = name.precomposedStringWithCanonicalMapping
+            case .nfd: name = name.decomposedStringWithCanonicalMapping
+            }
+            return name.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? String(segment)
+        }.joined(separator: "/")
+    }
+
+    private static let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+
+    /// Whether the last name of a (percent-encoded) path is one the server refuses.
+    private static func refuses(_ path: String, _ behaviour: Behaviour) -> Bool {
+        guard let name = path.split(separator: "/").last.flatMap({ String($0).removingPercentEncoding }) else { return false }
+        if behaviour.refusesLeadingSpace, name.hasPrefix(" ") { return true }
+        return name.unicodeScalars.contains { behaviour.refusedCharacters.contains(Character($0)) }
     }
 
     private static func parent(_ path: String) -> String {
@@ -92,7 +130,8 @@ final class FakeDAVServer: HTTPTransport {
     }
 
     private static func answer(
-        _ method: String, _ path: String, _ headers: HTTPHeaders, _ body: String, _ state: inout State, _ behaviour: Behaviour
+        _ method: String, _ path: String, _ headers: HTTPHeaders, _ body: String, _ state: inout State, _ behaviour: Behaviour,
+        _ stored: (String) -> String
     ) -> ScriptedDAVServer.Answer {
         let isFolder = state.folders.contains(path)
         let file = state.files[path]
@@ -141,7 +180,7 @@ final class FakeDAVServer: HTTPTransport {
                 return .init(status: isFolder ? 501 : 404)
             }
             let encoded = URLComponents(url: destination, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
-            let target = encoded.count > 1 && encoded.hasSuffix("/") ? String(encoded.dropLast()) : encoded
+            let target = stored(encoded.count > 1 && encoded.hasSuffix("/") ? String(encoded.dropLast()) : encoded)
             guard state.folders.contains(parent(target)) else { return .init(status: 409) }
             let existed = state.files[target] != nil || state.folders.contains(target)
             if existed, headers.first(name: "Overwrite") == "F" { return .init(status: 412) }

@@ -55,6 +55,31 @@ struct RememberedVerdictTests {
         #expect(!other.requests.contains { $0.contains("strata-verify-") }, "\(other.requests)")
     }
 
+    @Test("a verdict kept before name rules were verified (no version) is verified again")
+    func keptWithoutNames() async throws {
+        let server = FakeDAVServer(.init(server: "Fake/1"))
+        let store = MemoryFactStore()
+        var old = WebDAVVerifiedBehaviour(
+            refusesIfNoneMatchStar: true, refusesStaleIfMatch: true, refusesStaleIfHeader: true, acceptsCurrentETag: true,
+            mkcolRefusesExisting: true, listsDotFiles: true, reportsETags: true, reportsContentTypes: false, keepsPartialUploads: false)
+        let encoded = try JSONEncoder().encode(old)
+        let record = #"{"server":"Fake/1","at":\#(Date().timeIntervalSinceReferenceDate),"verified":"# + String(decoding: encoded, as: UTF8.self) + "}"
+        try await store.remember(ServerFact(kind: "webdav.verified", server: server.origin + "/", user: "u", value: Data(record.utf8), learntAt: Date()))
+        var configuration = server.configuration()
+        configuration.serverFacts = store
+        let provider = try await WebDAVProvider.connect(configuration)
+        #expect(provider.profile.verified == .unverified)
+        _ = try await provider.createFolder(named: "d", in: .root)
+        #expect(server.requests.contains { $0.hasPrefix("MKCOL /strata-verify-") })
+        old.refusedNameCharacters = []
+        old.allowsLeadingSpace = true
+        old.nameNormalization = .preserved
+        #expect(provider.profile.verified == old)
+        // The kept verdict is replaced by one with the name rules, which the next process takes.
+        let next = try await WebDAVProvider.connect(configuration)
+        #expect(next.profile.verified == old)
+    }
+
     @Test("a verdict older than a day, or about a server that now names itself otherwise, is verified again")
     func staleOrChanged() async throws {
         let server = FakeDAVServer(.init(server: "Fake/1"))
