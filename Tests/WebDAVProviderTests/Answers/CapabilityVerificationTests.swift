@@ -76,6 +76,7 @@ struct CapabilityVerificationTests {
         #expect(verified.refusedNameCharacters == [])
         #expect(verified.allowsLeadingSpace == true)
         #expect(verified.nameNormalization == .preserved)
+        #expect(provider.capabilities.names == NameRules())
         #expect(server.filePaths.isEmpty, "\(server.filePaths)")
         // The names are written into the scratch folder and seen in the one listing of it.
         let verify = server.requests.filter { $0.contains("strata-verify-") }
@@ -87,12 +88,23 @@ struct CapabilityVerificationTests {
     func namesRefused() async throws {
         let server = FakeDAVServer(.init(server: nil, refusedCharacters: [":", "*", "#"], refusesLeadingSpace: true))
         let provider = try await WebDAVProvider.connect(server.configuration())
+        #expect(provider.capabilities.names.forbiddenCharacters.isEmpty, "unverified: the rules of a POSIX file system")
+        #expect(provider.capabilities.names.allowsLeadingSpace)
         _ = try await provider.upload(DataSource(string: "x"), to: .root, name: "f.txt", options: UploadOptions())
         let verified = provider.profile.verified
         #expect(verified.refusedNameCharacters == [":", "*", "#"])
         #expect(verified.allowsLeadingSpace == false)
         #expect(verified.nameNormalization == .preserved)
         #expect(server.filePaths == ["/f.txt"])
+        let names = provider.capabilities.names
+        #expect(names.forbiddenCharacters == [":", "*", "#"])
+        #expect(!names.allowsLeadingSpace)
+        #expect(names.normalization == .preserved)
+        // What the rules refuse is mapped by NameEncoder onto names this server keeps.
+        let encoded = NameEncoder(rules: names).encode(" a:b*c#d.txt")
+        #expect(names.accepts(encoded))
+        let item = try await provider.upload(DataSource(string: "y"), to: .root, name: encoded, options: UploadOptions())
+        #expect(NameEncoder(rules: names).decode(item.name) == " a:b*c#d.txt")
     }
 
     @Test("a server that stores some characters as others: the changed ones count as refused")
@@ -101,6 +113,7 @@ struct CapabilityVerificationTests {
         let provider = try await WebDAVProvider.connect(server.configuration())
         _ = try await provider.createFolder(named: "d", in: .root)
         #expect(provider.profile.verified.refusedNameCharacters == ["|", "\\", "<"])
+        #expect(provider.capabilities.names.forbiddenCharacters == ["|", "\\", "<"])
         #expect(provider.profile.verified.allowsLeadingSpace == true)
         #expect(server.filePaths.isEmpty, "\(server.filePaths)")
     }
@@ -113,6 +126,7 @@ struct CapabilityVerificationTests {
         let verified = provider.profile.verified
         #expect(verified.nameNormalization == (form == .nfc ? .nfc : .nfd))
         #expect(verified.nameNormalization?.declared == form)
+        #expect(provider.capabilities.names.normalization == form)
         #expect(verified.refusedNameCharacters == [])
     }
 

@@ -48,6 +48,9 @@ struct VerifiedBehaviourTests {
         #expect(capabilities.supports(.preconditions) == honours)
         #expect(capabilities.supports(.exclusiveCreate) == (verified.refusesIfNoneMatchStar == true))
         #expect(capabilities.names.allowsDotFiles == (verified.listsDotFiles == true))
+        #expect(capabilities.names.forbiddenCharacters == Set((verified.refusedNameCharacters ?? ["?"]).map { Character($0) }))
+        #expect(capabilities.names.allowsLeadingSpace == (verified.allowsLeadingSpace == true))
+        #expect(capabilities.names.normalization == verified.nameNormalization?.declared)
         // The probe folder is gone.
         #expect(try await provider.listAll(.root).map(\.name) == ["first"])
     }
