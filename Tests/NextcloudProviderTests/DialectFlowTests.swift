@@ -19,7 +19,12 @@ struct DialectFlowTests {
         #expect(verified.honoursPreconditions == true, "\(verified)")
         #expect(verified.refusesIfNoneMatchStar == true)
         #expect(verified.keepsPartialUploads == false)
+        // The loopback server refuses a backslash in a name, as Nextcloud does (FilesEndpoint).
+        #expect(verified.refusedNameCharacters == ["\\"])
+        #expect(verified.allowsLeadingSpace == true)
+        #expect(verified.nameNormalization == .preserved)
         #expect(provider.capabilities.supports([.preconditions, .exclusiveCreate]))
+        #expect(provider.capabilities.names.forbiddenCharacters == ["\\"])
     }
 
     @Test("uploads send OC-Checksum and X-OC-Mtime; an accepted mtime needs no PROPPATCH", arguments: [WebDAVDialect.Flavor.nextcloud, .owncloud])
