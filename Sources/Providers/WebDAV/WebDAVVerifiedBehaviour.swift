@@ -83,6 +83,24 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
     /// Nothing verified yet.
     public static let unverified = WebDAVVerifiedBehaviour()
 
+    /// Encodes the verdict with ``refusedNameCharacters`` sorted, so the same verdict always
+    /// reads the same (`strata detect --json`, kept verdicts).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(refusesIfNoneMatchStar, forKey: .refusesIfNoneMatchStar)
+        try container.encodeIfPresent(refusesStaleIfMatch, forKey: .refusesStaleIfMatch)
+        try container.encodeIfPresent(refusesStaleIfHeader, forKey: .refusesStaleIfHeader)
+        try container.encodeIfPresent(acceptsCurrentETag, forKey: .acceptsCurrentETag)
+        try container.encodeIfPresent(mkcolRefusesExisting, forKey: .mkcolRefusesExisting)
+        try container.encodeIfPresent(listsDotFiles, forKey: .listsDotFiles)
+        try container.encodeIfPresent(reportsETags, forKey: .reportsETags)
+        try container.encodeIfPresent(reportsContentTypes, forKey: .reportsContentTypes)
+        try container.encodeIfPresent(keepsPartialUploads, forKey: .keepsPartialUploads)
+        try container.encodeIfPresent(refusedNameCharacters?.sorted(), forKey: .refusedNameCharacters)
+        try container.encodeIfPresent(allowsLeadingSpace, forKey: .allowsLeadingSpace)
+        try container.encodeIfPresent(nameNormalization, forKey: .nameNormalization)
+    }
+
     /// Whether the verifier has run to the end on this server.
     public var isComplete: Bool {
         refusesIfNoneMatchStar != nil && refusesStaleIfMatch != nil && mkcolRefusesExisting != nil && listsDotFiles != nil
