@@ -74,7 +74,31 @@ public struct WebDAVCapabilityVerifier: Sendable {
         }
         guard let partial = await keepsPartialUploads(in: folder) else { return nil }
         verdict.keepsPartialUploads = partial
+        guard let merges = await mergesOnFolderOverwrite(in: folder) else { return nil }
+        verdict.mergesOnFolderOverwrite = merges
         return verdict
+    }
+
+    /// `MOVE`s a folder holding `a.txt` onto one holding `b.txt` with `Overwrite: T`: RFC 4918
+    /// 9.9.3 replaces the destination, so `b.txt` is gone; a server that merges (lighttpd) keeps
+    /// it. A refused `MOVE` counts as not replacing.
+    private func mergesOnFolderOverwrite(in folder: ItemPath) async -> Bool? {
+        guard let source = try? folder.appending("strata-src"), let target = try? folder.appending("strata-dst"),
+            let inSource = try? source.appending("a.txt"), let inTarget = try? target.appending("b.txt"),
+            let moved = try? target.appending("a.txt")
+        else { return nil }
+        for (path, isFolder) in [(source, true), (inSource, false), (target, true), (inTarget, false)] {
+            guard let status = await send(isFolder ? .MKCOL : .PUT, path, folder: isFolder, body: isFolder ? nil : "x"),
+                (200..<300).contains(status)
+            else { return nil }
+        }
+        let headers: HTTPHeaders = [
+            "Destination": provider.mapper.url(for: target, folder: true).absoluteString, "Overwrite": "T", "Depth": "infinity",
+        ]
+        guard let status = await send(.MOVE, source, folder: true, headers: headers) else { return nil }
+        guard (200..<300).contains(status) else { return true }
+        guard let left = await send(.GET, inTarget), let arrived = await send(.GET, moved) else { return nil }
+        return left != 404 || arrived != 200
     }
 
     /// The characters checked in file names: those some file systems or servers refuse, and

@@ -81,10 +81,13 @@ extension WebDAVProvider {
         // Collections are addressed with their trailing slash on both URLs (nginx needs it).
         let sourceItem = try await item(at: source)
         let folder = sourceItem.kind == .folder
-        if folder, options.overwrite, let existing = try await itemIfExists(at: destination), existing.kind == .folder {
+        if folder, options.overwrite, profile.verified.mergesOnFolderOverwrite != false,
+            let existing = try await itemIfExists(at: destination), existing.kind == .folder
+        {
             // RFC 4918 9.8.4 / 9.9.3: an overwrite replaces the destination, but some servers
-            // (lighttpd) merge the source into an existing folder. Deleting it first gives the
-            // replacement everywhere; it is not atomic.
+            // (lighttpd) merge the source into an existing folder. Where the server was not shown
+            // to replace, deleting it first gives the replacement; it is not atomic. Where it was,
+            // the MOVE/COPY alone replaces, and a failed one leaves the destination as it was.
             try await deleteItem(destination, folder: true)
         }
         var headers = HTTPHeaders()

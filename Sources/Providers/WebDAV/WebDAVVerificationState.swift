@@ -40,8 +40,8 @@ final class WebDAVVerificationState: Sendable {
     /// How long a verdict learnt earlier (in this process or another) is trusted.
     static let trustedFor: TimeInterval = 24 * 60 * 60
     /// The version of what the verifier finds: a record of another version is verified again
-    /// (version 2 added the name rules).
-    static let recordVersion = 2
+    /// (version 2 added the name rules, 3 the folder-overwrite check).
+    static let recordVersion = 3
     /// The ``ServerFact/kind`` of a kept verdict.
     static let factKind = "webdav.verified"
     /// Verdicts learnt in this process, by ``Subject/key``.

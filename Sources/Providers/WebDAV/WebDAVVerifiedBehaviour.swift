@@ -28,6 +28,11 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
     /// partial file on a new name, or old content destroyed (rclone serve writes the body
     /// straight into the target). Uploads then go through a temporary sibling and a `MOVE`.
     public var keepsPartialUploads: Bool?
+    /// A `MOVE` of a folder onto an existing folder with `Overwrite: T` merges the two (lighttpd)
+    /// or fails, instead of replacing the destination as RFC 4918 9.9.3 says. Where it does,
+    /// the provider deletes the destination first (not atomic); where the server is shown to
+    /// replace, the `MOVE`/`COPY` alone does it, and a failure loses nothing.
+    public var mergesOnFolderOverwrite: Bool?
     /// The characters of ``WebDAVCapabilityVerifier/nameCharacters`` that the server refuses in a
     /// file name, or stores under another name (the listing does not show exactly the name sent).
     public var refusedNameCharacters: Set<String>?
@@ -64,8 +69,10 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
         refusesIfNoneMatchStar: Bool? = nil, refusesStaleIfMatch: Bool? = nil, refusesStaleIfHeader: Bool? = nil,
         acceptsCurrentETag: Bool? = nil, mkcolRefusesExisting: Bool? = nil, listsDotFiles: Bool? = nil,
         reportsETags: Bool? = nil, reportsContentTypes: Bool? = nil, keepsPartialUploads: Bool? = nil,
+        mergesOnFolderOverwrite: Bool? = nil,
         refusedNameCharacters: Set<String>? = nil, allowsLeadingSpace: Bool? = nil, nameNormalization: NameNormalization? = nil
     ) {
+        self.mergesOnFolderOverwrite = mergesOnFolderOverwrite
         self.refusesIfNoneMatchStar = refusesIfNoneMatchStar
         self.refusesStaleIfMatch = refusesStaleIfMatch
         self.refusesStaleIfHeader = refusesStaleIfHeader
@@ -96,6 +103,7 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
         try container.encodeIfPresent(reportsETags, forKey: .reportsETags)
         try container.encodeIfPresent(reportsContentTypes, forKey: .reportsContentTypes)
         try container.encodeIfPresent(keepsPartialUploads, forKey: .keepsPartialUploads)
+        try container.encodeIfPresent(mergesOnFolderOverwrite, forKey: .mergesOnFolderOverwrite)
         try container.encodeIfPresent(refusedNameCharacters?.sorted(), forKey: .refusedNameCharacters)
         try container.encodeIfPresent(allowsLeadingSpace, forKey: .allowsLeadingSpace)
         try container.encodeIfPresent(nameNormalization, forKey: .nameNormalization)
@@ -104,7 +112,7 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
     /// Whether the verifier has run to the end on this server.
     public var isComplete: Bool {
         refusesIfNoneMatchStar != nil && refusesStaleIfMatch != nil && mkcolRefusesExisting != nil && listsDotFiles != nil
-            && keepsPartialUploads != nil && refusedNameCharacters != nil && allowsLeadingSpace != nil && nameNormalization != nil
+            && keepsPartialUploads != nil && mergesOnFolderOverwrite != nil && refusedNameCharacters != nil && allowsLeadingSpace != nil && nameNormalization != nil
     }
 
     /// Whether `If-Match` / `If` preconditions on `PUT` were shown to hold both ways: a stale

@@ -140,9 +140,25 @@ struct CapabilityVerificationTests {
         let next = try await WebDAVProvider.connect(server.configuration())
         #expect(next.profile.verified.isComplete)
         _ = try await next.createFolder(named: "c", in: .root)
-        let probes = server.requests.filter { $0.hasPrefix("MKCOL /strata-verify-") }
-        #expect(probes.count == 2, "\(server.requests)")  // the folder, then MKCOL over it
+        // The scratch folder itself (not the folders made inside it): created, then MKCOL over it.
+        let probes = server.requests.filter { $0.hasPrefix("MKCOL /strata-verify-") && $0.dropFirst(6).dropLast().split(separator: "/").count == 1 }
+        #expect(probes.count == 2, "\(server.requests)")
         #expect(try await next.listAll(.root).map(\.name) == ["a", "b.txt", "c"])
+    }
+
+    @Test("folder overwrite: a server shown to replace gets the MOVE alone; one that merges gets the target deleted first", arguments: [false, true])
+    func folderOverwrite(merges: Bool) async throws {
+        let server = FakeDAVServer(.init(server: nil, mergesFolders: merges))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        for folder in ["src", "dst"] { _ = try await provider.createFolder(named: folder, in: .root) }
+        #expect(provider.profile.verified.mergesOnFolderOverwrite == merges)
+        _ = try await provider.upload(DataSource(string: "a"), to: try ItemPath("/src"), name: "a.txt", options: UploadOptions())
+        _ = try await provider.upload(DataSource(string: "b"), to: try ItemPath("/dst"), name: "b.txt", options: UploadOptions())
+        let before = server.requests.count
+        _ = try await provider.move(try ItemPath("/src"), to: try ItemPath("/dst"), options: TransferOptions(overwrite: true))
+        #expect(try await provider.listAll(try ItemPath("/dst")).map(\.name) == ["a.txt"], "replaced, not merged")
+        let deletedFirst = server.requests[before...].contains { $0.hasPrefix("DELETE /dst") }
+        #expect(deletedFirst == merges, "\(server.requests[before...])")
     }
 
     @Test("a server that keeps a cut PUT's body: uploads go through a temporary name, a broken overwrite keeps the old content")

@@ -27,6 +27,9 @@ final class FakeDAVServer: HTTPTransport {
         var refusesLeadingSpace = false
         /// The normalisation names are stored in (a request finds a name in either form).
         var normalization: NameRules.Normalization = .preserved
+        /// A folder `MOVE`d with `Overwrite: T` onto an existing folder is merged into it (as
+        /// lighttpd does) instead of replacing it.
+        var mergesFolders = false
 
         var changesNames: Bool { !mangledCharacters.isEmpty || normalization != .preserved }
     }
@@ -176,12 +179,32 @@ final class FakeDAVServer: HTTPTransport {
             guard let file else { return .init(status: 404) }
             return .init(status: 200, headers: ["ETag": file.etag, "Content-Length": "\(file.bytes.utf8.count)"], body: file.bytes)
         case "MOVE":
-            guard let file, let destination = headers.first(name: "Destination").flatMap(URL.init(string:)) else {
-                return .init(status: isFolder ? 501 : 404)
+            guard isFolder || file != nil, let destination = headers.first(name: "Destination").flatMap(URL.init(string:)) else {
+                return .init(status: 404)
             }
             let encoded = URLComponents(url: destination, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
             let target = stored(encoded.count > 1 && encoded.hasSuffix("/") ? String(encoded.dropLast()) : encoded)
             guard state.folders.contains(parent(target)) else { return .init(status: 409) }
+            if isFolder {
+                let existed = state.folders.contains(target) || state.files[target] != nil
+                if existed, headers.first(name: "Overwrite") == "F" { return .init(status: 412) }
+                let targetPrefix = target + "/"
+                if existed, !behaviour.mergesFolders {
+                    state.files = state.files.filter { $0.key != target && !$0.key.hasPrefix(targetPrefix) }
+                    state.folders = state.folders.filter { $0 != target && !$0.hasPrefix(targetPrefix) }
+                }
+                let prefix = path + "/"
+                for (key, value) in state.files where key.hasPrefix(prefix) {
+                    state.files[key] = nil
+                    state.files[targetPrefix + key.dropFirst(prefix.count)] = value
+                }
+                for key in state.folders where key == path || key.hasPrefix(prefix) {
+                    state.folders.remove(key)
+                    state.folders.insert(key == path ? target : targetPrefix + key.dropFirst(prefix.count))
+                }
+                return .init(status: existed ? 204 : 201)
+            }
+            guard let file else { return .init(status: 404) }
             let existed = state.files[target] != nil || state.folders.contains(target)
             if existed, headers.first(name: "Overwrite") == "F" { return .init(status: 412) }
             if state.folders.contains(target) { return .init(status: 403) }

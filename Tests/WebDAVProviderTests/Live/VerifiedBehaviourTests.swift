@@ -12,24 +12,24 @@ struct VerifiedBehaviourTests {
     static let expected: [String: WebDAVVerifiedBehaviour] = [
         "apache": WebDAVVerifiedBehaviour(
             refusesIfNoneMatchStar: true, refusesStaleIfMatch: true, refusesStaleIfHeader: true, acceptsCurrentETag: true,
-            mkcolRefusesExisting: true, listsDotFiles: true, reportsETags: true, reportsContentTypes: true, keepsPartialUploads: false,
+            mkcolRefusesExisting: true, listsDotFiles: true, reportsETags: true, reportsContentTypes: true, keepsPartialUploads: false, mergesOnFolderOverwrite: false,
             refusedNameCharacters: [], allowsLeadingSpace: true, nameNormalization: .preserved),
         "sabre": WebDAVVerifiedBehaviour(
             refusesIfNoneMatchStar: true, refusesStaleIfMatch: true, refusesStaleIfHeader: true, acceptsCurrentETag: true,
-            mkcolRefusesExisting: true, listsDotFiles: true, reportsETags: true, reportsContentTypes: false, keepsPartialUploads: false,
+            mkcolRefusesExisting: true, listsDotFiles: true, reportsETags: true, reportsContentTypes: false, keepsPartialUploads: false, mergesOnFolderOverwrite: false,
             refusedNameCharacters: [], allowsLeadingSpace: true, nameNormalization: .preserved),
         "lighttpd": WebDAVVerifiedBehaviour(
             refusesIfNoneMatchStar: true, refusesStaleIfMatch: true, refusesStaleIfHeader: true, acceptsCurrentETag: true,
-            mkcolRefusesExisting: true, listsDotFiles: true, reportsETags: true, reportsContentTypes: true, keepsPartialUploads: false,
+            mkcolRefusesExisting: true, listsDotFiles: true, reportsETags: true, reportsContentTypes: true, keepsPartialUploads: false, mergesOnFolderOverwrite: true,
             refusedNameCharacters: [], allowsLeadingSpace: true, nameNormalization: .preserved),
         "nginx": WebDAVVerifiedBehaviour(
             refusesIfNoneMatchStar: false, refusesStaleIfMatch: false, refusesStaleIfHeader: false, acceptsCurrentETag: false,
-            mkcolRefusesExisting: true, listsDotFiles: false, reportsETags: false, reportsContentTypes: false, keepsPartialUploads: false,
+            mkcolRefusesExisting: true, listsDotFiles: false, reportsETags: false, reportsContentTypes: false, keepsPartialUploads: false, mergesOnFolderOverwrite: false,
             refusedNameCharacters: [], allowsLeadingSpace: true, nameNormalization: .preserved),
         "rclone": WebDAVVerifiedBehaviour(
             // If-Match is ignored (so the current etag "passes"); `If` is refused whatever the etag.
             refusesIfNoneMatchStar: false, refusesStaleIfMatch: false, refusesStaleIfHeader: true, acceptsCurrentETag: true,
-            mkcolRefusesExisting: false, listsDotFiles: true, reportsETags: true, reportsContentTypes: true, keepsPartialUploads: true,
+            mkcolRefusesExisting: false, listsDotFiles: true, reportsETags: true, reportsContentTypes: true, keepsPartialUploads: true, mergesOnFolderOverwrite: false,
             refusedNameCharacters: [], allowsLeadingSpace: true, nameNormalization: .preserved),
     ]
 
