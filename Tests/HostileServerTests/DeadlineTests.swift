@@ -22,16 +22,25 @@ struct DeadlineTests {
 
     @Test("a head, then silence: network, and nothing under the final name")
     func stallAfterHead() async throws {
-        try await Hostile.withServer(.stallAfterHead) { server in
+        let (outcome, left) = try await stalledDownload(.stallAfterHead, folder: "stall")
+        #expect(outcome.code == .network, "\(outcome)")
+        #expect(outcome.error?.message?.contains("no data for 1 s") == true, "\(outcome)")
+        #expect(!left.contains(HostileScenario.fileName))
+    }
+
+    /// Downloads `/file.bin` into a new folder from a server playing `scenario`, with a 1 s
+    /// no-data timeout: the outcome, and what the folder held afterwards.
+    private func stalledDownload(
+        _ scenario: HostileScenario, folder label: String
+    ) async throws -> (outcome: Hostile.Outcome<DownloadResult>, left: Set<String>) {
+        try await Hostile.withServer(scenario) { server in
             try await Hostile.withTransport(readTimeout: .seconds(1)) { transport in
-                let folder = try Hostile.temporaryFolder("stall")
+                let folder = try Hostile.temporaryFolder(label)
                 defer { try? FileManager.default.removeItem(at: folder) }
                 let provider = try Hostile.webdav(server, transport)
                 let sink = try FileSink(folder: folder, name: HostileScenario.fileName)
                 let outcome = await Hostile.outcome { try await provider.download("/file.bin", to: sink, options: DownloadOptions()) }
-                #expect(outcome.code == .network, "\(outcome)")
-                #expect(outcome.error?.message?.contains("no data for 1 s") == true, "\(outcome)")
-                #expect(!Hostile.contents(of: folder).contains(HostileScenario.fileName))
+                return (outcome, Hostile.contents(of: folder))
             }
         }
     }
@@ -112,18 +121,10 @@ struct DeadlineTests {
 
     @Test("a chunked body whose last chunk never comes: network, no data for 1 s, nothing under the final name")
     func chunkedNeverEnds() async throws {
-        try await Hostile.withServer(.chunkedNeverEnds) { server in
-            try await Hostile.withTransport(readTimeout: .seconds(1)) { transport in
-                let folder = try Hostile.temporaryFolder("chunked")
-                defer { try? FileManager.default.removeItem(at: folder) }
-                let provider = try Hostile.webdav(server, transport)
-                let sink = try FileSink(folder: folder, name: HostileScenario.fileName)
-                let outcome = await Hostile.outcome { try await provider.download("/file.bin", to: sink, options: DownloadOptions()) }
-                #expect(outcome.code == .network, "\(outcome)")
-                #expect(outcome.error?.message?.contains("no data for 1 s") == true, "\(outcome)")
-                #expect(Hostile.contents(of: folder).isEmpty, "\(Hostile.contents(of: folder))")
-            }
-        }
+        let (outcome, left) = try await stalledDownload(.chunkedNeverEnds, folder: "chunked")
+        #expect(outcome.code == .network, "\(outcome)")
+        #expect(outcome.error?.message?.contains("no data for 1 s") == true, "\(outcome)")
+        #expect(left.isEmpty, "\(left)")
     }
 
     @Test("a 100 Continue, then silence: network, no data for 1 s")

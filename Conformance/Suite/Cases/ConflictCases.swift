@@ -62,11 +62,7 @@ enum ConflictCases {
         "conflicts.staleIfMatch", requires: [.preconditions, .etags],
         summary: "Uploading with a stale ifMatch throws .preconditionFailed; the current etag succeeds"
     ) { context in
-        let path = try context.path("f.txt")
-        try await context.upload(text: "one", as: "f.txt")
-        guard let stale = try await context.provider.item(at: path).etag else { throw ConformanceFailure("item(at:) has no etag") }
-        try await context.upload(text: "two!", as: "f.txt")
-        guard let current = try await context.provider.item(at: path).etag else { throw ConformanceFailure("item(at:) has no etag") }
+        let (path, stale, current) = try await rewritten(context)
         try await context.expectError(.preconditionFailed, "upload(ifMatch: stale etag)") {
             try await context.upload(text: "three", as: "f.txt", options: UploadOptions(conflict: .overwrite, ifMatch: stale))
         }
@@ -79,11 +75,7 @@ enum ConflictCases {
         "conflicts.staleIfMatchDownload", requires: [.preconditions, .etags],
         summary: "Downloading with a stale ifMatch throws .preconditionFailed and writes nothing; the current etag succeeds"
     ) { context in
-        let path = try context.path("f.txt")
-        try await context.upload(text: "one", as: "f.txt")
-        guard let stale = try await context.provider.item(at: path).etag else { throw ConformanceFailure("item(at:) has no etag") }
-        try await context.upload(text: "two!", as: "f.txt")
-        guard let current = try await context.provider.item(at: path).etag else { throw ConformanceFailure("item(at:) has no etag") }
+        let (path, stale, current) = try await rewritten(context)
         let sink = MemorySink()
         try await context.expectError(.preconditionFailed, "download(ifMatch: stale etag)") {
             _ = try await context.provider.download(path, to: sink, options: DownloadOptions(ifMatch: stale))
@@ -94,5 +86,16 @@ enum ConflictCases {
         _ = try await context.provider.download(path, to: fresh, options: DownloadOptions(ifMatch: current))
         let bytes = await Array(fresh.data)
         try context.expect(bytes == Array("two!".utf8), "download(ifMatch: current etag) gave \(bytes.count) bytes, not \"two!\"")
+    }
+
+    /// `f.txt` written as "one", then rewritten as "two!": its path, the etag of "one" (now
+    /// stale) and the etag of "two!" (current).
+    private static func rewritten(_ context: ConformanceContext) async throws -> (path: ItemPath, stale: String, current: String) {
+        let path = try context.path("f.txt")
+        try await context.upload(text: "one", as: "f.txt")
+        guard let stale = try await context.provider.item(at: path).etag else { throw ConformanceFailure("item(at:) has no etag") }
+        try await context.upload(text: "two!", as: "f.txt")
+        guard let current = try await context.provider.item(at: path).etag else { throw ConformanceFailure("item(at:) has no etag") }
+        return (path, stale, current)
     }
 }

@@ -194,7 +194,7 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         registry.register(OwnCloudProviderFactory(flavor: .owncloud))
         registry.register(NuxeoProviderFactory())
         registry.register(PydioProviderFactory())
-        registry.signIn = try captchaPrompt().interaction()
+        registry.signIn = captchaPrompt().interaction()
         // What a provider verified about its server is kept in the cache folder for the next run.
         registry.serverFacts = CommandServerFacts(folder: cacheFolder)
         let file = remotes.map { URL(fileURLWithPath: $0) }
@@ -221,7 +221,7 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
                 let provider = try await registry.makeProvider(
                     remote: name, store: store, transport: try transport(), logger: logger, retry: try retryPolicy(),
                     onRetry: retryPrinter)
-                try signedIn(provider)
+                signedIn(provider)
                 return (provider, path)
             }
         }
@@ -241,22 +241,22 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         let (provider, path) = try await registry.connect(
             url, credentials: try credentials(for: url), options: options, transport: try transport(), logger: logger,
             retry: try retryPolicy(), onRetry: retryPrinter)
-        try signedIn(provider)
+        signedIn(provider)
         return (try cached(provider), path)
     }
 
     /// How a captcha asked at sign-in is answered: `--captcha`, `--captcha-out`, a prompt on a terminal.
-    func captchaPrompt() throws -> CaptchaPrompt {
+    func captchaPrompt() -> CaptchaPrompt {
         CaptchaPrompt(
             imageFile: captchaOut.map { URL(fileURLWithPath: $0) }, word: captcha,
-            folder: try cacheRoot().appendingPathComponent("sign-in", isDirectory: true),
+            folder: cacheRoot().appendingPathComponent("sign-in", isDirectory: true),
             interactive: isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1)
     }
 
     /// After a sign-in that used `--captcha`, drops the kept session it answered.
-    func signedIn(_ provider: any StorageProvider) throws {
+    func signedIn(_ provider: any StorageProvider) {
         guard captcha != nil else { return }
-        try captchaPrompt().forget(server: provider.account.server, user: provider.account.user ?? "")
+        captchaPrompt().forget(server: provider.account.server, user: provider.account.user ?? "")
     }
 
     /// `provider` behind the offline cache when `--cache` or `--offline` asks for one.

@@ -240,11 +240,11 @@ public actor PydioSession {
     /// `captchaRequired` error (with the image) when there is no one to ask, the answer is
     /// `nil` or empty, or the attempts are spent.
     private func ask(attempt: inout Int) async throws -> String {
-        let error = try await captchaError()
+        let (error, mediaType) = try await fetchCaptcha()
         attempt += 1
         guard let interaction, let answerer = interaction.answer, attempt <= interaction.maxAttempts else { throw error }
         let challenge = SignInChallenge(
-            kind: .captcha, image: error.captchaImage, mediaType: error.captchaImage == nil ? nil : captchaMediaType, attempt: attempt,
+            kind: .captcha, image: error.captchaImage, mediaType: mediaType, attempt: attempt,
             session: SignInSession(server: server, user: username, cookies: cookies.entries))
         guard let word = try await answerer(challenge)?.trimmingCharacters(in: .whitespacesAndNewlines), !word.isEmpty else {
             throw error
@@ -252,19 +252,15 @@ public actor PydioSession {
         return word
     }
 
-    /// The media type of the last captcha image.
-    private var captchaMediaType: String?
-
-    /// The `captchaRequired` error, with the captcha image fetched in this session.
-    private func captchaError() async throws -> ProviderError {
+    /// The `captchaRequired` error, with the captcha image fetched in this session, and the
+    /// image's media type (`nil` when the answer was no image).
+    private func fetchCaptcha() async throws -> (error: ProviderError, mediaType: String?) {
         let answer = try await send("get_captcha", [], post: false)
         var error = ProviderError(
             .captchaRequired, "the server asks for a captcha: show the image, then sign in with its word", request: answer.request)
-        if answer.mediaType.hasPrefix("image/") {
-            error.captchaImage = answer.body
-            captchaMediaType = answer.mediaType
-        }
-        return error
+        guard answer.mediaType.hasPrefix("image/") else { return (error, nil) }
+        error.captchaImage = answer.body
+        return (error, answer.mediaType)
     }
 
     /// The password as `login` wants it: as it is when the seed is `-1`, else `md5(md5(password) + seed)`.
