@@ -10,6 +10,9 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "ProviderAPI", targets: ["ProviderAPI"]),
+        .library(name: "ProviderKit", targets: ["ProviderKit"]),
+        .library(name: "HTTPProviderKit", targets: ["HTTPProviderKit"]),
+        .library(name: "ProviderTesting", targets: ["ProviderTesting"]),
         .library(name: "WebDAVProvider", targets: ["WebDAVProvider"]),
         .library(name: "NuxeoProvider", targets: ["NuxeoProvider"]),
         .library(name: "PydioProvider", targets: ["PydioProvider"]),
@@ -31,20 +34,53 @@ let package = Package(
         .target(
             name: "ProviderAPI",
             dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/ProviderAPI/Contract",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "ProviderKit",
+            dependencies: [
+                "ProviderAPI",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Sources/ProviderAPI/Kit",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "HTTPProviderKit",
+            dependencies: [
+                "ProviderAPI",
+                "ProviderKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
-            path: "Sources/ProviderAPI",
+            path: "Sources/ProviderAPI/HTTP",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "ProviderTesting",
+            dependencies: [
+                "ProviderAPI",
+                "HTTPProviderKit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Sources/ProviderAPI/Testing",
             swiftSettings: strictSettings
         ),
         .target(
             name: "WebDAVProvider",
-            dependencies: [
+            dependencies: [ "ProviderKit", "HTTPProviderKit",
                 "ProviderAPI",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -56,7 +92,7 @@ let package = Package(
         ),
         .target(
             name: "NuxeoProvider",
-            dependencies: [
+            dependencies: [ "ProviderKit", "HTTPProviderKit",
                 "ProviderAPI",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -67,7 +103,7 @@ let package = Package(
         ),
         .target(
             name: "PydioProvider",
-            dependencies: [
+            dependencies: [ "ProviderKit", "HTTPProviderKit",
                 "ProviderAPI",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -78,7 +114,7 @@ let package = Package(
         ),
         .target(
             name: "SharedCache",
-            dependencies: [
+            dependencies: [ "ProviderKit",
                 "ProviderAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -95,7 +131,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SharedCacheTests",
-            dependencies: [
+            dependencies: [ "ProviderKit",
                 "SharedCache", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -104,7 +140,7 @@ let package = Package(
         ),
         .target(
             name: "ProviderConformance",
-            dependencies: [
+            dependencies: [ "ProviderKit", "HTTPProviderKit", "ProviderTesting",
                 "ProviderAPI",
                 "SharedCache",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -121,7 +157,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "strata",
-            dependencies: [
+            dependencies: [ "ProviderKit", "HTTPProviderKit",
                 "ProviderAPI",
                 "WebDAVProvider",
                 "NuxeoProvider",
@@ -138,7 +174,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "strata-bench",
-            dependencies: [
+            dependencies: [ "ProviderKit", "HTTPProviderKit",
                 "ProviderAPI",
                 "WebDAVProvider",
                 "NuxeoProvider",
@@ -154,7 +190,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ProviderAPITests",
-            dependencies: [
+            dependencies: [ "ProviderKit", "HTTPProviderKit", "ProviderTesting",
                 "ProviderAPI", "ProviderConformance", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -170,7 +206,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NuxeoProviderTests",
-            dependencies: [
+            dependencies: [ "HTTPProviderKit",
                 "NuxeoProvider", "NuxeoTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -179,7 +215,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PydioProviderTests",
-            dependencies: [
+            dependencies: [ "ProviderKit", "HTTPProviderKit",
                 "PydioProvider", "PydioTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting", "strata", "StrataProcessKit",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -188,19 +224,19 @@ let package = Package(
         ),
         .testTarget(
             name: "CachedProviderTests",
-            dependencies: ["SharedCache", "ProviderConformance", "ProviderAPI"],
+            dependencies: [ "HTTPProviderKit", "ProviderTesting","SharedCache", "ProviderConformance", "ProviderAPI"],
             path: "Tests/CachedProviderTests",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "StrataCLITests",
-            dependencies: ["strata", "ProviderAPI"],
+            dependencies: [ "HTTPProviderKit","strata", "ProviderAPI"],
             path: "Tests/StrataCLITests",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "WebDAVProviderTests",
-            dependencies: ["WebDAVProvider", "ProviderConformance", "ProviderConformanceTesting", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: [ "ProviderKit", "HTTPProviderKit","WebDAVProvider", "ProviderConformance", "ProviderConformanceTesting", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             path: "Tests/WebDAVProviderTests",
             swiftSettings: strictSettings
         ),
@@ -289,7 +325,7 @@ let package = Package(
         ),
         .target(
             name: "NextcloudTestServer",
-            dependencies: [
+            dependencies: [ "ProviderKit", "HTTPProviderKit",
                 "LoopbackServerKit",
                 "ProviderAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -311,7 +347,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NextcloudTestServerTests",
-            dependencies: [
+            dependencies: [ "HTTPProviderKit",
                 "NextcloudTestServer",
                 "ProviderAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -334,7 +370,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HostileServerTests",
-            dependencies: [
+            dependencies: [ "HTTPProviderKit",
                 "HostileTestServer", "WebDAVProvider", "NuxeoProvider", "PydioProvider", "ProviderAPI", "strata", "StrataProcessKit",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -350,7 +386,7 @@ let package = Package(
         ),
         .target(
             name: "StrataFuzzTargets",
-            dependencies: [
+            dependencies: [ "HTTPProviderKit",
                 "ProviderAPI", "WebDAVProvider", "NuxeoProvider", "PydioProvider",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -365,13 +401,13 @@ let package = Package(
         ),
         .testTarget(
             name: "FuzzRegressionTests",
-            dependencies: ["StrataFuzzTargets", "ProviderAPI"],
+            dependencies: [ "HTTPProviderKit","StrataFuzzTargets", "ProviderAPI"],
             path: "Tests/FuzzRegressionTests",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "NextcloudProviderTests",
-            dependencies: [
+            dependencies: [ "ProviderKit", "HTTPProviderKit", "ProviderTesting",
                 "WebDAVProvider", "NextcloudTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting",
                 "strata", "SharedCache", "StrataProcessKit",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import ProviderTesting
 
 /// Runs one case in its own folders and turns whatever it does into a ``CaseResult``.
 struct CaseRunner: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import ProviderKit
 
 extension ConformanceContext {
     /// Fails the case with `message` unless `condition` holds.

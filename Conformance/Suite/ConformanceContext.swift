@@ -1,5 +1,7 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
+import ProviderTesting
 
 /// What a case body works with: the provider, the transport it sends through,
 /// the case's own scratch folder on the server and its own local temporary folder.

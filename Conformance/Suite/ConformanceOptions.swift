@@ -1,5 +1,7 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
+import ProviderTesting
 
 /// How a ``ConformanceSuite`` runs.
 ///

@@ -1,5 +1,7 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
+import ProviderTesting
 
 /// Runs the conformance cases against a provider rooted at an area of a live server.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// The JSON byte reader every JSON answer goes through.
 public enum JSONFuzzTargets {

@@ -1,6 +1,7 @@
 import Foundation
 import NuxeoProvider
 import ProviderAPI
+import HTTPProviderKit
 
 /// The Nuxeo side: entity decoding, item mapping, Drive change summaries and error bodies.
 public enum NuxeoFuzzTargets {

@@ -2,6 +2,7 @@ import Foundation
 import NIOHTTP1
 import ProviderAPI
 import PydioProvider
+import HTTPProviderKit
 
 /// The Pydio side: one answer through every operation's recognizer chain.
 public enum PydioFuzzTargets {

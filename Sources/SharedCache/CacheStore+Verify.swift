@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import NIOCore
 import ProviderAPI
+import ProviderKit
 
 #if canImport(Glibc)
     import Glibc

@@ -3,6 +3,8 @@ import ProviderAPI
 import ProviderConformance
 import SharedCache
 import Testing
+import HTTPProviderKit
+import ProviderTesting
 
 /// A reference in-memory server behind a fault-injecting transport, a provider over it, and a cache in front.
 private struct Rig {
@@ -294,7 +296,7 @@ private struct GaugedTransport: HTTPTransport {
     let base: any HTTPTransport
     let gauge = Gauge()
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         await gauge.enter()
         try? await Task.sleep(for: .milliseconds(3))
         do {

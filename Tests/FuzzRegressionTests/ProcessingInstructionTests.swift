@@ -2,6 +2,7 @@ import Foundation
 import ProviderAPI
 import StrataFuzzTargets
 import Testing
+import HTTPProviderKit
 
 /// The second crash `scripts/fuzz` found, in three targets at once (pydio, ocs, multistatus): for
 /// `<?target?>` libxml2 hands Foundation's `XMLParser` no data, and its Linux callback runs

@@ -2,6 +2,7 @@ import Foundation
 import ProviderAPI
 import StrataFuzzTargets
 import Testing
+import HTTPProviderKit
 
 /// The first crash `scripts/fuzz` found (pydio target): a malformed XML declaration naming
 /// US-ASCII made `XMLSafety` skip the UTF-8 check, libxml2 ignored that declaration, and an

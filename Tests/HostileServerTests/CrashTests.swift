@@ -3,6 +3,7 @@ import HostileTestServer
 import NIOHTTP1
 import ProviderAPI
 import Testing
+import HTTPProviderKit
 
 /// Class 1: values a server (or a user) controls that used to trap (exit 132): ports above
 /// 65535 in a URL or a redirect `Location`, Pydio times of `inf`, `nan`, `1e300`.
@@ -154,7 +155,7 @@ struct CrashTests {
         ])
     func retryAfter(_ value: String) throws {
         let url = try #require(URL(string: "http://127.0.0.1/"))
-        let response = HTTPResponse(status: 503, headers: ["Retry-After": value], url: url)
+        let response = TransportResponse(status: 503, headers: ["Retry-After": value], url: url)
         if let delay = response.retryAfter { #expect(delay >= .zero, "\(delay)") }
     }
 }

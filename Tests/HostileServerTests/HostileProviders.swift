@@ -4,6 +4,7 @@ import NuxeoProvider
 import ProviderAPI
 import PydioProvider
 import WebDAVProvider
+import HTTPProviderKit
 
 /// The real adapters, pointed at a hostile server through the short-deadline configuration.
 extension Hostile {

@@ -2,6 +2,7 @@ import Foundation
 import HostileTestServer
 import NIOConcurrencyHelpers
 import ProviderAPI
+import HTTPProviderKit
 
 /// The one place where the hostile tests name the configuration of issue 13: short deadlines
 /// (1 s connect and no-data timeouts, 1000 B/s over 2 s, retries bounded to 5 s) and low page

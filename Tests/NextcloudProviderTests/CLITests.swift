@@ -4,6 +4,7 @@ import ProviderAPI
 import StrataProcessKit
 import Testing
 import WebDAVProvider
+import HTTPProviderKit
 
 /// `strata share`, `strata shares` and `strata search` against the loopback server, as a user runs them.
 @Suite("strata CLI against the loopback Nextcloud server")
@@ -37,7 +38,7 @@ struct CLITests {
         func status(_ password: String) async throws -> Int {
             var headers = HTTPHeaders()
             headers.add(name: "Authorization", value: "Basic " + Data("\(token):\(password)".utf8).base64EncodedString())
-            let response = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(method: .GET, url: download, headers: headers))
+            let response = try await AsyncHTTPClientTransport.shared.send(TransportRequest(method: .GET, url: download, headers: headers))
             await response.body.discard()
             return response.status
         }

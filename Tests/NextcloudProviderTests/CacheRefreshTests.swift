@@ -3,6 +3,8 @@ import ProviderAPI
 import SharedCache
 import Testing
 import WebDAVProvider
+import HTTPProviderKit
+import ProviderTesting
 
 /// The offline cache over a server whose folder etags cover their contents.
 @Suite("The offline cache over the loopback Nextcloud server")

@@ -3,6 +3,7 @@ import NextcloudTestServer
 import ProviderAPI
 import Testing
 import WebDAVProvider
+import ProviderKit
 
 /// Chunking v2 against the loopback server: resume after a dropped connection without
 /// re-sending finished chunks, a chunk corrupted on the server caught by the checksum, and

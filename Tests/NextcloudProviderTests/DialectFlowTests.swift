@@ -3,6 +3,7 @@ import NextcloudTestServer
 import ProviderAPI
 import Testing
 import WebDAVProvider
+import ProviderKit
 
 /// The dialect's own behaviour against the loopback server: checksums both ways, `X-OC-Mtime`,
 /// ids and permissions, shares, search, quota, the trash bin, credentials and detection.

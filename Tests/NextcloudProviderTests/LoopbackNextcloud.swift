@@ -2,6 +2,7 @@ import Foundation
 import NextcloudTestServer
 import ProviderAPI
 import WebDAVProvider
+import HTTPProviderKit
 
 /// A loopback ownCloud/Nextcloud server for one test, and dialect providers talking to it.
 struct LoopbackNextcloud {

@@ -4,6 +4,8 @@ import NIOCore
 import NIOHTTP1
 import ProviderAPI
 import Testing
+import ProviderKit
+import HTTPProviderKit
 
 #if canImport(Glibc)
     import Glibc
@@ -35,22 +37,22 @@ private struct Answer: Sendable {
 
 /// A transport that answers each request with the next `Answer`, and records the requests.
 private final class CuttingTransport: HTTPTransport {
-    private let state: NIOLockedValueBox<(answers: [Answer], requests: [HTTPRequest])>
+    private let state: NIOLockedValueBox<(answers: [Answer], requests: [TransportRequest])>
 
     init(_ answers: [Answer]) { state = NIOLockedValueBox((answers, [])) }
 
-    var requests: [HTTPRequest] { state.withLockedValue { $0.requests } }
+    var requests: [TransportRequest] { state.withLockedValue { $0.requests } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         let answer: Answer? = state.withLockedValue { state in
             state.requests.append(request)
             return state.answers.isEmpty ? nil : state.answers.removeFirst()
         }
-        guard let answer else { return HTTPResponse(status: 599, url: request.url) }
+        guard let answer else { return TransportResponse(status: 599, url: request.url) }
         var headers = HTTPHeaders()
         for (name, value) in answer.headers { headers.add(name: name, value: value) }
         let queue = NIOLockedValueBox((answer.pieces.map { ByteBuffer(bytes: $0) }, answer.endsWith))
-        return HTTPResponse(
+        return TransportResponse(
             status: answer.status, headers: headers, url: request.url,
             body: HTTPResponseBody(next: {
                 let (piece, failure): (ByteBuffer?, ProviderError?) = queue.withLockedValue { state in
@@ -64,11 +66,11 @@ private final class CuttingTransport: HTTPTransport {
     }
 }
 
-@Sendable private func itemFor(_ response: HTTPResponse) -> Item {
+@Sendable private func itemFor(_ response: TransportResponse) -> Item {
     Item(path: "/file.bin", kind: .file, etag: response.etag)
 }
 
-@Sendable private func errorFor(_ response: HTTPResponse, _ body: ByteBuffer) -> ProviderError {
+@Sendable private func errorFor(_ response: TransportResponse, _ body: ByteBuffer) -> ProviderError {
     ProviderError.http(status: response.status, request: nil, message: String(buffer: body))
 }
 
@@ -78,7 +80,7 @@ private func download(
 ) async throws -> DownloadResult {
     let executor = RequestExecutor(transport: transport, retry: fastRetry, logger: quietLogger)
     return try await HTTPDownloader(executor: executor).download(
-        HTTPRequest(method: .GET, url: fileURL), to: sink, options: options, expected: expected,
+        TransportRequest(method: .GET, url: fileURL), to: sink, options: options, expected: expected,
         errorFor: errorFor, itemFor: itemFor, lookUpSize: lookUpSize)
 }
 

@@ -2,10 +2,12 @@ import Foundation
 import NIOCore
 import ProviderAPI
 import Testing
+import HTTPProviderKit
+import ProviderTesting
 
 @Suite("FaultInjectingTransport")
 struct FaultInjectingTransportTests {
-    private func read(_ response: HTTPResponse) async throws -> Int {
+    private func read(_ response: TransportResponse) async throws -> Int {
         try await response.body.collect(upTo: 1 << 20).readableBytes
     }
 
@@ -22,12 +24,12 @@ struct FaultInjectingTransportTests {
         faults.inject(.dropBody(after: 1000), method: "GET")
         let url = URL(string: "http://127.0.0.1:1/x")!
         // The metadata-sized answer passes whole and leaves the fault armed.
-        #expect(try await read(try await faults.send(HTTPRequest(method: .GET, url: url))) == 100)
+        #expect(try await read(try await faults.send(TransportRequest(method: .GET, url: url))) == 100)
         // The first long body is cut.
-        let cut = try await faults.send(HTTPRequest(method: .GET, url: url))
+        let cut = try await faults.send(TransportRequest(method: .GET, url: url))
         await #expect(throws: ProviderError.self) { _ = try await read(cut) }
         // The fault is used up.
-        #expect(try await read(try await faults.send(HTTPRequest(method: .GET, url: url))) == 5000)
+        #expect(try await read(try await faults.send(TransportRequest(method: .GET, url: url))) == 5000)
     }
 
     @Test("dropBody also cuts an answer without a length, and waits past one whose body is too short")
@@ -39,10 +41,10 @@ struct FaultInjectingTransportTests {
         let faults = FaultInjectingTransport(base)
         faults.inject(.dropBody(after: 1000), method: "GET")
         let url = URL(string: "http://127.0.0.1:1/x")!
-        #expect(try await read(try await faults.send(HTTPRequest(method: .GET, url: url))) == 300)
+        #expect(try await read(try await faults.send(TransportRequest(method: .GET, url: url))) == 300)
         #expect(faults.armedFaults == 1)
         #expect(faults.appliedFaults == 0, "a body too short to cut is not a fault applied")
-        let cut = try await faults.send(HTTPRequest(method: .GET, url: url))
+        let cut = try await faults.send(TransportRequest(method: .GET, url: url))
         #expect(faults.appliedFaults == 0, "chosen, not yet applied: nothing was cut")
         await #expect(throws: ProviderError.self) { _ = try await read(cut) }
         #expect(faults.armedFaults == 0)
@@ -60,15 +62,15 @@ struct FaultInjectingTransportTests {
         let faults = FaultInjectingTransport(base)
         faults.inject(.truncateBody(after: 1000), method: "GET")
         let url = URL(string: "http://127.0.0.1:1/x")!
-        let short = try await faults.send(HTTPRequest(method: .GET, url: url))
+        let short = try await faults.send(TransportRequest(method: .GET, url: url))
         #expect(short.contentLength == 100)
         #expect(try await read(short) == 100)
-        let cut = try await faults.send(HTTPRequest(method: .GET, url: url))
+        let cut = try await faults.send(TransportRequest(method: .GET, url: url))
         #expect(cut.contentLength == nil)
         let body = try await cut.body.collect(upTo: 1 << 20)
         #expect(Array(body.readableBytesView) == Array(long[..<1000]))
         #expect(faults.armedFaults == 0)
         #expect(faults.appliedFaults == 1)
-        #expect(try await read(try await faults.send(HTTPRequest(method: .GET, url: url))) == 5000)
+        #expect(try await read(try await faults.send(TransportRequest(method: .GET, url: url))) == 5000)
     }
 }

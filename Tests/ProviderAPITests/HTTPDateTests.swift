@@ -1,6 +1,7 @@
 import Foundation
 import ProviderAPI
 import Testing
+import HTTPProviderKit
 
 /// Sun, 06 Nov 1994 08:49:37 GMT, the example of RFC 9110.
 private let rfcExample = Date(timeIntervalSince1970: 784_111_777)

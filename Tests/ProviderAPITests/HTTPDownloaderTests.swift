@@ -3,6 +3,8 @@ import NIOCore
 import NIOHTTP1
 import ProviderAPI
 import Testing
+import ProviderKit
+import HTTPProviderKit
 
 private let fileURL = url("http://127.0.0.1:8080/dav/file.bin")
 private let content: [UInt8] = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
@@ -13,13 +15,13 @@ private func pieces(_ bytes: ArraySlice<UInt8>, size: Int = 97) -> [[UInt8]] {
 }
 
 /// The item a test adapter makes of a response: the etag, and an md5 from `X-Test-MD5`.
-@Sendable private func itemFor(_ response: HTTPResponse) -> Item {
+@Sendable private func itemFor(_ response: TransportResponse) -> Item {
     var digests: [DigestAlgorithm: String] = [:]
     if let md5 = response.headers.first(name: "x-test-md5") { digests[.md5] = md5 }
     return Item(path: "/file.bin", kind: .file, etag: response.etag, digests: digests)
 }
 
-@Sendable private func errorFor(_ response: HTTPResponse, _ body: ByteBuffer) -> ProviderError {
+@Sendable private func errorFor(_ response: TransportResponse, _ body: ByteBuffer) -> ProviderError {
     ProviderError.http(status: response.status, request: nil, message: String(buffer: body))
 }
 
@@ -40,7 +42,7 @@ struct HTTPDownloaderTests {
         let transport = ScriptedTransport([ok200(content, extra: [("ETag", "\"v1\"")])])
         let sink = MemorySink()
         let result = try await downloader(transport).download(
-            HTTPRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(), expected: nil,
+            TransportRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(), expected: nil,
             errorFor: errorFor, itemFor: itemFor)
         #expect(await sink.bytes == content)
         #expect(await sink.isFinished)
@@ -59,7 +61,7 @@ struct HTTPDownloaderTests {
         let transport = ScriptedTransport([ok200(content)])
         let sink = FileSink(url: dir.file("out.bin"))
         _ = try await downloader(transport).download(
-            HTTPRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(), expected: nil,
+            TransportRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(), expected: nil,
             errorFor: errorFor, itemFor: itemFor)
         #expect(try Array(Data(contentsOf: dir.file("out.bin"))) == content)
         #expect(try dir.contents() == ["out.bin"])
@@ -73,7 +75,7 @@ struct HTTPDownloaderTests {
         let sink = FileSink(url: dir.file("out.bin"))
         let error = await #expect(throws: ProviderError.self) {
             try await downloader(transport).download(
-                HTTPRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(), expected: nil,
+                TransportRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(), expected: nil,
                 errorFor: errorFor, itemFor: itemFor)
         }
         #expect(error?.code == .network)
@@ -89,7 +91,7 @@ struct HTTPDownloaderTests {
         let sink = FileSink(url: dir.file("out.bin"), resumable: true)
         await #expect(throws: ProviderError.self) {
             try await downloader(transport).download(
-                HTTPRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(), expected: nil,
+                TransportRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(), expected: nil,
                 errorFor: errorFor, itemFor: itemFor)
         }
         #expect(!FileManager.default.fileExists(atPath: dir.file("out.bin").path))
@@ -119,7 +121,7 @@ struct HTTPDownloaderTests {
         ])
         let progress = Collector<TransferProgress>()
         let result = try await downloader(transport).download(
-            HTTPRequest(method: .GET, url: fileURL), to: sink,
+            TransportRequest(method: .GET, url: fileURL), to: sink,
             options: DownloadOptions(resume: true, progress: { progress.append($0) }), expected: nil,
             errorFor: errorFor, itemFor: itemFor)
         #expect(transport.requests[0].header("Range") == "bytes=400-")
@@ -142,7 +144,7 @@ struct HTTPDownloaderTests {
             .respond(status: 206, headers: [("Content-Range", "bytes 10-999/1000"), ("Content-Length", "990")], pieces: [Array(content[10...])])
         ])
         _ = try await downloader(transport).download(
-            HTTPRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(resume: true), expected: nil,
+            TransportRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(resume: true), expected: nil,
             errorFor: errorFor, itemFor: itemFor)
         #expect(transport.requests[0].header("Range") == "bytes=10-")
         #expect(transport.requests[0].header("If-Range") == nil)
@@ -158,7 +160,7 @@ struct HTTPDownloaderTests {
             .respond(status: 206, headers: [("Content-Range", "bytes 10-999/1000")], pieces: [Array(content[10...])])
         ])
         _ = try await downloader(transport).download(
-            HTTPRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(resume: true),
+            TransportRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(resume: true),
             expected: Item(path: "/file.bin", kind: .file, etag: "\"from-listing\""), errorFor: errorFor, itemFor: itemFor)
         #expect(transport.requests[0].header("If-Range") == "\"from-listing\"")
     }
@@ -172,7 +174,7 @@ struct HTTPDownloaderTests {
         try Data(repeating: 0xEE, count: 300).write(to: sink.partialURL)
         let transport = ScriptedTransport([ok200(content, extra: [("ETag", "\"v2\"")])])
         let result = try await downloader(transport).download(
-            HTTPRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(resume: true), expected: nil,
+            TransportRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(resume: true), expected: nil,
             errorFor: errorFor, itemFor: itemFor)
         #expect(transport.requests[0].header("Range") == "bytes=300-")
         #expect(result.offset == 0)
@@ -188,7 +190,7 @@ struct HTTPDownloaderTests {
         let sink = try partial(dir, length: 1000, validator: "\"v1\"")
         let transport = ScriptedTransport([.status(416, [("Content-Range", "bytes */1000")])])
         let result = try await downloader(transport).download(
-            HTTPRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(resume: true), expected: nil,
+            TransportRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(resume: true), expected: nil,
             errorFor: errorFor, itemFor: itemFor)
         #expect(result.bytesReceived == 0)
         #expect(result.offset == 1000)
@@ -204,7 +206,7 @@ struct HTTPDownloaderTests {
         let transport = ScriptedTransport([.status(416, [("Content-Range", "bytes */400")])])
         let error = await #expect(throws: ProviderError.self) {
             try await downloader(transport).download(
-                HTTPRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(resume: true), expected: nil,
+                TransportRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(resume: true), expected: nil,
                 errorFor: errorFor, itemFor: itemFor)
         }
         #expect(error?.code == .conflict)
@@ -221,7 +223,7 @@ struct HTTPDownloaderTests {
         ])
         let error = await #expect(throws: ProviderError.self) {
             try await downloader(transport).download(
-                HTTPRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(resume: true), expected: nil,
+                TransportRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(resume: true), expected: nil,
                 errorFor: errorFor, itemFor: itemFor)
         }
         #expect(error?.code == .invalidResponse)
@@ -233,7 +235,7 @@ struct HTTPDownloaderTests {
         let transport = ScriptedTransport([.respond(status: 206, headers: [], pieces: [[1, 2, 3]])])
         let error = await #expect(throws: ProviderError.self) {
             try await downloader(transport).download(
-                HTTPRequest(method: .GET, url: fileURL), to: MemorySink(), options: DownloadOptions(range: .bytes(0...2)),
+                TransportRequest(method: .GET, url: fileURL), to: MemorySink(), options: DownloadOptions(range: .bytes(0...2)),
                 expected: nil, errorFor: errorFor, itemFor: itemFor)
         }
         #expect(error?.code == .invalidResponse)
@@ -247,7 +249,7 @@ struct HTTPDownloaderTests {
         let sink = FileSink(url: dir.file("out.bin"))
         let error = await #expect(throws: ProviderError.self) {
             try await downloader(transport).download(
-                HTTPRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(), expected: nil,
+                TransportRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(), expected: nil,
                 errorFor: errorFor, itemFor: itemFor)
         }
         #expect(error?.code == .integrity)
@@ -260,13 +262,13 @@ struct HTTPDownloaderTests {
         defer { dir.remove() }
         let transport = ScriptedTransport([ok200(content, extra: [("X-Test-MD5", md5(content).uppercased())]), ok200(content)])
         _ = try await downloader(transport).download(
-            HTTPRequest(method: .GET, url: fileURL), to: FileSink(url: dir.file("a.bin")), options: DownloadOptions(),
+            TransportRequest(method: .GET, url: fileURL), to: FileSink(url: dir.file("a.bin")), options: DownloadOptions(),
             expected: nil, errorFor: errorFor, itemFor: itemFor)
         #expect(try Array(Data(contentsOf: dir.file("a.bin"))) == content)
 
         let expected = Item(path: "/file.bin", kind: .file, digests: [.sha256: Digester.hex(.sha256, of: content) ?? ""])
         _ = try await downloader(transport).download(
-            HTTPRequest(method: .GET, url: fileURL), to: FileSink(url: dir.file("b.bin")), options: DownloadOptions(),
+            TransportRequest(method: .GET, url: fileURL), to: FileSink(url: dir.file("b.bin")), options: DownloadOptions(),
             expected: expected, errorFor: errorFor, itemFor: itemFor)
         #expect(try Array(Data(contentsOf: dir.file("b.bin"))) == content)
     }
@@ -277,13 +279,13 @@ struct HTTPDownloaderTests {
         let transport = ScriptedTransport([ok200(content), ok200(content)])
         let error = await #expect(throws: ProviderError.self) {
             try await downloader(transport).download(
-                HTTPRequest(method: .GET, url: fileURL), to: MemorySink(), options: DownloadOptions(), expected: wrong,
+                TransportRequest(method: .GET, url: fileURL), to: MemorySink(), options: DownloadOptions(), expected: wrong,
                 errorFor: errorFor, itemFor: itemFor)
         }
         #expect(error?.code == .integrity)
         let sink = MemorySink()
         _ = try await downloader(transport).download(
-            HTTPRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(verifyDigest: false), expected: wrong,
+            TransportRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(verifyDigest: false), expected: wrong,
             errorFor: errorFor, itemFor: itemFor)
         #expect(await sink.bytes == content)
     }
@@ -296,7 +298,7 @@ struct HTTPDownloaderTests {
         let transport = ScriptedTransport([ok200(content)])
         let sink = MemorySink()
         let result = try await downloader(transport).download(
-            HTTPRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(range: range), expected: nil,
+            TransportRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(range: range), expected: nil,
             errorFor: errorFor, itemFor: itemFor)
         #expect(transport.requests[0].header("Range") == range.httpHeaderValue)
         #expect(await sink.bytes == Array(content[expected]))
@@ -311,7 +313,7 @@ struct HTTPDownloaderTests {
         ])
         let sink = MemorySink()
         let result = try await downloader(transport).download(
-            HTTPRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(range: .bytes(10...19)), expected: nil,
+            TransportRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(range: .bytes(10...19)), expected: nil,
             errorFor: errorFor, itemFor: itemFor)
         #expect(await sink.bytes == Array(content[10..<20]))
         #expect(result.offset == 10)
@@ -323,7 +325,7 @@ struct HTTPDownloaderTests {
         let transport = ScriptedTransport([.status(304, [("ETag", "\"v1\"")])])
         let sink = MemorySink()
         let result = try await downloader(transport).download(
-            HTTPRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(ifNoneMatch: "\"v1\""), expected: nil,
+            TransportRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(ifNoneMatch: "\"v1\""), expected: nil,
             errorFor: errorFor, itemFor: itemFor)
         #expect(transport.requests[0].header("If-None-Match") == "\"v1\"")
         #expect(result.notModified)
@@ -337,7 +339,7 @@ struct HTTPDownloaderTests {
         let transport = ScriptedTransport([.status(412, body: "precondition")])
         let error = await #expect(throws: ProviderError.self) {
             try await downloader(transport).download(
-                HTTPRequest(method: .GET, url: fileURL), to: MemorySink(), options: DownloadOptions(ifMatch: "\"v0\""), expected: nil,
+                TransportRequest(method: .GET, url: fileURL), to: MemorySink(), options: DownloadOptions(ifMatch: "\"v0\""), expected: nil,
                 errorFor: errorFor, itemFor: itemFor)
         }
         #expect(transport.requests[0].header("If-Match") == "\"v0\"")
@@ -350,7 +352,7 @@ struct HTTPDownloaderTests {
         let transport = ScriptedTransport([ok200(content)])
         let progress = Collector<TransferProgress>()
         _ = try await downloader(transport).download(
-            HTTPRequest(method: .GET, url: fileURL), to: MemorySink(), options: DownloadOptions(progress: { progress.append($0) }),
+            TransportRequest(method: .GET, url: fileURL), to: MemorySink(), options: DownloadOptions(progress: { progress.append($0) }),
             expected: nil, errorFor: errorFor, itemFor: itemFor)
         let values = progress.values
         #expect(values.count >= 11, "one update per piece")
@@ -366,7 +368,7 @@ struct HTTPDownloaderTests {
         let transport = ScriptedTransport([ok200(content)])
         await #expect(throws: ProviderError.self) {
             try await downloader(transport).download(
-                HTTPRequest(method: .GET, url: fileURL), to: MemorySink(limit: 500), options: DownloadOptions(), expected: nil,
+                TransportRequest(method: .GET, url: fileURL), to: MemorySink(limit: 500), options: DownloadOptions(), expected: nil,
                 errorFor: errorFor, itemFor: itemFor)
         }
     }
@@ -413,7 +415,7 @@ struct HTTPDownloaderHookTests {
         let sink = MemorySink()
         let error = await #expect(throws: ProviderError.self) {
             _ = try await downloader(transport).download(
-                HTTPRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(), expected: nil,
+                TransportRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(), expected: nil,
                 errorFor: { _, body in ProviderError(.notFound, String(buffer: body)) }, itemFor: itemFor,
                 isError: { $0.headers.first(name: "content-type") == "text/xml" })
         }
@@ -430,7 +432,7 @@ struct HTTPDownloaderHookTests {
         ])
         let sink = MemorySink()
         let result = try await downloader(transport).download(
-            HTTPRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(range: .bytes(10...19)),
+            TransportRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(range: .bytes(10...19)),
             expected: Item(path: "/file.bin", kind: .file, size: 1000), errorFor: errorFor, itemFor: itemFor,
             rangeHeader: { range, size in
                 if case .bytes(let bounds) = range { return "bytes=\(bounds.lowerBound)-\(bounds.upperBound + 1)" }
@@ -456,7 +458,7 @@ struct HTTPDownloaderHookTests {
         ])
         await #expect(throws: ProviderError.self) {
             _ = try await downloader(transport).download(
-                HTTPRequest(method: .GET, url: fileURL), to: FileSink(url: target, resumable: true), options: DownloadOptions(resume: true),
+                TransportRequest(method: .GET, url: fileURL), to: FileSink(url: target, resumable: true), options: DownloadOptions(resume: true),
                 expected: nil, errorFor: errorFor, itemFor: itemFor)
         }
         #expect(!FileManager.default.fileExists(atPath: target.path))

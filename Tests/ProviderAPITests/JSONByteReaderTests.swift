@@ -3,6 +3,7 @@ import NIOCore
 import ProviderAPI
 import ProviderConformance
 import Testing
+import HTTPProviderKit
 
 /// `JSONValue` as `JSONDecoder` produced it before ``JSONByteReader``: the original order of
 /// tries in `init(from:)` (boolean, integer, double, string, array, object), kept here so the

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import ProviderAPI
 import Testing
+import HTTPProviderKit
 
 @Suite("Query.matches")
 struct QueryTests {
@@ -136,10 +137,10 @@ struct ProviderErrorTests {
     }
 }
 
-@Suite("HTTPResponse")
+@Suite("TransportResponse")
 struct HTTPResponseTests {
-    private func response(_ headers: [(String, String)]) -> HTTPResponse {
-        var response = HTTPResponse(status: 503, url: url("http://h/"))
+    private func response(_ headers: [(String, String)]) -> TransportResponse {
+        var response = TransportResponse(status: 503, url: url("http://h/"))
         for (name, value) in headers { response.headers.add(name: name, value: value) }
         return response
     }

@@ -2,6 +2,8 @@ import Foundation
 import NIOCore
 import ProviderAPI
 import Testing
+import ProviderKit
+import HTTPProviderKit
 
 /// 3 MiB and a bit of a pattern: several 1 MiB batches and a remainder.
 private let big: [UInt8] = (0..<(3 << 20) + 12_345).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ ($0 >> 13)) }
@@ -51,13 +53,13 @@ struct OverlappedDigesterTests {
         }
         let transport = ScriptedTransport([response(big), response(corrupted)])
         let downloader = HTTPDownloader(executor: RequestExecutor(transport: transport, retry: fastRetry, logger: quietLogger))
-        let itemFor: @Sendable (HTTPResponse) -> Item = { response in
+        let itemFor: @Sendable (TransportResponse) -> Item = { response in
             Item(path: "/big.bin", kind: .file, digests: [.md5: response.headers.first(name: "x-md5") ?? ""])
         }
-        let errorFor: @Sendable (HTTPResponse, ByteBuffer) -> ProviderError = { response, _ in
+        let errorFor: @Sendable (TransportResponse, ByteBuffer) -> ProviderError = { response, _ in
             ProviderError.http(status: response.status, request: nil, message: "")
         }
-        let request = HTTPRequest(method: .GET, url: url("http://127.0.0.1:8080/big.bin"))
+        let request = TransportRequest(method: .GET, url: url("http://127.0.0.1:8080/big.bin"))
         let good = try await downloader.download(
             request, to: FileSink(url: dir.file("good.bin")), options: DownloadOptions(), expected: nil, errorFor: errorFor, itemFor: itemFor)
         #expect(good.bytesReceived == Int64(big.count))

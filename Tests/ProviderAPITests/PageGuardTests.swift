@@ -1,6 +1,7 @@
 import Foundation
 import ProviderAPI
 import Testing
+import ProviderKit
 
 /// A provider whose listing pages come from a closure: page number (0-based) → page.
 private struct PagedProvider: StorageProvider {

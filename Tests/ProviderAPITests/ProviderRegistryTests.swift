@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import ProviderAPI
 import Testing
+import HTTPProviderKit
 
 /// A provider that only remembers how it was configured.
 private struct FakeProvider: StorageProvider {
@@ -74,7 +75,7 @@ private struct FakeFactory: ProviderFactory {
         return try Plain().locate(url)
     }
 
-    func probe(_ url: URL, using executor: RequestExecutor) async -> ProbeResult? {
+    func probe(_ url: URL, context: ProbeContext) async -> ProbeResult? {
         probed.increment()
         return confidence.map { ProbeResult(kind: kind, confidence: $0, detail: "fake", url: url) }
     }
@@ -99,7 +100,7 @@ struct ProviderRegistryTests {
         let (factory, httpURL) = try reg.route(url("fakes://ann:pw@host.example:8443/root/a%20b?x=1"))
         #expect(factory.kind == "fake")
         #expect(httpURL.absoluteString == "https://host.example:8443/root/a%20b?x=1")
-        #expect(try reg.route(url("FAKE://h/x")).httpURL.absoluteString == "http://h/x")
+        #expect(try reg.route(url("FAKE://h/x")).wireURL.absoluteString == "http://h/x")
         #expect(try reg.route(url("other://h/")).factory.kind == "other")
         #expect(reg.factory(scheme: "FAKES")?.kind == "fake")
         #expect(reg.factory(kind: "other") != nil)
@@ -223,6 +224,6 @@ struct ProviderRegistryTests {
         let reg = registry(FakeFactory(kind: "fake", schemes: ["fake": "http"]))
         reg.register(FakeFactory(kind: "fake", schemes: ["fake": "https"]))
         #expect(reg.kinds == ["fake"])
-        #expect(try reg.route(url("fake://h/")).httpURL.scheme == "https")
+        #expect(try reg.route(url("fake://h/")).wireURL.scheme == "https")
     }
 }

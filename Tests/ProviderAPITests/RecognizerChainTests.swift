@@ -2,6 +2,7 @@ import Foundation
 import NIOHTTP1
 import ProviderAPI
 import Testing
+import HTTPProviderKit
 
 @Suite("XML element trees and response recognizer chains")
 struct RecognizerChainTests {

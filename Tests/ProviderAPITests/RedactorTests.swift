@@ -2,6 +2,7 @@ import Foundation
 import NIOHTTP1
 import ProviderAPI
 import Testing
+import HTTPProviderKit
 
 @Suite("Redactor and secrets")
 struct RedactorTests {
@@ -43,7 +44,7 @@ struct RedactorTests {
 
     @Test("a request summary never carries a secret")
     func summary() {
-        let request = HTTPRequest(method: .GET, url: URL(string: "https://ann:pw@h.example/index.php?get_action=ls&secure_token=T0K3N")!)
+        let request = TransportRequest(method: .GET, url: URL(string: "https://ann:pw@h.example/index.php?get_action=ls&secure_token=T0K3N")!)
         #expect(request.summary == "GET /index.php?get_action=ls&secure_token=\(Redactor.mask)")
     }
 

@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import ProviderAPI
 import Testing
+import HTTPProviderKit
 
 private let base = url("http://127.0.0.1:8080/dav/")
 
@@ -14,8 +15,8 @@ private func executor(
 
 /// A transport whose answers come from a function, for bodies a script cannot describe.
 private struct FunctionTransport: HTTPTransport {
-    let answer: @Sendable (HTTPRequest) async throws -> HTTPResponse
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse { try await answer(request) }
+    let answer: @Sendable (TransportRequest) async throws -> TransportResponse
+    func send(_ request: TransportRequest) async throws -> TransportResponse { try await answer(request) }
 }
 
 @Suite("RequestExecutor redirect safety")
@@ -23,7 +24,7 @@ struct RedirectSafetyTests {
     @Test("a request carrying credentials is never sent to another origin", arguments: [301, 302, 303, 307, 308])
     func credentialsStay(_ status: Int) async throws {
         let transport = ScriptedTransport([.status(status, [("Location", "https://other:8443/steal?token=abc")]), .status(200)])
-        var request = HTTPRequest(
+        var request = TransportRequest(
             method: .POST, url: url("https://pydio.example/index.php"), body: .bytes(ByteBuffer(string: "userid=u&password=p")))
         request.carriesCredentials = true
         let error = await #expect(throws: ProviderError.self) { try await executor(transport).execute(request) }
@@ -36,7 +37,7 @@ struct RedirectSafetyTests {
     @Test("a request carrying credentials still follows a redirect on its own origin")
     func credentialsSameOrigin() async throws {
         let transport = ScriptedTransport([.status(307, [("Location", "/index.php?x=1")]), .status(200)])
-        let request = HTTPRequest(
+        let request = TransportRequest(
             method: .POST, url: url("https://pydio.example/index.php"), body: .bytes(ByteBuffer(string: "password=p")),
             carriesCredentials: true)
         #expect(try await executor(transport).execute(request).status == 200)
@@ -46,7 +47,7 @@ struct RedirectSafetyTests {
     @Test("an upload body is not replayed to another origin", arguments: [307, 308])
     func uploadStays(_ status: Int) async throws {
         let transport = ScriptedTransport([.status(status, [("Location", "http://other.example/dav/f")]), .status(201)])
-        let request = HTTPRequest(method: .PUT, url: base.appendingPathComponent("f"), body: .source(DataSource(string: "file content")))
+        let request = TransportRequest(method: .PUT, url: base.appendingPathComponent("f"), body: .source(DataSource(string: "file content")))
         let error = await #expect(throws: ProviderError.self) { try await executor(transport).execute(request) }
         #expect(error?.code == .forbidden)
         #expect(error?.message == "refused to send the request body to another origin: http://other.example/dav/f")
@@ -56,7 +57,7 @@ struct RedirectSafetyTests {
     @Test("a POST turned into a GET by 303 may go to another origin, without its body")
     func seeOtherAcrossOrigins() async throws {
         let transport = ScriptedTransport([.status(303, [("Location", "http://other.example/done")]), .status(200)])
-        let request = HTTPRequest(method: .POST, url: base, body: .bytes(ByteBuffer(string: "form")))
+        let request = TransportRequest(method: .POST, url: base, body: .bytes(ByteBuffer(string: "form")))
         #expect(try await executor(transport).execute(request).status == 200)
         #expect(transport.requests[1].method == "GET")
         #expect(transport.requests[1].body == nil)
@@ -68,7 +69,7 @@ struct RedirectSafetyTests {
     ])
     func badLocation(_ location: String) async throws {
         let transport = ScriptedTransport([.status(302, [("Location", location)]), .status(200)])
-        let error = await #expect(throws: ProviderError.self) { try await executor(transport).execute(HTTPRequest(method: .GET, url: base)) }
+        let error = await #expect(throws: ProviderError.self) { try await executor(transport).execute(TransportRequest(method: .GET, url: base)) }
         #expect(error?.code == .invalidResponse)
         #expect(error?.message == "redirect to an invalid location")
         #expect(transport.count == 1)
@@ -84,11 +85,11 @@ struct RedirectSafetyTests {
                     served.withLockedValue { $0 += 16 << 10 }
                     return ByteBuffer(repeating: 0x78, count: 16 << 10)
                 })
-                return HTTPResponse(status: 302, headers: ["Location": "/next"], url: request.url, body: body)
+                return TransportResponse(status: 302, headers: ["Location": "/next"], url: request.url, body: body)
             }
-            return HTTPResponse(status: 200, url: request.url)
+            return TransportResponse(status: 200, url: request.url)
         }
-        let response = try await executor(transport).execute(HTTPRequest(method: .GET, url: base))
+        let response = try await executor(transport).execute(TransportRequest(method: .GET, url: base))
         #expect(response.status == 200)
         #expect(served.withLockedValue { $0 } <= (64 << 10) + (16 << 10))
     }
@@ -102,11 +103,11 @@ struct RedirectSafetyTests {
                     try await Task.sleep(for: .seconds(3600))
                     return nil
                 })
-                return HTTPResponse(status: 302, headers: ["Location": "/next"], url: request.url, body: body)
+                return TransportResponse(status: 302, headers: ["Location": "/next"], url: request.url, body: body)
             }
-            return HTTPResponse(status: 200, url: request.url)
+            return TransportResponse(status: 200, url: request.url)
         }
-        #expect(try await executor(transport).execute(HTTPRequest(method: .GET, url: base)).status == 200)
+        #expect(try await executor(transport).execute(TransportRequest(method: .GET, url: base)).status == 200)
     }
 
     @Test("Pydio-style login requests and Nuxeo's token template carry credentials")
@@ -116,7 +117,7 @@ struct RedirectSafetyTests {
         #expect(template.carriesCredentials)
         let request = try template.makeRequest(baseURL: url("http://nuxeo.example/nuxeo/"), arguments: .none)
         #expect(request.carriesCredentials)
-        #expect(HTTPRequest(method: .GET, url: base).carriesCredentials == false)
+        #expect(TransportRequest(method: .GET, url: base).carriesCredentials == false)
     }
 }
 

@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import ProviderAPI
 import Testing
+import HTTPProviderKit
 
 private let base = url("http://127.0.0.1:8080/dav/")
 
@@ -20,7 +21,7 @@ struct RequestExecutorTests {
     @Test("a connection failure is retried for GET")
     func retriesGET() async throws {
         let transport = ScriptedTransport([.connectionReset, .connectionReset, .status(200, body: "ok")])
-        let response = try await executor(transport).execute(HTTPRequest(method: .GET, url: base))
+        let response = try await executor(transport).execute(TransportRequest(method: .GET, url: base))
         #expect(response.status == 200)
         #expect(transport.count == 3)
         #expect(String(buffer: try await response.body.collect(upTo: 100)) == "ok")
@@ -29,7 +30,7 @@ struct RequestExecutorTests {
     @Test("a connection failure is not retried for POST")
     func noRetryPOST() async throws {
         let transport = ScriptedTransport([.connectionRefused, .status(200)])
-        let request = HTTPRequest(method: .POST, url: base, body: .bytes(ByteBuffer(string: "x")))
+        let request = TransportRequest(method: .POST, url: base, body: .bytes(ByteBuffer(string: "x")))
         let error = await #expect(throws: ProviderError.self) { try await executor(transport).execute(request) }
         #expect(error?.code == .network)
         #expect(transport.count == 1)
@@ -38,7 +39,7 @@ struct RequestExecutorTests {
     @Test("a POST marked idempotent is retried")
     func idempotentPOST() async throws {
         let transport = ScriptedTransport([.connectionRefused, .status(201)])
-        let request = HTTPRequest(method: .POST, url: base, body: .bytes(ByteBuffer(string: "x")), isIdempotent: true)
+        let request = TransportRequest(method: .POST, url: base, body: .bytes(ByteBuffer(string: "x")), isIdempotent: true)
         let response = try await executor(transport).execute(request)
         #expect(response.status == 201)
         #expect(transport.requests.map(\.body) == [Array("x".utf8), Array("x".utf8)])
@@ -49,7 +50,7 @@ struct RequestExecutorTests {
         let transport = ScriptedTransport([], fallback: .connectionReset)
         let policy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(1), maxDelay: .milliseconds(1))
         let error = await #expect(throws: ProviderError.self) {
-            try await executor(transport, retry: policy).execute(HTTPRequest(method: .GET, url: base))
+            try await executor(transport, retry: policy).execute(TransportRequest(method: .GET, url: base))
         }
         #expect(error?.code == .network)
         #expect(transport.count == 3)
@@ -58,7 +59,7 @@ struct RequestExecutorTests {
     @Test("503 with Retry-After: 0 then 200 succeeds after two requests")
     func retryAfterZero() async throws {
         let transport = ScriptedTransport([.status(503, [("Retry-After", "0")], body: "busy"), .status(200, body: "done")])
-        let response = try await executor(transport).execute(HTTPRequest(method: .PROPFIND, url: base))
+        let response = try await executor(transport).execute(TransportRequest(method: .PROPFIND, url: base))
         #expect(response.status == 200)
         #expect(transport.count == 2)
         #expect(String(buffer: try await response.body.collect(upTo: 100)) == "done")
@@ -67,7 +68,7 @@ struct RequestExecutorTests {
     @Test("429 is retried even for POST, because the server did not act on it")
     func throttledPOST() async throws {
         let transport = ScriptedTransport([.status(429, [("Retry-After", "0")]), .status(200)])
-        let request = HTTPRequest(method: .POST, url: base, body: .bytes(ByteBuffer(string: "form")))
+        let request = TransportRequest(method: .POST, url: base, body: .bytes(ByteBuffer(string: "form")))
         #expect(try await executor(transport).execute(request).status == 200)
         #expect(transport.count == 2)
     }
@@ -76,7 +77,7 @@ struct RequestExecutorTests {
     func longRetryAfter() async throws {
         let transport = ScriptedTransport([.status(429, [("Retry-After", "3600")]), .status(200)])
         let policy = RetryPolicy(maxAttempts: 5, baseDelay: .milliseconds(1), maxDelay: .milliseconds(1), maxRetryAfter: .seconds(2))
-        let response = try await executor(transport, retry: policy).execute(HTTPRequest(method: .GET, url: base))
+        let response = try await executor(transport, retry: policy).execute(TransportRequest(method: .GET, url: base))
         #expect(response.status == 429)
         #expect(response.retryAfter == .seconds(3600))
         #expect(transport.count == 1)
@@ -87,7 +88,7 @@ struct RequestExecutorTests {
     func throttledMaxAttempts() async throws {
         let transport = ScriptedTransport([], fallback: .status(503, [("Retry-After", "0")]))
         let policy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(1), maxDelay: .milliseconds(1))
-        let response = try await executor(transport, retry: policy).execute(HTTPRequest(method: .GET, url: base))
+        let response = try await executor(transport, retry: policy).execute(TransportRequest(method: .GET, url: base))
         #expect(response.status == 503)
         #expect(transport.count == 3)
     }
@@ -95,7 +96,7 @@ struct RequestExecutorTests {
     @Test("RetryPolicy.none sends exactly once")
     func noRetries() async throws {
         let transport = ScriptedTransport([.status(503, [("Retry-After", "0")]), .status(200)])
-        let response = try await executor(transport, retry: .none).execute(HTTPRequest(method: .GET, url: base))
+        let response = try await executor(transport, retry: .none).execute(TransportRequest(method: .GET, url: base))
         #expect(response.status == 503)
         #expect(transport.count == 1)
     }
@@ -103,11 +104,11 @@ struct RequestExecutorTests {
     @Test("502 and 504 are retried for idempotent requests only")
     func gateway() async throws {
         let getTransport = ScriptedTransport([.status(502), .status(504), .status(200)])
-        #expect(try await executor(getTransport).execute(HTTPRequest(method: .GET, url: base)).status == 200)
+        #expect(try await executor(getTransport).execute(TransportRequest(method: .GET, url: base)).status == 200)
         #expect(getTransport.count == 3)
 
         let postTransport = ScriptedTransport([.status(502), .status(200)])
-        let post = HTTPRequest(method: .POST, url: base, body: .bytes(ByteBuffer(string: "x")))
+        let post = TransportRequest(method: .POST, url: base, body: .bytes(ByteBuffer(string: "x")))
         #expect(try await executor(postTransport).execute(post).status == 502)
         #expect(postTransport.count == 1)
     }
@@ -115,7 +116,7 @@ struct RequestExecutorTests {
     @Test("other error statuses are returned without retry", arguments: [400, 403, 404, 409, 412, 500, 507])
     func noRetryForErrors(_ status: Int) async throws {
         let transport = ScriptedTransport([.status(status), .status(200)])
-        #expect(try await executor(transport).execute(HTTPRequest(method: .GET, url: base)).status == status)
+        #expect(try await executor(transport).execute(TransportRequest(method: .GET, url: base)).status == status)
         #expect(transport.count == 1)
     }
 
@@ -124,7 +125,7 @@ struct RequestExecutorTests {
         for step in [ScriptedStep.connectionRefused, .status(503, [("Retry-After", "0")]), .status(429, [("Retry-After", "0")])] {
             let sequence = OneShotSequence([Array("abc".utf8), Array("def".utf8)])
             let transport = ScriptedTransport([step, .status(201)])
-            let request = HTTPRequest(method: .PUT, url: base.appendingPathComponent("f"), body: .source(AsyncSequenceSource(sequence, length: 6)))
+            let request = TransportRequest(method: .PUT, url: base.appendingPathComponent("f"), body: .source(AsyncSequenceSource(sequence, length: 6)))
             do {
                 let response = try await executor(transport).execute(request)
                 #expect(response.status != 201, "the one-shot body was sent again")
@@ -140,7 +141,7 @@ struct RequestExecutorTests {
     @Test("a replayable upload body is sent whole on each attempt")
     func replayableBodyResent() async throws {
         let transport = ScriptedTransport([.connectionRefused, .status(201)])
-        let request = HTTPRequest(method: .PUT, url: base.appendingPathComponent("f"), body: .source(DataSource(string: "payload")))
+        let request = TransportRequest(method: .PUT, url: base.appendingPathComponent("f"), body: .source(DataSource(string: "payload")))
         #expect(try await executor(transport).execute(request).status == 201)
         #expect(transport.requests.map(\.body) == [Array("payload".utf8), Array("payload".utf8)])
     }
@@ -151,7 +152,7 @@ struct RequestExecutorTests {
     func redirectSameOrigin() async throws {
         let transport = ScriptedTransport([.status(301, [("Location", "/dav/moved/")]), .status(200)])
         let auth = BasicAuthenticator(username: "ann", password: "pw")
-        let response = try await executor(transport, auth: auth).execute(HTTPRequest(method: .PROPFIND, url: base))
+        let response = try await executor(transport, auth: auth).execute(TransportRequest(method: .PROPFIND, url: base))
         #expect(response.status == 200)
         let requests = transport.requests
         #expect(requests.count == 2)
@@ -172,7 +173,7 @@ struct RequestExecutorTests {
         headers.add(name: "Cookie", value: "session=s3cret")
         headers.add(name: "X-Auth-Token", value: "t0ken")
         headers.add(name: "Depth", value: "0")
-        let response = try await executor(transport, auth: auth).execute(HTTPRequest(method: .GET, url: base, headers: headers))
+        let response = try await executor(transport, auth: auth).execute(TransportRequest(method: .GET, url: base, headers: headers))
         #expect(response.status == 200)
         let requests = transport.requests
         #expect(requests.count == 2)
@@ -190,7 +191,7 @@ struct RequestExecutorTests {
         let refreshes = Counter()
         let auth = BearerAuthenticator(token: "old") { refreshes.increment(); return "new" }
         let transport = ScriptedTransport([.status(307, [("Location", "http://cdn.example/blob")]), .status(401)])
-        let response = try await executor(transport, auth: auth).execute(HTTPRequest(method: .GET, url: base))
+        let response = try await executor(transport, auth: auth).execute(TransportRequest(method: .GET, url: base))
         #expect(response.status == 401)
         #expect(transport.requests[1].header("Authorization") == nil)
         #expect(refreshes.value == 0)
@@ -199,7 +200,7 @@ struct RequestExecutorTests {
     @Test("a redirect from https to http is refused")
     func httpsToHttp() async throws {
         let transport = ScriptedTransport([.status(302, [("Location", "http://secure.example/x")]), .status(200)])
-        let request = HTTPRequest(method: .GET, url: url("https://secure.example/dav/"))
+        let request = TransportRequest(method: .GET, url: url("https://secure.example/dav/"))
         let error = await #expect(throws: ProviderError.self) { try await executor(transport).execute(request) }
         #expect(error?.code == .forbidden)
         #expect(transport.count == 1)
@@ -208,7 +209,7 @@ struct RequestExecutorTests {
     @Test("a redirect to a non-HTTP scheme is refused")
     func redirectToFile() async throws {
         let transport = ScriptedTransport([.status(302, [("Location", "file:///etc/passwd")])])
-        let error = await #expect(throws: ProviderError.self) { try await executor(transport).execute(HTTPRequest(method: .GET, url: base)) }
+        let error = await #expect(throws: ProviderError.self) { try await executor(transport).execute(TransportRequest(method: .GET, url: base)) }
         #expect(error?.code == .invalidResponse)
         #expect(transport.count == 1)
     }
@@ -219,7 +220,7 @@ struct RequestExecutorTests {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "text/plain")
         headers.add(name: "Content-Length", value: "4")
-        let request = HTTPRequest(method: .PUT, url: base.appendingPathComponent("f"), headers: headers, body: .bytes(ByteBuffer(string: "data")))
+        let request = TransportRequest(method: .PUT, url: base.appendingPathComponent("f"), headers: headers, body: .bytes(ByteBuffer(string: "data")))
         #expect(try await executor(transport).execute(request).status == 200)
         let second = transport.requests[1]
         #expect(second.method == "GET")
@@ -233,12 +234,12 @@ struct RequestExecutorTests {
     @Test("302 turns a POST into a GET; 307 keeps the method and body")
     func postRedirects() async throws {
         let transport = ScriptedTransport([.status(302, [("Location", "/a")]), .status(200)])
-        _ = try await executor(transport).execute(HTTPRequest(method: .POST, url: base, body: .bytes(ByteBuffer(string: "x"))))
+        _ = try await executor(transport).execute(TransportRequest(method: .POST, url: base, body: .bytes(ByteBuffer(string: "x"))))
         #expect(transport.requests[1].method == "GET")
         #expect(transport.requests[1].body == nil)
 
         let keep = ScriptedTransport([.status(307, [("Location", "/b")]), .status(200)])
-        _ = try await executor(keep).execute(HTTPRequest(method: .PUT, url: base, body: .bytes(ByteBuffer(string: "y"))))
+        _ = try await executor(keep).execute(TransportRequest(method: .PUT, url: base, body: .bytes(ByteBuffer(string: "y"))))
         #expect(keep.requests[1].method == "PUT")
         #expect(keep.requests[1].body == Array("y".utf8))
     }
@@ -247,7 +248,7 @@ struct RequestExecutorTests {
     func redirectOneShot() async throws {
         let sequence = OneShotSequence([Array("z".utf8)])
         let transport = ScriptedTransport([.status(307, [("Location", "/elsewhere")]), .status(201)])
-        let request = HTTPRequest(method: .PUT, url: base, body: .source(AsyncSequenceSource(sequence)))
+        let request = TransportRequest(method: .PUT, url: base, body: .source(AsyncSequenceSource(sequence)))
         await #expect(throws: ProviderError.self) { try await executor(transport).execute(request) }
         #expect(transport.count == 1)
         #expect(sequence.timesIterated == 1)
@@ -257,7 +258,7 @@ struct RequestExecutorTests {
     func tooManyRedirects() async throws {
         let transport = ScriptedTransport([], fallback: .status(302, [("Location", "/dav/loop")]))
         let error = await #expect(throws: ProviderError.self) {
-            try await executor(transport, maxRedirects: 3).execute(HTTPRequest(method: .GET, url: base))
+            try await executor(transport, maxRedirects: 3).execute(TransportRequest(method: .GET, url: base))
         }
         #expect(error?.code == .server)
         #expect(error?.httpStatus == 302)
@@ -267,7 +268,7 @@ struct RequestExecutorTests {
     @Test("a 3xx without Location is returned as it is")
     func redirectWithoutLocation() async throws {
         let transport = ScriptedTransport([.status(302), .status(200)])
-        #expect(try await executor(transport).execute(HTTPRequest(method: .GET, url: base)).status == 302)
+        #expect(try await executor(transport).execute(TransportRequest(method: .GET, url: base)).status == 302)
         #expect(transport.count == 1)
     }
 
@@ -278,7 +279,7 @@ struct RequestExecutorTests {
         let refreshes = Counter()
         let auth = BearerAuthenticator(token: "old") { "new-\(refreshes.increment())" }
         let transport = ScriptedTransport([.status(401), .status(401), .status(200)])
-        let response = try await executor(transport, auth: auth).execute(HTTPRequest(method: .GET, url: base))
+        let response = try await executor(transport, auth: auth).execute(TransportRequest(method: .GET, url: base))
         #expect(response.status == 401)
         #expect(refreshes.value == 1)
         #expect(transport.count == 2)
@@ -291,8 +292,8 @@ struct RequestExecutorTests {
         let auth = BearerAuthenticator(token: "old") { refreshes.increment(); return "fresh" }
         let transport = ScriptedTransport([.status(401), .status(200), .status(200)])
         let exec = executor(transport, auth: auth)
-        #expect(try await exec.execute(HTTPRequest(method: .GET, url: base)).status == 200)
-        #expect(try await exec.execute(HTTPRequest(method: .GET, url: base)).status == 200)
+        #expect(try await exec.execute(TransportRequest(method: .GET, url: base)).status == 200)
+        #expect(try await exec.execute(TransportRequest(method: .GET, url: base)).status == 200)
         #expect(refreshes.value == 1)
         #expect(transport.requests.map { $0.header("Authorization") } == ["Bearer old", "Bearer fresh", "Bearer fresh"])
     }
@@ -300,7 +301,7 @@ struct RequestExecutorTests {
     @Test("a bearer token without a refresher does not replay")
     func bearerWithoutRefresh() async throws {
         let transport = ScriptedTransport([.status(401), .status(200)])
-        let response = try await executor(transport, auth: BearerAuthenticator(token: "t")).execute(HTTPRequest(method: .GET, url: base))
+        let response = try await executor(transport, auth: BearerAuthenticator(token: "t")).execute(TransportRequest(method: .GET, url: base))
         #expect(response.status == 401)
         #expect(transport.count == 1)
     }
@@ -309,7 +310,7 @@ struct RequestExecutorTests {
     func refreshFails() async throws {
         let auth = BearerAuthenticator(token: "old") { throw ProviderError(.unauthorized, "refresh token revoked") }
         let transport = ScriptedTransport([.status(401), .status(200)])
-        let error = await #expect(throws: ProviderError.self) { try await executor(transport, auth: auth).execute(HTTPRequest(method: .GET, url: base)) }
+        let error = await #expect(throws: ProviderError.self) { try await executor(transport, auth: auth).execute(TransportRequest(method: .GET, url: base)) }
         #expect(error?.code == .unauthorized)
         #expect(transport.count == 1)
     }
@@ -320,7 +321,7 @@ struct RequestExecutorTests {
         let auth = BearerAuthenticator(token: "old") { refreshes.increment(); return "new" }
         let sequence = OneShotSequence([Array("body".utf8)])
         let transport = ScriptedTransport([.status(401), .status(201)])
-        let request = HTTPRequest(method: .PUT, url: base, body: .source(AsyncSequenceSource(sequence)))
+        let request = TransportRequest(method: .PUT, url: base, body: .source(AsyncSequenceSource(sequence)))
         #expect(try await executor(transport, auth: auth).execute(request).status == 401)
         #expect(transport.count == 1)
         #expect(sequence.timesIterated == 1)
@@ -330,7 +331,7 @@ struct RequestExecutorTests {
     func basicNeverReplays() async throws {
         let transport = ScriptedTransport([.status(401), .status(200)])
         let auth = BasicAuthenticator(username: "ann", password: "wrong")
-        let response = try await executor(transport, auth: auth).execute(HTTPRequest(method: .GET, url: base))
+        let response = try await executor(transport, auth: auth).execute(TransportRequest(method: .GET, url: base))
         #expect(response.status == 401)
         #expect(transport.count == 1)
         #expect(transport.requests[0].header("Authorization") == "Basic " + Data("ann:wrong".utf8).base64EncodedString())
@@ -338,16 +339,16 @@ struct RequestExecutorTests {
 
     @Test("Credentials make the matching authenticator")
     func credentialsAuthenticator() async throws {
-        var request = HTTPRequest(method: .GET, url: base)
+        var request = TransportRequest(method: .GET, url: base)
         try await Credentials.basic(username: "u", password: "p").httpAuthenticator().authorize(&request)
         #expect(request.headers.first(name: "authorization") == "Basic dTpw")
-        request = HTTPRequest(method: .GET, url: base)
+        request = TransportRequest(method: .GET, url: base)
         try await Credentials.appPassword(username: "u", password: "p").httpAuthenticator().authorize(&request)
         #expect(request.headers.first(name: "authorization") == "Basic dTpw")
-        request = HTTPRequest(method: .GET, url: base)
+        request = TransportRequest(method: .GET, url: base)
         try await Credentials.bearer(accessToken: "at", refreshToken: "rt").httpAuthenticator().authorize(&request)
         #expect(request.headers.first(name: "authorization") == "Bearer at")
-        request = HTTPRequest(method: .GET, url: base)
+        request = TransportRequest(method: .GET, url: base)
         try await Credentials.none.httpAuthenticator().authorize(&request)
         #expect(request.headers.first(name: "authorization") == nil)
     }
@@ -358,8 +359,8 @@ struct RequestExecutorTests {
     func defaultHeaders() async throws {
         let transport = ScriptedTransport([.status(200), .status(200)])
         let exec = executor(transport)
-        _ = try await exec.execute(HTTPRequest(method: .GET, url: base))
-        _ = try await exec.execute(HTTPRequest(method: .GET, url: base, headers: ["User-Agent": "custom"]))
+        _ = try await exec.execute(TransportRequest(method: .GET, url: base))
+        _ = try await exec.execute(TransportRequest(method: .GET, url: base, headers: ["User-Agent": "custom"]))
         #expect(transport.requests[0].header("User-Agent") == "Strata/1.0")
         #expect(transport.requests[1].headers["User-Agent"] == ["custom"])
     }
@@ -370,7 +371,7 @@ struct RequestExecutorTests {
         let exec = executor(transport)
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await exec.execute(HTTPRequest(method: .GET, url: base))
+            return try await exec.execute(TransportRequest(method: .GET, url: base))
         }
         let result = await task.result
         #expect(throws: ProviderError.self) { try result.get() }

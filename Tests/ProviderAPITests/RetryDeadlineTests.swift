@@ -1,6 +1,7 @@
 import Foundation
 import ProviderAPI
 import Testing
+import HTTPProviderKit
 
 private let base = url("http://127.0.0.1:8080/dav/")
 
@@ -17,7 +18,7 @@ struct RetryDeadlineTests {
         let transport = ScriptedTransport([], fallback: .connectionRefused)
         let notices = Collector<RetryNotice>()
         let error = await #expect(throws: ProviderError.self) {
-            try await executor(transport, onRetry: { notices.append($0) }).execute(HTTPRequest(method: .GET, url: base))
+            try await executor(transport, onRetry: { notices.append($0) }).execute(TransportRequest(method: .GET, url: base))
         }
         #expect(error?.message == "connection refused")
         #expect(transport.count == 2)
@@ -29,7 +30,7 @@ struct RetryDeadlineTests {
         let transport = ScriptedTransport([], fallback: .fail(ProviderError(.network, "cannot resolve host nowhere.invalid")))
         let notices = Collector<RetryNotice>()
         let error = await #expect(throws: ProviderError.self) {
-            try await executor(transport, onRetry: { notices.append($0) }).execute(HTTPRequest(method: .GET, url: base))
+            try await executor(transport, onRetry: { notices.append($0) }).execute(TransportRequest(method: .GET, url: base))
         }
         #expect(error?.message == "cannot resolve host nowhere.invalid")
         #expect(transport.count == 1)
@@ -41,7 +42,7 @@ struct RetryDeadlineTests {
         let transport = ScriptedTransport([], fallback: .connectionReset)
         let notices = Collector<RetryNotice>()
         _ = await #expect(throws: ProviderError.self) {
-            try await executor(transport, onRetry: { notices.append($0) }).execute(HTTPRequest(method: .GET, url: base))
+            try await executor(transport, onRetry: { notices.append($0) }).execute(TransportRequest(method: .GET, url: base))
         }
         #expect(transport.count == 4)
         #expect(notices.values.map(\.attempt) == [2, 3, 4])
@@ -53,7 +54,7 @@ struct RetryDeadlineTests {
     func noticeForStatus() async throws {
         let transport = ScriptedTransport([.status(503, [("Retry-After", "0")]), .status(200)])
         let notices = Collector<RetryNotice>()
-        let response = try await executor(transport, onRetry: { notices.append($0) }).execute(HTTPRequest(method: .GET, url: base))
+        let response = try await executor(transport, onRetry: { notices.append($0) }).execute(TransportRequest(method: .GET, url: base))
         #expect(response.status == 200)
         #expect(notices.values.map(\.reason) == ["HTTP 503"])
     }
@@ -69,11 +70,11 @@ struct RetryDeadlineTests {
         let transport = ScriptedTransport([], fallback: .connectionReset)
         var policy = fastRetry
         policy.totalDeadline = .zero
-        _ = await #expect(throws: ProviderError.self) { try await executor(transport, retry: policy).execute(HTTPRequest(method: .GET, url: base)) }
+        _ = await #expect(throws: ProviderError.self) { try await executor(transport, retry: policy).execute(TransportRequest(method: .GET, url: base)) }
         #expect(transport.count == 1)
 
         let throttled = ScriptedTransport([], fallback: .status(503, [("Retry-After", "0")]))
-        let response = try await executor(throttled, retry: policy).execute(HTTPRequest(method: .GET, url: base))
+        let response = try await executor(throttled, retry: policy).execute(TransportRequest(method: .GET, url: base))
         #expect(response.status == 503)
         #expect(throttled.count == 1)
     }
@@ -82,7 +83,7 @@ struct RetryDeadlineTests {
     func deadlineCountsTheDelay() async throws {
         let transport = ScriptedTransport([], fallback: .connectionReset)
         let policy = RetryPolicy(maxAttempts: 10, baseDelay: .milliseconds(200), maxDelay: .milliseconds(200), totalDeadline: .milliseconds(50))
-        _ = await #expect(throws: ProviderError.self) { try await executor(transport, retry: policy).execute(HTTPRequest(method: .GET, url: base)) }
+        _ = await #expect(throws: ProviderError.self) { try await executor(transport, retry: policy).execute(TransportRequest(method: .GET, url: base)) }
         #expect(transport.count == 1)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import ProviderAPI
 import Testing
+import HTTPProviderKit
 
 /// A transport with short deadlines, so that a broken server fails a test in a second or two.
 private func shortTransport(
@@ -38,7 +39,7 @@ struct TransportDeadlineTests {
         let error = try await using(shortTransport()) { transport in
             // The deadline is a backstop so a broken read timeout fails the test instead of hanging it.
             await #expect(throws: ProviderError.self) {
-                try await transport.send(HTTPRequest(method: .GET, url: server.url("/a"), deadline: .seconds(5)))
+                try await transport.send(TransportRequest(method: .GET, url: server.url("/a"), deadline: .seconds(5)))
             }
         }
         #expect(error?.code == .network)
@@ -50,7 +51,7 @@ struct TransportDeadlineTests {
     func stallMidBody() async throws {
         let server = try await LoopbackSocketServer.start(.stallAfter("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n0123456789"))
         let error = try await using(shortTransport()) { transport in
-            let response = try await transport.send(HTTPRequest(method: .GET, url: server.url("/a"), deadline: .seconds(5)))
+            let response = try await transport.send(TransportRequest(method: .GET, url: server.url("/a"), deadline: .seconds(5)))
             #expect(response.status == 200)
             return await #expect(throws: ProviderError.self) { _ = try await response.body.collect(upTo: 10_000) }
         }
@@ -67,7 +68,7 @@ struct TransportDeadlineTests {
         // The no-data timeout is far above the window: a trickle the loaded machine delays even
         // more is still slower than the minimum, and must be told as such, not as silence.
         let error = try await using(shortTransport(read: .seconds(30), speed: speed)) { transport in
-            let response = try await transport.send(HTTPRequest(method: .GET, url: server.url("/a"), deadline: .seconds(60)))
+            let response = try await transport.send(TransportRequest(method: .GET, url: server.url("/a"), deadline: .seconds(60)))
             return await #expect(throws: ProviderError.self) { _ = try await response.body.collect(upTo: 200_000) }
         }
         #expect(error?.code == .network)
@@ -85,7 +86,7 @@ struct TransportDeadlineTests {
         let error = try await using(shortTransport(read: .seconds(30), speed: speed)) { transport in
             await #expect(throws: ProviderError.self) {
                 _ = try await transport.send(
-                    HTTPRequest(method: .PUT, url: server.url("/up"), body: .source(source), deadline: .seconds(10)))
+                    TransportRequest(method: .PUT, url: server.url("/up"), body: .source(source), deadline: .seconds(10)))
             }
         }
         #expect(error?.code == .network)
@@ -100,7 +101,7 @@ struct TransportDeadlineTests {
         let error = try await using(AsyncHTTPClientTransport()) { transport in
             let executor = RequestExecutor(transport: transport, logger: quietLogger, onRetry: { notices.append($0) })
             return await #expect(throws: ProviderError.self) {
-                try await executor.execute(HTTPRequest(method: .GET, url: url("http://127.0.0.1:\(port)/a")))
+                try await executor.execute(TransportRequest(method: .GET, url: url("http://127.0.0.1:\(port)/a")))
             }
         }
         #expect(error?.code == .network)
@@ -115,7 +116,7 @@ struct TransportDeadlineTests {
         let error = try await using(AsyncHTTPClientTransport()) { transport in
             let executor = RequestExecutor(transport: transport, logger: quietLogger, onRetry: { notices.append($0) })
             return await #expect(throws: ProviderError.self) {
-                try await executor.execute(HTTPRequest(method: .GET, url: url("http://strata-test.invalid/a")))
+                try await executor.execute(TransportRequest(method: .GET, url: url("http://strata-test.invalid/a")))
             }
         }
         #expect(error?.code == .network)
@@ -129,7 +130,7 @@ struct TransportDeadlineTests {
     func portOutOfRange(_ text: String) async throws {
         let error = try await using(AsyncHTTPClientTransport()) { transport in
             await #expect(throws: ProviderError.self) {
-                try await transport.send(HTTPRequest(method: .GET, url: url(text)))
+                try await transport.send(TransportRequest(method: .GET, url: url(text)))
             }
         }
         #expect(error?.code == .invalidArgument)
@@ -144,7 +145,7 @@ struct TransportDeadlineTests {
         let error = try await using(shortTransport(read: .seconds(30))) { transport in
             let executor = RequestExecutor(transport: transport, retry: .none, maxRedirects: 0, logger: quietLogger)
             return await #expect(throws: ProviderError.self) {
-                try await executor.execute(HTTPRequest(method: .GET, url: server.url("/a"), deadline: .seconds(20)))
+                try await executor.execute(TransportRequest(method: .GET, url: server.url("/a"), deadline: .seconds(20)))
             }
         }
         #expect(error?.message == "too many redirects")
@@ -156,7 +157,7 @@ struct TransportDeadlineTests {
         let server = try await LoopbackSocketServer.start(
             .trickle(head: "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n", piece: [0x61], interval: .milliseconds(100)))
         let error = try await using(shortTransport(read: .seconds(30))) { transport in
-            let response = try await transport.send(HTTPRequest(method: .GET, url: server.url("/a"), deadline: .seconds(1)))
+            let response = try await transport.send(TransportRequest(method: .GET, url: server.url("/a"), deadline: .seconds(1)))
             return await #expect(throws: ProviderError.self) { _ = try await response.body.collect(upTo: 200_000) }
         }
         #expect(error?.code == .network)

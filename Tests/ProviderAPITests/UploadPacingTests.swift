@@ -6,6 +6,7 @@ import NIOPosix
 import Testing
 
 @testable import ProviderAPI
+@testable import HTTPProviderKit
 
 /// The upload body AsyncHTTPClient pulls waits for the event loops every few pieces, so pieces
 /// cannot pile up on an event loop that is behind.

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import ProviderAPI
 import Testing
+import HTTPProviderKit
 
 private func drain(_ source: some UploadSource) async throws -> (bytes: [UInt8], pieces: Int) {
     var bytes: [UInt8] = []

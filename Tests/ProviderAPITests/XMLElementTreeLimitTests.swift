@@ -1,6 +1,7 @@
 import Foundation
 import ProviderAPI
 import Testing
+import HTTPProviderKit
 
 /// The work a hostile document can cause `XMLElementTree` (Foundation's parser: Pydio's answers,
 /// OCS envelopes) stays in proportion to its size.

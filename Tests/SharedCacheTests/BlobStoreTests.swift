@@ -4,6 +4,7 @@ import NIOCore
 import ProviderAPI
 import Testing
 @testable import SharedCache
+import ProviderKit
 
 @Suite("BlobStore")
 struct BlobStoreTests {

@@ -3,6 +3,7 @@ import ProviderAPI
 import Testing
 
 @testable import strata
+import HTTPProviderKit
 
 @Suite("connection flags: deadlines and retries")
 struct ConnectionFlagsTests {

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import ProviderKit
 
 /// Sizes, modified times, etags, digests and MIME types.
 enum MetadataCases {

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
+import HTTPProviderKit
 
 extension InMemoryProvider {
     public func item(at path: ItemPath) async throws -> Item {
@@ -24,7 +25,7 @@ extension InMemoryProvider {
         if options.range != nil { try await require(.rangeDownload, "range downloads") }
         if options.resume { try await require(.resumeDownload, "resumed downloads") }
         if options.ifMatch != nil || options.ifNoneMatch != nil { try await require(.preconditions, "conditional downloads") }
-        let request = HTTPRequest(method: .GET, url: try InMemoryWire.url(path))
+        let request = TransportRequest(method: .GET, url: try InMemoryWire.url(path))
         if defects.contains(.acceptsShortDownloads) { return try await naiveDownload(request, path: path, to: sink) }
         var result = try await HTTPDownloader(executor: executor).download(
             request, to: sink, options: options, expected: nil,
@@ -38,7 +39,7 @@ extension InMemoryProvider {
     }
 
     /// The defect ``Defects/acceptsShortDownloads``: every byte that comes is kept, and the end of the body is taken as the end of the file.
-    private func naiveDownload(_ request: HTTPRequest, path: ItemPath, to sink: any DownloadSink) async throws -> DownloadResult {
+    private func naiveDownload(_ request: TransportRequest, path: ItemPath, to sink: any DownloadSink) async throws -> DownloadResult {
         let response = try await executor.execute(request)
         guard response.status == 200 else {
             let body = (try? await response.body.collect(upTo: 64 << 10)) ?? ByteBuffer()

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
+import HTTPProviderKit
 
 /// A reference adapter that keeps everything in an ``InMemoryServer``, used to prove the
 /// conformance suite itself.
@@ -78,7 +79,7 @@ public struct InMemoryProvider: StorageProvider {
         _ method: HTTPMethod, _ path: ItemPath, headers: [(String, String)] = [], body: HTTPRequestBody? = nil,
         progress: ProgressHandler? = nil
     ) async throws -> ByteBuffer {
-        var request = HTTPRequest(method: method, url: try InMemoryWire.url(path), body: body, uploadProgress: progress)
+        var request = TransportRequest(method: method, url: try InMemoryWire.url(path), body: body, uploadProgress: progress)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         let response = try await executor.execute(request)
         let buffer: ByteBuffer

@@ -2,11 +2,12 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
+import HTTPProviderKit
 
 extension InMemoryServer {
     /// Answers a `GET`: the whole file, a `Range` (honouring `If-Range`), `If-Match` and `If-None-Match`,
     /// with the body streamed in pieces.
-    func download(_ path: ItemPath, _ request: HTTPRequest) throws -> HTTPResponse {
+    func download(_ path: ItemPath, _ request: TransportRequest) throws -> TransportResponse {
         let (item, bytes) = try snapshot(path)
         guard item.kind == .file, let etag = item.etag else { throw ProviderError(.invalidArgument, "\(path) is a folder") }
         var headers = HTTPHeaders()
@@ -18,7 +19,7 @@ extension InMemoryServer {
             throw ProviderError(.preconditionFailed, "the file changed: \(etag), not \(ifMatch)")
         }
         if let ifNoneMatch = wanted.first(name: "If-None-Match"), ifNoneMatch == etag {
-            return HTTPResponse(status: 304, headers: headers, url: request.url)
+            return TransportResponse(status: 304, headers: headers, url: request.url)
         }
         let size = bytes.count
         var range = 0..<size
@@ -28,14 +29,14 @@ extension InMemoryServer {
             guard let requested = Self.parseRange(header, size: size) else {
                 headers.add(name: "Content-Range", value: "bytes */\(size)")
                 headers.add(name: "Content-Length", value: "0")
-                return HTTPResponse(status: 416, headers: headers, url: request.url)
+                return TransportResponse(status: 416, headers: headers, url: request.url)
             }
             range = requested
             status = 206
             headers.add(name: "Content-Range", value: "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)")
         }
         headers.add(name: "Content-Length", value: String(range.count))
-        return HTTPResponse(status: status, headers: headers, url: request.url, body: Self.stream(bytes, range))
+        return TransportResponse(status: status, headers: headers, url: request.url, body: Self.stream(bytes, range))
     }
 
     /// A body that hands out `bytes[range]` in pieces.

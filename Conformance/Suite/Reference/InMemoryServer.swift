@@ -2,6 +2,8 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
+import HTTPProviderKit
+import ProviderTesting
 
 /// A content server held in memory that answers HTTP requests directly, without a socket.
 ///
@@ -41,7 +43,7 @@ public final class InMemoryServer: HTTPTransport {
         }
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
         if Task.isCancelled { throw ProviderError(.cancelled, "cancelled", request: request.summary) }
         do {
             return try await handle(request)
@@ -52,7 +54,7 @@ public final class InMemoryServer: HTTPTransport {
         }
     }
 
-    private func handle(_ request: HTTPRequest) async throws -> HTTPResponse {
+    private func handle(_ request: TransportRequest) async throws -> TransportResponse {
         let path = try InMemoryWire.path(of: request.url)
         let headers = request.headers
         let limit = headers.first(name: InMemoryWire.limitHeader).flatMap(Int.init)
@@ -79,10 +81,10 @@ public final class InMemoryServer: HTTPTransport {
             return try json(store.withLock { try $0.makeFolder(path.name, in: path.parent) }, request, status: 201)
         case ("DELETE", "revoke"):
             try store.withLock { try $0.revoke(headers.first(name: InMemoryWire.shareHeader) ?? "") }
-            return HTTPResponse(status: 204, url: request.url)
+            return TransportResponse(status: 204, url: request.url)
         case ("DELETE", _):
             try store.withLock { try $0.delete(path) }
-            return HTTPResponse(status: 204, url: request.url)
+            return TransportResponse(status: 204, url: request.url)
         case ("MOVE", _), ("COPY", _):
             let destination = try InMemoryWire.decode(Substring(headers.first(name: "Destination") ?? ""))
             let overwrite = headers.first(name: "Overwrite") == "T"
@@ -105,16 +107,16 @@ public final class InMemoryServer: HTTPTransport {
         }
     }
 
-    private func json<Value: Encodable>(_ value: Value, _ request: HTTPRequest, status: Int = 200) throws -> HTTPResponse {
+    private func json<Value: Encodable>(_ value: Value, _ request: TransportRequest, status: Int = 200) throws -> TransportResponse {
         let body = try InMemoryWire.encodeJSON(value)
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Content-Length", value: String(body.readableBytes))
-        return HTTPResponse(status: status, headers: headers, url: request.url, body: .bytes(body))
+        return TransportResponse(status: status, headers: headers, url: request.url, body: .bytes(body))
     }
 
     /// Reads a request body whole, reporting upload progress; a failed or cancelled body throws.
-    private static func body(of request: HTTPRequest) async throws -> [UInt8] {
+    private static func body(of request: TransportRequest) async throws -> [UInt8] {
         switch request.body {
         case nil:
             return []

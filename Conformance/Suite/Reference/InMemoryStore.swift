@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import ProviderAPI
+import ProviderKit
 
 /// The files and folders of an ``InMemoryServer``, with its change log and shares.
 ///

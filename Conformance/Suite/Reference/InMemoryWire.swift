@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
+import HTTPProviderKit
 
 /// The little HTTP protocol between ``InMemoryProvider`` and ``InMemoryServer``.
 ///
@@ -76,7 +77,7 @@ enum InMemoryWire {
     }
 
     /// The error a failed response stands for.
-    static func error(for response: HTTPResponse, body: ByteBuffer, request: String) -> ProviderError {
+    static func error(for response: TransportResponse, body: ByteBuffer, request: String) -> ProviderError {
         let message = String(buffer: body)
         if let name = response.headers.first(name: errorHeader), let code = codes.first(where: { $0.description == name }) {
             return ProviderError(code, message, httpStatus: response.status, request: request, retryAfter: response.retryAfter)
@@ -86,12 +87,12 @@ enum InMemoryWire {
     }
 
     /// A response for a thrown error.
-    static func response(for error: ProviderError, url: URL) -> HTTPResponse {
+    static func response(for error: ProviderError, url: URL) -> TransportResponse {
         var headers = HTTPHeaders()
         headers.add(name: errorHeader, value: error.code.description)
         let body = ByteBuffer(string: error.message ?? "")
         headers.add(name: "Content-Length", value: String(body.readableBytes))
-        return HTTPResponse(status: status(for: error.code), headers: headers, url: url, body: .bytes(body))
+        return TransportResponse(status: status(for: error.code), headers: headers, url: url, body: .bytes(body))
     }
 
     // MARK: JSON

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import ProviderAPI
+import ProviderKit
 
 /// A file in a case's temporary folder, with its size and SHA-256.
 public struct LocalFile: Sendable, Hashable {

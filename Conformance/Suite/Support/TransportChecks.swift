@@ -1,5 +1,7 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
+import ProviderTesting
 
 /// Checks about a case's own transports.
 enum TransportChecks {
@@ -38,7 +40,7 @@ enum TransportChecks {
     }
 
     /// Whether `request` only reads, and may be retried whatever its body.
-    static func isRead(_ request: HTTPRequest) -> Bool {
+    static func isRead(_ request: TransportRequest) -> Bool {
         ["GET", "HEAD", "PROPFIND", "REPORT", "SEARCH", "OPTIONS"].contains(request.method.rawValue)
     }
 }

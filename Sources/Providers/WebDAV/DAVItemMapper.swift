@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// Maps the properties of a PROPFIND response to an ``Item``.
 package enum DAVItemMapper {

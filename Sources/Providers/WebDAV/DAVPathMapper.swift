@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// Maps item paths to request URLs and server hrefs back to item paths.
 ///

@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
+import HTTPProviderKit
 
 /// Finds out, by writing on scratch names, what a WebDAV server really does where its headers
 /// cannot tell: whether it refuses `If-None-Match: *` over an existing file, a stale `If-Match`
@@ -180,7 +181,7 @@ public struct WebDAVCapabilityVerifier: Sendable {
     /// and fails (the connection is closed under the request).
     private func sendCut(_ path: ItemPath) async {
         let source = CutSource(sent: 16 << 10, declared: 64 << 10)
-        var request = HTTPRequest(method: .PUT, url: provider.mapper.url(for: path), body: .source(source))
+        var request = TransportRequest(method: .PUT, url: provider.mapper.url(for: path), body: .source(source))
         request.headers.add(name: "Content-Type", value: "application/octet-stream")
         guard let response = try? await provider.executor.execute(request) else { return }
         await response.body.discard()
@@ -188,7 +189,7 @@ public struct WebDAVCapabilityVerifier: Sendable {
 
     /// `GET` of a small file: its status and text, `nil` when no answer came.
     private func get(_ path: ItemPath) async -> (Int?, String?) {
-        let request = HTTPRequest(method: .GET, url: provider.mapper.url(for: path))
+        let request = TransportRequest(method: .GET, url: provider.mapper.url(for: path))
         guard let response = try? await provider.executor.execute(request) else { return (nil, nil) }
         guard let body = try? await response.body.collect(upTo: 1 << 20) else { return (response.status, nil) }
         return (response.status, String(buffer: body))
@@ -198,7 +199,7 @@ public struct WebDAVCapabilityVerifier: Sendable {
     private func send(
         _ method: HTTPMethod, _ path: ItemPath, folder: Bool = false, headers: HTTPHeaders = [:], body: String? = nil
     ) async -> Int? {
-        var request = HTTPRequest(method: method, url: provider.mapper.url(for: path, folder: folder), headers: headers)
+        var request = TransportRequest(method: method, url: provider.mapper.url(for: path, folder: folder), headers: headers)
         if let body {
             request.headers.add(name: "Content-Type", value: "text/plain")
             request.body = .bytes(ByteBuffer(string: body))

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
+import HTTPProviderKit
 
 extension WebDAVProvider {
     public func createFolder(named name: String, in parent: ItemPath) async throws -> Item {
@@ -12,7 +13,7 @@ extension WebDAVProvider {
             // first, which is not atomic.
             throw ProviderError(.alreadyExists, "\(path) already exists")
         }
-        let request = HTTPRequest(method: .MKCOL, url: mapper.url(for: path, folder: true))
+        let request = TransportRequest(method: .MKCOL, url: mapper.url(for: path, folder: true))
         let response = try await executor.execute(request)
         guard response.isSuccess else {
             if [400, 404, 405, 409].contains(response.status) {
@@ -46,7 +47,7 @@ extension WebDAVProvider {
     /// for a file; a server that refuses a collection URL without its slash (nginx: 409; others
     /// 301/308 or 400) is then asked again with it once `PROPFIND` has shown a folder is there.
     func deleteItem(_ path: ItemPath, folder: Bool?) async throws {
-        let request = HTTPRequest(method: .DELETE, url: mapper.url(for: path, folder: folder ?? false))
+        let request = TransportRequest(method: .DELETE, url: mapper.url(for: path, folder: folder ?? false))
         let response = try await executor.execute(request)
         if folder == nil, [301, 302, 307, 308, 400, 409].contains(response.status) {
             await response.body.discard()
@@ -94,7 +95,7 @@ extension WebDAVProvider {
         headers.add(name: "Destination", value: mapper.url(for: destination, folder: folder).absoluteString)
         headers.add(name: "Overwrite", value: options.overwrite ? "T" : "F")
         if method == .COPY || folder { headers.add(name: "Depth", value: "infinity") }
-        let request = HTTPRequest(method: method, url: mapper.url(for: source, folder: folder), headers: headers)
+        let request = TransportRequest(method: method, url: mapper.url(for: source, folder: folder), headers: headers)
         let response = try await executor.execute(request)
         guard response.isSuccess else {
             let body = (try? await response.body.collect(upTo: 64 << 10)) ?? ByteBuffer()
@@ -144,14 +145,14 @@ extension WebDAVProvider {
     }
 
     /// Accepts 2xx, reading a 207 body for per-resource failures (RFC 4918 9.6.1, 9.8.8).
-    func expectSuccess(_ response: HTTPResponse, request: HTTPRequest, path: ItemPath) async throws {
+    func expectSuccess(_ response: TransportResponse, request: TransportRequest, path: ItemPath) async throws {
         guard response.isSuccess else { throw await error(for: response, request: request, path: path) }
         if let failure = try await multistatusFailure(response, request: request) { throw failure }
     }
 
     /// The first per-resource failure of a 207 answer to a write, as an error; `nil` for any
     /// other 2xx. The body is consumed either way.
-    func multistatusFailure(_ response: HTTPResponse, request: HTTPRequest) async throws -> ProviderError? {
+    func multistatusFailure(_ response: TransportResponse, request: TransportRequest) async throws -> ProviderError? {
         guard response.status == 207 else {
             await response.body.discard()
             return nil

@@ -2,6 +2,8 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
+import ProviderKit
+import HTTPProviderKit
 
 extension WebDAVProvider {
     /// An upload for a server that keeps a cancelled `PUT`'s partial body
@@ -100,7 +102,7 @@ extension WebDAVProvider {
         var headers = HTTPHeaders()
         headers.add(name: "Destination", value: mapper.url(for: target).absoluteString)
         headers.add(name: "Overwrite", value: overwrite ? "T" : "F")
-        let request = HTTPRequest(method: .MOVE, url: mapper.url(for: temporary), headers: headers)
+        let request = TransportRequest(method: .MOVE, url: mapper.url(for: temporary), headers: headers)
         let response = try await executor.execute(request)
         guard response.isSuccess else {
             let body = (try? await response.body.collect(upTo: 64 << 10)) ?? ByteBuffer()

@@ -2,13 +2,15 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
+import ProviderKit
+import HTTPProviderKit
 
 extension WebDAVProvider {
     public func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
         if path.isRoot { throw ProviderError(.invalidArgument, "the root is a folder, not a file") }
         try capabilities.require(options)
         var options = options
-        var request = HTTPRequest(method: .GET, url: mapper.url(for: path))
+        var request = TransportRequest(method: .GET, url: mapper.url(for: path))
         var ifMatchSentAsIf: String?
         if let ifMatch = options.ifMatch, WebDAVProvider.isWeak(ifMatch) {
             request.headers.add(name: "If", value: "([\(ifMatch)])")
@@ -30,7 +32,7 @@ extension WebDAVProvider {
         // Some servers (lighttpd 1.4) ignore If-Match on GET: an answer whose own ETag differs
         // from the one asked for is refused before a byte reaches the sink.
         let wanted = options.ifMatch ?? ifMatchSentAsIf
-        let stale: @Sendable (HTTPResponse) -> Bool = { response in
+        let stale: @Sendable (TransportResponse) -> Bool = { response in
             guard let wanted, response.isSuccess, let etag = response.etag else { return false }
             return !WebDAVProvider.sameETag(etag, wanted)
         }
@@ -110,11 +112,11 @@ extension WebDAVProvider {
                 headers.add(name: "If-Match", value: ifMatch)
             }
         }
-        let request = HTTPRequest(
+        let request = TransportRequest(
             method: .PUT, url: mapper.url(for: path), headers: headers, body: .source(source),
             uploadProgress: options.progress)
         options.progress?(TransferProgress(completed: 0, expected: source.length))
-        let response: HTTPResponse
+        let response: TransportResponse
         do {
             response = try await executor.execute(request)
         } catch {
@@ -152,7 +154,7 @@ extension WebDAVProvider {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/xml; charset=utf-8")
         let body = DAVRequestBodies.proppatchModified(HTTPDate.format(date))
-        let request = HTTPRequest(
+        let request = TransportRequest(
             method: .PROPPATCH, url: mapper.url(for: path), headers: headers, body: .bytes(ByteBuffer(string: body)))
         guard let response = try? await executor.execute(request) else { return }
         await response.body.discard()

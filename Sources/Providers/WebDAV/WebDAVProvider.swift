@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
+import HTTPProviderKit
 
 /// A ``StorageProvider`` for RFC 4918 WebDAV servers: Apache mod_dav, sabre/dav,
 /// nginx, wsgidav, lighttpd, rclone serve and the WebDAV side of ownCloud and Nextcloud.
@@ -225,7 +226,7 @@ public struct WebDAVProvider: StorageProvider {
         headers.add(name: "Depth", value: depth)
         headers.add(name: "Content-Type", value: "application/xml; charset=utf-8")
         headers.add(name: "Accept", value: "application/xml, text/xml")
-        let request = HTTPRequest(
+        let request = TransportRequest(
             method: .PROPFIND, url: mapper.url(for: path, folder: folder), headers: headers,
             body: .bytes(ByteBuffer(string: body)))
         let response = try await executor.execute(request)
@@ -251,7 +252,7 @@ public struct WebDAVProvider: StorageProvider {
     }
 
     /// Reads a whole XML answer, refusing absurd sizes.
-    func collect(_ response: HTTPResponse, request: HTTPRequest, limit: Int = 512 << 20) async throws -> Data {
+    func collect(_ response: TransportResponse, request: TransportRequest, limit: Int = 512 << 20) async throws -> Data {
         do {
             let buffer = try await response.body.collect(upTo: limit)
             return Data(buffer.readableBytesView)
@@ -262,14 +263,14 @@ public struct WebDAVProvider: StorageProvider {
 
     /// The error for a failed answer, with the server's message where it sent one.
     func error(
-        for response: HTTPResponse, request: HTTPRequest, path: ItemPath?, refine: ((Int) -> ProviderError.Code?)? = nil
+        for response: TransportResponse, request: TransportRequest, path: ItemPath?, refine: ((Int) -> ProviderError.Code?)? = nil
     ) async -> ProviderError {
         let body = (try? await response.body.collect(upTo: 64 << 10)) ?? ByteBuffer()
         return errorSync(for: response, body: body, request: request, path: path, refine: refine)
     }
 
     func errorSync(
-        for response: HTTPResponse, body: ByteBuffer, request: HTTPRequest, path: ItemPath?,
+        for response: TransportResponse, body: ByteBuffer, request: TransportRequest, path: ItemPath?,
         refine: ((Int) -> ProviderError.Code?)? = nil
     ) -> ProviderError {
         let parsed = DAVErrorBody.parse(Data(body.readableBytesView))

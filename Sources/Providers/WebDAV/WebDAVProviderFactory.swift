@@ -1,6 +1,7 @@
 import Foundation
 import NIOHTTP1
 import ProviderAPI
+import HTTPProviderKit
 
 /// Registers the WebDAV adapter: schemes `webdav` (http) and `webdavs` (https),
 /// and recognition of unknown servers by the `DAV` header of `OPTIONS`.
@@ -36,8 +37,9 @@ public struct WebDAVProviderFactory: ProviderFactory {
         return try locate(url, rootSegments: 0)
     }
 
-    public func probe(_ url: URL, using executor: RequestExecutor) async -> ProbeResult? {
-        let request = HTTPRequest(method: .OPTIONS, url: url)
+    public func probe(_ url: URL, context: ProbeContext) async -> ProbeResult? {
+        let executor = context.executor()
+        let request = TransportRequest(method: .OPTIONS, url: url)
         guard let response = try? await executor.execute(request) else { return nil }
         await response.body.discard()
         guard let dav = response.headers.first(name: "dav"), dav.contains("1") || dav.contains("2") else { return nil }

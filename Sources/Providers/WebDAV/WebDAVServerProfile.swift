@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// What a WebDAV server is and does, as learnt by ``WebDAVProvider/connect(_:)``.
 ///
@@ -98,7 +99,7 @@ extension WebDAVProvider {
     /// Asks the server what it is: `OPTIONS` for the DAV classes and server name,
     /// a `PROPFIND` of the root for quota and etags.
     func probeProfile() async throws -> WebDAVServerProfile {
-        let options = HTTPRequest(method: .OPTIONS, url: mapper.root)
+        let options = TransportRequest(method: .OPTIONS, url: mapper.root)
         let answer = try await executor.execute(options)
         await answer.body.discard()
         if answer.status == 401 {

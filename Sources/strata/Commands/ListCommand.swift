@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ProviderAPI
+import ProviderKit
 
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

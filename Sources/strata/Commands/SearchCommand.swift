@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ProviderAPI
+import ProviderKit
 
 struct SearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

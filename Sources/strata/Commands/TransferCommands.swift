@@ -159,7 +159,7 @@ struct ServerSideTransfer: ParsableArguments {
         }
         let (factory, httpURL) = try registry.route(url)
         let (root, path) = try factory.locate(httpURL)
-        let (sourceRoot, _) = try factory.locate(try registry.route(sourceURL).httpURL)
+        let (sourceRoot, _) = try factory.locate(try registry.route(sourceURL).wireURL)
         guard root == sourceRoot else {
             throw ValidationError("server-side move and copy need both URLs below the same root (\(Redactor.redact(url: sourceRoot)))")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import ProviderKit
 
 /// Answers the captcha a server asks at sign-in (Pydio, after three failed sign-ins from one
 /// address), from the command line.

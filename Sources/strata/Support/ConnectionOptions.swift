@@ -7,6 +7,7 @@ import PydioProvider
 import ProviderAPI
 import SharedCache
 import WebDAVProvider
+import HTTPProviderKit
 
 /// The options of most commands: their login is `-u/--user`.
 typealias GlobalOptions = ConnectionOptions<UserLogin>

@@ -1,6 +1,7 @@
 import Foundation
 import ProviderAPI
 @testable import NextcloudTestServer
+import HTTPProviderKit
 
 /// Flattens an XML or JSON document into lines `path=value` in document order, so two documents
 /// compare on structure, element/key order and values. Volatile values (times, etags, ids,

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// Reads values out of OCS XML answers.
 enum XMLTestTree {

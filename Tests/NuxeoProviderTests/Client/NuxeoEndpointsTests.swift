@@ -3,13 +3,14 @@ import NIOCore
 import NuxeoProvider
 import ProviderAPI
 import Testing
+import HTTPProviderKit
 
 /// The adapter's endpoint catalog: every template is valid, and builds the requests the server expects.
 @Suite("Nuxeo endpoint templates")
 struct NuxeoEndpointsTests {
     let base = URL(string: "https://demo.example.com/nuxeo")!
 
-    private func request(_ name: String, _ arguments: TemplateArguments) throws -> HTTPRequest {
+    private func request(_ name: String, _ arguments: TemplateArguments) throws -> TransportRequest {
         try NuxeoEndpoints.standard().template(named: name).makeRequest(baseURL: base, arguments: arguments)
     }
 

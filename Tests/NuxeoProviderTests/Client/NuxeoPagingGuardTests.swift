@@ -3,13 +3,14 @@ import NIOCore
 import NuxeoProvider
 import ProviderAPI
 import Testing
+import HTTPProviderKit
 
 /// A Nuxeo server in memory that answers the root document, and `@children` pages from a closure
 /// (0-based page index → the JSON of the `documents` entity).
 private struct PagingNuxeoTransport: HTTPTransport {
     let page: @Sendable (Int) -> String
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         let json: String
         if request.url.path.contains("@children") {
             let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
@@ -18,7 +19,7 @@ private struct PagingNuxeoTransport: HTTPTransport {
         } else {
             json = #"{"entity-type":"document","uid":"root-uid","path":"/ws","type":"Workspace","title":"ws","facets":["Folderish"]}"#
         }
-        return HTTPResponse(
+        return TransportResponse(
             status: 200, headers: ["Content-Type": "application/json"], url: request.url, body: .bytes(ByteBuffer(string: json)))
     }
 }

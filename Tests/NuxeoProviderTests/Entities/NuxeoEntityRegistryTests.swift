@@ -2,6 +2,7 @@ import Foundation
 import ProviderAPI
 import Testing
 @testable import NuxeoProvider
+import HTTPProviderKit
 
 /// An app's own entity type, registered like the seed SDK's `registerEntityClass`.
 struct WorkflowTask: NuxeoEntityDecodable, Equatable {

@@ -2,6 +2,7 @@ import Foundation
 import NuxeoProvider
 import NuxeoTestServer
 import ProviderAPI
+import HTTPProviderKit
 
 /// A loopback Nuxeo server for one test, and providers talking to it.
 struct LoopbackNuxeo {

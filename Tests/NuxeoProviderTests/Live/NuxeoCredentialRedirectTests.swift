@@ -2,19 +2,20 @@ import Foundation
 import NuxeoProvider
 import ProviderAPI
 import Testing
+import HTTPProviderKit
 
 /// Answers the token request with a 307 to another origin, and records what reaches that origin.
 private struct TokenRedirectingTransport: HTTPTransport {
     let base: any HTTPTransport
     let strayed = StrayedRequests()
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         if request.url.host == "other.example" {
             await strayed.add(request.summary)
-            return HTTPResponse(status: 201, url: request.url, body: .bytes(.init(string: "stolen-token")))
+            return TransportResponse(status: 201, url: request.url, body: .bytes(.init(string: "stolen-token")))
         }
         if request.url.path.hasSuffix("/authentication/token") {
-            return HTTPResponse(status: 307, headers: ["Location": "http://other.example/nuxeo/authentication/token"], url: request.url)
+            return TransportResponse(status: 307, headers: ["Location": "http://other.example/nuxeo/authentication/token"], url: request.url)
         }
         return try await base.send(request)
     }

@@ -3,6 +3,7 @@ import NuxeoProvider
 import NuxeoTestServer
 import ProviderAPI
 import Testing
+import HTTPProviderKit
 
 /// Nuxeo-specific behaviour through the adapter, against the loopback server.
 @Suite("Nuxeo flows on the loopback server")

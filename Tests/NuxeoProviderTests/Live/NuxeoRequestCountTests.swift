@@ -4,6 +4,7 @@ import NuxeoProvider
 import NuxeoTestServer
 import ProviderAPI
 import Testing
+import HTTPProviderKit
 
 /// What the adapter asks the server for metadata, counted with the loopback server's request log.
 @Suite("Nuxeo metadata requests on the loopback server")
@@ -154,7 +155,7 @@ struct CorruptingTransport: HTTPTransport {
     let inner: any HTTPTransport
     let at: Int
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         var response = try await inner.send(request)
         guard request.url.absoluteString.contains("/@blob/") else { return response }
         response.body = HTTPResponseBody(Flipping(base: response.body, at: at))

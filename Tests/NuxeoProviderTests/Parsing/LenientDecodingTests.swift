@@ -2,6 +2,7 @@ import Foundation
 import ProviderAPI
 import Testing
 @testable import NuxeoProvider
+import HTTPProviderKit
 
 extension Parsing {
     @Suite("Lenient decoding") struct LenientDecodingTests {

@@ -4,6 +4,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
+import HTTPProviderKit
 
 /// A request as the scripted transport saw it, with its body read out the way a real transport would.
 struct RecordedRequest: Sendable {
@@ -56,7 +57,7 @@ final class ScriptedTransport: HTTPTransport {
     /// Steps not used yet.
     var remainingSteps: Int { state.withLockedValue { $0.steps.count } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         var body: [UInt8]?
         switch request.body {
         case nil: body = nil
@@ -82,7 +83,7 @@ final class ScriptedTransport: HTTPTransport {
             let responseBody = HTTPResponseBody(next: {
                 queue.withLockedValue { $0.isEmpty ? nil : $0.removeFirst() }
             })
-            return HTTPResponse(status: status, headers: httpHeaders, url: request.url, body: responseBody)
+            return TransportResponse(status: status, headers: httpHeaders, url: request.url, body: responseBody)
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import ProviderAPI
 import Testing
+import HTTPProviderKit
 
 private let base = url("https://demo.example.com/nuxeo")
 

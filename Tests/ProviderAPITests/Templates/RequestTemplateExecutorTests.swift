@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import ProviderAPI
 import Testing
+import HTTPProviderKit
 
 private let base = url("http://127.0.0.1:8080/nuxeo")
 

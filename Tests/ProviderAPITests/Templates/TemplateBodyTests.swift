@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import ProviderAPI
 import Testing
+import HTTPProviderKit
 
 private let base = url("http://127.0.0.1:8080/nuxeo")
 

@@ -2,12 +2,13 @@ import Foundation
 import NIOCore
 import ProviderAPI
 import Testing
+import HTTPProviderKit
 
 private let base = url("https://files.example.com/nuxeo/")
 
 private func request(
     path: String, query: [TemplateField] = [], headers: [TemplateField] = [], _ arguments: TemplateArguments
-) throws -> HTTPRequest {
+) throws -> TransportRequest {
     try RequestTemplate(name: "t", path: path, query: query, headers: headers).makeRequest(baseURL: base, arguments: arguments)
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import ProviderAPI
 import Testing
+import HTTPProviderKit
 
 private let base = url("http://127.0.0.1:8080/nuxeo")
 
@@ -108,7 +109,7 @@ struct TemplatePlaceholderTests {
 }
 
 /// The text of a request's in-memory body.
-func bodyText(_ request: HTTPRequest) -> String? {
+func bodyText(_ request: TransportRequest) -> String? {
     guard case .bytes(let buffer) = request.body else { return nil }
     return String(buffer: buffer)
 }

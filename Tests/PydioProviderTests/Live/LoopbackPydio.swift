@@ -2,6 +2,7 @@ import Foundation
 import ProviderAPI
 import PydioProvider
 import PydioTestServer
+import HTTPProviderKit
 
 /// A loopback Pydio server for one test, and providers talking to it.
 struct LoopbackPydio {

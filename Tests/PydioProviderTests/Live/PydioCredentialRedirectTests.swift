@@ -3,6 +3,7 @@ import NIOCore
 import ProviderAPI
 import PydioProvider
 import Testing
+import HTTPProviderKit
 
 /// Answers the chosen Pydio actions with a 307 to another origin, and records what reaches that origin.
 private struct RedirectingTransport: HTTPTransport {
@@ -10,18 +11,18 @@ private struct RedirectingTransport: HTTPTransport {
     let actions: Set<String>
     let strayed = StrayedRequests()
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         if request.url.host == "other.example" {
             await strayed.add(request.summary)
-            return HTTPResponse(status: 200, url: request.url)
+            return TransportResponse(status: 200, url: request.url)
         }
         if actions.contains(Self.action(of: request)) {
-            return HTTPResponse(status: 307, headers: ["Location": "http://other.example:8443/index.php"], url: request.url)
+            return TransportResponse(status: 307, headers: ["Location": "http://other.example:8443/index.php"], url: request.url)
         }
         return try await base.send(request)
     }
 
-    static func action(of request: HTTPRequest) -> String {
+    static func action(of request: TransportRequest) -> String {
         var text = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
         if case .bytes(let buffer) = request.body { text += "&" + String(buffer: buffer) }
         for pair in text.split(separator: "&") where pair.hasPrefix("get_action=") {

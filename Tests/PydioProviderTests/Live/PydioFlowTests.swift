@@ -3,6 +3,7 @@ import ProviderAPI
 import PydioProvider
 import PydioTestServer
 import Testing
+import HTTPProviderKit
 
 /// Pydio-specific behaviour through the adapter, against the loopback server.
 @Suite("Pydio flows on the loopback server")
@@ -69,7 +70,7 @@ struct PydioFlowTests {
         let url = try #require(share.url)
         #expect(try await provider.shares(of: file.path).map(\.id) == [share.id])
         let direct = url.appendingPathComponent("dl").appendingPathComponent("s.txt")
-        let response = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(method: .GET, url: direct))
+        let response = try await AsyncHTTPClientTransport.shared.send(TransportRequest(method: .GET, url: direct))
         #expect(String(buffer: try await response.body.collect(upTo: 1 << 20)) == "shared!")
         try await provider.revoke(share)
         #expect(try await provider.shares(of: file.path).isEmpty)

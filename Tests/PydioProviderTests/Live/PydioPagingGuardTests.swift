@@ -3,6 +3,7 @@ import NIOCore
 import ProviderAPI
 import PydioProvider
 import Testing
+import HTTPProviderKit
 
 /// Forwards to the real transport and rewrites the `ls` answers of a paginated folder, as a broken
 /// or hostile Pydio server would send them.
@@ -10,7 +11,7 @@ private struct RewritingTransport: HTTPTransport {
     /// (requested page, answer text) → answer text to send instead.
     let rewrite: @Sendable (Int, String) -> String
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         let response = try await AsyncHTTPClientTransport.shared.send(request)
         let url = request.url.absoluteString
         guard url.contains("get_action=ls"), url.contains("dir=") else { return response }
@@ -22,7 +23,7 @@ private struct RewritingTransport: HTTPTransport {
             page = Int(url[marker.upperBound...].prefix { $0.isNumber }) ?? 1
         }
         let rewritten = ByteBuffer(string: rewrite(page, text))
-        return HTTPResponse(status: response.status, headers: response.headers, url: response.url, body: .bytes(rewritten))
+        return TransportResponse(status: response.status, headers: response.headers, url: response.url, body: .bytes(rewritten))
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import NIOHTTP1
 import ProviderAPI
 import Testing
+import HTTPProviderKit
 
 /// The Pydio recordings in `../shared/fixtures/pydio`, read as answers.
 enum PydioFixtures {

@@ -3,6 +3,7 @@ import NIOHTTP1
 import ProviderAPI
 import PydioProvider
 import Testing
+import HTTPProviderKit
 
 /// Times and sizes out of range in an `ls` answer, on the recorded `23_ls_dir` listing.
 @Suite("Pydio nodes: out-of-range times and sizes")

@@ -3,6 +3,8 @@ import NIOHTTP1
 import ProviderAPI
 import PydioProvider
 import Testing
+import ProviderKit
+import HTTPProviderKit
 
 /// Every recording of pydio-core 8.2.5 and of the Pydio 5 SDK, read through the recognizer chains.
 @Suite("Pydio recordings through the recognizer chains")

@@ -3,6 +3,7 @@ import NIOHTTP1
 import ProviderAPI
 import PydioProvider
 import Testing
+import HTTPProviderKit
 
 /// The second run of recordings from the real pydio-core 8.2.5 (46 onwards in
 /// `live-8.2.5/REQUESTS.md`): empty files, decomposed names, search limits, link details and

@@ -2,6 +2,7 @@ import Foundation
 import ProviderAPI
 import PydioProvider
 import Testing
+import HTTPProviderKit
 
 /// Links read from `load_shared_element_data` recordings: expiry and password (57), neither (31).
 @Suite("Pydio share links from the recordings")

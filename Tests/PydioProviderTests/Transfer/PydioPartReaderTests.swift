@@ -3,6 +3,7 @@ import NIOCore
 import ProviderAPI
 import Testing
 @testable import PydioProvider
+import ProviderKit
 
 /// The address of a buffer's first readable byte.
 private func address(_ buffer: ByteBuffer) -> UInt? {

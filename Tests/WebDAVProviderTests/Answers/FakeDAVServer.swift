@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import ProviderAPI
 import WebDAVProvider
+import HTTPProviderKit
 
 /// A small WebDAV server in memory whose shortcomings can be chosen: whether it honours PUT
 /// preconditions, refuses MKCOL over a folder, lists dot-files, keeps a cut PUT's partial body,
@@ -62,7 +63,7 @@ final class FakeDAVServer: HTTPTransport {
             retry: RetryPolicy(maxAttempts: 1))
     }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         var body = ""
         switch request.body {
         case .bytes(let buffer)?: body = String(buffer: buffer)
@@ -93,7 +94,7 @@ final class FakeDAVServer: HTTPTransport {
         }
         var headers = answer.headers
         if let server = behaviour.server { headers.add(name: "Server", value: server) }
-        return HTTPResponse(status: answer.status, headers: headers, url: request.url, body: .bytes(ByteBuffer(string: answer.body)))
+        return TransportResponse(status: answer.status, headers: headers, url: request.url, body: .bytes(ByteBuffer(string: answer.body)))
     }
 
     private func key(of url: URL) -> String { stored(Self.path(of: url, origin: origin)) }

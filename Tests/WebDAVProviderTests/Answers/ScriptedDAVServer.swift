@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import ProviderAPI
 import WebDAVProvider
+import HTTPProviderKit
 
 /// A transport that answers each request from a script (the answers real servers were seen to
 /// give), and remembers every request as `METHOD path`.
@@ -28,12 +29,12 @@ final class ScriptedDAVServer: HTTPTransport {
         self.script = script
     }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         // The path as sent, with its escapes and its trailing slash.
         let path = String(request.url.absoluteString.dropFirst(Self.origin.count))
         await log.append("\(request.method.rawValue) \(path)")
         let answer = script(request.method.rawValue, path, request.headers)
-        return HTTPResponse(status: answer.status, headers: answer.headers, url: request.url, body: .bytes(ByteBuffer(string: answer.body)))
+        return TransportResponse(status: answer.status, headers: answer.headers, url: request.url, body: .bytes(ByteBuffer(string: answer.body)))
     }
 
     /// The requests seen so far.

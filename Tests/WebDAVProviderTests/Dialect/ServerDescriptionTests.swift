@@ -3,6 +3,7 @@ import ProviderAPI
 import Testing
 
 @testable import WebDAVProvider
+import HTTPProviderKit
 
 extension Dialect {
     @Suite("status.php, capabilities, trash bin, WebDAV errors")

@@ -3,6 +3,7 @@ import NIOCore
 import ProviderAPI
 import Testing
 import WebDAVProvider
+import HTTPProviderKit
 
 /// `ItemFields`: a listing that needs no MIME type does not make the server look them up.
 @Suite("Listing fields against the live servers")
@@ -13,7 +14,7 @@ struct ListingFieldsTests {
         private let lock = NSLock()
         private var bodies: [String] = []
         init(_ base: any HTTPTransport) { self.base = base }
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
             if request.method == .PROPFIND, case .bytes(let buffer)? = request.body {
                 let text = String(buffer: buffer)
                 lock.withLock { bodies.append(text) }

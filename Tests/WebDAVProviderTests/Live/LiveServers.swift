@@ -2,6 +2,7 @@ import Foundation
 import ProviderAPI
 import Testing
 import WebDAVProvider
+import HTTPProviderKit
 
 /// The real WebDAV servers `scripts/test` starts on loopback, read from the environment.
 ///

@@ -3,14 +3,15 @@ import NIOCore
 import ProviderAPI
 import Testing
 import WebDAVProvider
+import HTTPProviderKit
 
 /// Answers every request with one status and body.
 private struct FixedAnswerTransport: HTTPTransport {
     let status: Int
     let body: String
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        HTTPResponse(
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        TransportResponse(
             status: status, headers: ["Content-Type": "application/xml; charset=utf-8"], url: request.url,
             body: .bytes(ByteBuffer(string: body)))
     }

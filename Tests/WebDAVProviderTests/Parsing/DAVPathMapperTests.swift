@@ -3,6 +3,7 @@ import ProviderAPI
 import Testing
 
 @testable import WebDAVProvider
+import ProviderKit
 
 private func mapper(_ root: String) throws -> DAVPathMapper {
     try DAVPathMapper(root: try #require(URL(string: root)))

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// A call of one Automation operation: the Swift form of the seed SDK's `NUXAutomationRequest`.
 ///

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
+import HTTPProviderKit
 
 /// Sends the Nuxeo REST and Automation calls the adapter needs, each described by a template
 /// of ``NuxeoEndpoints``, and decodes the answers into entities.
@@ -53,7 +54,7 @@ public struct NuxeoClient: Sendable {
             errorMapper: { head, body in
                 NuxeoErrorMapper.error(
                     status: head.status, body: Data(body.readableBytesView), request: head.request,
-                    retryAfter: HTTPResponse(status: head.status, headers: head.headers, url: head.url).retryAfter)
+                    retryAfter: TransportResponse(status: head.status, headers: head.headers, url: head.url).retryAfter)
             })
     }
 
@@ -190,7 +191,7 @@ public struct NuxeoClient: Sendable {
     }
 
     /// Sends a request and reads its answer as an Automation result.
-    func send(_ request: HTTPRequest, expecting statuses: Set<Int>) async throws -> NuxeoAutomationResult {
+    func send(_ request: TransportRequest, expecting statuses: Set<Int>) async throws -> NuxeoAutomationResult {
         let response = try await executor.execute(request)
         guard statuses.contains(response.status) else { throw await error(for: response, request: request) }
         if response.status == 204 {
@@ -222,7 +223,7 @@ public struct NuxeoClient: Sendable {
     }
 
     /// The error for a failed answer, read from its `exception` entity where it has one.
-    func error(for response: HTTPResponse, request: HTTPRequest) async -> ProviderError {
+    func error(for response: TransportResponse, request: TransportRequest) async -> ProviderError {
         let body = (try? await response.body.collect(upTo: 64 << 10)) ?? ByteBuffer()
         return NuxeoErrorMapper.error(
             status: response.status, body: Data(body.readableBytesView), request: request.summary,
@@ -244,7 +245,7 @@ public struct NuxeoClient: Sendable {
     public func batchUploadRequest(
         batch: String, index: Int = 0, fileName: String, mimeType: String, fileSize: Int64,
         chunk: (index: Int, count: Int)? = nil
-    ) throws -> HTTPRequest {
+    ) throws -> TransportRequest {
         var arguments: [String: JSONValue] = [
             "batch": .string(batch), "index": .integer(Int64(index)),
             "fileName": .string(PercentEncoding.formEncode(fileName)), "fileType": .string(mimeType),
@@ -279,7 +280,7 @@ public struct NuxeoClient: Sendable {
     // MARK: Blobs and tokens
 
     /// The request that downloads the blob at `xpath` of the document `uid`.
-    public func blobRequest(uid: String, xpath: String = "file:content") throws -> HTTPRequest {
+    public func blobRequest(uid: String, xpath: String = "file:content") throws -> TransportRequest {
         try templates.makeRequest(
             templates.catalog.template(named: "blob"), arguments: ["uid": .string(uid), "xpath": .string(xpath)])
     }

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// The Nuxeo REST endpoints the adapter calls, described as data (``RequestTemplate``s).
 ///

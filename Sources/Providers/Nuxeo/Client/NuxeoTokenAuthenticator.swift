@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import ProviderAPI
+import HTTPProviderKit
 
 /// Nuxeo token authentication: acquires an `X-Authentication-Token` with the user's password
 /// once, sends the token on every request, and acquires a new one when the server stops
@@ -41,12 +42,12 @@ public actor NuxeoTokenAuthenticator: Authenticator, CustomStringConvertible, Cu
     /// Forgets the token, so the next request acquires a new one.
     public func forget() { token = nil }
 
-    public func authorize(_ request: inout HTTPRequest) async throws {
+    public func authorize(_ request: inout TransportRequest) async throws {
         let value = try await currentToken()
         request.headers.replaceOrAdd(name: "X-Authentication-Token", value: value)
     }
 
-    public func refresh(after response: HTTPResponse?, for request: HTTPRequest) async throws -> Bool {
+    public func refresh(after response: TransportResponse?, for request: TransportRequest) async throws -> Bool {
         guard acquirer != nil else { return false }
         let sent = request.headers.first(name: "x-authentication-token")
         if let token, sent != token { return true }  // another request already renewed it

@@ -1,6 +1,8 @@
 import Foundation
 import NIOCore
 import ProviderAPI
+import ProviderKit
+import HTTPProviderKit
 
 /// What a Nuxeo token is acquired for: the token servlet's `applicationName`, `deviceId`,
 /// `deviceDescription` and `permission`. The server hands back the same token for the same

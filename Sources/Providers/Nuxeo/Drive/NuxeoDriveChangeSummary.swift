@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// The answer of `NuxeoDrive.GetChangeSummary` (Nuxeo Drive server addon): what changed
 /// under the user's synchronization roots since a previous ``upperBound``.

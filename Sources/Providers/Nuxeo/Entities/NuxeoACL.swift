@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// One ACL of a document, as the `acls` enricher (key `aces`) or the `@acl` adapter (key `ace`) writes it.
 public struct NuxeoACL: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// The body of a document create (`POST`) or update (`PUT`): only the fields the REST API reads.
 ///

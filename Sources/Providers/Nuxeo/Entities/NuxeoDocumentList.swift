@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// The Nuxeo `documents` entity: a page of documents from `@children`, a search or an operation.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// A decoded Nuxeo entity, chosen by its `entity-type`.
 public enum NuxeoEntity: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// A model that decodes one Nuxeo `entity-type`.
 ///

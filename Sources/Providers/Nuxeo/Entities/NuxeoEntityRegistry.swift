@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// Maps `entity-type` strings to decoders, the Swift form of the seed SDK's `registerEntityClass`.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// The Nuxeo `exception` entity, the JSON body of an error answer.
 ///

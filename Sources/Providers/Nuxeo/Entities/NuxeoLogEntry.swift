@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// One audit entry: the `logEntry` entity of the `@audit` adapter, or one element of the
 /// JSON blob the admin-only `Audit.Query` operation returns.

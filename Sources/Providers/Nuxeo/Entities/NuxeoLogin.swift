@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// The `login` entity answered by the `login` Automation operation: who the credentials belong to.
 public struct NuxeoLogin: NuxeoEntityDecodable, Hashable {

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// The `user` entity (`GET /api/v1/me`, `/user/{name}`).
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// Turns a Nuxeo error answer — an HTTP status plus an `exception` entity, an HTML error page,
 /// or nothing — into a ``ProviderError``.

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// Field readers used by the entity decoders: lenient about representation, strict about shape.
 extension JSONValue {

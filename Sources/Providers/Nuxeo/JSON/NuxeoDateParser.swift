@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// The lenient date reader for every date form Nuxeo servers send.
 ///

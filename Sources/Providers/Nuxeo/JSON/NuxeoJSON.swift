@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// Reading raw response bytes into a ``JSONValue`` safely.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// Maps a ``NuxeoDocument`` to a portable ``Item``.
 ///

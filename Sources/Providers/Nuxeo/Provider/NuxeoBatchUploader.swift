@@ -1,6 +1,8 @@
 import Foundation
 import NIOCore
 import ProviderAPI
+import ProviderKit
+import HTTPProviderKit
 
 /// Sends a file into a Nuxeo upload batch: in one request when it is small, in chunks with
 /// resume when it is large.
@@ -128,7 +130,7 @@ struct NuxeoBatchUploader: Sendable {
         return try await send(request)
     }
 
-    private func send(_ request: HTTPRequest) async throws -> (status: Int, json: JSONValue) {
+    private func send(_ request: TransportRequest) async throws -> (status: Int, json: JSONValue) {
         let response = try await client.executor.execute(request)
         guard [200, 201, 202].contains(response.status) else { throw await client.error(for: response, request: request) }
         let body = try await response.body.collect(upTo: 1 << 20)

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// Which change feed a provider settled on, decided at the first `changes(since: nil)`.
 actor NuxeoFeedChoice {

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 extension NuxeoProvider {
     public func createFolder(named name: String, in parent: ItemPath) async throws -> Item {

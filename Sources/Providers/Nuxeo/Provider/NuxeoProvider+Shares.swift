@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 extension NuxeoProvider {
     /// The grants on the item's own (`local`) ACL, read through the `acls` enricher; inherited

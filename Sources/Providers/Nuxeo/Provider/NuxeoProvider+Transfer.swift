@@ -1,6 +1,8 @@
 import Foundation
 import NIOCore
 import ProviderAPI
+import ProviderKit
+import HTTPProviderKit
 
 extension NuxeoProvider {
     public func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {

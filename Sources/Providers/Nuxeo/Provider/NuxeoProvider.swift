@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import ProviderAPI
+import ProviderKit
+import HTTPProviderKit
 
 /// A ``StorageProvider`` for the Nuxeo Platform: REST API v1 for documents, blobs, batch upload
 /// and search, Automation for move, copy, trash and permissions.

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// Registers the Nuxeo adapter: schemes `nuxeo` (http) and `nuxeos` (https), and recognition
 /// of Nuxeo servers by their REST API.
@@ -33,7 +34,8 @@ public struct NuxeoProviderFactory: ProviderFactory {
 
     /// A Nuxeo server answers `GET {context}/api/v1/me` with a `user` entity (with credentials),
     /// or `runningstatus` without them; the context path defaults to `/nuxeo`.
-    public func probe(_ url: URL, using executor: RequestExecutor) async -> ProbeResult? {
+    public func probe(_ url: URL, context: ProbeContext) async -> ProbeResult? {
+        let executor = context.executor()
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
         let first = components.percentEncodedPath.split(separator: "/").first.map(String.init) ?? "nuxeo"
         components.percentEncodedPath = "/" + first
@@ -44,16 +46,16 @@ public struct NuxeoProviderFactory: ProviderFactory {
         probe.defaultHeaders.replaceOrAdd(name: "X-No-Basic-Header", value: "true")
         var detail: String?
         var confidence = 0
-        if let response = try? await probe.execute(HTTPRequest(method: .GET, url: base.appendingPathComponent("api/v1/me"))) {
+        if let response = try? await probe.execute(TransportRequest(method: .GET, url: base.appendingPathComponent("api/v1/me"))) {
             let body = (try? await response.body.collect(upTo: 1 << 20)).map { Data($0.readableBytesView) }
             if response.status == 200, let body, let json = try? NuxeoJSON.parse(body), json["entity-type"]?.stringValue == "user" {
                 detail = "Nuxeo REST API (signed in as \(json["id"]?.stringValue ?? "?"))"
                 confidence = 90
             }
         }
-        if detail == nil, let response = try? await probe.execute(HTTPRequest(method: .GET, url: base.appendingPathComponent("runningstatus"))) {
+        if detail == nil, let response = try? await probe.execute(TransportRequest(method: .GET, url: base.appendingPathComponent("runningstatus"))) {
             await response.body.discard()
-            if response.status == 200, let automation = try? await probe.execute(HTTPRequest(method: .GET, url: base.appendingPathComponent("api/v1/path/"))) {
+            if response.status == 200, let automation = try? await probe.execute(TransportRequest(method: .GET, url: base.appendingPathComponent("api/v1/path/"))) {
                 let type = automation.headers.first(name: "content-type") ?? ""
                 await automation.body.discard()
                 if automation.status == 401 || type.contains("json") {

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// How a ``NuxeoProvider`` talks to its server, read from a ``ProviderConfiguration``.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 extension PydioProvider {
     public func createFolder(named name: String, in parent: ItemPath) async throws -> Item {

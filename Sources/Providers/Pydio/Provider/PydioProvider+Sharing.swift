@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 extension PydioProvider {
     /// Searches the workspace's index (`get_action=search`) below the root (or the query's

@@ -1,6 +1,8 @@
 import Foundation
 import NIOCore
 import ProviderAPI
+import ProviderKit
+import HTTPProviderKit
 
 extension PydioProvider {
     public func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
@@ -30,7 +32,7 @@ extension PydioProvider {
     /// Whether a download's 2xx answer is an error page: Pydio answers errors with 200 and an XML
     /// document, or an HTML page without an attachment. A 206 is content whatever its type: 8.2.5
     /// labels ranged answers `text/html`.
-    static func isErrorPage(_ response: HTTPResponse) -> Bool {
+    static func isErrorPage(_ response: TransportResponse) -> Bool {
         guard response.status == 200 else { return false }
         let type = (response.headers.first(name: "content-type") ?? "").lowercased()
         if type.hasPrefix("text/xml") || type.hasPrefix("application/xml") { return true }
@@ -38,7 +40,7 @@ extension PydioProvider {
     }
 
     /// The error a download answered: the recognizer chain's reading of the body.
-    static func downloadError(_ response: HTTPResponse, body: ByteBuffer, request: String) -> ProviderError {
+    static func downloadError(_ response: TransportResponse, body: ByteBuffer, request: String) -> ProviderError {
         guard (200..<300).contains(response.status) else {
             return ProviderError.http(status: response.status, request: request, retryAfter: response.retryAfter)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ProviderAPI
+import ProviderKit
 
 /// A ``StorageProvider`` for Pydio 5–8 (pydio-core) through its `index.php?get_action=` API.
 ///

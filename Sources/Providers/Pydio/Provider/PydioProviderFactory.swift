@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// Registers the Pydio adapter: schemes `pydio` (http) and `pydios` (https), and recognition of
 /// Pydio servers by their `get_seed` answer.
@@ -32,13 +33,14 @@ public struct PydioProviderFactory: ProviderFactory {
 
     /// A Pydio server answers `index.php?get_action=get_seed` with a plain-text seed (`-1` on 7/8)
     /// or the captcha JSON; the base path is the URL's first segment, or `/pydio`.
-    public func probe(_ url: URL, using executor: RequestExecutor) async -> ProbeResult? {
+    public func probe(_ url: URL, context: ProbeContext) async -> ProbeResult? {
+        let executor = context.executor()
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
         let first = components.percentEncodedPath.split(separator: "/").first.map(String.init) ?? "pydio"
         components.percentEncodedPath = "/" + first + "/index.php"
         components.percentEncodedQuery = "get_action=get_seed"
         guard let seedURL = components.url,
-            let response = try? await executor.execute(HTTPRequest(method: .GET, url: seedURL)),
+            let response = try? await executor.execute(TransportRequest(method: .GET, url: seedURL)),
             let body = try? await response.body.collect(upTo: 4096)
         else { return nil }
         let answer = RecognizableAnswer(status: response.status, headers: response.headers, body: Data(body.readableBytesView))

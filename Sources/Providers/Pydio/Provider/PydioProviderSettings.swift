@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// How a ``PydioProvider`` reaches its workspace, read from a ``ProviderConfiguration``.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// What a write (`mkdir`, `rename`, `copy`, `move`, `delete`, `upload`, …) answered.
 public struct PydioChange: Sendable, Hashable {

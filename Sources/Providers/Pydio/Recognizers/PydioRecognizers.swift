@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// The response recognizers of the Pydio `get_action` API, and the chains built from them.
 ///

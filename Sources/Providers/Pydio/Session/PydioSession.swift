@@ -3,6 +3,8 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
+import ProviderKit
+import HTTPProviderKit
 
 /// One signed-in conversation with a Pydio server: the cookie session, the secure token, the
 /// lazy login (seed, hashed or plain password, captcha) and the replay of a call whose session
@@ -91,12 +93,12 @@ public actor PydioSession {
     }
 
     /// The request for `action`, with the token; GET parameters in the query, POST ones as a form body.
-    public func request(_ action: String, _ parameters: [(String, String)], post: Bool) -> HTTPRequest {
+    public func request(_ action: String, _ parameters: [(String, String)], post: Bool) -> TransportRequest {
         var all = [("get_action", action)] + parameters
         if let token { all.append(("secure_token", token)) }
         let encoded = all.map { PercentEncoding.formEncode($0.0) + "=" + PercentEncoding.formEncode($0.1) }.joined(separator: "&")
         if post {
-            var request = HTTPRequest(
+            var request = TransportRequest(
                 method: .POST, url: endpoint, headers: ["Content-Type": "application/x-www-form-urlencoded"],
                 body: .bytes(ByteBuffer(string: encoded)), isIdempotent: false)
             // The action is in the body: name it in logs and errors (the body's other values may be secrets).
@@ -105,11 +107,11 @@ public actor PydioSession {
         }
         var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)
         components?.percentEncodedQuery = encoded
-        return HTTPRequest(method: .GET, url: components?.url ?? endpoint)
+        return TransportRequest(method: .GET, url: components?.url ?? endpoint)
     }
 
     /// The request for `action`, signing in first when the session has no token yet.
-    public func signedInRequest(_ action: String, _ parameters: [(String, String)], post: Bool = false) async throws -> HTTPRequest {
+    public func signedInRequest(_ action: String, _ parameters: [(String, String)], post: Bool = false) async throws -> TransportRequest {
         _ = try await currentToken()
         return request(action, parameters, post: post)
     }
@@ -126,7 +128,7 @@ public actor PydioSession {
     static let credentialActions: Set<String> = ["login", "get_seed", "get_captcha"]
 
     /// Sends a prepared request once and reads the whole answer (HTTP errors are thrown as such).
-    public func read(_ request: HTTPRequest, limit: Int = 64 << 20) async throws -> RecognizableAnswer {
+    public func read(_ request: TransportRequest, limit: Int = 64 << 20) async throws -> RecognizableAnswer {
         let response = try await executor.execute(request)
         let body: ByteBuffer
         do {

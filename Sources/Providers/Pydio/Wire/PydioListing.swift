@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// An `ls` answer: the listed folder, its children, and the page it is when the folder is paginated.
 public struct PydioListing: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// A file or folder as Pydio describes it: a `<tree …/>` element of `ls`, `nodes_diff` or `search`.
 ///

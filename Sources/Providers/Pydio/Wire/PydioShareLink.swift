@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// One public link of `load_shared_element_data`.
 public struct PydioShareLink: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// A Pydio workspace (a "repository"): `<repo>` of the `user/repositories` registry.
 public struct PydioWorkspace: Sendable, Hashable {

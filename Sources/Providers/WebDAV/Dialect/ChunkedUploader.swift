@@ -3,6 +3,8 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
+import ProviderKit
+import HTTPProviderKit
 
 /// Thrown before any chunk is sent when the server has no upload area.
 struct ChunkingUnavailable: Error {}
@@ -73,11 +75,11 @@ struct ChunkedUploader: Sendable {
             <?xml version="1.0" encoding="utf-8"?>
             <d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/><d:getcontentlength/></d:prop></d:propfind>
             """
-        let request = HTTPRequest(method: .PROPFIND, url: folder, headers: propfindHeaders, body: .bytes(ByteBuffer(string: body)))
+        let request = TransportRequest(method: .PROPFIND, url: folder, headers: propfindHeaders, body: .bytes(ByteBuffer(string: body)))
         let response = try await provider.executor.execute(request)
         if response.status == 404 {
             await response.body.discard()
-            let mkcol = HTTPRequest(method: .MKCOL, url: folder, headers: headers)
+            let mkcol = TransportRequest(method: .MKCOL, url: folder, headers: headers)
             let made = try await provider.executor.execute(mkcol)
             if [404, 501].contains(made.status) {
                 // No upload area: this server has no chunking after all.
@@ -176,9 +178,9 @@ struct ChunkedUploader: Sendable {
                 report(TransferProgress(completed: sentBefore + step.completed, expected: total))
             }
         }
-        let request = HTTPRequest(
+        let request = TransportRequest(
             method: .PUT, url: url, headers: chunkHeaders, body: .bytes(chunk), uploadProgress: chunkProgress)
-        let response: HTTPResponse
+        let response: TransportResponse
         do {
             response = try await provider.executor.execute(request)
         } catch {
@@ -210,7 +212,7 @@ struct ChunkedUploader: Sendable {
         if let ifMatch = options.ifMatch { moveHeaders.add(name: "If-Match", value: ifMatch) }
         // A MOVE may be retried after a dropped connection: the server then answers 404 for the
         // folder that is already gone, and the item is checked below.
-        let request = HTTPRequest(method: .MOVE, url: url, headers: moveHeaders, isIdempotent: true)
+        let request = TransportRequest(method: .MOVE, url: url, headers: moveHeaders, isIdempotent: true)
         let response = try await provider.executor.execute(request)
         guard response.isSuccess else {
             throw Self.checksumAware(await provider.error(for: response, request: request, path: path) { status in
@@ -239,7 +241,7 @@ struct ChunkedUploader: Sendable {
     func abort(_ folder: URL) async {
         let executor = provider.executor
         await Task.detached {
-            let request = HTTPRequest(method: .DELETE, url: folder)
+            let request = TransportRequest(method: .DELETE, url: folder)
             if let response = try? await executor.execute(request) { await response.body.discard() }
         }.value
     }

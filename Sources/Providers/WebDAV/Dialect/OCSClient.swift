@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
+import HTTPProviderKit
 
 /// Sends OCS API calls (`ocs/v2.php/…?format=json`, `OCS-APIRequest: true`) and reads their
 /// envelopes: HTTP and OCS errors alike become a ``ProviderError``.
@@ -30,7 +31,7 @@ struct OCSClient: Sendable {
             let text = form.map { "\(PercentEncoding.formEncode($0.0))=\(PercentEncoding.formEncode($0.1))" }.joined(separator: "&")
             body = .bytes(ByteBuffer(string: text))
         }
-        let request = HTTPRequest(method: method, url: url, headers: headers, body: body)
+        let request = TransportRequest(method: method, url: url, headers: headers, body: body)
         let response = try await executor.execute(request)
         let data: Data
         do {

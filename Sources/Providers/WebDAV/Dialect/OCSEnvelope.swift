@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// The envelope every OCS answer comes in: `{"ocs":{"meta":{…},"data":…}}` in JSON, or
 /// `<ocs><meta>…</meta><data>…</data></ocs>` in XML.

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// Maps OCS Share API objects (`share_type`, `permissions`, `expiration`, …) to portable
 /// ``Share`` values and ``ShareRequest``s to OCS parameters.

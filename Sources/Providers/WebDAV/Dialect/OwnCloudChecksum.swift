@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import ProviderKit
 
 /// ownCloud/Nextcloud checksums: the `oc:checksums` property (`SHA1:… MD5:… ADLER32:…`) and
 /// the `OC-Checksum` header (`SHA1:…`) sent with an upload.

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
+import HTTPProviderKit
 
 /// Registers the ownCloud/Nextcloud dialect of the WebDAV adapter: schemes `nextcloud` and
 /// `nextclouds` (or `owncloud` and `ownclouds` for the ownCloud flavor), and recognition of
@@ -148,7 +149,8 @@ public struct OwnCloudProviderFactory: ProviderFactory {
     }
 
     /// Recognises a server by `status.php` (under the URL's path, then at the origin) whose product is this flavor.
-    public func probe(_ url: URL, using executor: RequestExecutor) async -> ProbeResult? {
+    public func probe(_ url: URL, context: ProbeContext) async -> ProbeResult? {
+        let executor = context.executor()
         guard let endpoints = try? Self.endpoints(url) else { return nil }
         var candidates = [endpoints.serverRoot]
         if var origin = URLComponents(url: endpoints.serverRoot, resolvingAgainstBaseURL: false), origin.percentEncodedPath != "/" {
@@ -214,7 +216,7 @@ public struct OwnCloudProviderFactory: ProviderFactory {
         guard let url = URL(string: serverRoot.absoluteString + "status.php") else { return nil }
         var anonymous = executor
         anonymous.authenticator = NoAuthenticator()
-        guard let response = try? await anonymous.execute(HTTPRequest(method: .GET, url: url)) else { return nil }
+        guard let response = try? await anonymous.execute(TransportRequest(method: .GET, url: url)) else { return nil }
         guard response.status == 200, let body = try? await response.body.collect(upTo: 64 << 10) else {
             await response.body.discard()
             return nil
@@ -233,7 +235,7 @@ extension WebDAVProvider {
             compiled, scopeHref: scope.hasSuffix("/") ? String(scope.dropLast()) : scope, properties: "<d:resourcetype/>", limit: 1)
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "text/xml; charset=utf-8")
-        let request = HTTPRequest(
+        let request = TransportRequest(
             method: HTTPMethod(rawValue: "SEARCH"), url: dialect.url("remote.php/dav/"), headers: headers,
             body: .bytes(ByteBuffer(string: body)), isIdempotent: true)
         guard let response = try? await executor.execute(request) else { return false }

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// What an ownCloud or Nextcloud server offers, read from its OCS capabilities
 /// (`GET /ocs/v2.php/cloud/capabilities?format=json`).

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 /// The answer of `GET /status.php`, which ownCloud and Nextcloud serve without authentication:
 /// `{"installed":true,"maintenance":false,"version":"13.0.0.5","productname":"Nextcloud",…}`.

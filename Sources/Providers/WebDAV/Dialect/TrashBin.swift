@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
+import HTTPProviderKit
 
 /// One deleted item in an ownCloud or Nextcloud trash bin.
 public struct TrashItem: Sendable, Hashable {
@@ -90,7 +91,7 @@ extension WebDAVProvider {
         var headers = HTTPHeaders()
         headers.add(name: "Depth", value: "1")
         headers.add(name: "Content-Type", value: "application/xml; charset=utf-8")
-        let request = HTTPRequest(
+        let request = TransportRequest(
             method: .PROPFIND, url: dialect.trashRoot, headers: headers, body: .bytes(ByteBuffer(string: TrashBin.propfindBody)))
         let response = try await executor.execute(request)
         guard response.status == 207 else {
@@ -120,7 +121,7 @@ extension WebDAVProvider {
         var headers = HTTPHeaders()
         headers.add(name: "Destination", value: destination.absoluteString)
         headers.add(name: "Overwrite", value: "F")
-        let request = HTTPRequest(method: .MOVE, url: source, headers: headers)
+        let request = TransportRequest(method: .MOVE, url: source, headers: headers)
         let response = try await executor.execute(request)
         guard response.isSuccess else {
             throw await error(for: response, request: request, path: nil) { $0 == 412 ? .alreadyExists : nil }

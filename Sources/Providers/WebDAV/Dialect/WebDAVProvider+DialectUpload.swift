@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
+import ProviderKit
 
 extension WebDAVProvider {
     /// An upload in the dialect: the content's SHA-1 is read first and sent as `OC-Checksum`, the

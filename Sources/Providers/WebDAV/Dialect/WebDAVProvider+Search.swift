@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
+import HTTPProviderKit
 
 extension WebDAVProvider {
     /// Searches with WebDAV `SEARCH` on `remote.php/dav` (see ``DAVSearchCompiler``), ordered by
@@ -38,7 +39,7 @@ extension WebDAVProvider {
     func runSearch(_ body: String, dialect: WebDAVDialect) async throws -> [Item] {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "text/xml; charset=utf-8")
-        let request = HTTPRequest(
+        let request = TransportRequest(
             method: HTTPMethod(rawValue: "SEARCH"), url: dialect.url("remote.php/dav/"), headers: headers,
             body: .bytes(ByteBuffer(string: body)), isIdempotent: true)
         let response = try await executor.execute(request)

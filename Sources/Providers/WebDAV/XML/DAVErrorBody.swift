@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 
 #if canImport(FoundationXML)
     import FoundationXML

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HTTPProviderKit
 import ProviderAPI
 
 extension FilesEndpoint {

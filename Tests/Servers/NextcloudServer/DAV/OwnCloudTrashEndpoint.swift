@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HTTPProviderKit
 import ProviderAPI
 
 /// ownCloud 10's trash bin at `/remote.php/dav/trash-bin/USER/`: entries named by file id (nested

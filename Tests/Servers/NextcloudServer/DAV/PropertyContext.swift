@@ -1,4 +1,5 @@
 import Foundation
+import HTTPProviderKit
 import ProviderAPI
 
 /// What rendering a node's properties needs besides the node.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPProviderKit
 import ProviderAPI
 
 /// A `d:basicsearch` (RFC 5323) as Nextcloud accepts it.

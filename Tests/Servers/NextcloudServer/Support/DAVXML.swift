@@ -1,4 +1,5 @@
 import Foundation
+import HTTPProviderKit
 import ProviderAPI
 
 #if canImport(FoundationXML)

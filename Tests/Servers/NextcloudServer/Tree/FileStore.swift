@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import ProviderKit
 
 /// Every user's files, trash and chunked uploads, kept in memory. File ids are unique across users.
 struct FileStore: Sendable {

@@ -1,0 +1,100 @@
+import Foundation
+import ProviderAPI
+
+/// Checks the pages of one listing or search as they come, and stops a loop that a broken or
+/// hostile server would make endless.
+///
+/// A page loop admits each page before asking for the next one. ``admit(_:)`` (or
+/// ``admit(keys:cursor:hasMore:)`` for an adapter's own wire pages) throws
+/// ``ProviderError/Code/invalidResponse``, naming the listing, when:
+/// - a cursor comes back that an earlier page already gave (the server sends the loop round);
+/// - a page has the same entries as an earlier page (the same page again under a new cursor);
+/// - a page has no entries yet says more follow (nothing new, forever);
+/// - the listing passes ``PageLimits/maxPages`` pages or ``PageLimits/maxEntries`` entries.
+///
+/// It keeps one cursor and one small fingerprint per page, never the entries themselves.
+///
+/// ```swift
+/// var pages = PageGuard("the listing of \(folder)", limits: provider.pageLimits)
+/// var request = PageRequest()
+/// while true {
+///     let page = try await provider.list(folder, page: request)
+///     try pages.admit(page)
+///     show(page.items)
+///     guard let next = page.next else { break }
+///     request.cursor = next
+/// }
+/// ```
+public struct PageGuard: Sendable {
+    /// What is being paged, as error messages name it, such as `the listing of /Reports`.
+    public let subject: String
+    /// The ceilings.
+    public let limits: PageLimits
+    /// The pages admitted so far.
+    public private(set) var pages = 0
+    /// The entries admitted so far.
+    public private(set) var entries = 0
+    private var cursors: Set<String> = []
+    private var fingerprints: Set<Fingerprint> = []
+
+    private struct Fingerprint: Hashable {
+        var count: Int
+        var sum: Int
+        var xor: Int
+    }
+
+    /// Creates a guard for one listing or search.
+    public init(_ subject: String, limits: PageLimits = .standard) {
+        self.subject = subject
+        self.limits = limits
+    }
+
+    /// A guard for the listing of `folder`.
+    public static func listing(of folder: ItemPath, limits: PageLimits = .standard) -> PageGuard {
+        PageGuard("the listing of \(folder)", limits: limits)
+    }
+
+    /// Admits a page of items (keyed by path), with its cursor to the next page.
+    ///
+    /// - Throws: ``ProviderError/Code/invalidResponse`` when the page repeats, brings nothing
+    ///   new, or passes a limit.
+    public mutating func admit(_ page: ItemPage) throws {
+        try admit(keys: page.items.lazy.map(\.path), cursor: page.next, hasMore: page.next != nil)
+    }
+
+    /// Admits one page given by the keys of its entries (ids or paths: what tells entries apart),
+    /// the cursor to the next page where there is one, and whether the server says more pages follow.
+    ///
+    /// - Throws: ``ProviderError/Code/invalidResponse`` when the page repeats, brings nothing
+    ///   new, or passes a limit.
+    public mutating func admit<Keys: Collection>(keys: Keys, cursor: PageCursor? = nil, hasMore: Bool) throws
+    where Keys.Element: Hashable {
+        pages += 1
+        let count = keys.count
+        if pages > limits.maxPages {
+            throw ProviderError(.invalidResponse, "\(subject) goes on past \(limits.maxPages) pages (the maxPages limit)")
+        }
+        let (total, overflow) = entries.addingReportingOverflow(count)
+        if overflow || total > limits.maxEntries {
+            throw ProviderError(.invalidResponse, "\(subject) goes on past \(limits.maxEntries) entries (the maxEntries limit)")
+        }
+        entries = total
+        if count == 0 {
+            if hasMore { throw ProviderError(.invalidResponse, "\(subject) sent an empty page \(pages) that says more pages follow") }
+        } else {
+            // Order does not matter: the same entries reshuffled are the same page.
+            var fingerprint = Fingerprint(count: count, sum: 0, xor: 0)
+            for key in keys {
+                let hash = key.hashValue
+                fingerprint.sum &+= hash
+                fingerprint.xor ^= hash &* 0x1E37_79B9_7F4A_7C15
+            }
+            guard fingerprints.insert(fingerprint).inserted else {
+                throw ProviderError(.invalidResponse, "\(subject) sent page \(pages) with the same entries as an earlier page")
+            }
+        }
+        if let cursor, !cursors.insert(cursor.rawValue).inserted {
+            throw ProviderError(.invalidResponse, "\(subject) repeats a page cursor at page \(pages)")
+        }
+    }
+}

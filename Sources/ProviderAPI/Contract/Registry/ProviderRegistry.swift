@@ -1,0 +1,242 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+
+/// A saved remote: a name for a server, an adapter and its options. Secrets are
+/// not part of it; they live in a ``CredentialStore`` under the remote's name.
+public struct SavedRemote: Sendable, Hashable, Codable {
+    /// The name used on the command line (`work:` in `work:/Reports`).
+    public var name: String
+    /// The adapter's ``ProviderFactory/kind``.
+    public var kind: String
+    /// The server URL (`http`/`https` or the adapter's scheme).
+    public var url: URL
+    /// Adapter options.
+    public var options: [String: String]
+
+    /// Creates a remote.
+    public init(name: String, kind: String, url: URL, options: [String: String] = [:]) {
+        self.name = name
+        self.kind = kind
+        self.url = url
+        self.options = options
+    }
+}
+
+/// Maps URL schemes and saved remote names to adapters, so an app picks a provider at run time.
+///
+/// ```swift
+/// let registry = ProviderRegistry()
+/// registry.register(WebDAVProviderFactory())
+/// let (provider, path) = try registry.resolve(URL(string: "webdav://127.0.0.1:8081/docs/a.txt")!,
+///                                             credentials: .basic(username: "u", password: p))
+/// ```
+public final class ProviderRegistry: Sendable {
+    private struct State {
+        var factories: [String: any ProviderFactory] = [:]
+        var byScheme: [String: String] = [:]
+        var remotes: [String: SavedRemote] = [:]
+        var signIn: SignInInteraction?
+        var serverFacts: (any ServerFactStore)?
+    }
+    private let state = NIOLockedValueBox(State())
+
+    /// An empty registry.
+    public init() {}
+
+    /// How questions asked at sign-in are answered, for every provider this registry makes
+    /// (``ProviderConfiguration/signIn``).
+    public var signIn: SignInInteraction? {
+        get { state.withLockedValue { $0.signIn } }
+        set { state.withLockedValue { $0.signIn = newValue } }
+    }
+
+    /// Where every provider this registry makes keeps what it verified about its server
+    /// (``ProviderConfiguration/serverFacts``).
+    public var serverFacts: (any ServerFactStore)? {
+        get { state.withLockedValue { $0.serverFacts } }
+        set { state.withLockedValue { $0.serverFacts = newValue } }
+    }
+
+    /// `configuration` with the registry's ``signIn`` and ``serverFacts``.
+    private func prepared(_ configuration: ProviderConfiguration) -> ProviderConfiguration {
+        var configuration = configuration
+        if configuration.signIn == nil { configuration.signIn = signIn }
+        if configuration.serverFacts == nil { configuration.serverFacts = serverFacts }
+        return configuration
+    }
+
+    /// Registers `factory` for its kind and schemes, replacing an earlier one.
+    public func register(_ factory: any ProviderFactory) {
+        state.withLockedValue { state in
+            state.factories[factory.kind] = factory
+            for scheme in factory.schemes.keys { state.byScheme[scheme.lowercased()] = factory.kind }
+        }
+    }
+
+    /// The registered adapter kinds.
+    public var kinds: [String] {
+        state.withLockedValue { $0.factories.keys.sorted() }
+    }
+
+    /// The factory of `kind`.
+    public func factory(kind: String) -> (any ProviderFactory)? {
+        state.withLockedValue { $0.factories[kind] }
+    }
+
+    /// The factory handling URLs with `scheme`.
+    public func factory(scheme: String) -> (any ProviderFactory)? {
+        state.withLockedValue { state in state.byScheme[scheme.lowercased()].flatMap { state.factories[$0] } }
+    }
+
+    /// Saves a remote under its name.
+    public func addRemote(_ remote: SavedRemote) {
+        state.withLockedValue { $0.remotes[remote.name] = remote }
+    }
+
+    /// The saved remote called `name`.
+    public func remote(named name: String) -> SavedRemote? {
+        state.withLockedValue { $0.remotes[name] }
+    }
+
+    /// All saved remotes, by name.
+    public var savedRemotes: [SavedRemote] {
+        state.withLockedValue { $0.remotes.values.sorted { $0.name < $1.name } }
+    }
+
+    /// Reads saved remotes from a JSON file (an array of ``SavedRemote``); a missing file adds none.
+    public func loadRemotes(from url: URL) throws {
+        guard let data = try? Data(contentsOf: url) else { return }
+        let list: [SavedRemote]
+        do { list = try JSONDecoder().decode([SavedRemote].self, from: data) } catch {
+            throw ProviderError(.invalidArgument, "\(url.path) is not a valid remotes file")
+        }
+        for remote in list { addRemote(remote) }
+    }
+
+    /// Writes the saved remotes to a JSON file.
+    public func saveRemotes(to url: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(savedRemotes).write(to: url, options: .atomic)
+    }
+
+    /// The factory for `url` and the URL with the scheme the factory maps it to (``ProviderFactory/schemes``):
+    /// `http`/`https` for an HTTP adapter, `file` for a local folder.
+    ///
+    /// - Throws: ``ProviderError/Code/unsupported`` for a scheme no adapter handles;
+    ///   ``ProviderError/Code/invalidArgument`` for an `http`/`https` URL without a host, or a port outside 1…65535.
+    public func route(_ url: URL) throws -> (factory: any ProviderFactory, wireURL: URL) {
+        try URLChecks.requireValidPort(url)
+        guard let scheme = url.scheme?.lowercased(), let factory = factory(scheme: scheme),
+            let wire = factory.schemes[scheme] ?? factory.schemes.first(where: { $0.key.lowercased() == scheme })?.value,
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else {
+            // The scheme alone: a target such as `user:password@host` parses as the scheme `user`
+            // with the password in its path, where redacting user info would not find it.
+            throw ProviderError(.unsupported, "no adapter is registered for the scheme '\(url.scheme ?? "")'")
+        }
+        components.scheme = wire
+        components.user = nil
+        components.password = nil
+        guard let wireURL = components.url, !Self.isHTTP(wire) || URLChecks.isValidHTTPURL(wireURL) else {
+            throw ProviderError(.invalidArgument, "invalid URL \(Redactor.redact(url: url))")
+        }
+        return (factory, wireURL)
+    }
+
+    /// Makes the provider for a URL whose scheme names an adapter, rooted at the URL.
+    ///
+    /// `retry` and `onRetry` go to the provider's ``ProviderConfiguration``, as in the other ways to make one.
+    public func makeProvider(
+        for url: URL, credentials: Credentials = .none, options: [String: String] = [:],
+        services: ProviderServices = ProviderServices(), logger: Logger = Logger(label: "strata"),
+        retry: RetryPolicy = .standard, onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+    ) throws -> any StorageProvider {
+        let (factory, wireURL) = try route(url)
+        return try factory.makeProvider(
+            prepared(ProviderConfiguration(
+                url: wireURL, credentials: credentials, services: services, options: options, logger: logger, retry: retry,
+                onRetry: onRetry)))
+    }
+
+    /// Makes the provider for a URL naming an item, and the item's path: the adapter decides
+    /// where its root ends (a WebDAV server's origin, a Nuxeo server's context path).
+    public func resolve(
+        _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
+        services: ProviderServices = ProviderServices(), logger: Logger = Logger(label: "strata"),
+        retry: RetryPolicy = .standard, onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+    ) throws -> (provider: any StorageProvider, path: ItemPath) {
+        let (factory, wireURL) = try route(url)
+        let (root, path) = try factory.locate(wireURL)
+        let provider = try factory.makeProvider(
+            prepared(ProviderConfiguration(
+                url: root, credentials: credentials, services: services, options: options, logger: logger, retry: retry,
+                onRetry: onRetry)))
+        return (provider, path)
+    }
+
+    /// Like ``resolve(_:credentials:options:services:logger:retry:onRetry:)``, but lets the adapter probe
+    /// the server first (``ProviderFactory/connect(_:)``), so capabilities are the server's own.
+    public func connect(
+        _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
+        services: ProviderServices = ProviderServices(), logger: Logger = Logger(label: "strata"),
+        retry: RetryPolicy = .standard, onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+    ) async throws -> (provider: any StorageProvider, path: ItemPath) {
+        let (factory, wireURL) = try route(url)
+        let (root, path) = try factory.locate(wireURL)
+        let provider = try await factory.connect(
+            prepared(ProviderConfiguration(
+                url: root, credentials: credentials, services: services, options: options, logger: logger, retry: retry,
+                onRetry: onRetry)))
+        return (provider, path)
+    }
+
+    /// Makes the provider of a saved remote, with credentials from `store` under the remote's name.
+    public func makeProvider(
+        remote name: String, store: (any CredentialStore)?, services: ProviderServices = ProviderServices(),
+        logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard,
+        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+    ) async throws -> any StorageProvider {
+        guard let remote = remote(named: name) else { throw ProviderError(.notFound, "no remote named \(name)") }
+        guard let factory = factory(kind: remote.kind) else {
+            throw ProviderError(.unsupported, "remote \(name) needs the \(remote.kind) adapter, which is not registered")
+        }
+        var url = remote.url
+        if let scheme = url.scheme?.lowercased(), let wire = factory.schemes[scheme],
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        {
+            components.scheme = wire
+            url = components.url ?? url
+        }
+        guard !Self.isHTTP(url.scheme ?? "") || URLChecks.isValidHTTPURL(url) else {
+            throw ProviderError(.invalidArgument, "remote \(name) has an invalid URL \(Redactor.redact(url: url))")
+        }
+        let credentials = try await store?.credentials(for: name) ?? .none
+        return try await factory.connect(
+            prepared(ProviderConfiguration(
+                url: url, credentials: credentials, services: services, options: remote.options, logger: logger, retry: retry,
+                onRetry: onRetry)))
+    }
+
+    /// Probes an unknown `http`/`https` server with every registered adapter, most confident first.
+    public func detect(
+        _ url: URL, credentials: Credentials = .none, services: ProviderServices = ProviderServices()
+    ) async -> [ProbeResult] {
+        guard URLChecks.isValidHTTPURL(url) else { return [] }
+        let candidates = state.withLockedValue { Array($0.factories.values) }
+        let context = ProbeContext(credentials: credentials, services: services)
+        var results: [ProbeResult] = []
+        await withTaskGroup(of: ProbeResult?.self) { group in
+            for factory in candidates { group.addTask { await factory.probe(url, context: context) } }
+            for await result in group { if let result { results.append(result) } }
+        }
+        return results.sorted { ($0.confidence, $1.kind) > ($1.confidence, $0.kind) }
+    }
+
+    /// Whether `scheme` is `http` or `https`, whose URLs must name a host.
+    private static func isHTTP(_ scheme: String) -> Bool {
+        let scheme = scheme.lowercased()
+        return scheme == "http" || scheme == "https"
+    }
+}

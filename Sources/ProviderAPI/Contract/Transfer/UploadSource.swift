@@ -1,0 +1,212 @@
+import Foundation
+import NIOCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where an upload's bytes come from.
+///
+/// A source hands out a fresh ``UploadStream`` for each attempt. A replayable
+/// source (a file, bytes in memory) can be sent again after a retry, a
+/// redirect or a re-login; a one-shot source (an arbitrary async sequence)
+/// cannot, and a request carrying one is never retried.
+///
+/// ## Topics
+/// - ``FileSource``
+/// - ``DataSource``
+/// - ``AsyncSequenceSource``
+public protocol UploadSource: Sendable {
+    /// The length in bytes, when known in advance.
+    var length: Int64? { get }
+    /// Whether ``makeStream()`` may be called more than once.
+    var isReplayable: Bool { get }
+    /// A stream of the bytes, from the start.
+    func makeStream() throws -> UploadStream
+}
+
+/// A type-erased, pull-driven stream of upload bytes: the next piece is read only when
+/// the transport asks for it, so memory stays flat whatever the size.
+public struct UploadStream: AsyncSequence, Sendable {
+    public typealias Element = ByteBuffer
+    private let makeNext: @Sendable () -> (@Sendable () async throws -> ByteBuffer?)
+
+    /// Wraps a sequence of byte buffers.
+    public init<S: AsyncSequence & Sendable>(_ sequence: S) where S.Element == ByteBuffer {
+        makeNext = {
+            let box = IteratorBox(sequence.makeAsyncIterator())
+            return { try await box.next() }
+        }
+    }
+
+    /// Wraps a function called for each next piece; `nil` ends the stream.
+    public init(next: @escaping @Sendable () async throws -> ByteBuffer?) {
+        makeNext = { next }
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol, Sendable {
+        let next: @Sendable () async throws -> ByteBuffer?
+        public mutating func next() async throws -> ByteBuffer? { try await next() }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(next: makeNext()) }
+}
+
+/// Holds a non-Sendable iterator behind a lock-free, single-consumer box.
+private final class IteratorBox<I: AsyncIteratorProtocol>: @unchecked Sendable where I.Element == ByteBuffer {
+    private var iterator: I
+    init(_ iterator: I) { self.iterator = iterator }
+    func next() async throws -> ByteBuffer? { try await iterator.next() }
+}
+
+/// A source that can hand over its bytes at once: a transport sends a small body as one
+/// buffer instead of a stream, sparing the hand-offs between tasks and threads a streamed
+/// body costs on every request (most of the time of 1,000 small uploads).
+public protocol WholeBodySource: UploadSource {
+    /// All ``UploadSource/length`` bytes in one buffer.
+    func wholeBody() throws -> ByteBuffer
+}
+
+/// Uploads a local file, read in large pieces on demand.
+public struct FileSource: UploadSource {
+    /// The file.
+    public let url: URL
+    /// The size of the file when the source was made.
+    public let length: Int64?
+    /// The size of each read.
+    public let chunkSize: Int
+    public var isReplayable: Bool { true }
+
+    /// A source for the file at `url`.
+    ///
+    /// - Throws: ``ProviderError/Code/notFound`` if the file does not exist.
+    public init(url: URL, chunkSize: Int = 256 << 10) throws {
+        guard let size = PosixFile.fileSize(atPath: url.path) else {
+            throw ProviderError(.notFound, "no file at \(url.path)")
+        }
+        self.url = url
+        self.length = size
+        self.chunkSize = chunkSize
+    }
+
+    public func makeStream() throws -> UploadStream {
+        let file = try PosixFile.open(url.path, flags: O_RDONLY)
+        let reader = FileReader(file: file, chunkSize: chunkSize, length: length ?? 0)
+        return UploadStream { try await reader.next() }
+    }
+}
+
+extension FileSource: WholeBodySource {
+    public func wholeBody() throws -> ByteBuffer {
+        let file = try PosixFile.open(url.path, flags: O_RDONLY)
+        defer { file.closeNow() }
+        let want = Int(length ?? 0)
+        var buffer = ByteBufferAllocator().buffer(capacity: want)
+        while buffer.readableBytes < want {
+            var piece = ByteBuffer()
+            try file.read(count: want - buffer.readableBytes, at: Int64(buffer.readableBytes), into: &piece)
+            if piece.readableBytes == 0 { throw ProviderError(.conflict, "\(url.path) shrank while it was being uploaded") }
+            buffer.writeBuffer(&piece)
+        }
+        return buffer
+    }
+}
+
+/// Reads a file piece by piece into a small ring of buffers: once the transport has written a
+/// piece and let go of it, its storage is filled again instead of freed and allocated anew, so a
+/// long upload does not churn the allocator (whose freed pieces glibc kept, growing the process).
+private actor FileReader {
+    let file: PosixFile
+    let chunkSize: Int
+    let length: Int64
+    var offset: Int64 = 0
+    let allocator = ByteBufferAllocator()
+    var ring: [ByteBuffer] = []
+    var slot = 0
+    static let ringSize = 8
+
+    init(file: PosixFile, chunkSize: Int, length: Int64) {
+        self.file = file
+        self.chunkSize = chunkSize
+        self.length = length
+    }
+
+    func next() throws -> ByteBuffer? {
+        guard offset < length else {
+            file.closeNow()
+            return nil
+        }
+        try Task.checkCancellation()
+        let want = Int(min(Int64(chunkSize), length - offset))
+        var buffer: ByteBuffer
+        if ring.count < Self.ringSize {
+            buffer = allocator.buffer(capacity: chunkSize)
+            ring.append(ByteBuffer())
+            slot = ring.count - 1
+        } else {
+            slot = (slot + 1) % Self.ringSize
+            buffer = ring[slot]
+            ring[slot] = ByteBuffer()  // let go of the ring's reference, so the buffer can be unique again
+        }
+        try file.read(count: want, at: offset, into: &buffer)
+        ring[slot] = buffer
+        if buffer.readableBytes == 0 {
+            throw ProviderError(.conflict, "\(file.path) shrank while it was being uploaded")
+        }
+        offset += Int64(buffer.readableBytes)
+        return buffer
+    }
+}
+
+/// Uploads bytes held in memory.
+public struct DataSource: UploadSource {
+    /// The bytes.
+    public let buffer: ByteBuffer
+    public var length: Int64? { Int64(buffer.readableBytes) }
+    public var isReplayable: Bool { true }
+
+    /// A source for `data`.
+    public init(_ data: Data) { buffer = ByteBuffer(bytes: data) }
+    /// A source for `bytes`.
+    public init(bytes: [UInt8]) { buffer = ByteBuffer(bytes: bytes) }
+    /// A source for the UTF-8 of `string`.
+    public init(string: String) { buffer = ByteBuffer(string: string) }
+
+    public func makeStream() throws -> UploadStream {
+        let chunk = 256 << 10
+        let state = SliceState(buffer)
+        return UploadStream { await state.next(chunk) }
+    }
+}
+
+extension DataSource: WholeBodySource {
+    public func wholeBody() throws -> ByteBuffer { buffer }
+}
+
+private actor SliceState {
+    var buffer: ByteBuffer
+    init(_ buffer: ByteBuffer) { self.buffer = buffer }
+    func next(_ size: Int) -> ByteBuffer? {
+        guard buffer.readableBytes > 0 else { return nil }
+        return buffer.readSlice(length: min(size, buffer.readableBytes))
+    }
+}
+
+/// Uploads from an async sequence that can be read once, such as a pipe or a generator.
+public struct AsyncSequenceSource<Base: AsyncSequence & Sendable>: UploadSource where Base.Element == ByteBuffer {
+    /// The sequence.
+    public let base: Base
+    /// The length, if the caller knows it.
+    public let length: Int64?
+    public var isReplayable: Bool { false }
+
+    /// A one-shot source over `base`.
+    public init(_ base: Base, length: Int64? = nil) {
+        self.base = base
+        self.length = length
+    }
+
+    public func makeStream() throws -> UploadStream { UploadStream(base) }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Logging
+import ProviderAPI
+
+/// The ``ProviderServices`` key of the HTTP transport; ``AsyncHTTPClientTransport/shared`` when unset.
+public enum HTTPTransportKey: ProviderServiceKey {
+    public static var defaultValue: any HTTPTransport { AsyncHTTPClientTransport.shared }
+}
+
+extension ProviderServices {
+    /// The transport HTTP adapters send requests through; ``AsyncHTTPClientTransport/shared`` unless set.
+    public var transport: any HTTPTransport {
+        get { self[HTTPTransportKey.self] }
+        set { self[HTTPTransportKey.self] = newValue }
+    }
+
+    /// Services holding `transport`.
+    public static func transport(_ transport: any HTTPTransport) -> ProviderServices {
+        var services = ProviderServices()
+        services.transport = transport
+        return services
+    }
+}
+
+extension ProviderConfiguration {
+    /// The transport to send requests through (``ProviderServices/transport``).
+    public var transport: any HTTPTransport {
+        get { services.transport }
+        set { services.transport = newValue }
+    }
+
+    /// Creates a configuration for an HTTP adapter that sends its requests through `transport`.
+    public init(
+        url: URL, credentials: Credentials = .none, transport: any HTTPTransport,
+        options: [String: String] = [:], logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard,
+        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+    ) {
+        self.init(
+            url: url, credentials: credentials, services: .transport(transport), options: options, logger: logger,
+            retry: retry, onRetry: onRetry)
+    }
+}
+
+extension ProbeContext {
+    /// An executor that sends the context's credentials as standard HTTP authentication through
+    /// its transport, without retries: what an HTTP adapter's probe asks with.
+    public func executor() -> RequestExecutor {
+        RequestExecutor(transport: services.transport, authenticator: credentials.httpAuthenticator(), retry: .none)
+    }
+}
+
+extension Credentials {
+    /// The authenticator that sends these credentials as standard HTTP authentication.
+    public func httpAuthenticator(refresh: BearerAuthenticator.Refresh? = nil) -> any Authenticator {
+        switch self {
+        case .none: return NoAuthenticator()
+        case .basic(let user, let password), .appPassword(let user, let password):
+            return BasicAuthenticator(username: user, password: password)
+        case .token(let token): return BearerAuthenticator(token: token, refresh: refresh)
+        case .bearer(let token, _): return BearerAuthenticator(token: token, refresh: refresh)
+        }
+    }
+}
+
+extension ProviderRegistry {
+    /// ``makeProvider(for:credentials:options:services:logger:retry:onRetry:)`` sending through `transport`.
+    public func makeProvider(
+        for url: URL, credentials: Credentials = .none, options: [String: String] = [:],
+        transport: any HTTPTransport, logger: Logger = Logger(label: "strata"),
+        retry: RetryPolicy = .standard, onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+    ) throws -> any StorageProvider {
+        try makeProvider(
+            for: url, credentials: credentials, options: options, services: .transport(transport), logger: logger,
+            retry: retry, onRetry: onRetry)
+    }
+
+    /// ``resolve(_:credentials:options:services:logger:retry:onRetry:)`` sending through `transport`.
+    public func resolve(
+        _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
+        transport: any HTTPTransport, logger: Logger = Logger(label: "strata"),
+        retry: RetryPolicy = .standard, onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+    ) throws -> (provider: any StorageProvider, path: ItemPath) {
+        try resolve(
+            url, credentials: credentials, options: options, services: .transport(transport), logger: logger,
+            retry: retry, onRetry: onRetry)
+    }
+
+    /// ``connect(_:credentials:options:services:logger:retry:onRetry:)`` sending through `transport`.
+    public func connect(
+        _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
+        transport: any HTTPTransport, logger: Logger = Logger(label: "strata"),
+        retry: RetryPolicy = .standard, onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+    ) async throws -> (provider: any StorageProvider, path: ItemPath) {
+        try await connect(
+            url, credentials: credentials, options: options, services: .transport(transport), logger: logger,
+            retry: retry, onRetry: onRetry)
+    }
+
+    /// ``makeProvider(remote:store:services:logger:retry:onRetry:)`` sending through `transport`.
+    public func makeProvider(
+        remote name: String, store: (any CredentialStore)?, transport: any HTTPTransport,
+        logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard,
+        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+    ) async throws -> any StorageProvider {
+        try await makeProvider(
+            remote: name, store: store, services: .transport(transport), logger: logger, retry: retry, onRetry: onRetry)
+    }
+
+    /// ``detect(_:credentials:services:)`` sending through `transport`.
+    public func detect(_ url: URL, credentials: Credentials = .none, transport: any HTTPTransport) async -> [ProbeResult] {
+        await detect(url, credentials: credentials, services: .transport(transport))
+    }
+}

@@ -1,0 +1,309 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import ProviderAPI
+
+/// The default ``HTTPTransport``, built on AsyncHTTPClient: streaming bodies both
+/// ways with back-pressure, a pooled connection per host, TLS verification on.
+///
+/// Redirects are never followed here; ``RequestExecutor`` follows them so that
+/// credentials never travel to another host.
+public final class AsyncHTTPClientTransport: HTTPTransport {
+    /// Deadlines and pool sizes.
+    ///
+    /// The defaults are those of the `strata` command line: 10 s to connect, 30 s without a
+    /// byte, and at least 1024 bytes/s over any minute.
+    public struct Configuration: Sendable {
+        /// The longest a connection (TCP and TLS) may take, per attempt.
+        public var connectTimeout: Duration = .seconds(10)
+        /// The longest a response may send no byte at all, head or body; it then fails with
+        /// ``ProviderError/Code/network`` "no data for 30 s".
+        public var readTimeout: Duration = .seconds(30)
+        /// The slowest a download or upload body may move; `nil` for no limit.
+        ///
+        /// An upload is watched while it waits for the server to take more; a download is checked
+        /// as each piece arrives, and one that stops altogether is ended by ``readTimeout``.
+        public var minimumSpeed: MinimumSpeed? = .standard
+        /// Connections kept per host.
+        public var maxConnectionsPerHost: Int = 8
+        /// How long an idle connection stays open.
+        public var idleTimeout: Duration = .seconds(60)
+        /// Creates the default configuration.
+        public init() {}
+    }
+
+    private let client: HTTPClient
+    /// The client's event loops, which paced upload bodies wait for (see ``CountingStream``).
+    private let eventLoops: [any EventLoop]
+    private let ownsClient: Bool
+    private let configuration: Configuration
+
+    /// A transport with its own client; call ``shutdown()`` when done.
+    public init(configuration: Configuration = Configuration()) {
+        var config = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(
+                connect: .nanoseconds(configuration.connectTimeout.nanosecondsClamped),
+                read: .nanoseconds(configuration.readTimeout.nanosecondsClamped)),
+            connectionPool: .init(
+                idleTimeout: .nanoseconds(configuration.idleTimeout.nanosecondsClamped),
+                concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maxConnectionsPerHost),
+            decompression: .disabled)
+        config.httpVersion = .automatic
+        // A failed connection fails its request at once, instead of being tried again and again
+        // until the connect timeout: RequestExecutor decides on retries (a refused connection once,
+        // a host that cannot be resolved never).
+        config.connectionPool.retryConnectionEstablishment = false
+        self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
+        self.eventLoops = Array(client.eventLoopGroup.makeIterator())
+        self.ownsClient = true
+        self.configuration = configuration
+    }
+
+    /// A transport over a client the caller owns (its redirect setting should be `.disallow`, and
+    /// its `connectionPool.retryConnectionEstablishment` `false` for connection failures to fail fast).
+    ///
+    /// The client's own timeouts apply; `configuration` gives the minimum speed and the numbers in messages.
+    public init(client: HTTPClient, configuration: Configuration = Configuration()) {
+        self.client = client
+        self.eventLoops = Array(client.eventLoopGroup.makeIterator())
+        self.ownsClient = false
+        self.configuration = configuration
+    }
+
+    /// A process-wide shared transport.
+    public static let shared = AsyncHTTPClientTransport()
+
+    /// Shuts the client down if this transport created it.
+    public func shutdown() async throws {
+        if ownsClient, self !== AsyncHTTPClientTransport.shared { try await client.shutdown() }
+    }
+
+    /// Bodies up to this size, from a file or memory, are read at once and sent as one buffer.
+    static let wholeBodyLimit: Int64 = 256 << 10
+
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        // A last check: NIO's SocketAddress traps on a port above 65535.
+        guard URLChecks.isValidHTTPURL(request.url) else {
+            throw ProviderError(.invalidArgument, "not a valid http or https URL: \(Redactor.redact(url: request.url))", request: request.summary)
+        }
+        let speed = configuration.minimumSpeed.flatMap { $0.bytesPerSecond > 0 && $0.window > .zero ? $0 : nil }
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = request.method
+        outgoing.headers = request.headers
+        var uploadMonitor: SpeedMonitor?
+        if let body = request.body {
+            switch body {
+            case .bytes(let buffer):
+                outgoing.body = .bytes(buffer)
+            case .source(let source):
+                if let length = source.length, length <= Self.wholeBodyLimit, let whole = source as? any WholeBodySource {
+                    // A small body goes as one buffer: no body task, no hand-off per piece.
+                    outgoing.body = .bytes(try whole.wholeBody())
+                    request.uploadProgress?(TransferProgress(completed: length, expected: length))
+                    break
+                }
+                let stream = try source.makeStream()
+                uploadMonitor = speed.map { SpeedMonitor($0, request: request.summary) }
+                let counted = CountingStream(
+                    base: stream, expected: source.length, progress: request.uploadProgress,
+                    loops: eventLoops, monitor: uploadMonitor)
+                if let length = source.length {
+                    outgoing.body = .stream(counted, length: .known(length))
+                } else {
+                    outgoing.body = .stream(counted, length: .unknown)
+                }
+            }
+        }
+        let timeout: TimeAmount = .nanoseconds((request.deadline ?? .seconds(365 * 86400)).nanosecondsClamped)
+        // AsyncHTTPClient's deadline ends the wait for the head; the body checks it itself.
+        let deadline = request.deadline.map { ContinuousClock.now + $0 }
+        do {
+            let response: HTTPClientResponse
+            if let uploadMonitor {
+                response = try await execute(outgoing, timeout: timeout, watchedBy: uploadMonitor)
+            } else {
+                response = try await client.execute(outgoing, timeout: timeout)
+            }
+            let body = response.body
+            return TransportResponse(
+                status: Int(response.status.code), headers: response.headers, url: request.url,
+                body: HTTPResponseBody(
+                    MappedBody(
+                        base: body, request: request.summary, configuration: configuration,
+                        monitor: speed.map { SpeedMonitor($0, request: request.summary) }, deadline: deadline)))
+        } catch {
+            throw AsyncHTTPClientTransport.map(error, request: request.summary, configuration: configuration)
+        }
+    }
+
+    /// Runs the request while a watchdog checks the upload's speed: a server that stops reading
+    /// leaves the body's stream waiting, with no byte to check the speed on.
+    private func execute(_ outgoing: HTTPClientRequest, timeout: TimeAmount, watchedBy monitor: SpeedMonitor) async throws -> HTTPClientResponse {
+        let client = self.client
+        return try await withThrowingTaskGroup(of: HTTPClientResponse?.self) { group in
+            group.addTask { try await client.execute(outgoing, timeout: timeout) }
+            group.addTask {
+                try await monitor.watch()
+                return nil
+            }
+            defer { group.cancelAll() }
+            while let result = try await group.next() {
+                if let result { return result }
+            }
+            throw ProviderError(.network, "the request ended without a response")
+        }
+    }
+
+    static func map(_ error: any Error, request: String, configuration: Configuration = Configuration()) -> ProviderError {
+        if let providerError = error as? ProviderError { return providerError }
+        if error is CancellationError { return ProviderError(.cancelled, "cancelled", request: request) }
+        let underlying = Redactor.redact(String(describing: error))
+        if let clientError = error as? HTTPClientError {
+            if clientError == .cancelled { return ProviderError(.cancelled, "cancelled", request: request) }
+            let message: String
+            if clientError == .readTimeout {
+                message = "no data for \(configuration.readTimeout.spokenLength)"
+            } else if clientError == .connectTimeout {
+                message = "no connection within \(configuration.connectTimeout.spokenLength)"
+            } else if clientError == .deadlineExceeded {
+                message = "timed out"
+            } else if clientError == .remoteConnectionClosed {
+                message = "the server closed the connection"
+            } else {
+                message = "HTTP client error"
+            }
+            return ProviderError(.network, message, request: request, underlying: underlying)
+        }
+        if let parserError = error as? HTTPParserError, parserError != .invalidEOFState, parserError != .closedConnection {
+            // Not HTTP (a head that never ends, a broken status line or chunk): the server's fault,
+            // and sending the request again would get the same. A connection closed mid-message
+            // is a cut (`network`), as before.
+            return ProviderError(.invalidResponse, "the server sent a malformed HTTP response", request: request, underlying: underlying)
+        }
+        if let connectionError = error as? NIOConnectionError {
+            if connectionError.dnsAError != nil || connectionError.dnsAAAAError != nil, connectionError.connectionErrors.isEmpty {
+                return ProviderError(
+                    .network, NetworkFailure.unresolvedMessage(host: connectionError.host), request: request, underlying: underlying)
+            }
+            let refused = !connectionError.connectionErrors.isEmpty && connectionError.connectionErrors.allSatisfy {
+                ($0.error as? IOError)?.errnoCode == ECONNREFUSED
+            }
+            if refused { return ProviderError(.network, NetworkFailure.refusedMessage, request: request, underlying: underlying) }
+        }
+        if let unknown = error as? SocketAddressError.UnknownHost {
+            return ProviderError(.network, NetworkFailure.unresolvedMessage(host: unknown.host), request: request, underlying: underlying)
+        }
+        if let ioError = error as? IOError, ioError.errnoCode == ECONNREFUSED {
+            return ProviderError(.network, NetworkFailure.refusedMessage, request: request, underlying: underlying)
+        }
+        if case ChannelError.connectTimeout = error {
+            return ProviderError(
+                .network, "no connection within \(configuration.connectTimeout.spokenLength)", request: request, underlying: underlying)
+        }
+        return ProviderError(.network, "connection failed", request: request, underlying: underlying)
+    }
+}
+
+/// Maps body errors to ``ProviderError`` and checks the body's speed and the request's deadline.
+///
+/// The deadline is checked as each piece arrives: a body that stops altogether is ended by the
+/// read timeout, so it can overrun the deadline by that much at most.
+private struct MappedBody: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let base: HTTPClientResponse.Body
+    let request: String
+    let configuration: AsyncHTTPClientTransport.Configuration
+    let monitor: SpeedMonitor?
+    let deadline: ContinuousClock.Instant?
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: HTTPClientResponse.Body.AsyncIterator
+        let request: String
+        let configuration: AsyncHTTPClientTransport.Configuration
+        let monitor: SpeedMonitor?
+        let deadline: ContinuousClock.Instant?
+        mutating func next() async throws -> ByteBuffer? {
+            if let deadline, ContinuousClock.now >= deadline { throw ProviderError(.network, "timed out", request: request) }
+            monitor?.start()
+            let piece: ByteBuffer?
+            do {
+                piece = try await base.next()
+            } catch {
+                throw AsyncHTTPClientTransport.map(error, request: request, configuration: configuration)
+            }
+            guard let piece else {
+                monitor?.finish()
+                return nil
+            }
+            try monitor?.record(piece.readableBytes)
+            return piece
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(
+            base: base.makeAsyncIterator(), request: request, configuration: configuration, monitor: monitor, deadline: deadline)
+    }
+}
+
+/// Reports upload progress as the transport pulls pieces of the body, checks its speed, and keeps
+/// the pieces in flight few.
+///
+/// AsyncHTTPClient pulls the next piece as soon as it has handed the last one to the event
+/// loop, and pauses only once the event loop has written enough to make the channel
+/// unwritable. A file read from the page cache outruns the socket, so under load hundreds of
+/// pieces queued up on the event loop (a 1 GiB upload peaked at 80-270 MiB). Every
+/// ``window`` pieces the iterator now waits for the event loops to run what was queued before
+/// it, so AsyncHTTPClient has seen the channel's writability before it asks for more: at most
+/// about `window` pieces wait on the event loop, plus what the channel buffers.
+struct CountingStream: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let base: UploadStream
+    let expected: Int64?
+    let progress: ProgressHandler?
+    /// The client's event loops (the connection runs on one of them).
+    let loops: [any EventLoop]
+    /// Checks the upload's speed, if it has a minimum.
+    var monitor: SpeedMonitor? = nil
+    /// Pieces handed out between two waits for the event loops.
+    var window = 4
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: UploadStream.AsyncIterator
+        let expected: Int64?
+        let progress: ProgressHandler?
+        let loops: [any EventLoop]
+        let monitor: SpeedMonitor?
+        let window: Int
+        var sent: Int64 = 0
+        var pieces = 0
+        mutating func next() async throws -> ByteBuffer? {
+            try Task.checkCancellation()
+            monitor?.start()
+            if pieces > 0, pieces % window == 0 {
+                for loop in loops { try await EventLoopHop.drain(loop) }
+            }
+            guard let piece = try await base.next() else {
+                monitor?.finish()
+                return nil
+            }
+            pieces += 1
+            sent += Int64(piece.readableBytes)
+            if let expected, sent > expected {
+                throw ProviderError(.invalidArgument, "upload source produced more than its declared \(expected) bytes")
+            }
+            try monitor?.record(piece.readableBytes)
+            progress?(TransferProgress(completed: sent, expected: expected))
+            return piece
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(
+            base: base.makeAsyncIterator(), expected: expected, progress: progress, loops: loops, monitor: monitor,
+            window: Swift.max(1, window))
+    }
+}

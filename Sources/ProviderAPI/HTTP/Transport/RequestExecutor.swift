@@ -1,0 +1,222 @@
+import Foundation
+import Logging
+import NIOHTTP1
+import ProviderAPI
+
+/// Sends requests through a transport with authentication, retries, redirects and logging.
+///
+/// Every provider sends its requests through one executor:
+/// - the ``Authenticator`` prepares each request; a 401 lets it refresh its
+///   credentials once, and the request is replayed once;
+/// - failures are retried as ``RetryPolicy`` says, within its total deadline; a refused
+///   connection once at most, a host that cannot be resolved never; ``onRetry`` hears of each retry;
+/// - redirects are followed up to ``maxRedirects``, and credentials are
+///   attached only while the target keeps the original scheme, host and port;
+///   a redirect from `https` to `http` is refused, and so is one to another origin for a
+///   request that ``TransportRequest/carriesCredentials`` or has a body to send again; a
+///   redirect's body is read and dropped up to 64 KiB or 2 s, never to its end;
+/// - each exchange is logged at `debug` with secrets removed (``Redactor``).
+public struct RequestExecutor: Sendable {
+    /// The transport that sends each exchange.
+    public var transport: any HTTPTransport
+    /// Prepares requests and answers challenges.
+    public var authenticator: any Authenticator
+    /// When to retry.
+    public var retry: RetryPolicy
+    /// The most redirects followed for one request.
+    public var maxRedirects: Int
+    /// Where requests are logged.
+    public var logger: Logger
+    /// Headers added to every request unless it sets them itself.
+    public var defaultHeaders: HTTPHeaders
+    /// Told before each retry, with why and how long until it; the CLI prints it on stderr.
+    public var onRetry: (@Sendable (RetryNotice) -> Void)?
+
+    /// The most of a redirect's body read before its connection is dropped.
+    static let redirectBodyLimit = 64 << 10
+    /// The longest a redirect's body is read before its connection is dropped.
+    static let redirectBodyTime: Duration = .seconds(2)
+
+    /// Creates an executor.
+    public init(
+        transport: any HTTPTransport, authenticator: any Authenticator = NoAuthenticator(),
+        retry: RetryPolicy = .standard, maxRedirects: Int = 8,
+        logger: Logger = Logger(label: "strata.http"), defaultHeaders: HTTPHeaders = ["User-Agent": "Strata/1.0"],
+        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+    ) {
+        self.onRetry = onRetry
+        self.transport = transport
+        self.authenticator = authenticator
+        self.retry = retry
+        self.maxRedirects = maxRedirects
+        self.logger = logger
+        self.defaultHeaders = defaultHeaders
+    }
+
+    /// Sends `request` and returns the final response, whatever its status.
+    ///
+    /// Only transport failures throw; HTTP error statuses are returned for the
+    /// caller to map, after the retries this executor allows.
+    public func execute(_ request: TransportRequest) async throws -> TransportResponse {
+        let origin = Origin(request.url)
+        var current = request
+        for (name, value) in defaultHeaders where !current.headers.contains(name: name) {
+            current.headers.add(name: name, value: value)
+        }
+        var attempt = 1
+        var redirects = 0
+        var reauthenticated = false
+        var refusedRetries = 0
+        let replayable = request.body?.isReplayable ?? true
+        let firstStarted = ContinuousClock.now
+
+        while true {
+            if Task.isCancelled { throw ProviderError(.cancelled, "cancelled", request: current.summary) }
+            var outgoing = current
+            let sameOrigin = Origin(outgoing.url) == origin
+            if sameOrigin {
+                try await authenticator.authorize(&outgoing)
+            } else {
+                for name in Redactor.secretHeaders { outgoing.headers.remove(name: name) }
+            }
+            let started = ContinuousClock.now
+            let response: TransportResponse
+            do {
+                response = try await transport.send(outgoing)
+            } catch {
+                let failure = ProviderError.wrap(error, request: outgoing.summary)
+                if failure.code == .network, outgoing.isIdempotent, replayable, attempt < retry.maxAttempts {
+                    let kind = NetworkFailure.kind(of: failure)
+                    let delay = retry.delay(forRetry: attempt)
+                    let allowed =
+                        switch kind {
+                        case .unresolvedHost: false
+                        case .refused: refusedRetries < 1
+                        case .other: true
+                        }
+                    if allowed, retry.allowsRetry(after: ContinuousClock.now - firstStarted, delay: delay) {
+                        if kind == .refused { refusedRetries += 1 }
+                        logger.notice(
+                            "retrying after failure",
+                            metadata: ["request": "\(outgoing.summary)", "attempt": "\(attempt)", "error": "\(failure)"])
+                        try await retryAfter(delay, request: outgoing, attempt: attempt, reason: failure.message ?? "\(failure.code)")
+                        attempt += 1
+                        continue
+                    }
+                }
+                logger.debug("request failed", metadata: ["request": "\(outgoing.summary)", "error": "\(failure)"])
+                throw failure
+            }
+            logger.debug(
+                "http",
+                metadata: [
+                    "request": "\(outgoing.summary)", "status": "\(response.status)",
+                    "elapsed": "\(ContinuousClock.now - started)",
+                ])
+            if logger.logLevel <= .trace {
+                logger.trace("request headers", metadata: ["headers": "\(Redactor.redact(headers: outgoing.headers))"])
+            }
+
+            // Authentication challenge: refresh once, replay once.
+            if response.status == 401, sameOrigin, !reauthenticated, replayable {
+                if try await authenticator.refresh(after: response, for: outgoing) {
+                    await response.body.discard(upTo: Self.redirectBodyLimit, within: Self.redirectBodyTime)
+                    reauthenticated = true
+                    continue
+                }
+            }
+
+            // Redirects.
+            if [301, 302, 303, 307, 308].contains(response.status), let location = response.headers.first(name: "location") {
+                // The body of a redirect is nobody's: read a little so the connection may be reused, never all.
+                await response.body.discard(upTo: Self.redirectBodyLimit, within: Self.redirectBodyTime)
+                guard redirects < maxRedirects else {
+                    throw ProviderError(.server, "too many redirects", httpStatus: response.status, request: outgoing.summary)
+                }
+                guard let target = Self.redirectTarget(location, from: outgoing.url), let scheme = target.scheme?.lowercased() else {
+                    throw ProviderError(.invalidResponse, "redirect to an invalid location", httpStatus: response.status, request: outgoing.summary)
+                }
+                if outgoing.url.scheme?.lowercased() == "https", scheme == "http" {
+                    throw ProviderError(.forbidden, "refused a redirect from https to http", httpStatus: response.status, request: outgoing.summary)
+                }
+                let method = current.method.rawValue
+                let dropsBody = response.status == 303 && method != "HEAD" || (response.status == 301 || response.status == 302) && method == "POST"
+                if Origin(target) != origin {
+                    if current.carriesCredentials {
+                        throw ProviderError(
+                            .forbidden, "refused to send credentials to another origin: \(Redactor.redact(url: target))",
+                            httpStatus: response.status, request: outgoing.summary)
+                    }
+                    if current.body != nil, !dropsBody {
+                        throw ProviderError(
+                            .forbidden, "refused to send the request body to another origin: \(Redactor.redact(url: target))",
+                            httpStatus: response.status, request: outgoing.summary)
+                    }
+                }
+                redirects += 1
+                current.url = target
+                if dropsBody {
+                    current.method = .GET
+                    current.body = nil
+                    current.headers.remove(name: "content-length")
+                    current.headers.remove(name: "content-type")
+                } else if current.body != nil, !replayable {
+                    throw ProviderError(.server, "cannot replay a one-shot body to follow a redirect", httpStatus: response.status, request: outgoing.summary)
+                }
+                continue
+            }
+
+            // Throttling and temporary failures.
+            let throttled = response.status == 429 || response.status == 503
+            let gateway = response.status == 502 || response.status == 504
+            if (throttled || (gateway && outgoing.isIdempotent)) && replayable && attempt < retry.maxAttempts {
+                let delay = response.retryAfter ?? retry.delay(forRetry: attempt)
+                if delay <= retry.maxRetryAfter, retry.allowsRetry(after: ContinuousClock.now - firstStarted, delay: delay) {
+                    await response.body.discard(upTo: Self.redirectBodyLimit, within: Self.redirectBodyTime)
+                    logger.notice(
+                        "retrying after status",
+                        metadata: ["request": "\(outgoing.summary)", "status": "\(response.status)", "attempt": "\(attempt)"])
+                    try await retryAfter(delay, request: outgoing, attempt: attempt, reason: "HTTP \(response.status)")
+                    attempt += 1
+                    continue
+                }
+            }
+            return response
+        }
+    }
+
+    /// The absolute URL a `Location` names, when it is an `http`/`https` URL with a host and a
+    /// port in 1…65535; `nil` otherwise.
+    static func redirectTarget(_ location: String, from base: URL) -> URL? {
+        guard let target = URL(string: location.trimmingCharacters(in: .whitespaces), relativeTo: base)?.absoluteURL,
+            URLChecks.isValidHTTPURL(target)
+        else { return nil }
+        return target
+    }
+
+    /// Tells ``onRetry``, then waits `delay`.
+    private func retryAfter(_ delay: Duration, request: TransportRequest, attempt: Int, reason: String) async throws {
+        onRetry?(
+            RetryNotice(
+                request: request.summary, attempt: attempt + 1, maxAttempts: retry.maxAttempts, reason: Redactor.redact(reason),
+                delay: delay))
+        try await sleep(delay, request: request)
+    }
+
+    private func sleep(_ delay: Duration, request: TransportRequest) async throws {
+        do { try await Task.sleep(for: delay) } catch { throw ProviderError(.cancelled, "cancelled", request: request.summary) }
+    }
+}
+
+/// Scheme, host and port of a URL, compared to decide whether credentials may be sent.
+struct Origin: Equatable {
+    let scheme: String
+    let host: String
+    let port: Int
+
+    init(_ url: URL) {
+        scheme = url.scheme?.lowercased() ?? ""
+        host = url.host?.lowercased() ?? ""
+        port = url.port ?? (scheme == "https" ? 443 : 80)
+    }
+}
