@@ -9,7 +9,7 @@ struct CaseRunner: Sendable {
     let scratch: ItemPath
     let localRoot: URL
     let options: ConformanceOptions
-    let factory: ConformanceSuite.ProviderFactory
+    let factory: ConformanceSuite.MakeProvider
 
     func run(_ conformanceCase: ConformanceCase) async -> CaseResult {
         let clock = ContinuousClock()

@@ -19,7 +19,7 @@ public struct ConformanceContext: Sendable {
     /// The case's own local folder for temporary files, deleted at the end of the run.
     public let temporaryDirectory: URL
 
-    let factory: @Sendable (any HTTPTransport) async throws -> any StorageProvider
+    let factory: ConformanceSuite.MakeProvider
     let log: NoteLog
 
     /// The provider's declared capabilities.
@@ -30,7 +30,7 @@ public struct ConformanceContext: Sendable {
     ///
     /// The new provider talks to the same server and root as ``provider``.
     public func makeProvider(over transport: any HTTPTransport) async throws -> any StorageProvider {
-        try await factory(transport)
+        try await factory(ConformanceEnvironment(transport: transport))
     }
 
     /// A second provider whose requests pass through a new ``FaultInjectingTransport`` wrapped

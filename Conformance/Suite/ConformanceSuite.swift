@@ -12,8 +12,8 @@ import ProviderTesting
 /// folder at the end; a failed deletion is reported as the failed case `cleanup`.
 ///
 /// ```swift
-/// let suite = ConformanceSuite(subject: "webdav \(url)") { transport in
-///     try await WebDAVProvider.connect(ProviderConfiguration(url: url, credentials: credentials, transport: transport))
+/// let suite = ConformanceSuite(subject: "webdav \(url)") { environment in
+///     try await WebDAVProvider.connect(ProviderConfiguration(url: url, credentials: credentials, transport: environment.transport))
 /// }
 /// let report = await suite.run()
 /// print(report.text)
@@ -24,8 +24,8 @@ import ProviderTesting
 /// - ``ConformanceReport``
 /// - ``ConformanceCatalog``
 public struct ConformanceSuite: Sendable {
-    /// Makes a provider over the given transport.
-    public typealias ProviderFactory = @Sendable (any HTTPTransport) async throws -> any StorageProvider
+    /// Makes the provider under test from what the suite offers (``ConformanceEnvironment``).
+    public typealias MakeProvider = @Sendable (ConformanceEnvironment) async throws -> any StorageProvider
 
     /// What is being tested, for the report.
     public let subject: String
@@ -33,7 +33,7 @@ public struct ConformanceSuite: Sendable {
     public let options: ConformanceOptions
     /// Every case the suite knows, before ``ConformanceOptions/caseFilter``.
     public let cases: [ConformanceCase]
-    private let makeProvider: ProviderFactory
+    private let makeProvider: MakeProvider
 
     /// Creates a suite.
     ///
@@ -41,13 +41,13 @@ public struct ConformanceSuite: Sendable {
     ///   - subject: what is being tested, for the report.
     ///   - options: how the suite runs.
     ///   - cases: the cases; ``ConformanceCatalog/standard`` unless an adapter adds its own.
-    ///   - makeProvider: makes a provider over the transport it is given, rooted where the suite may
+    ///   - makeProvider: makes a provider (over the environment's transport, for an HTTP adapter), rooted where the suite may
     ///     create and delete a scratch folder. The suite may call it more than once; every provider
     ///     must reach the same server and root.
     public init(
         subject: String, options: ConformanceOptions = ConformanceOptions(),
         cases: [ConformanceCase] = ConformanceCatalog.standard,
-        makeProvider: @escaping ProviderFactory
+        makeProvider: @escaping MakeProvider
     ) {
         self.subject = subject
         self.options = options
@@ -84,7 +84,7 @@ public struct ConformanceSuite: Sendable {
         let provider: any StorageProvider
         let scratch: ItemPath
         do {
-            provider = try await makeProvider(transport)
+            provider = try await makeProvider(ConformanceEnvironment(transport: transport))
             try FileManager.default.createDirectory(at: localRoot, withIntermediateDirectories: true)
             scratch = try await provider.createFolder(named: scratchName, in: .root).path
         } catch {

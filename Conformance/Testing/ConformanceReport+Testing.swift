@@ -36,7 +36,7 @@ extension ConformanceReport {
 ///
 /// ```swift
 /// @Test func conformance() async throws {
-///     let suite = ConformanceSuite(subject: "webdav \(url)") { try WebDAVProvider(url: url, transport: $0) }
+///     let suite = ConformanceSuite(subject: "webdav \(url)") { try WebDAVProvider(url: url, transport: $0.transport) }
 ///     await runConformance(suite)
 /// }
 /// ```

@@ -21,8 +21,9 @@ struct NextcloudConformanceTests {
         // make a second provider that must see the first one's files.
         let name = "conformance-\(UInt32.random(in: 0...UInt32.max))"
         _ = try await root.createFolder(named: name, in: .root)
-        let suite = ConformanceSuite(subject: "\(flavor.rawValue) dialect on \(cloud.server.baseURL)") { transport in
-            try await cloud.provider(folder: name, options: options, transport: transport)
+        let suite = ConformanceSuite(subject: "\(flavor.rawValue) dialect on \(cloud.server.baseURL)") { environment in
+            let transport = environment.transport
+            return try await cloud.provider(folder: name, options: options, transport: transport)
         }
         let report = await suite.run()
         await cloud.stop()

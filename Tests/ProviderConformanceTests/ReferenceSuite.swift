@@ -20,8 +20,9 @@ enum ReferenceSuite {
         options.settleTimeout = .seconds(2)
         configure(&options)
         let provider = capabilities
-        let suite = ConformanceSuite(subject: "in-memory reference", options: options) { transport in
-            InMemoryProvider(transport: transport, capabilities: provider, defects: defects)
+        let suite = ConformanceSuite(subject: "in-memory reference", options: options) { environment in
+            let transport = environment.transport
+            return InMemoryProvider(transport: transport, capabilities: provider, defects: defects)
         }
         return (suite, server)
     }

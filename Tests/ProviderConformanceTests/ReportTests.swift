@@ -49,14 +49,14 @@ struct ReportTests {
     func filter() {
         var options = ConformanceOptions(baseTransport: InMemoryServer())
         options.caseFilter = ["listing", "names.emoji"]
-        let suite = ConformanceSuite(subject: "filter", options: options) { InMemoryProvider(transport: $0) }
+        let suite = ConformanceSuite(subject: "filter", options: options) { InMemoryProvider(transport: $0.transport) }
         let names = suite.selectedCases.map(\.name)
         #expect(names.contains("listing.paging") && names.contains("names.emoji"))
         #expect(names.allSatisfy { $0.hasPrefix("listing.") || $0 == "names.emoji" })
         #expect(suite.unmatchedFilterNames.isEmpty)
 
         options.caseFilter = ["listing", "no.such.case"]
-        let typo = ConformanceSuite(subject: "typo", options: options) { InMemoryProvider(transport: $0) }
+        let typo = ConformanceSuite(subject: "typo", options: options) { InMemoryProvider(transport: $0.transport) }
         #expect(typo.unmatchedFilterNames == ["no.such.case"])
     }
 

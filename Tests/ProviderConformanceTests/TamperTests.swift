@@ -8,7 +8,8 @@ struct TamperTests {
     private func run(_ tamper: TamperedProvider.Tamper, _ cases: Set<String>) async -> ConformanceReport {
         let server = InMemoryServer()
         let options = ConformanceOptions(caseFilter: cases, baseTransport: server)
-        let suite = ConformanceSuite(subject: "tampered \(tamper)", options: options) { transport in
+        let suite = ConformanceSuite(subject: "tampered \(tamper)", options: options) { environment in
+            let transport = environment.transport
             if tamper == .ignoresTransport {
                 return TamperedProvider(base: InMemoryProvider(transport: server), tamper: tamper, direct: InMemoryProvider(transport: server))
             }

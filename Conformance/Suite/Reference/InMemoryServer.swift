@@ -17,8 +17,8 @@ import ProviderTesting
 /// let server = InMemoryServer()
 /// var options = ConformanceOptions()
 /// options.baseTransport = server
-/// let suite = ConformanceSuite(subject: "in-memory", options: options) { transport in
-///     InMemoryProvider(transport: transport)
+/// let suite = ConformanceSuite(subject: "in-memory", options: options) { environment in
+///     InMemoryProvider(transport: environment.transport)
 /// }
 /// ```
 public final class InMemoryServer: HTTPTransport {

@@ -30,8 +30,9 @@ struct ConformanceCommand: AsyncParsableCommand {
         var options = ConformanceOptions(largeFiles: large, pagingCount: pagingCount, baseTransport: try global.transport())
         if !cases.isEmpty { options.caseFilter = Set(cases) }
         // The provider is rooted at the target folder itself: the suite works below it.
-        let suite = ConformanceSuite(subject: "\(factory.kind) at \(Redactor.redact(url: root))", options: options) { transport in
-            try await factory.connect(
+        let suite = ConformanceSuite(subject: "\(factory.kind) at \(Redactor.redact(url: root))", options: options) { environment in
+            let transport = environment.transport
+            return try await factory.connect(
                 ProviderConfiguration(
                     url: root, credentials: credentials, transport: transport, options: adapterOptions, logger: logger,
                     retry: retry, onRetry: onRetry))

@@ -13,8 +13,9 @@ struct NuxeoConformanceTests {
     func conformance(options: [String: String]) async throws {
         let nuxeo = try await LoopbackNuxeo.start()
         let label = options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let suite = ConformanceSuite(subject: "Nuxeo (\(label)) on \(nuxeo.server.baseURL)") { transport in
-            try await NuxeoProvider.connect(nuxeo.configuration(options: options, transport: transport))
+        let suite = ConformanceSuite(subject: "Nuxeo (\(label)) on \(nuxeo.server.baseURL)") { environment in
+            let transport = environment.transport
+            return try await NuxeoProvider.connect(nuxeo.configuration(options: options, transport: transport))
         }
         let report = await suite.run()
         await nuxeo.stop()

@@ -11,8 +11,9 @@ struct PydioConformanceTests {
     @Test("conformance suite")
     func conformance() async throws {
         let pydio = try await LoopbackPydio.start()
-        let suite = ConformanceSuite(subject: "Pydio on \(pydio.server.baseURL)") { transport in
-            try await PydioProvider.connect(pydio.configuration(transport: transport))
+        let suite = ConformanceSuite(subject: "Pydio on \(pydio.server.baseURL)") { environment in
+            let transport = environment.transport
+            return try await PydioProvider.connect(pydio.configuration(transport: transport))
         }
         let report = await suite.run()
         await pydio.stop()

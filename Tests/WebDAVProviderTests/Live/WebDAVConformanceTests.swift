@@ -12,8 +12,9 @@ struct WebDAVConformanceTests {
     @Test("conformance suite", arguments: LiveServers.names)
     func conformance(serverName: String) async throws {
         let server = try LiveServers.server(serverName)
-        let suite = ConformanceSuite(subject: "WebDAV on \(serverName) \(server.url)") { transport in
-            try await WebDAVProvider.connect(LiveServers.configuration(server, transport: transport))
+        let suite = ConformanceSuite(subject: "WebDAV on \(serverName) \(server.url)") { environment in
+            let transport = environment.transport
+            return try await WebDAVProvider.connect(LiveServers.configuration(server, transport: transport))
         }
         let report = await suite.run()
         print(report.text)
