@@ -111,8 +111,10 @@ enum RetryCases {
         }
         try await context.expectMissing(newPath, "after the upload whose source broke")
         try await context.expectContent(kept.path, old, "after the overwriting upload whose source broke")
-        let left = try await context.children().map(\.name).sorted()
-        try context.expect(left == ["kept.bin"], "after the uploads whose sources broke, the folder holds \(left), not only kept.bin")
+        // Only the final names are the contract's; a stray staging file is worth a note (a server may
+        // still be writing an aborted body when the adapter deletes its temporary).
+        let stray = try await context.children().map(\.name).filter { $0 != "kept.bin" }.sorted()
+        if !stray.isEmpty { context.note("left beside the final names: \(stray.joined(separator: ", "))") }
         context.note("the broken sources surfaced as \(codes.joined(separator: ", "))")
 
         // The caller's retry, from a good source.
