@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "PydioProvider", targets: ["PydioProvider"]),
         .library(name: "ProviderConformance", targets: ["ProviderConformance"]),
         .library(name: "ProviderConformanceTesting", targets: ["ProviderConformanceTesting"]),
+        .library(name: "SharedCacheConformance", targets: ["SharedCacheConformance"]),
         .library(name: "SharedCache", targets: ["SharedCache"]),
         .executable(name: "strata", targets: ["strata"]),
     ],
@@ -142,11 +143,17 @@ let package = Package(
             name: "ProviderConformance",
             dependencies: [ "ProviderKit", "HTTPProviderKit", "ProviderTesting",
                 "ProviderAPI",
-                "SharedCache",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Conformance/Suite",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "SharedCacheConformance",
+            dependencies: ["ProviderConformance", "SharedCache", "ProviderAPI", "ProviderTesting"],
+            path: "Conformance/SharedCache",
             swiftSettings: strictSettings
         ),
         .target(
@@ -164,6 +171,7 @@ let package = Package(
                 "PydioProvider",
                 "SharedCache",
                 "ProviderConformance",
+                "SharedCacheConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -200,14 +208,14 @@ let package = Package(
         ),
         .testTarget(
             name: "ProviderConformanceTests",
-            dependencies: ["ProviderConformance", "ProviderConformanceTesting", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")],
+            dependencies: ["ProviderConformance", "ProviderConformanceTesting", "SharedCacheConformance", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")],
             path: "Tests/ProviderConformanceTests",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "NuxeoProviderTests",
             dependencies: [ "HTTPProviderKit",
-                "NuxeoProvider", "NuxeoTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting",
+                "NuxeoProvider", "NuxeoTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting", "SharedCacheConformance",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/NuxeoProviderTests",
@@ -216,7 +224,7 @@ let package = Package(
         .testTarget(
             name: "PydioProviderTests",
             dependencies: [ "ProviderKit", "HTTPProviderKit",
-                "PydioProvider", "PydioTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting", "strata", "StrataProcessKit",
+                "PydioProvider", "PydioTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting", "SharedCacheConformance", "strata", "StrataProcessKit",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/PydioProviderTests",
@@ -236,7 +244,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebDAVProviderTests",
-            dependencies: [ "ProviderKit", "HTTPProviderKit","WebDAVProvider", "ProviderConformance", "ProviderConformanceTesting", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: [ "ProviderKit", "HTTPProviderKit","WebDAVProvider", "ProviderConformance", "ProviderConformanceTesting", "SharedCacheConformance", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             path: "Tests/WebDAVProviderTests",
             swiftSettings: strictSettings
         ),
@@ -408,7 +416,7 @@ let package = Package(
         .testTarget(
             name: "NextcloudProviderTests",
             dependencies: [ "ProviderKit", "HTTPProviderKit", "ProviderTesting",
-                "WebDAVProvider", "NextcloudTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting",
+                "WebDAVProvider", "NextcloudTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting", "SharedCacheConformance",
                 "strata", "SharedCache", "StrataProcessKit",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],

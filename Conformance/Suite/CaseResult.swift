@@ -8,8 +8,8 @@ public struct CaseResult: Sendable, Hashable, Codable {
         case passed
         /// The provider did not; the detail says how.
         case failed(String)
-        /// The case did not apply; the reason names the capability or option.
-        case skipped(String)
+        /// The case did not apply; the reason names the capability, option or condition that excuses it.
+        case skipped(SkipReason)
 
         /// `passed`, `failed` or `skipped`.
         public var status: String {
@@ -20,15 +20,23 @@ public struct CaseResult: Sendable, Hashable, Codable {
             }
         }
 
-        /// The failure detail or skip reason.
+        /// The failure detail, or the skip reason as a sentence.
         public var detail: String? {
             switch self {
             case .passed: return nil
-            case .failed(let detail), .skipped(let detail): return detail
+            case .failed(let detail): return detail
+            case .skipped(let reason): return reason.description
             }
         }
 
-        private enum CodingKeys: String, CodingKey { case status, detail }
+        /// The reason of a skip; `nil` for a case that ran.
+        public var skipReason: SkipReason? {
+            if case .skipped(let reason) = self { return reason } else { return nil }
+        }
+
+        // A skip is written `{"status": "skipped", "detail": "provider does not declare .search",
+        // "reason": {"kind": "capability", "features": ["search"]}}`: the detail for people, the reason for programs.
+        private enum CodingKeys: String, CodingKey { case status, detail, reason }
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -37,7 +45,7 @@ public struct CaseResult: Sendable, Hashable, Codable {
             switch status {
             case "passed": self = .passed
             case "failed": self = .failed(detail)
-            case "skipped": self = .skipped(detail)
+            case "skipped": self = .skipped(try container.decode(SkipReason.self, forKey: .reason))
             default:
                 throw DecodingError.dataCorruptedError(
                     forKey: .status, in: container, debugDescription: "unknown outcome \(status)")
@@ -48,6 +56,7 @@ public struct CaseResult: Sendable, Hashable, Codable {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(status, forKey: .status)
             try container.encodeIfPresent(detail, forKey: .detail)
+            try container.encodeIfPresent(skipReason, forKey: .reason)
         }
     }
 

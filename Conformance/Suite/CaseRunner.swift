@@ -25,7 +25,7 @@ struct CaseRunner: Sendable {
             return result(.skipped(reason))
         }
         if Task.isCancelled {
-            return result(.skipped("the run was cancelled"))
+            return result(.skipped(.cancelled))
         }
         let folderName = Self.folderName(for: conformanceCase.name)
         let local = localRoot.appendingPathComponent(folderName, isDirectory: true)

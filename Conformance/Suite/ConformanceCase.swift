@@ -6,8 +6,8 @@ import ProviderAPI
 /// The body runs in its own empty scratch folder (``ConformanceContext/folder``).
 /// It passes by returning, fails by throwing (a ``ConformanceFailure`` says what
 /// was wrong; any other error is reported with its description) and skips by
-/// throwing ``ConformanceSkip``. A case whose ``requires`` the provider does not
-/// declare is skipped with those features named, and never run.
+/// throwing ``ConformanceSkip`` with a ``SkipReason``. A case whose ``requires`` the provider does not
+/// declare is skipped with those features named (``SkipReason/capability(_:)``), and never run.
 ///
 /// Third parties can add their own cases to a suite:
 ///
@@ -52,13 +52,13 @@ public struct ConformanceCase: Sendable, Identifiable {
     }
 
     /// Why the case cannot run against `capabilities` with `options`, or `nil` if it can.
-    public func skipReason(capabilities: Capabilities, options: ConformanceOptions) -> String? {
+    public func skipReason(capabilities: Capabilities, options: ConformanceOptions) -> SkipReason? {
         let missing = requires.subtracting(capabilities.features)
         if !missing.isEmpty {
-            return "provider does not declare \(missing)"
+            return .capability(missing)
         }
         if needsLargeFiles, !options.largeFiles {
-            return "large files are off (set ConformanceOptions.largeFiles or \(ConformanceOptions.largeFilesEnvironmentKey)=1)"
+            return .opted("large files are off (set ConformanceOptions.largeFiles or \(ConformanceOptions.largeFilesEnvironmentKey)=1)")
         }
         return nil
     }

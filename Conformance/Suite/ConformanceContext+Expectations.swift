@@ -67,8 +67,8 @@ extension ConformanceContext {
 }
 
 /// Short descriptions of byte strings for failure messages.
-enum ByteSummary {
-    static func describe(_ bytes: [UInt8]) -> String {
+package enum ByteSummary {
+    package static func describe(_ bytes: [UInt8]) -> String {
         if bytes.count <= 40, let text = String(bytes: bytes, encoding: .utf8) {
             return "\(bytes.count) bytes \"\(text)\""
         }

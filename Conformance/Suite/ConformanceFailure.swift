@@ -13,14 +13,18 @@ public struct ConformanceFailure: Error, Sendable, CustomStringConvertible {
 
 /// Thrown by a case body when the case does not apply to this provider.
 ///
-/// The reason must name the capability or option that excuses the case, as in
-/// `"capabilities.modifiedTimePrecision is nil"`; a skip is never a silent pass.
+/// The ``reason`` names what excuses the case, as ``SkipReason/noModifiedTimes`` or
+/// ``SkipReason/capability(_:)``: a skip is never a silent pass, and never without a reason.
+///
+/// ```swift
+/// guard context.capabilities.shareKinds.contains(.publicLink) else { throw ConformanceSkip(.shareKind(.publicLink)) }
+/// ```
 public struct ConformanceSkip: Error, Sendable, CustomStringConvertible {
     /// Why the case was skipped.
-    public var reason: String
+    public var reason: SkipReason
 
     /// Creates a skip.
-    public init(_ reason: String) { self.reason = reason }
+    public init(_ reason: SkipReason) { self.reason = reason }
 
-    public var description: String { reason }
+    public var description: String { reason.description }
 }

@@ -40,7 +40,8 @@ public struct ConformanceSuite: Sendable {
     /// - Parameters:
     ///   - subject: what is being tested, for the report.
     ///   - options: how the suite runs.
-    ///   - cases: the cases; ``ConformanceCatalog/standard`` unless an adapter adds its own.
+    ///   - cases: the cases; ``ConformanceCatalog/standard`` unless the run adds sections (such as
+    ///     `SharedCacheConformance.offline`) or an adapter adds its own cases, appended after it.
     ///   - makeProvider: makes a provider (over the environment's transport, for an HTTP adapter), rooted where the suite may
     ///     create and delete a scratch folder. The suite may call it more than once; every provider
     ///     must reach the same server and root.

@@ -2,14 +2,21 @@ import ProviderConformance
 import Testing
 
 extension ConformanceReport {
-    /// Records one Swift Testing issue per failed case, with its detail, and one if no case passed.
+    /// Records one Swift Testing issue per failed case, with its detail, one per skipped case
+    /// whose reason names nothing (`.capability([])`, `.opted("")`: see `SkipReason.isEmpty`), and
+    /// one if no case passed.
     ///
-    /// Skipped cases record nothing; they are listed in ``ConformanceReport/text``.
+    /// Skips with a reason record nothing; they are listed in `ConformanceReport.text`.
     public func recordIssues(sourceLocation: SourceLocation = #_sourceLocation) {
         for failure in failures {
             Issue.record(
                 "conformance case \(failure.name) failed: \(failure.outcome.detail ?? "")",
                 sourceLocation: sourceLocation)
+        }
+        for result in results {
+            if let reason = result.outcome.skipReason, reason.isEmpty {
+                Issue.record("conformance case \(result.name) was skipped without a reason", sourceLocation: sourceLocation)
+            }
         }
         if counts.passed == 0 {
             Issue.record(
@@ -20,13 +27,16 @@ extension ConformanceReport {
 }
 
 extension ConformanceReport {
-    /// Records an issue for each skipped case whose reason names no capability, for suites where
-    /// only a declared capability may excuse a case (a capability is named as `.quota` or
-    /// `capabilities.shareKinds`, so a reason without a `.` names none).
+    /// Records an issue for each skipped case that neither a declared capability
+    /// (`SkipReason.isCapability`) nor the run's own options (`.opted`) excuse, for suites where
+    /// nothing else may: an HTTP adapter that skips with `.noTransport` sent a request around the
+    /// transport it was given, and a `.cancelled` run proves nothing.
     public func recordUnexcusedSkips(sourceLocation: SourceLocation = #_sourceLocation) {
         for result in results {
-            if case .skipped(let reason) = result.outcome, !reason.contains(".") {
-                Issue.record("skip of \(result.name) does not name a capability: \(reason)", sourceLocation: sourceLocation)
+            guard let reason = result.outcome.skipReason else { continue }
+            if case .opted = reason, !reason.isEmpty { continue }
+            if !reason.isCapability {
+                Issue.record("skip of \(result.name) is not excused by a capability: \(reason)", sourceLocation: sourceLocation)
             }
         }
     }

@@ -54,6 +54,40 @@ struct DefectTests {
         #expect(result.outcome.detail?.contains("should throw .alreadyExists, but succeeded") == true, "\(result)")
     }
 
+    @Test("a create with .fail that checks, then writes, fails conflicts.exclusiveCreate on the race")
+    func racyExclusiveCreate() async throws {
+        let report = await run(.checksThenCreates, ["conflicts.uploadFail", "conflicts.exclusiveCreate"])
+        #expect(report.result(named: "conflicts.uploadFail")?.passed == true, "\(report.text)")
+        let result = try #require(report.result(named: "conflicts.exclusiveCreate"))
+        #expect(result.failed)
+        #expect(result.outcome.detail?.contains("2 of 2 uploads racing to create race-1.bin with .fail succeeded") == true, "\(result)")
+    }
+
+    @Test("ids that are paths fail metadata.stableIDs at the rename")
+    func pathIDs() async throws {
+        let report = await run(.idsFollowPaths, ["metadata.stableIDs"])
+        let result = try #require(report.result(named: "metadata.stableIDs"))
+        #expect(result.failed)
+        #expect(result.outcome.detail?.contains("after it was renamed") == true, "\(result)")
+    }
+
+    @Test("read-only permissions on items that accept uploads fail metadata.permissions")
+    func understatedPermissions() async throws {
+        let report = await run(.understatesPermissions, ["metadata.permissions"])
+        let result = try #require(report.result(named: "metadata.permissions"))
+        #expect(result.failed)
+        #expect(result.outcome.detail?.contains("uploading into the case folder succeeded, but the permissions of") == true, "\(result)")
+        #expect(result.outcome.detail?.contains("lack [.createChildren]") == true, "\(result)")
+    }
+
+    @Test("undeclared exclusive creates, stable ids and permissions are skipped naming the feature")
+    func newCasesSkipped() async throws {
+        let report = await run([], ["conflicts.exclusiveCreate", "metadata.stableIDs", "metadata.permissions"], capabilities: InMemoryProvider.basicCapabilities)
+        #expect(report.result(named: "conflicts.exclusiveCreate")?.outcome == .skipped(.capability(.exclusiveCreate)))
+        #expect(report.result(named: "metadata.stableIDs")?.outcome == .skipped(.capability(.stableIDs)))
+        #expect(report.result(named: "metadata.permissions")?.outcome == .skipped(.capability(.permissions)))
+    }
+
     @Test("recordIssues records an issue for each failed case")
     func recordsIssues() async throws {
         let report = await run(.reportsWrongSize, ["metadata.size", "files.oneByte"])

@@ -19,7 +19,35 @@ struct FullCapabilityTests {
         #expect(report.result(named: "setup") == nil && report.result(named: "cleanup") == nil)
         #expect(server.nodeCount == 1, "the scratch folder was left behind")
         #expect(report.text.hasSuffix("\n\(report.summaryLine)"))
+        for name in ["offline.cachedReads", "resume.afterSinkFailure", "retries.afterSourceFailure", "conflicts.exclusiveCreate", "metadata.stableIDs", "metadata.permissions"] {
+            #expect(report.result(named: name)?.passed == true, "\(name)")
+        }
         report.recordIssues()
+        report.recordUnexcusedSkips()
+    }
+
+    @Test("a provider that never sends through the offered transport passes every case but the transport fault cases, which skip with .noTransport")
+    func withoutTransport() async throws {
+        let (suite, server) = ReferenceSuite.make(ignoresTransport: true)
+        let report = await suite.run()
+        print(report.text)
+        #expect(report.counts.failed == 0, "\(ReferenceSuite.failures(report))")
+        var skipped: [String: SkipReason] = [:]
+        for result in report.results { if let reason = result.outcome.skipReason { skipped[result.name] = reason } }
+        var wanted: [String: SkipReason] = ["files.large": try #require(report.result(named: "files.large")?.outcome.skipReason)]
+        for name in ReferenceSuite.transportFaultCases { wanted[name] = .noTransport }
+        #expect(skipped == wanted)
+        // Resume and a failed upload are still tested, through the sink and the source.
+        #expect(report.result(named: "resume.afterSinkFailure")?.passed == true)
+        #expect(report.result(named: "retries.afterSourceFailure")?.passed == true)
+        #expect(report.counts.passed == suite.selectedCases.count - wanted.count)
+        #expect(server.nodeCount == 1, "the scratch folder was left behind")
+        report.recordIssues()
+        withKnownIssue("a provider that ignores the offered transport is not excused by a capability") {
+            report.recordUnexcusedSkips()
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("is not excused by a capability: the provider sent no request through the transport") }
+        }
     }
 
     @Test("the large-file case streams a file from disk and back when large files are on")

@@ -1,6 +1,7 @@
 import Foundation
 import ProviderAPI
 import ProviderConformance
+import SharedCacheConformance
 import Testing
 
 @Suite("The suite fails a provider whose transfers or names misbehave")
@@ -8,7 +9,8 @@ struct TamperTests {
     private func run(_ tamper: TamperedProvider.Tamper, _ cases: Set<String>) async -> ConformanceReport {
         let server = InMemoryServer()
         let options = ConformanceOptions(caseFilter: cases, baseTransport: server)
-        let suite = ConformanceSuite(subject: "tampered \(tamper)", options: options) { environment in
+        let catalog = ConformanceCatalog.standard + SharedCacheConformance.offline
+        let suite = ConformanceSuite(subject: "tampered \(tamper)", options: options, cases: catalog) { environment in
             let transport = environment.transport
             if tamper == .ignoresTransport {
                 return TamperedProvider(base: InMemoryProvider(transport: server), tamper: tamper, direct: InMemoryProvider(transport: server))
@@ -27,12 +29,41 @@ struct TamperTests {
         }
     }
 
-    @Test("a provider that never uses the given transport is skipped by the fault cases, not failed")
+    @Test("a provider that never uses the given transport is skipped by the transport fault cases, not failed, and tested through sinks and sources")
     func transportUnused() async {
-        let report = await run(.ignoresTransport, ["resume.afterDrop", "integrity.truncatedWithoutLength", "retries"])
+        let report = await run(.ignoresTransport, ["resume", "integrity.truncatedWithoutLength", "retries", "offline"])
         #expect(report.counts.failed == 0, "\(report.text)")
-        #expect(report.counts.skipped == 4, "\(report.text)")
-        #expect(report.results.allSatisfy { $0.outcome.detail?.contains("sent no request through the transport") == true }, "\(report.text)")
+        #expect(report.counts.skipped == 5, "\(report.text)")
+        for name in ["resume.afterDrop", "integrity.truncatedWithoutLength", "retries.transientFailures", "retries.rateLimited", "offline.cachedReads"] {
+            let result = report.result(named: name)
+            #expect(result?.outcome == .skipped(.noTransport), "\(name): \(String(describing: result))")
+            #expect(result?.outcome.detail?.contains("sent no request through the transport") == true, "\(name)")
+        }
+        for name in ["resume.afterSinkFailure", "retries.afterSourceFailure"] {
+            #expect(report.result(named: name)?.passed == true, "\(name): \(report.text)")
+        }
+    }
+
+    @Test("a resume that starts over fails both resume cases")
+    func ignoredResume() async {
+        let report = await run(.ignoresResume, ["resume"])
+        #expect(report.results.map(\.name) == ["resume.afterDrop", "resume.afterSinkFailure"])
+        #expect(report.failures.count == 2, "\(report.text)")
+        #expect(report.failures.allSatisfy { $0.outcome.detail?.contains("the resumed download started at 0") == true }, "\(report.text)")
+    }
+
+    @Test("an upload that keeps what it read when its source breaks fails retries.afterSourceFailure")
+    func keptBrokenUpload() async {
+        let report = await run(.keepsBrokenUploads, ["retries.afterSourceFailure"])
+        let detail = report.result(named: "retries.afterSourceFailure")?.outcome.detail ?? ""
+        #expect(detail.contains("new.bin") && detail.contains("after the upload whose source broke"), "\(report.text)")
+    }
+
+    @Test("a download that finishes its sink after the sink failed fails resume.afterSinkFailure")
+    func finishedFailedSink() async {
+        let report = await run(.swallowsSinkErrors, ["resume.afterSinkFailure"])
+        let detail = report.result(named: "resume.afterSinkFailure")?.outcome.detail ?? ""
+        #expect(detail.contains("succeeded although its sink failed"), "\(report.text)")
     }
 
     @Test("ignored ranges fail every range case")

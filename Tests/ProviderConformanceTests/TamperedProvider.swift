@@ -21,6 +21,12 @@ struct TamperedProvider: StorageProvider {
         case downloadsAroundTransport
         /// Every call goes another way (``direct``): the given transport is never used.
         case ignoresTransport
+        /// Resumed downloads start over from the first byte.
+        case ignoresResume
+        /// An upload whose source breaks stores the bytes read before the break under the final name.
+        case keepsBrokenUploads
+        /// A sink's failure is ignored: the download goes on into a fresh memory buffer and succeeds.
+        case swallowsSinkErrors
     }
 
     let base: InMemoryProvider
@@ -50,6 +56,14 @@ struct TamperedProvider: StorageProvider {
             options.range = nil
         case .dropsProgress:
             options.progress = nil
+        case .ignoresResume:
+            options.resume = false
+        case .swallowsSinkErrors:
+            do {
+                return try await base.download(try self.path(path), to: sink, options: options)
+            } catch {
+                return try await base.download(try self.path(path), to: MemorySink(), options: options)
+            }
         case .downloadsAroundTransport, .ignoresTransport:
             if let direct {
                 if tamper == .downloadsAroundTransport { _ = try await base.item(at: path) }
@@ -69,6 +83,16 @@ struct TamperedProvider: StorageProvider {
     func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
         var options = options
         if tamper == .dropsProgress { options.progress = nil }
+        if tamper == .keepsBrokenUploads {
+            var read: [UInt8] = []
+            do {
+                for try await piece in try source.makeStream() { read += piece.readableBytesView }
+            } catch {
+                _ = try await base.upload(DataSource(bytes: read), to: try path(folder), name: self.name(name), options: options)
+                throw ProviderError.wrap(error)
+            }
+            return try await base.upload(DataSource(bytes: read), to: try path(folder), name: self.name(name), options: options)
+        }
         return try await base.upload(source, to: try path(folder), name: self.name(name), options: options)
     }
 

@@ -3,7 +3,9 @@ import ProviderAPI
 
 /// Names that are taken: folders, and each upload conflict policy.
 enum ConflictCases {
-    static var all: [ConformanceCase] { [createFolderExists, uploadFail, uploadOverwrite, uploadRename, staleIfMatch, staleIfMatchDownload] }
+    static var all: [ConformanceCase] {
+        [createFolderExists, uploadFail, exclusiveCreate, uploadOverwrite, uploadRename, staleIfMatch, staleIfMatchDownload]
+    }
 
     static let createFolderExists = ConformanceCase(
         "conflicts.createFolderExists", summary: "createFolder where a folder or a file already is throws .alreadyExists"
@@ -29,6 +31,59 @@ enum ConflictCases {
         try await context.expectContent(first.path, Array("old".utf8), "after the refused upload")
         let entries = try await context.children()
         try context.expect(entries.map(\.name) == ["f.txt"], "the folder holds \(entries.map(\.name))")
+    }
+
+    static let exclusiveCreate = ConformanceCase(
+        "conflicts.exclusiveCreate", requires: .exclusiveCreate,
+        summary: """
+            Creating a taken name with .fail throws .alreadyExists and keeps the first content, and of two uploads \
+            racing to create one name with .fail exactly one wins, whole
+            """
+    ) { context in
+        let first = Array("the first content".utf8)
+        let created = try await context.upload(first, as: "once.txt", options: UploadOptions(conflict: .fail))
+        try await context.expectError(.alreadyExists, "upload(.fail) over a file made by upload(.fail)") {
+            try await context.upload(text: "a second content, longer", as: "once.txt", options: UploadOptions(conflict: .fail))
+        }
+        try await context.expectContent(created.path, first, "after the refused exclusive create")
+
+        // Two creates of the same new name, at once, several times: the server decides, so exactly
+        // one may win. A check-then-write adapter lets both through now and then (the later one replaces).
+        let rounds = 5
+        for round in 1...rounds {
+            let name = "race-\(round).bin"
+            let contents = [RandomBytes.make(40_000 + round), RandomBytes.make(50_000 + round)]
+            let provider = context.provider
+            let folder = context.folder
+            let outcomes = await withTaskGroup(of: (Int, Result<Item, any Error>).self) { group in
+                for (index, bytes) in contents.enumerated() {
+                    group.addTask {
+                        let outcome = await TransportChecks.outcome {
+                            try await provider.upload(DataSource(bytes: bytes), to: folder, name: name, options: UploadOptions(conflict: .fail))
+                        }
+                        return (index, outcome)
+                    }
+                }
+                var outcomes: [(Int, Result<Item, any Error>)] = []
+                for await outcome in group { outcomes.append(outcome) }
+                return outcomes.sorted { $0.0 < $1.0 }.map(\.1)
+            }
+            var winners: [Int] = []
+            for (index, outcome) in outcomes.enumerated() {
+                switch outcome {
+                case .success: winners.append(index)
+                case .failure(let error):
+                    guard let providerError = error as? ProviderError, providerError.code == .alreadyExists else {
+                        throw ConformanceFailure("a racing upload(.fail) of \(name) threw \(error), not .alreadyExists")
+                    }
+                }
+            }
+            try context.expect(winners.count == 1, "\(winners.count) of 2 uploads racing to create \(name) with .fail succeeded, not exactly one")
+            try await context.expectContent(try context.path(name), contents[winners[0]], "(the winner of the race)")
+        }
+        let names = try await context.children().map(\.name).sorted()
+        let wanted = (["once.txt"] + (1...rounds).map { "race-\($0).bin" }).sorted()
+        try context.expect(names == wanted, "after the races the folder holds \(names), not \(wanted)")
     }
 
     static let uploadOverwrite = ConformanceCase(

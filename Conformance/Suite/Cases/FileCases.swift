@@ -41,7 +41,7 @@ enum FileCases {
     /// Uploads a random local file with a ``FileSource``, downloads it with a ``FileSink`` and compares SHA-256.
     static func roundTrip(size: Int64, name: String, context: ConformanceContext) async throws {
         if let maximum = context.capabilities.maxUploadSize, maximum < size {
-            throw ConformanceSkip("capabilities.maxUploadSize is \(maximum) bytes, below \(size)")
+            throw ConformanceSkip(.uploadLimit(maximum: maximum, needed: size))
         }
         let source = try context.makeRandomFile(named: "\(name).source", size: size)
         let uploaded = try await context.provider.upload(

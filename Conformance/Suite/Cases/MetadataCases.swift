@@ -4,7 +4,9 @@ import ProviderKit
 
 /// Sizes, modified times, etags, digests and MIME types.
 enum MetadataCases {
-    static var all: [ConformanceCase] { [size, modifiedTime, setModifiedTime, etags, recursiveETags, digests, mimeType] }
+    static var all: [ConformanceCase] {
+        [size, modifiedTime, setModifiedTime, etags, recursiveETags, digests, mimeType, stableIDs, permissions]
+    }
 
     static let size = ConformanceCase(
         "metadata.size", summary: "upload, item(at:) and list agree on a file's size"
@@ -24,7 +26,7 @@ enum MetadataCases {
         "metadata.modifiedTime", summary: "A new file's modified time falls within the upload, allowing for precision and clock skew"
     ) { context in
         guard let precision = context.capabilities.modifiedTimePrecision else {
-            throw ConformanceSkip("capabilities.modifiedTimePrecision is nil (the provider keeps no modified times)")
+            throw ConformanceSkip(.noModifiedTimes)
         }
         let before = Date()
         let uploaded = try await context.upload(text: "now", as: "now.txt")
@@ -144,5 +146,104 @@ enum MetadataCases {
         if let listed = try await context.children().first(where: { $0.name == "note.txt" })?.mimeType {
             try context.expect(listed.lowercased().hasPrefix("text/plain"), "the listing says the MIME type is \(listed)")
         }
+    }
+
+    static let stableIDs = ConformanceCase(
+        "metadata.stableIDs", requires: .stableIDs,
+        summary: "An item's id survives a content change and a rename or move, stat and list agree on it, and different items have different ids"
+    ) { context in
+        let file = try await context.upload(text: "version one", as: "a.txt")
+        let other = try await context.upload(text: "another file", as: "b.txt")
+        let folder = try await context.makeFolder("sub")
+        func id(_ path: ItemPath) async throws -> String {
+            let id = try await context.provider.item(at: path).id
+            try context.expect(!id.isEmpty, "item(at: \(path)) has an empty id")
+            return id
+        }
+        let fileID = try await id(file.path)
+        let ids = [fileID, try await id(other.path), try await id(folder.path), try await id(context.folder)]
+        try context.expect(Set(ids).count == ids.count, "different items share ids: a.txt, b.txt, sub and the case folder have \(ids)")
+        let listed = try await context.children()
+        for item in listed {
+            let stat = try await id(item.path)
+            try context.expect(item.id == stat, "the listing gives \(item.name) the id \(item.id), item(at:) \(stat)")
+        }
+
+        _ = try await context.upload(text: "version two, longer", as: "a.txt", options: UploadOptions(conflict: .overwrite))
+        let rewritten = try await id(file.path)
+        try context.expect(rewritten == fileID, "a.txt had the id \(fileID), and \(rewritten) after its content changed")
+
+        guard context.capabilities.supports(.move) else {
+            context.note("rename and move not checked: the provider does not declare .move")
+            return
+        }
+        let renamed = try await context.provider.move(file.path, to: try context.path("renamed.txt"), options: TransferOptions())
+        let afterRename = try await id(renamed.path)
+        try context.expect(afterRename == fileID, "a.txt had the id \(fileID), and \(afterRename) after it was renamed")
+        let moved = try await context.provider.move(renamed.path, to: try folder.path.appending("moved.txt"), options: TransferOptions())
+        let afterMove = try await id(moved.path)
+        try context.expect(afterMove == fileID, "a.txt had the id \(fileID), and \(afterMove) after it was moved into sub")
+        let folderID = ids[2]
+        let renamedFolder = try await context.provider.move(folder.path, to: try context.path("sub2"), options: TransferOptions())
+        let folderAfter = try await id(renamedFolder.path)
+        try context.expect(folderAfter == folderID, "sub had the id \(folderID), and \(folderAfter) after it was renamed")
+        let inside = try await id(try renamedFolder.path.appending("moved.txt"))
+        try context.expect(inside == fileID, "the file had the id \(fileID), and \(inside) after its folder was renamed")
+    }
+
+    static let permissions = ConformanceCase(
+        "metadata.permissions", requires: .permissions,
+        summary: """
+            item(at:) gives permissions that allow what the case then does (create in the folder; read, replace, rename \
+            and delete the file), and a listing that gives them agrees
+            """
+    ) { context in
+        func permissions(_ path: ItemPath) async throws -> ItemPermissions {
+            guard let permissions = try await context.provider.item(at: path).permissions else {
+                throw ConformanceFailure("item(at: \(path)) carries no permissions although the provider declares .permissions")
+            }
+            return permissions
+        }
+        func expectAllowed(_ granted: ItemPermissions, _ wanted: ItemPermissions, _ what: String, _ path: ItemPath) throws {
+            let missing = granted.intersection(wanted) != wanted
+            try context.expect(!missing, "\(what) succeeded, but the permissions of \(path), \(describe(granted)), lack \(describe(wanted))")
+        }
+        let folderPermissions = try await permissions(context.folder)
+        let file = try await context.upload(text: "permitted", as: "p.txt")
+        try expectAllowed(folderPermissions, .createChildren, "uploading into the case folder", context.folder)
+        let sub = try await context.makeFolder("sub")
+        if let returned = sub.permissions { try expectAllowed(returned, .createChildren, "creating a folder (the one createFolder returned)", sub.path) }
+        // item(at:) must carry them; a listing may leave them out (Nuxeo asks for them per document), which is noted.
+        let unlisted = try await context.children().filter { $0.permissions == nil }.map(\.name).sorted()
+        if !unlisted.isEmpty { context.note("the listing carries no permissions for \(unlisted.joined(separator: ", ")); item(at:) does") }
+        for item in try await context.children() {
+            if let listed = item.permissions {
+                let stat = try await permissions(item.path)
+                try context.expect(listed == stat, "the listing gives \(item.name) the permissions \(describe(listed)), item(at:) \(describe(stat))")
+            }
+        }
+
+        let filePermissions = try await permissions(file.path)
+        _ = try await context.content(of: file.path)
+        try expectAllowed(filePermissions, .read, "downloading the file", file.path)
+        try await context.upload(text: "permitted, again", as: "p.txt", options: UploadOptions(conflict: .overwrite))
+        try expectAllowed(filePermissions, .write, "replacing the file's content", file.path)
+        var target = file.path
+        if context.capabilities.supports(.move) {
+            target = try await context.provider.move(file.path, to: try context.path("q.txt"), options: TransferOptions()).path
+            try expectAllowed(filePermissions, .rename, "renaming the file", file.path)
+        }
+        let before = try await permissions(target)
+        try await context.provider.delete(target)
+        try expectAllowed(before, .delete, "deleting the file", target)
+        context.note("folder \(describe(folderPermissions)), file \(describe(filePermissions))")
+    }
+
+    /// Permissions as written in code, such as `[.read, .write]`.
+    private static func describe(_ permissions: ItemPermissions) -> String {
+        let named: [(ItemPermissions, String)] = [
+            (.read, "read"), (.write, "write"), (.delete, "delete"), (.rename, "rename"), (.createChildren, "createChildren"), (.share, "share"),
+        ]
+        return "[" + named.filter { permissions.contains($0.0) }.map { "." + $0.1 }.joined(separator: ", ") + "]"
     }
 }

@@ -38,7 +38,7 @@ enum OptionalFeatureCases {
         "shares.publicLink", requires: .shares, summary: "A public link appears in shares(of:) and disappears when revoked"
     ) { context in
         guard context.capabilities.shareKinds.contains(.publicLink) else {
-            throw ConformanceSkip("capabilities.shareKinds does not contain .publicLink")
+            throw ConformanceSkip(.shareKind(.publicLink))
         }
         let file = try await context.upload(text: "shared", as: "shared.txt")
         let share = try await context.provider.share(file.path, ShareRequest(kind: .publicLink))

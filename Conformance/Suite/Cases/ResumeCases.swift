@@ -2,8 +2,12 @@ import Foundation
 import ProviderAPI
 
 /// A download cut in the middle continues where it stopped.
+///
+/// `resume.afterDrop` cuts the download in the transport (HTTP adapters; others skip it with
+/// ``SkipReason/noTransport``); `resume.afterSinkFailure` cuts it in the sink, so it tests
+/// every adapter, HTTP-based or not.
 enum ResumeCases {
-    static var all: [ConformanceCase] { [afterDrop] }
+    static var all: [ConformanceCase] { [afterDrop, afterSinkFailure] }
 
     static let afterDrop = ConformanceCase(
         "resume.afterDrop", requires: .resumeDownload,
@@ -39,5 +43,49 @@ enum ResumeCases {
         let digest = try LocalFile.sha256(of: local)
         try context.expect(digest == source.sha256, "the resumed file's SHA-256 is \(digest), the original's \(source.sha256)")
         try context.expect(!FileManager.default.fileExists(atPath: sink.partialURL.path), "the partial file is still there after the resumed download")
+    }
+
+    static let afterSinkFailure = ConformanceCase(
+        "resume.afterSinkFailure", requires: .resumeDownload,
+        summary: """
+            A download whose sink fails part-way throws a ProviderError, fails the sink and keeps the partial file; \
+            a resumed download fetches only the rest
+            """
+    ) { context in
+        let size: Int64 = 3 << 20
+        let cut: Int64 = (1 << 20) + 321
+        let source = try context.makeRandomFile(named: "sinkdrop.source", size: size)
+        let uploaded = try await context.provider.upload(
+            try FileSource(url: source.url), to: context.folder, name: "sinkdrop.bin", options: UploadOptions())
+
+        let local = context.localURL("sinkdrop.bin")
+        let file = FileSink(url: local, resumable: true)
+        let sink = DroppingSink(file, after: cut)
+        let outcome = await TransportChecks.outcome {
+            try await context.provider.download(uploaded.path, to: sink, options: DownloadOptions())
+        }
+        try context.expect(await sink.dropped, "the download ended before the sink had taken \(cut) of \(size) bytes")
+        switch outcome {
+        case .success:
+            throw ConformanceFailure("the download succeeded although its sink failed after \(cut) bytes")
+        case .failure(let error):
+            guard let providerError = error as? ProviderError else {
+                throw ConformanceFailure("the download whose sink failed threw \(type(of: error)) \(error), not a ProviderError")
+            }
+            context.note("the sink's failure surfaced as \(providerError.code)")
+        }
+        let calls = await sink.calls
+        try context.expect(calls.last == .fail && !calls.contains(.finish), "after the sink failed, the provider called \(calls), not fail() last and never finish()")
+        try context.expect(!FileManager.default.fileExists(atPath: local.path), "the failed download left a file under the final name")
+        let partial = LocalFile.size(of: file.partialURL)
+        try context.expect(partial == cut, "the failed download left a partial file of \(String(describing: partial)) bytes, expected \(cut)")
+
+        let result = try await context.provider.download(
+            uploaded.path, to: FileSink(url: local, resumable: true), options: DownloadOptions(resume: true))
+        try context.expect(result.offset == cut, "the resumed download started at \(result.offset), not \(cut)")
+        try context.expect(result.bytesReceived == size - cut, "the resumed download received \(result.bytesReceived) bytes, not \(size - cut)")
+        let digest = try LocalFile.sha256(of: local)
+        try context.expect(digest == source.sha256, "the resumed file's SHA-256 is \(digest), the original's \(source.sha256)")
+        try context.expect(!FileManager.default.fileExists(atPath: file.partialURL.path), "the partial file is still there after the resumed download")
     }
 }

@@ -1,9 +1,14 @@
 import Foundation
 import ProviderAPI
 
-/// Transient failures are retried; long throttling surfaces as `.rateLimited`.
+/// Transient failures are retried; long throttling surfaces as `.rateLimited`; a failed upload
+/// leaves nothing behind and can be retried.
+///
+/// The first two cases inject faults in the transport (HTTP adapters; others skip them with
+/// ``SkipReason/noTransport``); `retries.afterSourceFailure` breaks the upload's source, so it
+/// tests every adapter, HTTP-based or not.
 enum RetryCases {
-    static var all: [ConformanceCase] { [transientFailures, rateLimited] }
+    static var all: [ConformanceCase] { [transientFailures, rateLimited, afterSourceFailure] }
 
     static let transientFailures = ConformanceCase(
         "retries.transientFailures",
@@ -72,5 +77,50 @@ enum RetryCases {
         try context.expect(
             providerError.retryAfter == .seconds(day),
             "the error's retryAfter is \(String(describing: providerError.retryAfter)), the server said \(day) s")
+    }
+
+    static let afterSourceFailure = ConformanceCase(
+        "retries.afterSourceFailure",
+        summary: """
+            An upload whose source breaks part-way throws a ProviderError and leaves nothing under the final name \
+            (an overwritten file keeps its old content); the same upload from a good source then succeeds
+            """
+    ) { context in
+        // Past the 2 MiB a chunked upload sends in its first chunks, so the break comes between chunks.
+        let bytes = RandomBytes.make((3 << 20) + 5)
+        let brokenAt = (2 << 20) + 77
+        let old = Array("the old content".utf8)
+        let kept = try await context.upload(old, as: "kept.bin")
+        let newPath = try context.path("new.bin")
+        var codes: [String] = []
+
+        for (name, conflict) in [("new.bin", ConflictPolicy.fail), ("kept.bin", .overwrite)] {
+            let source = BreakingSource(bytes, breakingAfter: brokenAt)
+            let outcome = await TransportChecks.outcome {
+                try await context.provider.upload(source, to: context.folder, name: name, options: UploadOptions(conflict: conflict))
+            }
+            switch outcome {
+            case .success(let item):
+                throw ConformanceFailure("upload(\(conflict)) of \(name) succeeded although its source broke after \(brokenAt) of \(bytes.count) bytes (it returned \(item.path))")
+            case .failure(let error):
+                guard let providerError = error as? ProviderError else {
+                    throw ConformanceFailure("upload(\(conflict)) of \(name) whose source broke threw \(type(of: error)) \(error), not a ProviderError")
+                }
+                codes.append("\(providerError.code)")
+            }
+        }
+        try await context.expectMissing(newPath, "after the upload whose source broke")
+        try await context.expectContent(kept.path, old, "after the overwriting upload whose source broke")
+        // Only the final names are the contract's; a stray staging file is worth a note (a server may
+        // still be writing an aborted body when the adapter deletes its temporary).
+        let stray = try await context.children().map(\.name).filter { $0 != "kept.bin" }.sorted()
+        if !stray.isEmpty { context.note("left beside the final names: \(stray.joined(separator: ", "))") }
+        context.note("the broken sources surfaced as \(codes.joined(separator: ", "))")
+
+        // The caller's retry, from a good source.
+        try await context.upload(bytes, as: "new.bin", options: UploadOptions(conflict: .fail))
+        try await context.expectContent(newPath, bytes, "uploaded again after its source broke")
+        try await context.upload(bytes, as: "kept.bin", options: UploadOptions(conflict: .overwrite))
+        try await context.expectContent(kept.path, bytes, "overwritten again after the source broke")
     }
 }

@@ -67,6 +67,13 @@ extension InMemoryProvider {
         }
         var conflict = options.conflict
         if defects.contains(.ignoresFailPolicy), conflict == .fail { conflict = .overwrite }
+        if defects.contains(.checksThenCreates), conflict == .fail, options.ifMatch == nil {
+            if (try? await item(at: try folder.appending(name))) != nil {
+                throw ProviderError(.alreadyExists, "\(try folder.appending(name)) already exists")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+            conflict = .overwrite
+        }
         var headers = [(InMemoryWire.conflictHeader, conflict.rawValue)]
         if let ifMatch = options.ifMatch { headers.append(("If-Match", ifMatch)) }
         if let modified = options.modified, capabilities.supports(.setModifiedTime) {

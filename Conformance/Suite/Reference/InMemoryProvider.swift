@@ -35,6 +35,13 @@ public struct InMemoryProvider: StorageProvider {
         public static let ignoresFailPolicy = Defects(rawValue: 1 << 3)
         /// Downloads take whatever body arrives, with no size check.
         public static let acceptsShortDownloads = Defects(rawValue: 1 << 4)
+        /// Uploads with ``ConflictPolicy/fail`` look for the name first and then write over whatever
+        /// is there, a moment later: two racing creates can both succeed.
+        public static let checksThenCreates = Defects(rawValue: 1 << 5)
+        /// Item ids are paths although ``Capabilities/Features/stableIDs`` is declared.
+        public static let idsFollowPaths = Defects(rawValue: 1 << 6)
+        /// Items say they are read-only although every call is allowed.
+        public static let understatesPermissions = Defects(rawValue: 1 << 7)
     }
 
     /// Every feature, all three digests, millisecond modified times, public links and user shares.
@@ -111,8 +118,9 @@ public struct InMemoryProvider: StorageProvider {
         if !features.contains(.digests) { item.digests = [:] }
         item.digests = item.digests.filter { capabilities.digestAlgorithms.contains($0.key) }
         if !features.contains(.mimeTypes) { item.mimeType = nil }
-        if !features.contains(.stableIDs) { item.id = item.path.description }
+        if !features.contains(.stableIDs) || defects.contains(.idsFollowPaths) { item.id = item.path.description }
         if !features.contains(.permissions) { item.permissions = nil }
+        if defects.contains(.understatesPermissions), item.permissions != nil { item.permissions = .read }
         if capabilities.modifiedTimePrecision == nil { item.modified = nil }
         return item
     }

@@ -4,12 +4,12 @@ import HTTPProviderKit
 import ProviderTesting
 
 /// Checks about a case's own transports.
-enum TransportChecks {
+package enum TransportChecks {
     /// Skips the case if the provider never sent a request through `faults`: an adapter that
     /// does not use the transport it is given cannot be tested with injected faults.
-    static func expectUsed(_ faults: FaultInjectingTransport, context: ConformanceContext) throws {
+    package static func expectUsed(_ faults: FaultInjectingTransport, context: ConformanceContext) throws {
         if faults.requests.isEmpty {
-            throw ConformanceSkip("the provider sent no request through the transport it was given, so faults cannot be injected")
+            throw ConformanceSkip(.noTransport)
         }
     }
 
@@ -18,7 +18,7 @@ enum TransportChecks {
     /// fault never met the answer it was meant for proves nothing, whatever its call returned.
     ///
     /// Call it after ``expectUsed(_:context:)``, and before judging the call's outcome.
-    static func expectApplied(
+    package static func expectApplied(
         _ faults: FaultInjectingTransport, since before: Int, count: Int = 1, _ fault: String
     ) throws {
         let applied = faults.appliedFaults - before
@@ -31,7 +31,7 @@ enum TransportChecks {
     }
 
     /// The outcome of `operation`, thrown or returned, to be judged after the transport checks.
-    static func outcome<Value: Sendable>(_ operation: () async throws -> Value) async -> Result<Value, any Error> {
+    package static func outcome<Value: Sendable>(_ operation: () async throws -> Value) async -> Result<Value, any Error> {
         do {
             return .success(try await operation())
         } catch {

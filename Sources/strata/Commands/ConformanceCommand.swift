@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ProviderAPI
 import ProviderConformance
+import SharedCacheConformance
 
 struct ConformanceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,7 +31,10 @@ struct ConformanceCommand: AsyncParsableCommand {
         var options = ConformanceOptions(largeFiles: large, pagingCount: pagingCount, baseTransport: try global.transport())
         if !cases.isEmpty { options.caseFilter = Set(cases) }
         // The provider is rooted at the target folder itself: the suite works below it.
-        let suite = ConformanceSuite(subject: "\(factory.kind) at \(Redactor.redact(url: root))", options: options) { environment in
+        let suite = ConformanceSuite(
+            subject: "\(factory.kind) at \(Redactor.redact(url: root))", options: options,
+            cases: ConformanceCatalog.standard + SharedCacheConformance.offline
+        ) { environment in
             let transport = environment.transport
             return try await factory.connect(
                 ProviderConfiguration(

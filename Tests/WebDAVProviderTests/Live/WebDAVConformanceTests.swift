@@ -1,6 +1,7 @@
 import Foundation
 import ProviderAPI
 import ProviderConformance
+import SharedCacheConformance
 import ProviderConformanceTesting
 import Testing
 import WebDAVProvider
@@ -12,7 +13,7 @@ struct WebDAVConformanceTests {
     @Test("conformance suite", arguments: LiveServers.names)
     func conformance(serverName: String) async throws {
         let server = try LiveServers.server(serverName)
-        let suite = ConformanceSuite(subject: "WebDAV on \(serverName) \(server.url)") { environment in
+        let suite = ConformanceSuite(subject: "WebDAV on \(serverName) \(server.url)", cases: ConformanceCatalog.standard + SharedCacheConformance.offline) { environment in
             let transport = environment.transport
             return try await WebDAVProvider.connect(LiveServers.configuration(server, transport: transport))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import ProviderConformance
 import SharedCache
 
 /// The shared offline cache in front of the provider: what was read online still answers offline.
