@@ -24,7 +24,8 @@ struct DialectFlowTests {
         #expect(verified.refusedNameCharacters == ["\\"])
         #expect(verified.allowsLeadingSpace == true)
         #expect(verified.nameNormalization == .preserved)
-        #expect(provider.capabilities.supports([.preconditions, .exclusiveCreate]))
+        #expect(provider.capabilities.supports(.preconditions))
+        #expect(!provider.capabilities.supports(.exclusiveCreate))
         #expect(provider.capabilities.names.forbiddenCharacters == ["\\"])
     }
 

@@ -76,13 +76,15 @@ public struct WebDAVServerProfile: Sendable, Hashable, Codable {
 
     /// The capabilities this profile gives a provider: verified behaviour where known, else the guess.
     ///
-    /// Exclusive create is only declared when `If-None-Match: *` was seen refused (or is assumed
-    /// in a declared profile); otherwise ``WebDAVProvider`` checks first, which is not atomic.
+    /// Exclusive create is never declared: a refused `If-None-Match: *` shows that the server
+    /// checks, not that two racing creates cannot both succeed (Apache mod_dav let both of two
+    /// racing `PUT`s with `If-None-Match: *` through, in the conformance suite's race). Uploads
+    /// with `.fail` and `.rename` still send `If-None-Match: *` where it is refused, and check first
+    /// elsewhere.
     public var capabilities: Capabilities {
         var features: Capabilities.Features = [.paging, .rangeDownload, .resumeDownload, .move, .copy, .emptyFolders]
         let etags = verified.reportsETags ?? reportsETags
         if verified.honoursPreconditions ?? honoursPreconditions, etags { features.insert(.preconditions) }
-        if verified.refusesIfNoneMatchStar ?? honoursPreconditions { features.insert(.exclusiveCreate) }
         if etags { features.insert(.etags) }
         if reportsQuota { features.insert(.quota) }
         if verified.reportsContentTypes ?? reportsContentTypes { features.insert(.mimeTypes) }

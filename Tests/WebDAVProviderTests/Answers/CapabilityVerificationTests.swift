@@ -18,7 +18,10 @@ struct CapabilityVerificationTests {
         #expect(provider.profile.verified == .unverified)
         _ = try await provider.createFolder(named: "first", in: .root)
         #expect(provider.profile.verified.honoursPreconditions == true)
-        #expect(provider.capabilities.supports([.preconditions, .exclusiveCreate]))
+        #expect(provider.capabilities.supports(.preconditions))
+        // A refused If-None-Match shows a check, not an atomic one: exclusive create is never declared.
+        #expect(provider.profile.verified.refusesIfNoneMatchStar == true)
+        #expect(!provider.capabilities.supports(.exclusiveCreate))
     }
 
     @Test("a server that names itself Apache but ignores preconditions: .fail still refuses, a stale ifMatch is unsupported")
