@@ -46,6 +46,7 @@ let package = Package(
             dependencies: [
                 "ProviderAPI",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Sources/ProviderAPI/Kit",
@@ -118,6 +119,7 @@ let package = Package(
                 "ProviderAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/SharedCache",
@@ -145,6 +147,7 @@ let package = Package(
                 "SharedCache",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             path: "Conformance/Suite",
             swiftSettings: strictSettings
