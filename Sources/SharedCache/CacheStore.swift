@@ -121,6 +121,26 @@ public final class CacheStore: Sendable {
         }
     }
 
+    /// ``read(_:)`` through GRDB's async accessor, for async callers: the wait for a reader
+    /// suspends the task instead of blocking a thread of the cooperative pool.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do { return try await pool.read(body) } catch { throw CacheStore.wrap(error) }
+    }
+
+    /// ``write(_:)`` through GRDB's async accessor, for async callers: the wait for the writer
+    /// (another task's or another process's transaction) suspends the task instead of blocking a thread.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await pool.write { db in
+                let result = try body(db)
+                try CacheSchema.flushFullTextIndex(db)
+                return result
+            }
+        } catch {
+            throw CacheStore.wrap(error)
+        }
+    }
+
     /// A `ProviderError` for any error of the store.
     static func wrap(_ error: any Error) -> ProviderError {
         if let error = error as? ProviderError { return error }
