@@ -1,6 +1,7 @@
 import Foundation
-import ProviderAPI
 import HTTPProviderKit
+import NIOConcurrencyHelpers
+import ProviderAPI
 import ProviderTesting
 
 /// What a case body works with: the provider, the transport it sends through,
@@ -52,7 +53,7 @@ public struct ConformanceContext: Sendable {
 
 /// The notes of one case, collected from its body.
 final class NoteLog: Sendable {
-    private let notes = Locked<[String]>([])
-    func append(_ text: String) { notes.withLock { $0.append(text) } }
-    var all: [String] { notes.withLock { $0 } }
+    private let notes = NIOLockedValueBox<[String]>([])
+    func append(_ text: String) { notes.withLockedValue { $0.append(text) } }
+    var all: [String] { notes.withLockedValue { $0 } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import ProviderAPI
 
@@ -11,16 +12,28 @@ import ProviderAPI
 #endif
 
 /// A POSIX file descriptor the blob store writes and reads through, and the few file-system calls it needs.
-final class BlobFile: @unchecked Sendable {
-    private var descriptor: Int32
+///
+/// The descriptor is behind a lock that every use and the close hold, so a close never runs in
+/// the middle of a read or a write and nothing reaches the descriptor number after it is closed.
+final class BlobFile: Sendable {
+    /// The open descriptor, or -1 once closed.
+    private let descriptor: NIOLockedValueBox<Int32>
     let path: String
 
     private init(descriptor: Int32, path: String) {
-        self.descriptor = descriptor
+        self.descriptor = NIOLockedValueBox(descriptor)
         self.path = path
     }
 
     deinit { close() }
+
+    /// Runs `body` with the open descriptor, holding the lock; a closed file is an error.
+    private func withDescriptor<T>(_ action: String, _ body: (Int32) throws -> T) throws -> T {
+        try descriptor.withLockedValue { fd in
+            guard fd >= 0 else { throw ProviderError(.invalidArgument, "blob store: cannot \(action) \(path): the file is closed") }
+            return try body(fd)
+        }
+    }
 
     /// Opens `path` with `flags` (`O_CLOEXEC` is added).
     static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) throws -> BlobFile {
@@ -36,18 +49,20 @@ final class BlobFile: @unchecked Sendable {
     /// Writes all of `bytes`.
     func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard let base = bytes.baseAddress else { return }
-        var offset = 0
-        while offset < bytes.count {
-            #if canImport(Darwin)
-                let written = Darwin.write(descriptor, base + offset, bytes.count - offset)
-            #else
-                let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
-            #endif
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw Self.error("write", path)
+        try withDescriptor("write") { fd in
+            var offset = 0
+            while offset < bytes.count {
+                #if canImport(Darwin)
+                    let written = Darwin.write(fd, base + offset, bytes.count - offset)
+                #else
+                    let written = Glibc.write(fd, base + offset, bytes.count - offset)
+                #endif
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw Self.error("write", path)
+                }
+                offset += written
             }
-            offset += written
         }
     }
 
@@ -59,18 +74,20 @@ final class BlobFile: @unchecked Sendable {
     /// Reads up to `count` bytes; an empty buffer at the end of the file.
     func read(count: Int) throws -> ByteBuffer {
         var buffer = ByteBuffer()
-        try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { raw -> Int in
-            while true {
-                #if canImport(Darwin)
-                    let n = Darwin.read(descriptor, raw.baseAddress, count)
-                #else
-                    let n = Glibc.read(descriptor, raw.baseAddress, count)
-                #endif
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw Self.error("read", path)
+        try withDescriptor("read") { fd in
+            try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { raw -> Int in
+                while true {
+                    #if canImport(Darwin)
+                        let n = Darwin.read(fd, raw.baseAddress, count)
+                    #else
+                        let n = Glibc.read(fd, raw.baseAddress, count)
+                    #endif
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        throw Self.error("read", path)
+                    }
+                    return n
                 }
-                return n
             }
         }
         return buffer
@@ -78,23 +95,31 @@ final class BlobFile: @unchecked Sendable {
 
     /// Flushes the file to stable storage.
     func sync() throws {
-        guard fsync(descriptor) == 0 else { throw Self.error("sync", path) }
+        try withDescriptor("sync") { fd in
+            guard fsync(fd) == 0 else { throw Self.error("sync", path) }
+        }
     }
 
-    /// Takes an exclusive advisory lock; false when `wait` is false and another holder has it.
+    /// Takes an exclusive advisory lock; false when `wait` is false and another holder has it,
+    /// or when the file is closed.
+    ///
+    /// A waiting `flock` holds the descriptor's lock meanwhile: a ``close()`` from elsewhere waits
+    /// for it (the file lock is released with the descriptor anyway).
     func lock(wait: Bool) -> Bool {
-        flock(descriptor, LOCK_EX | (wait ? 0 : LOCK_NB)) == 0
+        (try? withDescriptor("lock") { fd in flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) == 0 }) ?? false
     }
 
     /// Closes the descriptor (once).
     func close() {
-        guard descriptor >= 0 else { return }
-        #if canImport(Darwin)
-            _ = Darwin.close(descriptor)
-        #else
-            _ = Glibc.close(descriptor)
-        #endif
-        descriptor = -1
+        descriptor.withLockedValue { fd in
+            guard fd >= 0 else { return }
+            #if canImport(Darwin)
+                _ = Darwin.close(fd)
+            #else
+                _ = Glibc.close(fd)
+            #endif
+            fd = -1
+        }
     }
 
     /// Renames `from` to `to`, replacing it.

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import ProviderAPI
 
@@ -12,7 +13,7 @@ public final class BlobSink: DownloadSink, Sendable {
     private let store: BlobStore
     private let expectedDigest: String?
     private let algorithm: DigestAlgorithm
-    private let state = Locked<(writer: BlobWriter?, key: String?)>((nil, nil))
+    private let state = NIOLockedValueBox<(writer: BlobWriter?, key: String?)>((nil, nil))
 
     init(store: BlobStore, expectedDigest: String?, algorithm: DigestAlgorithm) {
         self.store = store
@@ -21,14 +22,14 @@ public final class BlobSink: DownloadSink, Sendable {
     }
 
     /// The blob's key once ``finish()`` succeeded.
-    public var key: String? { state.current.key }
+    public var key: String? { state.withLockedValue { $0 }.key }
 
     public func resumePoint() async throws -> ResumePoint? { nil }
 
     public func begin(offset: Int64, expectedLength: Int64?, validator: String?) async throws {
         guard offset == 0 else { throw ProviderError(.invalidArgument, "a blob sink cannot resume at \(offset)") }
         let writer = try BlobWriter(store: store, expectedDigest: expectedDigest, algorithm: algorithm)
-        let previous = state.withLock { state -> BlobWriter? in
+        let previous = state.withLockedValue { state -> BlobWriter? in
             let previous = state.writer
             state = (writer, nil)
             return previous
@@ -37,24 +38,24 @@ public final class BlobSink: DownloadSink, Sendable {
     }
 
     public func write(_ buffer: ByteBuffer) async throws {
-        guard let writer = state.current.writer else { throw ProviderError(.invalidArgument, "write before begin") }
+        guard let writer = state.withLockedValue { $0 }.writer else { throw ProviderError(.invalidArgument, "write before begin") }
         try writer.write(buffer)
     }
 
     public func finish() async throws {
-        guard let writer = state.current.writer else { throw ProviderError(.invalidArgument, "finish before begin") }
+        guard let writer = state.withLockedValue { $0 }.writer else { throw ProviderError(.invalidArgument, "finish before begin") }
         do {
             let key = try writer.finish()
-            state.withLock { $0 = (nil, key) }
+            state.withLockedValue { $0 = (nil, key) }
         } catch {
             writer.abandon()
-            state.withLock { $0.writer = nil }
+            state.withLockedValue { $0.writer = nil }
             throw CacheStore.wrap(error)
         }
     }
 
     public func fail() async {
-        let writer = state.withLock { state -> BlobWriter? in
+        let writer = state.withLockedValue { state -> BlobWriter? in
             let writer = state.writer
             state.writer = nil
             return writer

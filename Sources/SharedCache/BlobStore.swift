@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NIOConcurrencyHelpers
 import NIOCore
 import ProviderAPI
 
@@ -26,24 +27,24 @@ public final class BlobStore: Sendable {
 
     let pool: DatabasePool
     let temp: BlobTempArea
-    private let state: Locked<BlobLimits>
-    private let clock = Locked<Double>(0)
+    private let state: NIOLockedValueBox<BlobLimits>
+    private let clock = NIOLockedValueBox<Double>(0)
 
     init(pool: DatabasePool, directory: URL, limits: BlobLimits) throws {
         self.pool = pool
         self.directory = directory
-        self.state = Locked(limits)
+        self.state = NIOLockedValueBox(limits)
         try PrivateFiles.makeFolder(directory)
         temp = try BlobTempArea(root: directory.appendingPathComponent("tmp", isDirectory: true))
         try reconcile()
     }
 
     /// The limits eviction keeps to.
-    public var limits: BlobLimits { state.current }
+    public var limits: BlobLimits { state.withLockedValue { $0 } }
 
     /// Changes the limits, evicting least-recently-used blobs at once if the store is over them.
     public func setLimits(_ limits: BlobLimits) throws {
-        state.withLock { $0 = limits }
+        state.withLockedValue { $0 = limits }
         _ = try writeDiscarding { db, trash in try self.evict(keeping: nil, in: db, trash: &trash) }
     }
 
@@ -150,7 +151,7 @@ public final class BlobStore: Sendable {
 
     /// A use time later than every earlier one of this process.
     func tick() -> Double {
-        clock.withLock { last in
+        clock.withLockedValue { last in
             last = max(Date().timeIntervalSinceReferenceDate, last + 1e-6)
             return last
         }

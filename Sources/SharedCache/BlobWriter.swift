@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import ProviderAPI
 import ProviderKit
@@ -12,13 +13,20 @@ import ProviderKit
 #endif
 
 /// One blob being written: a temporary file in the store's temporary area and the digest of what went in.
-final class BlobWriter: @unchecked Sendable {
+///
+/// The file, the digest and the count move together behind one lock, so a write racing an
+/// ``abandon()`` never writes to a closed file or counts bytes that were not kept.
+final class BlobWriter: Sendable {
+    private struct State {
+        var file: BlobFile?
+        var digester: Digester
+        var size: Int64 = 0
+    }
+
     private let store: BlobStore
     private let expected: String?
     private let temporary: URL
-    private var file: BlobFile?
-    private var digester: Digester
-    private var size: Int64 = 0
+    private let state: NIOLockedValueBox<State>
 
     /// Starts a blob; `expectedDigest` is a hex digest of `algorithm`, or nil to key the blob by its SHA-256.
     init(store: BlobStore, expectedDigest: String?, algorithm: DigestAlgorithm) throws {
@@ -33,25 +41,29 @@ final class BlobWriter: @unchecked Sendable {
             expected = nil
         }
         self.store = store
-        self.digester = digester
         temporary = store.temp.newFile()
-        file = try BlobFile.open(temporary.path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+        let file = try BlobFile.open(temporary.path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+        state = NIOLockedValueBox(State(file: file, digester: digester))
     }
 
     func write(_ buffer: ByteBuffer) throws {
-        guard let file else { throw ProviderError(.invalidArgument, "blob write after finish") }
-        try file.write(buffer)
-        digester.update(buffer)
-        size += Int64(buffer.readableBytes)
+        try state.withLockedValue { state in
+            guard let file = state.file else { throw ProviderError(.invalidArgument, "blob write after finish") }
+            try file.write(buffer)
+            state.digester.update(buffer)
+            state.size += Int64(buffer.readableBytes)
+        }
     }
 
     /// Flushes, verifies and commits the blob; returns its key.
     func finish() throws -> String {
-        guard let file else { throw ProviderError(.invalidArgument, "blob finished twice") }
-        try file.sync()
-        file.close()
-        self.file = nil
-        let computed = digester.finalize()
+        let (computed, size) = try state.withLockedValue { state -> (String, Int64) in
+            guard let file = state.file else { throw ProviderError(.invalidArgument, "blob finished twice") }
+            try file.sync()
+            file.close()
+            state.file = nil
+            return (state.digester.finalize(), state.size)
+        }
         if let expected, expected != computed {
             abandon()
             throw ProviderError(.integrity, "blob digest \(computed) does not match the expected \(expected)")
@@ -66,8 +78,11 @@ final class BlobWriter: @unchecked Sendable {
 
     /// Deletes the temporary file.
     func abandon() {
+        let file = state.withLockedValue { state -> BlobFile? in
+            defer { state.file = nil }
+            return state.file
+        }
         file?.close()
-        file = nil
         BlobFile.remove(temporary.path)
     }
 }

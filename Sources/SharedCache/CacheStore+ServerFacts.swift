@@ -6,7 +6,7 @@ import ProviderAPI
 /// so that every process sharing the cache folder learns it once.
 extension CacheStore: ServerFactStore {
     public func fact(_ kind: String, server: String, user: String) async throws -> ServerFact? {
-        try read { db in
+        try await read { db in
             let row = try Row.fetchOne(
                 db, sql: "SELECT value, learntAt FROM server_fact WHERE kind = ? AND server = ? AND user = ?",
                 arguments: [kind, server, user])
@@ -18,7 +18,7 @@ extension CacheStore: ServerFactStore {
     }
 
     public func remember(_ fact: ServerFact) async throws {
-        try write { db in
+        try await write { db in
             try db.execute(
                 sql: """
                     INSERT INTO server_fact (kind, server, user, value, learntAt) VALUES (?, ?, ?, ?, ?)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NIOConcurrencyHelpers
 import ProviderAPI
 
 /// A local cache shared by every provider and account: item metadata, folder
@@ -20,7 +21,7 @@ public final class CacheStore: Sendable {
     public let blobs: BlobStore
 
     let pool: DatabasePool
-    private let hierarchies = Locked<[HierarchyKey: CacheHierarchy]>([:])
+    private let hierarchies = NIOLockedValueBox<[HierarchyKey: CacheHierarchy]>([:])
 
     /// Opens (creating) `directory/cache.sqlite` (DatabasePool, WAL, busy timeout so SQLITE_BUSY never reaches callers) and `directory/blobs/`.
     ///
@@ -94,7 +95,7 @@ public final class CacheStore: Sendable {
     /// The named hierarchy of `account`; the same object for the same name and account.
     public func hierarchy(named name: String, account: ProviderAccount) -> CacheHierarchy {
         let key = HierarchyKey(account: PathKey(account.storageKey), name: PathKey(name))
-        return hierarchies.withLock { table in
+        return hierarchies.withLockedValue { table in
             if let existing = table[key] { return existing }
             let hierarchy = CacheHierarchy(pool: pool, name: name, account: account)
             table[key] = hierarchy
@@ -111,6 +112,26 @@ public final class CacheStore: Sendable {
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try pool.write { db in
+                let result = try body(db)
+                try CacheSchema.flushFullTextIndex(db)
+                return result
+            }
+        } catch {
+            throw CacheStore.wrap(error)
+        }
+    }
+
+    /// ``read(_:)`` through GRDB's async accessor, for async callers: the wait for a reader
+    /// suspends the task instead of blocking a thread of the cooperative pool.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do { return try await pool.read(body) } catch { throw CacheStore.wrap(error) }
+    }
+
+    /// ``write(_:)`` through GRDB's async accessor, for async callers: the wait for the writer
+    /// (another task's or another process's transaction) suspends the task instead of blocking a thread.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await pool.write { db in
                 let result = try body(db)
                 try CacheSchema.flushFullTextIndex(db)
                 return result

@@ -25,6 +25,10 @@ public struct CachedProvider: StorageProvider {
     public let store: CacheStore
     /// When to answer from the cache.
     public let policy: CachePolicy
+    /// The background refreshes that ``CachePolicy/Mode/staleWhileRevalidate`` answers start:
+    /// one at a time per item or listing, awaited with ``CacheRefresher/waitForAll()``,
+    /// cancelled by ``close()``. Copies of this provider share it.
+    public let refresher: CacheRefresher
     let logger: Logger
 
     /// Wraps `base`.
@@ -33,6 +37,14 @@ public struct CachedProvider: StorageProvider {
         self.store = store
         self.policy = policy
         self.logger = logger
+        self.refresher = CacheRefresher(logger: logger)
+    }
+
+    /// Cancels the background refreshes and waits for them to end; none starts afterwards.
+    ///
+    /// The cache and the base provider stay usable; only stale answers are no longer refreshed.
+    public func close() async {
+        await refresher.close()
     }
 
     /// The base provider's, plus search (over cached metadata when the server has none).
@@ -87,7 +99,7 @@ public struct CachedProvider: StorageProvider {
         case .staleWhileRevalidate:
             if let cached {
                 let fresh = policy.isFresh(cached.fetchedAt)
-                if !fresh { revalidate { _ = try await fetchItem(path) } }
+                if !fresh { revalidate("item \(path)") { _ = try await fetchItem(path) } }
                 return Self.marked(cached.item, fetchedAt: cached.fetchedAt, stale: !fresh)
             }
         case .networkFirst:
@@ -123,7 +135,7 @@ public struct CachedProvider: StorageProvider {
         case .staleWhileRevalidate:
             if let complete {
                 let fresh = policy.isFresh(complete.fetchedAt)
-                if !fresh { revalidate { try await refreshListing(folder) } }
+                if !fresh { revalidate("listing \(folder)") { try await refreshListing(folder) } }
                 return cachedPage(complete, stale: !fresh, limit: page.limit)
             }
         case .networkFirst:
@@ -201,11 +213,8 @@ public struct CachedProvider: StorageProvider {
         return ItemPage(items: listing.items.map { Self.marked($0, stamp: stamp, stale: stale) }, totalCount: listing.items.count)
     }
 
-    /// Refreshes in the background; a failure only leaves the cache as it was.
-    func revalidate(_ work: @escaping @Sendable () async throws -> Void) {
-        let logger = self.logger
-        Task.detached {
-            do { try await work() } catch { logger.debug("background refresh failed", metadata: ["error": "\(error)"]) }
-        }
+    /// Refreshes `key` in the background, unless it is being refreshed; a failure only leaves the cache as it was.
+    func revalidate(_ key: String, _ work: @escaping @Sendable () async throws -> Void) {
+        refresher.refresh(key, work)
     }
 }

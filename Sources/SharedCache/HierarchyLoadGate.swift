@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// One hierarchy's load state: one load at a time, its progress watchers and its idle waiters.
 final class HierarchyLoadGate: Sendable {
@@ -10,14 +11,14 @@ final class HierarchyLoadGate: Sendable {
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Locked(State())
+    private let state = NIOLockedValueBox(State())
 
-    var isLoading: Bool { state.current.loading }
+    var isLoading: Bool { state.withLockedValue { $0 }.loading }
 
     /// Waits for this gate's turn, then marks a load running.
     func begin() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let start = state.withLock { state -> Bool in
+            let start = state.withLockedValue { state -> Bool in
                 if state.loading {
                     state.turnWaiters.append(continuation)
                     return false
@@ -32,7 +33,7 @@ final class HierarchyLoadGate: Sendable {
 
     /// Publishes the running load's node count.
     func report(_ loaded: Int) {
-        let watchers = state.withLock { state -> [AsyncStream<Int>.Continuation] in
+        let watchers = state.withLockedValue { state -> [AsyncStream<Int>.Continuation] in
             state.loaded = loaded
             return Array(state.watchers.values)
         }
@@ -41,7 +42,7 @@ final class HierarchyLoadGate: Sendable {
 
     /// Ends the running load: finishes the watchers, then lets the next load run or wakes the idle waiters.
     func end() {
-        let (watchers, next, idle) = state.withLock {
+        let (watchers, next, idle) = state.withLockedValue {
             state -> ([AsyncStream<Int>.Continuation], CheckedContinuation<Void, Never>?, [CheckedContinuation<Void, Never>]) in
             let watchers = Array(state.watchers.values)
             state.watchers = [:]
@@ -62,21 +63,21 @@ final class HierarchyLoadGate: Sendable {
     func progress() -> AsyncStream<Int> {
         let (stream, continuation) = AsyncStream<Int>.makeStream(bufferingPolicy: .unbounded)
         let id = UUID()
-        let (loading, loaded) = state.withLock { state -> (Bool, Int) in
+        let (loading, loaded) = state.withLockedValue { state -> (Bool, Int) in
             if state.loading { state.watchers[id] = continuation }
             return (state.loading, state.loaded)
         }
         continuation.yield(loaded)
         if !loading { continuation.finish() }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.watchers.removeValue(forKey: id) }
+            _ = self?.state.withLockedValue { $0.watchers.removeValue(forKey: id) }
         }
         return stream
     }
 
     func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let idle = state.withLock { state -> Bool in
+            let idle = state.withLockedValue { state -> Bool in
                 if state.loading {
                     state.idleWaiters.append(continuation)
                     return false

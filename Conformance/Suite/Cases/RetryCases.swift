@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import ProviderAPI
 
 /// Transient failures are retried; long throttling surfaces as `.rateLimited`; a failed upload
@@ -17,17 +18,17 @@ enum RetryCases {
         let bytes = Array("retried content".utf8)
         let uploaded = try await context.upload(bytes, as: "retry.txt")
         let (faulty, faults) = try await context.makeFaultInjectingProvider()
-        let fired = Locked(0)
+        let fired = NIOLockedValueBox(0)
 
         func injectPair() {
             faults.inject { request in
                 guard TransportChecks.isRead(request) else { return nil }
-                fired.withLock { $0 += 1 }
+                fired.withLockedValue { $0 += 1 }
                 return .status(503, retryAfter: 1)
             }
             faults.inject { request in
                 guard TransportChecks.isRead(request) else { return nil }
-                fired.withLock { $0 += 1 }
+                fired.withLockedValue { $0 += 1 }
                 return .connectionFailure
             }
         }
@@ -36,14 +37,14 @@ enum RetryCases {
         let statted = await TransportChecks.outcome { try await faulty.item(at: uploaded.path) }
         try TransportChecks.expectUsed(faults, context: context)
         try TransportChecks.expectApplied(faults, since: 0, count: 2, "a 503 then a connection failure for item(at:)")
-        try context.expect(fired.current == 2, "only \(fired.current) of the 2 faults were met by item(at:)")
+        try context.expect(fired.withLockedValue { $0 } == 2, "only \(fired.withLockedValue { $0 }) of the 2 faults were met by item(at:)")
         let stat = try statted.get()
         try context.expect(stat.size == Int64(bytes.count), "item(at:) after retries says size \(String(describing: stat.size))")
 
         injectPair()
         let sink = MemorySink()
         _ = try await faulty.download(uploaded.path, to: sink, options: DownloadOptions())
-        try context.expect(fired.current == 4, "only \(fired.current - 2) of the 2 faults were met by download")
+        try context.expect(fired.withLockedValue { $0 } == 4, "only \(fired.withLockedValue { $0 } - 2) of the 2 faults were met by download")
         let got = await sink.bytes
         try context.expect(got == bytes, "the download after retries holds \(ByteSummary.describe(got))")
         context.note("\(faults.requests.count) requests for 2 calls")

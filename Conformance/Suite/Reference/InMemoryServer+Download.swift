@@ -1,8 +1,9 @@
 import Foundation
+import HTTPProviderKit
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
-import HTTPProviderKit
 
 extension InMemoryServer {
     /// Answers a `GET`: the whole file, a `Range` (honouring `If-Range`), `If-Match` and `If-None-Match`,
@@ -41,9 +42,9 @@ extension InMemoryServer {
 
     /// A body that hands out `bytes[range]` in pieces.
     private static func stream(_ bytes: [UInt8], _ range: Range<Int>) -> HTTPResponseBody {
-        let position = Locked(range.lowerBound)
+        let position = NIOLockedValueBox(range.lowerBound)
         return HTTPResponseBody(next: {
-            let slice = position.withLock { offset -> Range<Int>? in
+            let slice = position.withLockedValue { offset -> Range<Int>? in
                 guard offset < range.upperBound else { return nil }
                 let end = min(range.upperBound, offset + (64 << 10))
                 defer { offset = end }

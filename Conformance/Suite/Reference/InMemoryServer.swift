@@ -1,8 +1,9 @@
 import Foundation
+import HTTPProviderKit
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
-import HTTPProviderKit
 import ProviderTesting
 
 /// A content server held in memory that answers HTTP requests directly, without a socket.
@@ -24,20 +25,20 @@ import ProviderTesting
 public final class InMemoryServer: HTTPTransport {
     /// The names the server accepts and how it stores them.
     public let names: NameRules
-    let store: Locked<InMemoryStore>
+    let store: NIOLockedValueBox<InMemoryStore>
 
     /// Creates an empty server that applies `names`.
     public init(names: NameRules = NameRules()) {
         self.names = names
-        store = Locked(InMemoryStore(rules: names))
+        store = NIOLockedValueBox(InMemoryStore(rules: names))
     }
 
     /// How many files and folders the server holds, the root included.
-    public var nodeCount: Int { store.withLock { $0.nodes.count } }
+    public var nodeCount: Int { store.withLockedValue { $0.nodes.count } }
 
     /// The item at `path` and its content, read together.
     func snapshot(_ path: ItemPath) throws -> (Item, [UInt8]) {
-        try store.withLock { store in
+        try store.withLockedValue { store in
             let key = store.key(path)
             return (try store.item(key), store.nodes[key]?.bytes ?? [])
         }
@@ -62,46 +63,46 @@ public final class InMemoryServer: HTTPTransport {
         switch (request.method.rawValue, headers.first(name: InMemoryWire.operationHeader)) {
         case ("PROPFIND", _):
             if headers.first(name: "Depth") == "0" {
-                return try json(store.withLock { try $0.item($0.key(path)) }, request)
+                return try json(store.withLockedValue { try $0.item($0.key(path)) }, request)
             }
-            return try json(store.withLock { try $0.list($0.key(path), limit: limit, cursor: cursor) }, request)
+            return try json(store.withLockedValue { try $0.list($0.key(path), limit: limit, cursor: cursor) }, request)
         case ("GET", _):
             return try download(path, request)
         case ("PUT", _):
             let bytes = try await Self.body(of: request)
             let conflict = headers.first(name: InMemoryWire.conflictHeader).flatMap(ConflictPolicy.init) ?? .overwrite
             let modified = headers.first(name: InMemoryWire.modifiedHeader).flatMap(Double.init).map { Date(timeIntervalSince1970: $0) }
-            let item = try store.withLock {
+            let item = try store.withLockedValue {
                 try $0.write(
                     bytes, folder: path.parent, name: path.name, conflict: conflict, ifMatch: headers.first(name: "If-Match"),
                     modified: modified, mimeType: headers.first(name: "Content-Type"))
             }
             return try json(item, request, status: 201)
         case ("MKCOL", _):
-            return try json(store.withLock { try $0.makeFolder(path.name, in: path.parent) }, request, status: 201)
+            return try json(store.withLockedValue { try $0.makeFolder(path.name, in: path.parent) }, request, status: 201)
         case ("DELETE", "revoke"):
-            try store.withLock { try $0.revoke(headers.first(name: InMemoryWire.shareHeader) ?? "") }
+            try store.withLockedValue { try $0.revoke(headers.first(name: InMemoryWire.shareHeader) ?? "") }
             return TransportResponse(status: 204, url: request.url)
         case ("DELETE", _):
-            try store.withLock { try $0.delete(path) }
+            try store.withLockedValue { try $0.delete(path) }
             return TransportResponse(status: 204, url: request.url)
         case ("MOVE", _), ("COPY", _):
             let destination = try InMemoryWire.decode(Substring(headers.first(name: "Destination") ?? ""))
             let overwrite = headers.first(name: "Overwrite") == "T"
             let keep = request.method.rawValue == "COPY"
-            return try json(store.withLock { try $0.transfer(path, to: destination, overwrite: overwrite, keepSource: keep) }, request, status: 201)
+            return try json(store.withLockedValue { try $0.transfer(path, to: destination, overwrite: overwrite, keepSource: keep) }, request, status: 201)
         case ("SEARCH", _):
             let query = try InMemoryWire.decodeJSON(Query.self, from: ByteBuffer(bytes: try await Self.body(of: request)), request: request.summary)
-            return try json(store.withLock { try $0.search(query, limit: limit, cursor: cursor) }, request)
+            return try json(store.withLockedValue { try $0.search(query, limit: limit, cursor: cursor) }, request)
         case ("POST", "share"):
             let wanted = try InMemoryWire.decodeJSON(WireShareRequest.self, from: ByteBuffer(bytes: try await Self.body(of: request)), request: request.summary)
-            return try json(store.withLock { try $0.share(path, wanted) }, request, status: 201)
+            return try json(store.withLockedValue { try $0.share(path, wanted) }, request, status: 201)
         case ("REPORT", "shares"):
-            return try json(store.withLock { try $0.shares(of: path) }, request)
+            return try json(store.withLockedValue { try $0.shares(of: path) }, request)
         case ("REPORT", "quota"):
-            return try json(store.withLock { $0.quota() }, request)
+            return try json(store.withLockedValue { $0.quota() }, request)
         case ("REPORT", "changes"):
-            return try json(store.withLock { try $0.changes(since: headers.first(name: InMemoryWire.sinceHeader)) }, request)
+            return try json(store.withLockedValue { try $0.changes(since: headers.first(name: InMemoryWire.sinceHeader)) }, request)
         default:
             throw ProviderError(.invalidArgument, "the in-memory server does not know \(request.method.rawValue)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Cancels a task from a callback that may run before the task handle is known.
 final class CancelSwitch: Sendable {
@@ -6,11 +7,11 @@ final class CancelSwitch: Sendable {
         var cancel: (@Sendable () -> Void)?
         var tripped = false
     }
-    private let state = Locked(State())
+    private let state = NIOLockedValueBox(State())
 
     /// Remembers how to cancel the task; cancels at once if the switch was already tripped.
     func attach<Success: Sendable>(_ task: Task<Success, any Error>) {
-        let trippedAlready = state.withLock { state -> Bool in
+        let trippedAlready = state.withLockedValue { state -> Bool in
             state.cancel = { task.cancel() }
             return state.tripped
         }
@@ -19,7 +20,7 @@ final class CancelSwitch: Sendable {
 
     /// Cancels the task (once).
     func trip() {
-        let cancel = state.withLock { state -> (@Sendable () -> Void)? in
+        let cancel = state.withLockedValue { state -> (@Sendable () -> Void)? in
             guard !state.tripped else { return nil }
             state.tripped = true
             return state.cancel
@@ -28,5 +29,5 @@ final class CancelSwitch: Sendable {
     }
 
     /// Whether ``trip()`` was called.
-    var isTripped: Bool { state.withLock { $0.tripped } }
+    var isTripped: Bool { state.withLockedValue { $0.tripped } }
 }

@@ -1,17 +1,18 @@
 import Foundation
+import NIOConcurrencyHelpers
 import ProviderAPI
 
 /// Records the progress reports of one transfer and checks them.
 final class ProgressRecorder: Sendable {
-    private let reports = Locked<[TransferProgress]>([])
+    private let reports = NIOLockedValueBox<[TransferProgress]>([])
 
     /// The handler to give the transfer.
     var handler: ProgressHandler {
-        { [reports] progress in reports.withLock { $0.append(progress) } }
+        { [reports] progress in reports.withLockedValue { $0.append(progress) } }
     }
 
     /// Everything reported so far.
-    var all: [TransferProgress] { reports.current }
+    var all: [TransferProgress] { reports.withLockedValue { $0 } }
 
     /// Why the reports are wrong for a transfer of `size` bytes, or `nil` if they are right:
     /// at least one report, `completed` never decreasing nor passing the size, the last at the size,

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import ProviderAPI
 
@@ -12,16 +13,16 @@ struct StallingSource: UploadSource {
             var released = false
             var delivered: Int64 = 0
         }
-        private let state = Locked(State())
+        private let state = NIOLockedValueBox(State())
 
-        var hasStalled: Bool { state.withLock { $0.stalled } }
-        var delivered: Int64 { state.withLock { $0.delivered } }
-        fileprivate var isReleased: Bool { state.withLock { $0.released } }
-        fileprivate func markStalled() { state.withLock { $0.stalled = true } }
-        fileprivate func add(_ count: Int) { state.withLock { $0.delivered += Int64(count) } }
+        var hasStalled: Bool { state.withLockedValue { $0.stalled } }
+        var delivered: Int64 { state.withLockedValue { $0.delivered } }
+        fileprivate var isReleased: Bool { state.withLockedValue { $0.released } }
+        fileprivate func markStalled() { state.withLockedValue { $0.stalled = true } }
+        fileprivate func add(_ count: Int) { state.withLockedValue { $0.delivered += Int64(count) } }
 
         /// Makes a waiting read fail, as if its task had been cancelled.
-        func release() { state.withLock { $0.released = true } }
+        func release() { state.withLockedValue { $0.released = true } }
 
         /// Waits until the provider has read everything before the stall, up to `limit`.
         func waitUntilStalled(limit: Duration) async -> Bool {
@@ -48,12 +49,12 @@ struct StallingSource: UploadSource {
     }
 
     func makeStream() throws -> UploadStream {
-        let counter = Locked(0)
+        let counter = NIOLockedValueBox(0)
         let control = control
         let chunk = chunk
         let limit = chunksBeforeStall
         return UploadStream {
-            let index = counter.withLock { value -> Int in
+            let index = counter.withLockedValue { value -> Int in
                 defer { value += 1 }
                 return value
             }

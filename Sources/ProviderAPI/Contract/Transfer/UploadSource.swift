@@ -54,7 +54,12 @@ public struct UploadStream: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(next: makeNext()) }
 }
 
-/// Holds a non-Sendable iterator behind a lock-free, single-consumer box.
+/// Holds a non-Sendable iterator for the one consumer of an ``UploadStream``'s iterator.
+///
+/// `@unchecked Sendable` is safe here because the box is made inside `makeAsyncIterator()` and
+/// reached only through that one iterator's `next()`, which (as for any async iterator) is
+/// never called again before the previous call returned: the iterator is never used by two
+/// tasks at once. A lock cannot guard it instead, since `next()` suspends while it holds it.
 private final class IteratorBox<I: AsyncIteratorProtocol>: @unchecked Sendable where I.Element == ByteBuffer {
     private var iterator: I
     init(_ iterator: I) { self.iterator = iterator }

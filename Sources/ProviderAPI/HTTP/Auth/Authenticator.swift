@@ -1,6 +1,7 @@
 import Foundation
 import NIOHTTP1
 import ProviderAPI
+import ProviderKit
 
 /// Prepares each request with credentials and answers authentication challenges.
 ///
@@ -62,7 +63,7 @@ public actor BearerAuthenticator: Authenticator, CustomStringConvertible, Custom
 
     private var token: String
     private let refresher: Refresh?
-    private var refreshing: Task<String, any Error>?
+    private let refreshing = SingleFlight<String>()
 
     /// Creates the authenticator.
     public init(token: String, refresh: Refresh? = nil) {
@@ -76,7 +77,7 @@ public actor BearerAuthenticator: Authenticator, CustomStringConvertible, Custom
     public nonisolated var customMirror: Mirror { Mirror(self, children: [:]) }
 
     public func authorize(_ request: inout TransportRequest) async throws {
-        if let refreshing { token = try await refreshing.value }
+        if refreshing.isRunning, let fresh = try await refreshing.join() { token = fresh }
         request.headers.replaceOrAdd(name: "Authorization", value: "Bearer \(token)")
     }
 
@@ -84,14 +85,14 @@ public actor BearerAuthenticator: Authenticator, CustomStringConvertible, Custom
         guard let refresher else { return false }
         let sent = request.headers.first(name: "authorization")
         if sent != "Bearer \(token)" { return true }  // another request already refreshed it
-        if let refreshing {
-            token = try await refreshing.value
-            return true
+        token = try await refreshing.run { [self] in
+            let fresh = try await refresher()
+            await adopt(fresh)
+            return fresh
         }
-        let task = Task { try await refresher() }
-        refreshing = task
-        defer { refreshing = nil }
-        token = try await task.value
         return true
     }
+
+    /// Keeps a token just fetched, before any waiter sees it.
+    private func adopt(_ fresh: String) { token = fresh }
 }

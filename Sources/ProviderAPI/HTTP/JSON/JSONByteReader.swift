@@ -371,7 +371,7 @@ private struct JSONByteParser {
         return value
     }
 
-    /// Checks that `range` is well-formed UTF-8 (Unicode table 3-7: no overlong forms, no
+    /// Checks that `range` is well-formed UTF-8 (``UTF8Validation``: no overlong forms, no
     /// surrogates, nothing above U+10FFFF).
     private func validateUTF8(_ range: Range<Int>) throws {
         var index = range.lowerBound
@@ -382,28 +382,12 @@ private struct JSONByteParser {
                 index += 1
                 continue
             }
-            let length: Int
-            var lower: UInt8 = 0x80
-            var upper: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; lower = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; upper = 0x9F
-            case 0xF0: length = 4; lower = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; upper = 0x8F
-            default: throw failure("invalid UTF-8 byte \(hex(lead)) in a string", at: index)
+            switch UTF8Validation.sequence(in: bytes, at: index, end: end) {
+            case .valid(let next): index = next
+            case .invalidLead: throw failure("invalid UTF-8 byte \(hex(lead)) in a string", at: index)
+            case .truncated: throw failure("truncated UTF-8 sequence in a string", at: index)
+            case .invalidContinuation: throw failure("invalid UTF-8 sequence in a string", at: index)
             }
-            guard end - index >= length else { throw failure("truncated UTF-8 sequence in a string", at: index) }
-            let second = bytes[index + 1]
-            guard second >= lower, second <= upper else { throw failure("invalid UTF-8 sequence in a string", at: index) }
-            if length > 2 {
-                for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 {
-                    throw failure("invalid UTF-8 sequence in a string", at: index)
-                }
-            }
-            index += length
         }
     }
 

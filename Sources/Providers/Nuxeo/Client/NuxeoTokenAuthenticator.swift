@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import ProviderAPI
 import HTTPProviderKit
+import ProviderKit
 
 /// Nuxeo token authentication: acquires an `X-Authentication-Token` with the user's password
 /// once, sends the token on every request, and acquires a new one when the server stops
@@ -16,7 +17,7 @@ public actor NuxeoTokenAuthenticator: Authenticator, CustomStringConvertible, Cu
 
     private var token: String?
     private let acquirer: Acquire?
-    private var acquiring: Task<String, any Error>?
+    private let acquisition = SingleFlight<String>()
     private var acquisitions = 0
 
     /// Creates the authenticator with a known token, an acquirer, or both.
@@ -57,16 +58,19 @@ public actor NuxeoTokenAuthenticator: Authenticator, CustomStringConvertible, Cu
     }
 
     private func acquire() async throws -> String {
-        if let acquiring { return try await acquiring.value }
         guard let acquirer else {
             throw ProviderError(.unauthorized, "no Nuxeo token and no password to acquire one")
         }
-        let task = Task { try await acquirer() }
-        acquiring = task
-        defer { acquiring = nil }
-        let value = try await task.value
+        return try await acquisition.run { [self] in
+            let value = try await acquirer()
+            await adopt(value)
+            return value
+        }
+    }
+
+    /// Keeps a token just acquired, before any waiter sees it.
+    private func adopt(_ value: String) {
         token = value
         acquisitions += 1
-        return value
     }
 }

@@ -83,9 +83,9 @@ struct NuxeoBatchUploader: Sendable {
                 wanted = nil  // nothing of this file arrived yet
             }
         }
-        var reader = try NuxeoChunkReader(source: source, length: length, chunkSize: chunkSize, only: wanted)
-        while let (index, chunk) = try await reader.next() {
-            let offset = Int64(index) * Int64(chunkSize)
+        var reader = try PartReader(source: source, length: length, partSize: chunkSize, only: wanted)
+        while let part = try await reader.next() {
+            let (index, chunk, offset) = (part.index, part.bytes, part.offset)
             let report: ProgressHandler? = progress.map { handler in
                 { @Sendable p in handler(TransferProgress(completed: offset + p.completed, expected: length)) }
             }
@@ -110,10 +110,10 @@ struct NuxeoBatchUploader: Sendable {
             guard rounds <= resumeRounds, source.isReplayable else {
                 throw ProviderError(.network, "the server is missing \(missing.count) of \(count) chunks of \(fileName)")
             }
-            var again = try NuxeoChunkReader(source: source, length: length, chunkSize: chunkSize, only: missing)
-            while let (index, chunk) = try await again.next() {
+            var again = try PartReader(source: source, length: length, partSize: chunkSize, only: missing)
+            while let part = try await again.next() {
                 _ = try await sendChunk(
-                    chunk, index: index, count: count, length: length, batch: batch, fileName: fileName, mimeType: mimeType,
+                    part.bytes, index: part.index, count: count, length: length, batch: batch, fileName: fileName, mimeType: mimeType,
                     progress: nil)
             }
         }

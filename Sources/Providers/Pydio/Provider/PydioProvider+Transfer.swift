@@ -191,10 +191,10 @@ extension PydioProvider {
     /// A large file in parts: the first creates `<name>.dlpart`, the next ones append to it, and the
     /// server renames it to `<name>` when it reaches the declared size.
     func uploadInParts(_ source: any UploadSource, length: Int64, to folder: ItemPath, name: String, options: UploadOptions) async throws -> PydioChange {
-        var reader = try PydioPartReader(source: source, length: length, partSize: settings.chunkSize)
+        var reader = try PartReader(source: source, length: length, partSize: settings.chunkSize)
         var last = try PydioChange(XMLElementTree(name: "tree"))
         var sent: Int64 = 0
-        while let part = try await reader.next() {
+        while let part = try await reader.next()?.bytes {
             var extra: [(String, String)] = [("partial_upload", "true"), ("partial_target_bytesize", String(length))]
             if sent > 0 { extra.append(("appendto_urlencoded_part", PercentEncoding.formEncode(Self.wire(name)))) }
             if options.conflict == .rename, sent == 0 { extra.append(("auto_rename", "true")) }

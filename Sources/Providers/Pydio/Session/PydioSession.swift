@@ -26,7 +26,7 @@ public actor PydioSession {
     private let username: String
     private let password: String
     private var token: String?
-    private var signingIn: Task<String, any Error>?
+    private let signingIn = SingleFlight<String>()
     private(set) var signIns = 0
     /// How a captcha is answered; see ``SignInInteraction``.
     private let interaction: SignInInteraction?
@@ -173,17 +173,20 @@ public actor PydioSession {
     /// Signs in (once, for every caller waiting) and returns the secure token.
     @discardableResult
     public func signIn(captcha: String? = nil) async throws -> String {
-        if let signingIn { return try await signingIn.value }
-        if let captcha, captcha.trimmingCharacters(in: .whitespaces).isEmpty {
+        if !signingIn.isRunning, let captcha, captcha.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ProviderError(.invalidArgument, "an empty captcha answer is never sent: type the captcha's word")
         }
-        let task = Task { try await self.performSignIn(captcha: captcha) }
-        signingIn = task
-        defer { signingIn = nil }
-        let value = try await task.value
+        return try await signingIn.run { [self] in
+            let value = try await performSignIn(captcha: captcha)
+            await signedIn(value)
+            return value
+        }
+    }
+
+    /// Keeps the token of a sign-in that just succeeded, before any waiter sees it.
+    private func signedIn(_ value: String) {
         token = value
         signIns += 1
-        return value
     }
 
     private func performSignIn(captcha: String?) async throws -> String {

@@ -106,10 +106,8 @@ struct ChunkedUploader: Sendable {
         _ source: any UploadSource, length: Int64, folder: URL, done: [Int: Int64], headers: HTTPHeaders,
         options: UploadOptions
     ) async throws -> Int {
-        let chunkSize = Int(dialect.chunkSize)
         var number = 1
         var sent: Int64 = 0
-        var pending = ByteBuffer()
         options.progress?(TransferProgress(completed: 0, expected: length))
 
         func flush(_ chunk: ByteBuffer) async throws {
@@ -124,21 +122,10 @@ struct ChunkedUploader: Sendable {
             number += 1
         }
 
-        for try await var piece in try source.makeStream() {
-            try Task.checkCancellation()
-            while piece.readableBytes > 0 {
-                let take = min(piece.readableBytes, chunkSize - pending.readableBytes)
-                if var slice = piece.readSlice(length: take) { pending.writeBuffer(&slice) }
-                if pending.readableBytes == chunkSize {
-                    try await flush(pending)
-                    pending = ByteBuffer()
-                }
-            }
-        }
-        if pending.readableBytes > 0 || number == 1 { try await flush(pending) }
-        guard sent == length else {
-            throw ProviderError(.conflict, "the source gave \(sent) bytes, not the \(length) it announced")
-        }
+        var reader = try PartReader(source: source, length: length, partSize: Int(dialect.chunkSize))
+        while let part = try await reader.next() { try await flush(part.bytes) }
+        if number == 1 { try await flush(ByteBuffer()) }  // an empty file is one empty chunk
+        try await reader.expectEnd()
         return number - 1
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
@@ -34,16 +35,16 @@ extension WebDAVProvider {
         var headers = HTTPHeaders()
         headers.add(name: "OC-Checksum", value: OwnCloudChecksum.header(.sha1, sha1))
         if let modified = options.modified { headers.add(name: "X-OC-Mtime", value: Self.ocMtime(modified)) }
-        let answer = HeaderBox()
+        let answer = NIOLockedValueBox<HTTPHeaders?>(nil)
         var item: Item
         do {
             item = try await plainPut(
                 source, at: path, options: options, exclusive: exclusive, extraHeaders: headers,
-                answered: { answer.set($0) })
+                answered: { headers in answer.withLockedValue { $0 = headers } })
         } catch let failure as ProviderError {
             throw ChunkedUploader.checksumAware(failure)
         }
-        item = try await confirmUpload(item, at: path, sha1: sha1, modified: options.modified, answer: answer.get())
+        item = try await confirmUpload(item, at: path, sha1: sha1, modified: options.modified, answer: answer.withLockedValue { $0 })
         return item
     }
 
@@ -71,12 +72,4 @@ extension WebDAVProvider {
     static func ocMtime(_ date: Date) -> String {
         String(UnixTime.clampedSeconds(date))
     }
-}
-
-/// Holds the response headers of an upload for the caller that waits on it.
-final class HeaderBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var headers: HTTPHeaders?
-    func set(_ value: HTTPHeaders) { lock.withLock { headers = value } }
-    func get() -> HTTPHeaders? { lock.withLock { headers } }
 }

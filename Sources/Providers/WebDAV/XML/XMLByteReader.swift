@@ -1,4 +1,5 @@
 import Foundation
+import HTTPProviderKit
 import ProviderAPI
 
 /// What an ``XMLByteReader`` reports: elements as they open and close, with namespaces
@@ -626,34 +627,11 @@ package final class XMLByteReader {
                 index += 1
                 continue
             }
-            guard let next = Self.validUTF8Sequence(run, at: index) else {
+            guard case .valid(let next) = UTF8Validation.sequence(in: run.base, at: index, end: run.endIndex) else {
                 throw ProviderError(.invalidResponse, "XML that is not valid UTF-8 is refused")
             }
             index = next
         }
-    }
-
-    /// The index after the UTF-8 sequence starting at `index`, or `nil` if it is not valid (RFC 3629).
-    private static func validUTF8Sequence(_ run: Slice<UnsafeBufferPointer<UInt8>>, at index: Int) -> Int? {
-        let lead = run[index]
-        let length: Int
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
-        default: return nil
-        }
-        guard index + length <= run.endIndex else { return nil }
-        let second = run[index + 1]
-        guard second >= low, second <= high else { return nil }
-        for offset in 2..<max(2, length) where run[index + offset] & 0xC0 != 0x80 { return nil }
-        return index + length
     }
 
     /// UTF-16 units in valid UTF-8: one per lead byte, two for a four-byte sequence.
