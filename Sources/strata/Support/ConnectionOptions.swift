@@ -211,9 +211,7 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
     /// a saved remote (`name:/a/b`), or a local path (`/tmp/x`, `./x`, `../x`, `.`), which is the `file` URL of the
     /// local adapter. `-o` options are added to a saved remote's own.
     func open(_ target: String) async throws -> (provider: any StorageProvider, path: ItemPath) {
-        if target.hasPrefix("/") || target.hasPrefix("./") || target.hasPrefix("../") || target == "." || target == ".." {
-            return try await open(URL(fileURLWithPath: target).standardizedFileURL.absoluteString)
-        }
+        if let local = TargetText.localPathURL(target) { return try await open(local.absoluteString) }
         if TargetText.hasPassword(target) { Output.error(TargetText.passwordWarning(target)) }
         let registry = try registry()
         let options = try providerOptions()
