@@ -4,8 +4,8 @@ import ProviderAPI
 /// Checks downloaded content against a digest its server declared, hashing beside the transfer.
 ///
 /// It picks the strongest algorithm Strata computes among those declared (SHA-256, then SHA-1,
-/// then MD5); ``verify(request:)`` throws ``ProviderError/Code/integrity`` on a mismatch, and
-/// must be called before the sink may ``DownloadSink/finish()``.
+/// then MD5); ``verify(request:)`` throws `ProviderError.Code.integrity` on a mismatch, and
+/// must be called before the sink may `DownloadSink.finish()`.
 ///
 /// ```swift
 /// var check = DigestCheck(declared: item.digests)
@@ -37,7 +37,7 @@ public struct DigestCheck: Sendable {
         await digester.update(piece)
     }
 
-    /// Throws ``ProviderError/Code/integrity`` unless the content seen matches the declared digest.
+    /// Throws `ProviderError.Code.integrity` unless the content seen matches the declared digest.
     ///
     /// - Parameter request: the request to name in the error, if any.
     public mutating func verify(request: String? = nil) async throws {

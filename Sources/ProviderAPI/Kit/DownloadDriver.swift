@@ -1,15 +1,15 @@
 import Foundation
 import ProviderAPI
 
-/// Writes a download's body into a ``DownloadSink`` the way the contract asks: `begin` once,
+/// Writes a download's body into a `DownloadSink` the way the contract asks: `begin` once,
 /// every piece in order, then exactly one of `finish` or `fail`.
 ///
 /// On the way it reports progress (towards the whole content), honours cancellation between
-/// pieces, refuses a body longer than the ``DownloadPlan`` (``ProviderError/Code/integrity``)
-/// or shorter (``ProviderError/Code/network``, "the body ended after N of M bytes"), and, when
-/// the whole file passes through and ``DownloadOptions/verifyDigest`` is on, checks the digest the
+/// pieces, refuses a body longer than the ``DownloadPlan`` (`ProviderError.Code.integrity`)
+/// or shorter (`ProviderError.Code.network`, "the body ended after N of M bytes"), and, when
+/// the whole file passes through and `DownloadOptions.verifyDigest` is on, checks the digest the
 /// item declares before the sink may finish. On any error the sink fails, so nothing is left
-/// under a ``FileSink``'s final name, and the error is rethrown as a ``ProviderError``.
+/// under a `FileSink`'s final name, and the error is rethrown as a `ProviderError`.
 ///
 /// ```swift
 /// let plan = try DownloadPlan(options: options, item: item, resumePoint: point)

@@ -1,18 +1,18 @@
 import Foundation
 import ProviderAPI
 
-/// What a download reads, worked out from its ``DownloadOptions``, the item and what the sink
-/// already holds, with the rules every adapter keeps (those ``HTTPDownloader`` keeps for HTTP):
+/// What a download reads, worked out from its `DownloadOptions`, the item and what the sink
+/// already holds, with the rules every adapter keeps (those `HTTPDownloader` keeps for HTTP):
 ///
-/// - `ifMatch` that is not the item's etag is ``ProviderError/Code/preconditionFailed``;
+/// - `ifMatch` that is not the item's etag is `ProviderError.Code.preconditionFailed`;
 ///   `ifNoneMatch` that is the item's etag reads nothing (``notModified``).
-/// - A ``DownloadOptions/range`` reads those bytes, clipped to the content; one that starts at or
-///   past the end is ``ProviderError/Code/invalidArgument``. The sink gets them as a body of their
+/// - A `DownloadOptions.range` reads those bytes, clipped to the content; one that starts at or
+///   past the end is `ProviderError.Code.invalidArgument`. The sink gets them as a body of their
 ///   own (it begins at 0).
-/// - ``DownloadOptions/resume`` (without a range) continues what the sink holds
-///   (``DownloadSink/resumePoint()``) when its validator, if any, is still the item's etag;
+/// - `DownloadOptions.resume` (without a range) continues what the sink holds
+///   (`DownloadSink.resumePoint()`) when its validator, if any, is still the item's etag;
 ///   a different etag starts over, as `If-Range` does. Holding the whole file reads nothing and
-///   finishes; holding more than the file is ``ProviderError/Code/conflict``.
+///   finishes; holding more than the file is `ProviderError.Code.conflict`.
 /// - Anything else reads the whole file.
 ///
 /// ```swift
@@ -40,7 +40,7 @@ public struct DownloadPlan: Sendable, Hashable {
 
     /// How many bytes to read.
     public var length: Int64 { end - start }
-    /// The offset to give ``DownloadSink/begin(offset:expectedLength:validator:)``.
+    /// The offset to give `DownloadSink.begin(offset:expectedLength:validator:)`.
     public var sinkOffset: Int64 { continuesSink ? start : 0 }
 
     /// Creates a plan directly.
@@ -52,12 +52,12 @@ public struct DownloadPlan: Sendable, Hashable {
         self.notModified = notModified
     }
 
-    /// Works out the plan for a download of `item` (its ``Item/size`` and ``Item/etag`` are
+    /// Works out the plan for a download of `item` (its `Item.size` and `Item.etag` are
     /// used) with `options`, given what the sink holds (`nil` when it holds nothing or resume was
     /// not asked).
     ///
-    /// - Throws: ``ProviderError/Code/preconditionFailed``, ``ProviderError/Code/invalidArgument``
-    ///   for a range past the end or an item of unknown size, ``ProviderError/Code/conflict`` for a
+    /// - Throws: `ProviderError.Code.preconditionFailed`, `ProviderError.Code.invalidArgument`
+    ///   for a range past the end or an item of unknown size, `ProviderError.Code.conflict` for a
     ///   sink holding more than the file.
     public init(options: DownloadOptions, item: Item, resumePoint: ResumePoint?) throws {
         guard let size = item.size, size >= 0 else {

@@ -23,7 +23,7 @@ public enum ListingPager {
     }
 
     /// The names of the page `request` asks for, from names ``sorted(_:)``: those after the
-    /// cursor's name, at most ``PageRequest/limit`` of them (at least 1; all when `nil`), and the
+    /// cursor's name, at most `PageRequest.limit` of them (at least 1; all when `nil`), and the
     /// cursor of the next page (`nil` after the last).
     public static func page(of sortedNames: [String], request: PageRequest) -> (names: ArraySlice<String>, next: PageCursor?) {
         var start = sortedNames.startIndex

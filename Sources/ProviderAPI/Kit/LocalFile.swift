@@ -85,7 +85,7 @@ public final class LocalFile: Sendable {
     }
 
     /// The bytes `start..<end` as a sequence of pieces of up to `chunkSize` bytes, read on
-    /// demand. A file that ends early throws ``ProviderError/Code/conflict`` (it shrank while read).
+    /// demand. A file that ends early throws `ProviderError.Code.conflict` (it shrank while read).
     public func chunks(from start: Int64, to end: Int64, chunkSize: Int = 256 << 10) -> Chunks {
         Chunks(file: self, start: start, end: end, chunkSize: max(1, chunkSize))
     }

@@ -31,7 +31,7 @@ extension LocalFolder {
     ///   - durable: also flush the folder after the rename, so the new name survives a crash.
     ///   - progress: told the bytes written so far after each piece.
     /// - Returns: what the new file is.
-    /// - Throws: ``ProviderError/Code/alreadyExists`` for a taken name under ``UploadPlacement/exclusive``.
+    /// - Throws: `ProviderError.Code.alreadyExists` for a taken name under ``UploadPlacement/exclusive``.
     public func commit<Body: AsyncSequence>(
         _ body: Body, as name: String, placement: UploadPlacement, modified: Date? = nil, durable: Bool = true,
         expectedLength: Int64? = nil, progress: ProgressHandler? = nil

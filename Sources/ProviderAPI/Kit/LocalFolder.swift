@@ -14,7 +14,7 @@ import ProviderAPI
 /// Every call names a child of this folder and goes through the folder's descriptor (`openat`,
 /// `fstatat`, `renameat`, …) without following a symbolic link at that name, so a walk from a
 /// root opened once (``open(path:)``) with ``openFolder(at:)`` can never leave it: not through
-/// `..` (``ItemPath`` has none), not through a symbolic link, not through one swapped in while
+/// `..` (`ItemPath` has none), not through a symbolic link, not through one swapped in while
 /// the walk runs (the open fails instead). Like ``LocalFile``, it owns its descriptor and closes
 /// it only when the last reference goes.
 ///
@@ -68,8 +68,8 @@ public final class LocalFolder: Sendable {
 
     /// Opens the child folder `name`, never through a symbolic link.
     ///
-    /// - Throws: ``ProviderError/Code/notFound`` when there is none, or it is a symbolic link or
-    ///   anything but a folder or a file; ``ProviderError/Code/conflict`` when it is a file.
+    /// - Throws: `ProviderError.Code.notFound` when there is none, or it is a symbolic link or
+    ///   anything but a folder or a file; `ProviderError.Code.conflict` when it is a file.
     public func openFolder(named name: String) throws -> LocalFolder {
         let fd = openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { throw refusal(errno, name, wanted: "folder") }
@@ -86,8 +86,8 @@ public final class LocalFolder: Sendable {
     /// Opens the regular file `name` for reading, never through a symbolic link; a FIFO or a
     /// device at the name is refused without blocking.
     ///
-    /// - Throws: ``ProviderError/Code/notFound`` when there is no regular file or folder there,
-    ///   ``ProviderError/Code/invalidArgument`` when it is a folder.
+    /// - Throws: `ProviderError.Code.notFound` when there is no regular file or folder there,
+    ///   `ProviderError.Code.invalidArgument` when it is a folder.
     public func openFile(named name: String) throws -> LocalFile {
         let fd = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw refusal(errno, name, wanted: "file") }
@@ -103,14 +103,14 @@ public final class LocalFolder: Sendable {
     }
 
     /// Creates the new file `name` for writing (`O_CREAT | O_EXCL | O_NOFOLLOW`), with `mode`
-    /// less the umask; ``ProviderError/Code/alreadyExists`` if anything is at the name.
+    /// less the umask; `ProviderError.Code.alreadyExists` if anything is at the name.
     public func createFile(named name: String, mode: mode_t = 0o666) throws -> LocalFile {
         let fd = openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw ProviderError.posix(errno, "create", path: childPath(name)) }
         return LocalFile(descriptor: fd, path: childPath(name))
     }
 
-    /// Creates the folder `name`, with `mode` less the umask; ``ProviderError/Code/alreadyExists``
+    /// Creates the folder `name`, with `mode` less the umask; `ProviderError.Code.alreadyExists`
     /// if anything is at the name.
     public func makeFolder(named name: String, mode: mode_t = 0o777) throws {
         guard mkdirat(descriptor, name, mode) == 0 else { throw ProviderError.posix(errno, "create the folder", path: childPath(name)) }
@@ -173,7 +173,7 @@ public final class LocalFolder: Sendable {
     }
 
     /// Gives the file `name` a second name `newName` in `folder`, only if nothing is there:
-    /// ``ProviderError/Code/alreadyExists`` otherwise, decided atomically by the file system.
+    /// `ProviderError.Code.alreadyExists` otherwise, decided atomically by the file system.
     public func link(_ name: String, to folder: LocalFolder, as newName: String) throws {
         guard linkat(descriptor, name, folder.descriptor, newName, 0) == 0 else {
             throw ProviderError.posix(errno, "create", path: folder.childPath(newName))

@@ -6,7 +6,7 @@ import ProviderAPI
 ///
 /// ``decide(existing:options:path:)`` applies the rules to one name; ``place(_:options:existing:write:)``
 /// runs the whole upload, trying `name (1).ext`, `name (2).ext`, … (``ConflictNames``) under
-/// ``ConflictPolicy/rename`` until a name is free.
+/// `ConflictPolicy.rename` until a name is free.
 ///
 /// ```swift
 /// let item = try await UploadPlacement.place(name, options: options,
@@ -17,18 +17,18 @@ public enum UploadPlacement: Sendable, Hashable {
     /// Write the file whether or not one is at the name (replacing it).
     case replace
     /// Write the file only if the name is free; the write itself must fail with
-    /// ``ProviderError/Code/alreadyExists`` otherwise (`O_EXCL`, `link`, `If-None-Match: *`).
+    /// `ProviderError.Code.alreadyExists` otherwise (`O_EXCL`, `link`, `If-None-Match: *`).
     case exclusive
 
     /// The placement for a name where `existing` is (`nil`: nothing), or `nil` when the name is
-    /// taken and ``ConflictPolicy/rename`` asks for another.
+    /// taken and `ConflictPolicy.rename` asks for another.
     ///
     /// - An `ifMatch` that is not the existing item's etag, or given for a free name, is
-    ///   ``ProviderError/Code/preconditionFailed``.
-    /// - A folder at the name is ``ProviderError/Code/alreadyExists`` (a file never replaces a folder) unless renaming.
-    /// - ``ConflictPolicy/fail`` on a taken name is ``ProviderError/Code/alreadyExists``, unless an
+    ///   `ProviderError.Code.preconditionFailed`.
+    /// - A folder at the name is `ProviderError.Code.alreadyExists` (a file never replaces a folder) unless renaming.
+    /// - `ConflictPolicy.fail` on a taken name is `ProviderError.Code.alreadyExists`, unless an
     ///   `ifMatch` that matched says which file to replace.
-    /// - A free name is written ``exclusive``ly, except under ``ConflictPolicy/overwrite``.
+    /// - A free name is written ``exclusive``ly, except under `ConflictPolicy.overwrite`.
     public static func decide(existing: Item?, options: UploadOptions, path: ItemPath) throws -> UploadPlacement? {
         guard let existing else {
             if options.ifMatch != nil { throw ProviderError(.preconditionFailed, "\(path) does not exist") }
@@ -49,12 +49,12 @@ public enum UploadPlacement: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - folder: the folder the name is in, for messages.
-    ///   - maxAttempts: how many names ``ConflictPolicy/rename`` tries before giving up with
-    ///     ``ProviderError/Code/alreadyExists``.
+    ///   - maxAttempts: how many names `ConflictPolicy.rename` tries before giving up with
+    ///     `ProviderError.Code.alreadyExists`.
     ///   - existing: what is at a candidate name now (`nil`: nothing).
     ///   - write: writes the file under the candidate name as the placement says; under
-    ///     ``exclusive`` it throws ``ProviderError/Code/alreadyExists`` when the name was taken
-    ///     meanwhile, and ``ConflictPolicy/rename`` then tries the next name.
+    ///     ``exclusive`` it throws `ProviderError.Code.alreadyExists` when the name was taken
+    ///     meanwhile, and `ConflictPolicy.rename` then tries the next name.
     public static func place<Result>(
         _ name: String, in folder: ItemPath = .root, options: UploadOptions, maxAttempts: Int = 10_000,
         existing: (String) async throws -> Item?, write: (String, UploadPlacement) async throws -> Result

@@ -14,18 +14,18 @@ import ProviderKit
 /// ProviderKit alone.
 ///
 /// - **Confined to its root.** Every call walks from the root's descriptor one name at a time
-///   (``LocalFolder``), never following a symbolic link, so no path (``ItemPath`` has no `..`)
+///   (`LocalFolder`), never following a symbolic link, so no path (`ItemPath` has no `..`)
 ///   and no link, even one swapped in while a call runs, reaches outside the root.
 /// - **Symbolic links are not shown.** A link inside the root (and a FIFO, socket or device) is
-///   left out of listings and is ``ProviderError/Code/notFound`` to every call; its name still
-///   counts as taken (a `.fail` upload or folder there is ``ProviderError/Code/alreadyExists``),
+///   left out of listings and is `ProviderError.Code.notFound` to every call; its name still
+///   counts as taken (a `.fail` upload or folder there is `ProviderError.Code.alreadyExists`),
 ///   an overwrite replaces the link itself, and deleting a folder removes the links in it, never
 ///   their targets.
 /// - **Atomic writes.** Uploads and copied files are written to a hidden temporary file
-///   (``LocalFolder/temporaryPrefix``, never listed), flushed, and renamed, or linked under
+///   (`LocalFolder.temporaryPrefix`, never listed), flushed, and renamed, or linked under
 ///   `.fail`/`.rename` so the file system decides who takes a name.
 /// - Items carry the device and inode as a stable id (they survive a move), an etag from the
-///   modified time, size and inode, the MIME type guessed from the name (``MIMETypes``; a type
+///   modified time, size and inode, the MIME type guessed from the name (`MIMETypes`; a type
 ///   given at upload is not kept), and permissions as `access(2)` answers for this process.
 ///   Modified times are kept to the microsecond (coarser on FAT or HFS+).
 /// - Not atomic: `ifMatch` is checked just before the write, and a move or copy without
@@ -43,8 +43,8 @@ public struct LocalProvider: StorageProvider {
 
     /// A provider rooted at the folder `root` (a `file` URL), which must exist.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a URL that is not a `file` URL;
-    ///   ``ProviderError/Code/notFound`` when there is no folder there.
+    /// - Throws: `ProviderError.Code.invalidArgument` for a URL that is not a `file` URL;
+    ///   `ProviderError.Code.notFound` when there is no folder there.
     public init(root: URL) throws {
         guard root.isFileURL else { throw ProviderError(.invalidArgument, "\(Redactor.redact(url: root)) is not a file URL") }
         self.root = try LocalFolder.open(path: root.path)
@@ -84,7 +84,7 @@ public struct LocalProvider: StorageProvider {
 
     // MARK: Helpers
 
-    /// The folder holding `path` and what `path` is: a file or a folder, else ``ProviderError/Code/notFound``.
+    /// The folder holding `path` and what `path` is: a file or a folder, else `ProviderError.Code.notFound`.
     func locate(_ path: ItemPath) throws -> (parent: LocalFolder, entry: LocalEntry) {
         guard Self.isVisible(path.name) else { throw ProviderError(.notFound, "\(path) does not exist") }
         let parent = try root.openFolder(at: path.parent)
@@ -97,7 +97,7 @@ public struct LocalProvider: StorageProvider {
     /// Whether a name is shown: the temporary files of uploads in progress are not.
     static func isVisible(_ name: String) -> Bool { !name.hasPrefix(LocalFolder.temporaryPrefix) }
 
-    /// Throws ``ProviderError/Code/invalidArgument`` for a name that cannot be created here.
+    /// Throws `ProviderError.Code.invalidArgument` for a name that cannot be created here.
     func checkNew(_ name: String) throws {
         try ItemPath.validate(name: name)
         guard Self.isVisible(name) else { throw ProviderError(.invalidArgument, "names starting with \(LocalFolder.temporaryPrefix) are reserved") }

@@ -32,7 +32,7 @@ public struct LocalProviderFactory: ProviderFactory {
     /// root, with the path `/`; anything else is the last segment (the path, such as `/q3.pdf`)
     /// in its parent folder (the root), whether or not it exists yet.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a URL that is not a local `file` URL.
+    /// - Throws: `ProviderError.Code.invalidArgument` for a URL that is not a local `file` URL.
     public func locate(_ url: URL) throws -> (root: URL, path: ItemPath) {
         guard url.isFileURL, url.host.map({ $0.isEmpty || $0 == "localhost" }) ?? true else {
             throw ProviderError(.invalidArgument, "\(Redactor.redact(url: url)) is not a local file URL")
