@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "WebDAVProvider", targets: ["WebDAVProvider"]),
         .library(name: "NuxeoProvider", targets: ["NuxeoProvider"]),
         .library(name: "PydioProvider", targets: ["PydioProvider"]),
+        .library(name: "LocalProvider", targets: ["LocalProvider"]),
         .library(name: "ProviderConformance", targets: ["ProviderConformance"]),
         .library(name: "ProviderConformanceTesting", targets: ["ProviderConformanceTesting"]),
         .library(name: "SharedCacheConformance", targets: ["SharedCacheConformance"]),
@@ -115,6 +116,21 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "LocalProvider",
+            dependencies: ["ProviderAPI", "ProviderKit"],
+            path: "Sources/Providers/Local",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LocalProviderTests",
+            dependencies: [
+                "LocalProvider", "ProviderAPI", "ProviderKit", "ProviderConformance", "ProviderConformanceTesting",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Tests/LocalProviderTests",
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "SharedCache",
             dependencies: [ "ProviderKit",
                 "ProviderAPI",
@@ -172,6 +188,7 @@ let package = Package(
                 "WebDAVProvider",
                 "NuxeoProvider",
                 "PydioProvider",
+                "LocalProvider",
                 "SharedCache",
                 "ProviderConformance",
                 "SharedCacheConformance",

@@ -174,17 +174,9 @@ public struct HTTPDownloader: Sendable {
 
         // Digest check only when the whole content passes through this call. It is computed beside
         // the transfer (another core), and checked before the sink may finish.
-        var digester: OverlappedDigester?
-        var digestWanted: String?
+        var digestCheck: DigestCheck?
         if options.verifyDigest, offset == 0, wholeFile {
-            let declared = item.digests.isEmpty ? (expected?.digests ?? [:]) : item.digests
-            for algorithm in [DigestAlgorithm.sha256, .sha1, .md5] {
-                if let value = declared[algorithm], let made = Digester(algorithm) {
-                    digester = OverlappedDigester(made)
-                    digestWanted = value.lowercased()
-                    break
-                }
-            }
+            digestCheck = DigestCheck(declared: item.digests.isEmpty ? (expected?.digests ?? [:]) : item.digests)
         }
 
         var position = offset
@@ -214,7 +206,7 @@ public struct HTTPDownloader: Sendable {
                     if let ceiling, position + count > ceiling {
                         throw ProviderError(.integrity, "the server sent more than the \(ceiling) bytes it declared", request: summary)
                     }
-                    await digester?.update(piece)
+                    await digestCheck?.update(piece)
                     try await sink.write(piece)
                     position += count
                     options.progress?(TransferProgress(completed: position, expected: progressTotal))
@@ -254,13 +246,7 @@ public struct HTTPDownloader: Sendable {
                 try await sink.begin(offset: position, expectedLength: range.end + 1 - position, validator: firstEtag ?? expected?.etag)
                 body = answer.body
             }
-            if var digester, let digestWanted {
-                let got = await digester.finalize()
-                if got != digestWanted {
-                    throw ProviderError(
-                        .integrity, "\(digester.algorithm) digest \(got) does not match the declared \(digestWanted)", request: summary)
-                }
-            }
+            try await digestCheck?.verify(request: summary)
             try await sink.finish()
         } catch {
             await sink.fail()
@@ -356,15 +342,9 @@ public struct HTTPDownloader: Sendable {
         return bare(before) != bare(after)
     }
 
-    /// The first and last byte `range` asks for, in content of `total` bytes.
+    /// The first and last byte `range` asks for, in content of `total` bytes (ProviderKit's rule).
     static func bounds(of range: ByteRange, total: Int64?) -> (lower: Int64, upper: Int64?)? {
-        switch range {
-        case .bytes(let r): return (r.lowerBound, total.map { min(r.upperBound, $0 - 1) } ?? r.upperBound)
-        case .from(let o): return (o, total.map { $0 - 1 })
-        case .suffix(let n):
-            guard let total else { return nil }
-            return (max(0, total - n), total - 1)
-        }
+        range.bounds(inContentOf: total)
     }
 
     /// For servers that answer a range request with more than the range (the whole body as 200,

@@ -54,6 +54,7 @@ struct ConformanceCommand: AsyncParsableCommand {
     }
 
     static func folderURL(_ target: String) throws -> URL {
+        if let local = TargetText.localPathURL(target) { return local }
         guard let url = URL(string: target), url.scheme != nil else { throw ValidationError("not a URL: \(TerminalText.escape(TargetText.redacted(target)))") }
         return url
     }

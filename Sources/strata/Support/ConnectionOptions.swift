@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import LocalProvider
 import NuxeoProvider
 import PydioProvider
 import ProviderAPI
@@ -195,6 +196,7 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         registry.register(OwnCloudProviderFactory(flavor: .owncloud))
         registry.register(NuxeoProviderFactory())
         registry.register(PydioProviderFactory())
+        registry.register(LocalProviderFactory())
         registry.signIn = captchaPrompt().interaction()
         // What a provider verified about its server is kept in the cache folder for the next run.
         registry.serverFacts = CommandServerFacts(folder: cacheFolder)
@@ -206,8 +208,10 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
 
     /// The provider and path a target names: a URL (`webdav://host/a/b`, `nextcloud://host/a/b`, `nuxeo://host/nuxeo/a/b`,
     /// `pydio://host/pydio/my-files/a/b`)
-    /// or a saved remote (`name:/a/b`). `-o` options are added to a saved remote's own.
+    /// a saved remote (`name:/a/b`), or a local path (`/tmp/x`, `./x`, `../x`, `.`), which is the `file` URL of the
+    /// local adapter. `-o` options are added to a saved remote's own.
     func open(_ target: String) async throws -> (provider: any StorageProvider, path: ItemPath) {
+        if let local = TargetText.localPathURL(target) { return try await open(local.absoluteString) }
         if TargetText.hasPassword(target) { Output.error(TargetText.passwordWarning(target)) }
         let registry = try registry()
         let options = try providerOptions()

@@ -32,4 +32,13 @@ enum TargetText {
         "strata: warning: the password in \(redacted(target)) is visible to other users in the process list, and is not used: "
             + "give it in STRATA_PASSWORD or --password-file"
     }
+
+    /// The `file` URL of a target written as a local path (`/tmp/x`, `./x`, `../x`, `.`, `..`), which
+    /// the local adapter serves; `nil` for anything else (a URL, a saved remote).
+    static func localPathURL(_ target: String) -> URL? {
+        guard target.hasPrefix("/") || target.hasPrefix("./") || target.hasPrefix("../") || target == "." || target == ".." else {
+            return nil
+        }
+        return URL(fileURLWithPath: target).standardizedFileURL
+    }
 }

@@ -45,6 +45,12 @@ public struct ProviderError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let invalidArgument = Code("invalidArgument")
         /// The network failed: connection refused or reset, timeout, TLS failure.
         public static let network = Code("network")
+        /// Local storage failed: an I/O error, a read-only file system, too many open files.
+        ///
+        /// Not ``network``: retrying the same call over the same disk seldom helps, and the
+        /// cause is on this machine, not on a server. A full disk is ``quotaExceeded``. See
+        /// ``ProviderError/posix(_:_:path:)`` for how `errno` values map onto codes.
+        public static let io = Code("io")
         /// The server failed with an unexpected status; see ``ProviderError/httpStatus``.
         public static let server = Code("server")
         /// The task was cancelled.
@@ -100,13 +106,19 @@ public struct ProviderError: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     /// Wraps any error as a `ProviderError`: a `ProviderError` is returned as is,
-    /// cancellation becomes ``Code/cancelled``, anything else ``Code/network`` unless `fallback` says otherwise.
+    /// cancellation becomes ``Code/cancelled``, a file-system error (`POSIXError`, a `CocoaError`
+    /// file error, an `NSError` in the POSIX domain) is mapped as ``posix(_:_:path:)`` maps its
+    /// `errno`, anything else ``Code/network`` unless `fallback` says otherwise.
     public static func wrap(_ error: any Error, fallback: Code = .network, request: String? = nil) -> ProviderError {
         if var providerError = error as? ProviderError {
             if providerError.request == nil { providerError.request = request }
             return providerError
         }
         if error is CancellationError { return ProviderError(.cancelled, "cancelled", request: request) }
+        if var fileError = fileSystemError(error) {
+            fileError.request = request
+            return fileError
+        }
         return ProviderError(fallback, nil, request: request, underlying: Redactor.redact(String(describing: error)))
     }
 

@@ -39,15 +39,7 @@ final class PosixFile: Sendable {
     static func errorMessage(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
 
     static func providerError(_ action: String, _ path: String, _ code: Int32 = errno) -> ProviderError {
-        let kind: ProviderError.Code
-        switch code {
-        case ENOENT, ENOTDIR: kind = .notFound
-        case EEXIST: kind = .alreadyExists
-        case EACCES, EPERM, EROFS: kind = .forbidden
-        case ENOSPC, EDQUOT: kind = .quotaExceeded
-        default: kind = .invalidArgument
-        }
-        return ProviderError(kind, "cannot \(action) \(path): \(errorMessage(code))")
+        ProviderError.posix(code, action, path: path)
     }
 
     static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) throws -> PosixFile {

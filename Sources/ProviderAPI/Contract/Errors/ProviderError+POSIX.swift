@@ -1,0 +1,80 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension ProviderError {
+    /// The error for a failed system call on local storage, from its `errno`.
+    ///
+    /// | `errno` | code |
+    /// |---|---|
+    /// | `ENOENT` | ``Code/notFound`` |
+    /// | `EEXIST` | ``Code/alreadyExists`` |
+    /// | `ENOTEMPTY` | ``Code/conflict`` (a folder that is not empty) |
+    /// | `EACCES`, `EPERM` | ``Code/forbidden`` |
+    /// | `ENOSPC`, `EDQUOT` | ``Code/quotaExceeded`` |
+    /// | `ENOTDIR`, `EISDIR` | ``Code/conflict`` (a file where a folder is needed, or the reverse) |
+    /// | `ENAMETOOLONG`, `EINVAL`, `ELOOP` | ``Code/invalidArgument`` (`ELOOP`: a symbolic link where none is followed) |
+    /// | `ECANCELED` | ``Code/cancelled`` |
+    /// | `EIO`, `EROFS`, `EXDEV`, `EMFILE` and any other | ``Code/io`` |
+    ///
+    /// The message names the action and the path, and the system's text for the error; the
+    /// path is the caller's own, so it carries no secret.
+    ///
+    /// ```swift
+    /// guard mkdir(path, 0o777) == 0 else { throw ProviderError.posix(errno, "create the folder", path: path) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - code: the `errno` value.
+    ///   - action: what was being done, as a verb phrase (`"open"`, `"rename"`).
+    ///   - path: the file or folder it was done to.
+    public static func posix(_ code: Int32, _ action: String, path: String) -> ProviderError {
+        ProviderError(posixCode(code), "cannot \(action) \(path): \(String(cString: strerror(code)))")
+    }
+
+    /// The ``Code`` an `errno` value maps to, as ``posix(_:_:path:)`` describes.
+    public static func posixCode(_ code: Int32) -> Code {
+        switch code {
+        case ENOENT: return .notFound
+        case EEXIST: return .alreadyExists
+        case ENOTEMPTY, ENOTDIR, EISDIR: return .conflict
+        case EACCES, EPERM: return .forbidden
+        case ENOSPC, EDQUOT: return .quotaExceeded
+        case ENAMETOOLONG, EINVAL, ELOOP: return .invalidArgument
+        case ECANCELED: return .cancelled
+        default: return .io
+        }
+    }
+
+    /// `error` as a `ProviderError` when it is a file-system error Foundation or the system
+    /// threw, `nil` otherwise.
+    static func fileSystemError(_ error: any Error) -> ProviderError? {
+        let ns = error as NSError
+        if ns.domain == NSPOSIXErrorDomain {
+            return posix(Int32(truncatingIfNeeded: ns.code), "use", path: (ns.userInfo[NSFilePathErrorKey] as? String) ?? "a file")
+        }
+        guard ns.domain == NSCocoaErrorDomain, let cocoa = error as? CocoaError, cocoa.isFileError else { return nil }
+        let path = cocoa.filePath ?? cocoa.url?.path ?? "a file"
+        if let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return posix(Int32(truncatingIfNeeded: underlying.code), "use", path: path)
+        }
+        return ProviderError(cocoaCode(cocoa.code), "cannot use \(path): file error \(cocoa.code.rawValue)")
+    }
+
+    private static func cocoaCode(_ code: CocoaError.Code) -> Code {
+        switch code {
+        case .fileNoSuchFile, .fileReadNoSuchFile: return .notFound
+        case .fileWriteFileExists: return .alreadyExists
+        case .fileReadNoPermission, .fileWriteNoPermission: return .forbidden
+        case .fileWriteOutOfSpace: return .quotaExceeded
+        case .fileReadInvalidFileName, .fileWriteInvalidFileName: return .invalidArgument
+        default: return .io
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import NIOCore
+import ProviderAPI
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An open local file: owns its descriptor, which is closed when the last reference goes.
+///
+/// The descriptor is never closed before that, so no call can race a close and reach a
+/// descriptor number the process has reused: this is why the type can be `Sendable` with
+/// nothing but `let` properties. Open one with ``LocalFolder/openFile(named:)`` (never through
+/// a symbolic link) and read a range with ``chunks(from:to:chunkSize:)``.
+///
+/// ```swift
+/// let file = try folder.openFile(named: "q3.pdf")
+/// for try await piece in file.chunks(from: 0, to: try file.entry().size) { … }
+/// ```
+public final class LocalFile: Sendable {
+    /// The descriptor.
+    public let descriptor: Int32
+    /// The path, for messages.
+    public let path: String
+
+    /// Takes ownership of `descriptor`.
+    public init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    deinit { _ = close(descriptor) }
+
+    /// What `fstat` says about the open file.
+    public func entry() throws -> LocalEntry {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw ProviderError.posix(errno, "stat", path: path) }
+        return LocalEntry(info)
+    }
+
+    /// Reads up to `count` bytes at `offset`; an empty buffer means the end of the file.
+    public func read(count: Int, at offset: Int64, allocator: ByteBufferAllocator = ByteBufferAllocator()) throws -> ByteBuffer {
+        var buffer = allocator.buffer(capacity: count)
+        try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { raw -> Int in
+            while true {
+                let n = pread(descriptor, raw.baseAddress, count, off_t(offset))
+                if n >= 0 { return n }
+                if errno != EINTR { throw ProviderError.posix(errno, "read", path: path) }
+            }
+        }
+        return buffer
+    }
+
+    /// Writes all of `buffer` at the current offset.
+    public func write(_ buffer: ByteBuffer) throws {
+        try buffer.withUnsafeReadableBytes { raw in
+            var done = 0
+            while done < raw.count {
+                guard let base = raw.baseAddress else { return }
+                let n = Glibc_write(descriptor, base + done, raw.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw ProviderError.posix(errno, "write", path: path)
+                }
+                done += n
+            }
+        }
+    }
+
+    /// Flushes the file's data to stable storage.
+    public func sync() throws {
+        guard fsync(descriptor) == 0 else { throw ProviderError.posix(errno, "sync", path: path) }
+    }
+
+    /// Sets the modified (and access) time.
+    public func setModified(_ date: Date) throws {
+        let seconds = UnixTime.clampedSeconds(date)
+        let nanoseconds = Int(((date.timeIntervalSince1970 - Double(seconds)) * 1e9).rounded()).clamped(to: 0...999_999_999)
+        var times = [timespec(tv_sec: time_t(seconds), tv_nsec: nanoseconds), timespec(tv_sec: time_t(seconds), tv_nsec: nanoseconds)]
+        guard futimens(descriptor, &times) == 0 else { throw ProviderError.posix(errno, "set the modified time of", path: path) }
+    }
+
+    /// The bytes `start..<end` as a sequence of pieces of up to `chunkSize` bytes, read on
+    /// demand. A file that ends early throws `ProviderError.Code.conflict` (it shrank while read).
+    public func chunks(from start: Int64, to end: Int64, chunkSize: Int = 256 << 10) -> Chunks {
+        Chunks(file: self, start: start, end: end, chunkSize: max(1, chunkSize))
+    }
+
+    /// Pieces of a range of a ``LocalFile``; see ``LocalFile/chunks(from:to:chunkSize:)``.
+    public struct Chunks: AsyncSequence, Sendable {
+        public typealias Element = ByteBuffer
+        let file: LocalFile
+        let start: Int64
+        let end: Int64
+        let chunkSize: Int
+
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            let file: LocalFile
+            var position: Int64
+            let end: Int64
+            let chunkSize: Int
+            let allocator = ByteBufferAllocator()
+
+            public mutating func next() async throws -> ByteBuffer? {
+                guard position < end else { return nil }
+                try Task.checkCancellation()
+                let piece = try file.read(count: Int(Swift.min(Int64(chunkSize), end - position)), at: position, allocator: allocator)
+                guard piece.readableBytes > 0 else {
+                    throw ProviderError(.conflict, "\(file.path) shrank while it was read: it ends at \(position), not \(end)")
+                }
+                position += Int64(piece.readableBytes)
+                // A long read gives other tasks a turn between pieces rather than holding a thread of the shared pool.
+                await Task.yield()
+                return piece
+            }
+        }
+
+        public func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(file: file, position: start, end: end, chunkSize: chunkSize)
+        }
+    }
+}
+
+extension Comparable {
+    fileprivate func clamped(to range: ClosedRange<Self>) -> Self { min(max(self, range.lowerBound), range.upperBound) }
+}
+
+@inline(__always) private func Glibc_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, buffer, count)
+}

@@ -1,0 +1,71 @@
+import Foundation
+import ProviderAPI
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension LocalFolder {
+    /// The prefix of the temporary files ``commit(_:as:placement:modified:durable:expectedLength:progress:)``
+    /// writes; adapters leave names with it out of listings.
+    public static let temporaryPrefix = ".strata-upload-"
+
+    /// Writes `body` into a new file and puts it under `name` in this folder atomically: nothing
+    /// partial is ever seen under `name`.
+    ///
+    /// The bytes go to a hidden temporary file in this folder (``temporaryPrefix``, created with
+    /// `O_EXCL | O_NOFOLLOW`); it is flushed (`fsync`), given `modified` if set, and then
+    /// renamed over `name` (``UploadPlacement/replace``) or linked to `name` only if the name is
+    /// free (``UploadPlacement/exclusive``, `linkat`: the file system decides, so two writers
+    /// never both win). On any failure or cancellation the temporary file is removed.
+    ///
+    /// ```swift
+    /// let entry = try await folder.commit(try source.makeStream(), as: "q3.pdf", placement: .exclusive)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - durable: also flush the folder after the rename, so the new name survives a crash.
+    ///   - progress: told the bytes written so far after each piece.
+    /// - Returns: what the new file is.
+    /// - Throws: `ProviderError.Code.alreadyExists` for a taken name under ``UploadPlacement/exclusive``.
+    public func commit<Body: AsyncSequence>(
+        _ body: Body, as name: String, placement: UploadPlacement, modified: Date? = nil, durable: Bool = true,
+        expectedLength: Int64? = nil, progress: ProgressHandler? = nil
+    ) async throws -> LocalEntry where Body.Element == ByteBuffer {
+        let temporary = Self.temporaryPrefix + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        let file = try createFile(named: temporary)
+        do {
+            var written: Int64 = 0
+            progress?(TransferProgress(completed: 0, expected: expectedLength))
+            for try await piece in body {
+                try Task.checkCancellation()
+                try file.write(piece)
+                written += Int64(piece.readableBytes)
+                progress?(TransferProgress(completed: written, expected: expectedLength))
+            }
+            try Task.checkCancellation()
+            if let expectedLength, written != expectedLength {
+                throw ProviderError(.conflict, "the source gave \(written) bytes, not the \(expectedLength) it declared")
+            }
+            try file.sync()
+            if let modified { try file.setModified(modified) }
+            let entry = try file.entry()
+            switch placement {
+            case .replace:
+                try rename(temporary, to: self, as: name)
+            case .exclusive:
+                try link(temporary, to: self, as: name)
+                _ = unlinkat(descriptor, temporary, 0)
+            }
+            if durable { try? sync() }
+            return entry
+        } catch {
+            _ = unlinkat(descriptor, temporary, 0)
+            throw ProviderError.wrap(error, fallback: .io)
+        }
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import ProviderAPI
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An open local folder, for adapters that keep files on a local disk and must stay inside it.
+///
+/// Every call names a child of this folder and goes through the folder's descriptor (`openat`,
+/// `fstatat`, `renameat`, …) without following a symbolic link at that name, so a walk from a
+/// root opened once (``open(path:)``) with ``openFolder(at:)`` can never leave it: not through
+/// `..` (`ItemPath` has none), not through a symbolic link, not through one swapped in while
+/// the walk runs (the open fails instead). Like ``LocalFile``, it owns its descriptor and closes
+/// it only when the last reference goes.
+///
+/// ```swift
+/// let root = try LocalFolder.open(path: "/srv/files")
+/// let reports = try root.openFolder(at: "/Reports")          // never through a symlink
+/// let names = ListingPager.sorted(try reports.names())
+/// let entry = try reports.entry(named: "q3.pdf")             // lstat, by descriptor
+/// ```
+public final class LocalFolder: Sendable {
+    /// The descriptor.
+    public let descriptor: Int32
+    /// The path, for messages.
+    public let path: String
+
+    /// Takes ownership of `descriptor`, an open folder.
+    public init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    deinit { _ = close(descriptor) }
+
+    /// Opens the folder at `path`. Symbolic links in `path` itself are followed: this is the root
+    /// a user chose, not a path from below it.
+    public static func open(path: String) throws -> LocalFolder {
+        let fd = Glibc_open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw ProviderError.posix(errno, "open the folder", path: path) }
+        return LocalFolder(descriptor: fd, path: path)
+    }
+
+    /// The path of the child `name`, for messages.
+    public func childPath(_ name: String) -> String { path.hasSuffix("/") ? path + name : path + "/" + name }
+
+    /// What the folder itself is (`fstat`).
+    public func entry() throws -> LocalEntry {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw ProviderError.posix(errno, "stat", path: path) }
+        return LocalEntry(info)
+    }
+
+    /// What the child `name` is, not following a symbolic link; `nil` when there is none.
+    public func entry(named name: String) throws -> LocalEntry? {
+        var info = stat()
+        guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+            if errno == ENOENT { return nil }
+            throw ProviderError.posix(errno, "stat", path: childPath(name))
+        }
+        return LocalEntry(info)
+    }
+
+    /// Opens the child folder `name`, never through a symbolic link.
+    ///
+    /// - Throws: `ProviderError.Code.notFound` when there is none, or it is a symbolic link or
+    ///   anything but a folder or a file; `ProviderError.Code.conflict` when it is a file.
+    public func openFolder(named name: String) throws -> LocalFolder {
+        let fd = openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { throw refusal(errno, name, wanted: "folder") }
+        return LocalFolder(descriptor: fd, path: childPath(name))
+    }
+
+    /// Walks down `path` from this folder, one ``openFolder(named:)`` per segment.
+    public func openFolder(at path: ItemPath) throws -> LocalFolder {
+        var folder = self
+        for segment in path.segments { folder = try folder.openFolder(named: segment) }
+        return folder
+    }
+
+    /// Opens the regular file `name` for reading, never through a symbolic link; a FIFO or a
+    /// device at the name is refused without blocking.
+    ///
+    /// - Throws: `ProviderError.Code.notFound` when there is no regular file or folder there,
+    ///   `ProviderError.Code.invalidArgument` when it is a folder.
+    public func openFile(named name: String) throws -> LocalFile {
+        let fd = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw refusal(errno, name, wanted: "file") }
+        let file = LocalFile(descriptor: fd, path: childPath(name))
+        switch try file.entry().kind {
+        case .file: break
+        case .folder: throw ProviderError(.invalidArgument, "\(childPath(name)) is a folder, not a file")
+        default: throw ProviderError(.notFound, "\(childPath(name)) is not a regular file")
+        }
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+        return file
+    }
+
+    /// Creates the new file `name` for writing (`O_CREAT | O_EXCL | O_NOFOLLOW`), with `mode`
+    /// less the umask; `ProviderError.Code.alreadyExists` if anything is at the name.
+    public func createFile(named name: String, mode: mode_t = 0o666) throws -> LocalFile {
+        let fd = openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw ProviderError.posix(errno, "create", path: childPath(name)) }
+        return LocalFile(descriptor: fd, path: childPath(name))
+    }
+
+    /// Creates the folder `name`, with `mode` less the umask; `ProviderError.Code.alreadyExists`
+    /// if anything is at the name.
+    public func makeFolder(named name: String, mode: mode_t = 0o777) throws {
+        guard mkdirat(descriptor, name, mode) == 0 else { throw ProviderError.posix(errno, "create the folder", path: childPath(name)) }
+    }
+
+    /// The names in the folder, without `.` and `..`, in no order. A name that is not valid
+    /// UTF-8 cannot be a Strata name and is left out.
+    public func names() throws -> [String] {
+        let copy = dup(descriptor)
+        guard copy >= 0 else { throw ProviderError.posix(errno, "list", path: path) }
+        guard let stream = fdopendir(copy) else {
+            let code = errno
+            _ = close(copy)
+            throw ProviderError.posix(code, "list", path: path)
+        }
+        defer { closedir(stream) }
+        rewinddir(stream)
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                if errno != 0 { throw ProviderError.posix(errno, "list", path: path) }
+                return names
+            }
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
+                    String(validatingCString: $0)
+                }
+            }
+            guard let name, name != ".", name != ".." else { continue }
+            names.append(name)
+        }
+    }
+
+    /// Removes the file or symbolic link `name` (a link itself, never its target).
+    public func removeFile(named name: String) throws {
+        guard unlinkat(descriptor, name, 0) == 0 else { throw ProviderError.posix(errno, "remove", path: childPath(name)) }
+    }
+
+    /// Removes the folder `name` and everything in it, depth first, never following a symbolic
+    /// link (links are removed as links). Honours cancellation between entries.
+    public func removeTree(named name: String) async throws {
+        let child = try openFolder(named: name)
+        for entryName in try child.names() {
+            try Task.checkCancellation()
+            if try child.entry(named: entryName)?.kind == .folder {
+                try await child.removeTree(named: entryName)
+            } else {
+                try child.removeFile(named: entryName)
+            }
+        }
+        guard unlinkat(descriptor, name, AT_REMOVEDIR) == 0 else { throw ProviderError.posix(errno, "remove", path: childPath(name)) }
+    }
+
+    /// Renames the child `name` to `newName` in `folder`, replacing a file there atomically.
+    public func rename(_ name: String, to folder: LocalFolder, as newName: String) throws {
+        guard renameat(descriptor, name, folder.descriptor, newName) == 0 else {
+            throw ProviderError.posix(errno, "rename \(childPath(name)) to", path: folder.childPath(newName))
+        }
+    }
+
+    /// Gives the file `name` a second name `newName` in `folder`, only if nothing is there:
+    /// `ProviderError.Code.alreadyExists` otherwise, decided atomically by the file system.
+    public func link(_ name: String, to folder: LocalFolder, as newName: String) throws {
+        guard linkat(descriptor, name, folder.descriptor, newName, 0) == 0 else {
+            throw ProviderError.posix(errno, "create", path: folder.childPath(newName))
+        }
+    }
+
+    /// Whether this process may read (`R_OK`), write (`W_OK`) or search (`X_OK`) the child
+    /// `name`, as `access(2)` says with the effective ids.
+    public func allows(_ mode: Int32, named name: String) -> Bool {
+        faccessat(descriptor, name, mode, AT_EACCESS) == 0
+    }
+
+    /// Whether this process may read, write or search the folder itself.
+    public func allows(_ mode: Int32) -> Bool {
+        faccessat(descriptor, ".", mode, AT_EACCESS) == 0
+    }
+
+    /// Flushes the folder's entries (a rename into it) to stable storage.
+    public func sync() throws {
+        guard fsync(descriptor) == 0 else { throw ProviderError.posix(errno, "sync", path: path) }
+    }
+
+    /// The space of the file system holding the folder, in bytes: its size, what is used, and
+    /// what is still available to this user.
+    public func space() throws -> (total: Int64, used: Int64, available: Int64) {
+        var info = statvfs()
+        guard fstatvfs(descriptor, &info) == 0 else { throw ProviderError.posix(errno, "read the space of", path: path) }
+        let unit = Int64(info.f_frsize)
+        let total = Int64(info.f_blocks) * unit
+        return (total, total - Int64(info.f_bfree) * unit, Int64(info.f_bavail) * unit)
+    }
+
+    /// The error for a failed open of `name` that was meant to be a `wanted` (`"file"` or
+    /// `"folder"`): what is really at the name decides it.
+    private func refusal(_ code: Int32, _ name: String, wanted: String) -> ProviderError {
+        guard code == ELOOP || code == ENOTDIR || code == ENXIO else { return ProviderError.posix(code, "open", path: childPath(name)) }
+        switch (try? entry(named: name))?.kind {
+        case .file?: return ProviderError(.conflict, "\(childPath(name)) is a file, not a \(wanted)")
+        case .folder?: return ProviderError(.invalidArgument, "\(childPath(name)) is a folder, not a \(wanted)")
+        case .symbolicLink?: return ProviderError(.notFound, "\(childPath(name)) is a symbolic link, which is not followed")
+        default: return ProviderError(.notFound, "\(childPath(name)) is not a \(wanted)")
+        }
+    }
+}
+
+@inline(__always) private func Glibc_open(_ path: String, _ flags: Int32) -> Int32 { open(path, flags) }

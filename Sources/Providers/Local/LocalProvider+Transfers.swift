@@ -1,0 +1,122 @@
+import Foundation
+import ProviderAPI
+import ProviderKit
+
+extension LocalProvider {
+    public func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
+        try capabilities.require(options)
+        guard !path.isRoot else { throw ProviderError(.invalidArgument, "/ is a folder, not a file") }
+        let (parent, _) = try locate(path)
+        let file = try parent.openFile(named: path.name)
+        let item = item(try file.entry(), at: path, in: parent)
+        let point = options.resume && options.range == nil ? try await sink.resumePoint() : nil
+        let plan = try DownloadPlan(options: options, item: item, resumePoint: point)
+        let driver = DownloadDriver(plan: plan, item: item, options: options, request: "download \(path)")
+        return try await driver.run(file.chunks(from: plan.start, to: plan.end), into: sink)
+    }
+
+    public func upload(_ source: any UploadSource, to folderPath: ItemPath, name: String, options: UploadOptions) async throws -> Item {
+        try capabilities.require(options)
+        try checkNew(name)
+        let folder = try root.openFolder(at: folderPath)
+        let (placed, entry) = try await UploadPlacement.place(
+            name, in: folderPath, options: options,
+            existing: { candidate in
+                guard let entry = try folder.entry(named: candidate), entry.kind == .file || entry.kind == .folder else { return nil }
+                return Item(path: try folderPath.appending(candidate), kind: entry.kind == .folder ? .folder : .file, etag: entry.etag)
+            },
+            write: { candidate, placement in
+                let entry = try await folder.commit(
+                    try source.makeStream(), as: candidate, placement: placement, modified: options.modified,
+                    expectedLength: source.length, progress: options.progress)
+                return (candidate, entry)
+            })
+        return item(entry, at: try folderPath.appending(placed), in: folder)
+    }
+
+    public func createFolder(named name: String, in parentPath: ItemPath) async throws -> Item {
+        try checkNew(name)
+        let parent = try root.openFolder(at: parentPath)
+        try parent.makeFolder(named: name)
+        guard let entry = try parent.entry(named: name) else { throw ProviderError(.notFound, "\(name) vanished once created") }
+        return item(entry, at: try parentPath.appending(name), in: parent)
+    }
+
+    public func delete(_ path: ItemPath) async throws {
+        guard !path.isRoot else { throw ProviderError(.forbidden, "the root cannot be deleted") }
+        let (parent, entry) = try locate(path)
+        if entry.kind == .folder {
+            try await parent.removeTree(named: path.name)
+        } else {
+            try parent.removeFile(named: path.name)
+        }
+    }
+
+    public func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
+        try capabilities.require(.move, "move")
+        let (from, entry, to) = try await prepareTransfer(source, destination, options)
+        if entry.kind == .file, !options.overwrite, try to.entry(named: destination.name) == nil {
+            try from.link(source.name, to: to, as: destination.name)  // atomic: fails if the name was taken meanwhile
+            try from.removeFile(named: source.name)
+        } else {
+            try from.rename(source.name, to: to, as: destination.name)
+        }
+        return try await item(at: destination)
+    }
+
+    public func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
+        try capabilities.require(.copy, "copy")
+        let (from, entry, to) = try await prepareTransfer(source, destination, options)
+        try await copy(source.name, kind: entry.kind, from: from, to: to, as: destination.name, replace: options.overwrite)
+        return try await item(at: destination)
+    }
+
+    public func quota() async throws -> Quota {
+        let space = try root.space()
+        return Quota(used: space.used, available: space.available, total: space.total)
+    }
+
+    // MARK: Helpers
+
+    /// Checks a move or copy and clears the way: the source's folder and entry, and the target's
+    /// folder, with anything at the target removed when `overwrite` allows (but a file that a
+    /// file replaces, which `rename` replaces atomically).
+    private func prepareTransfer(
+        _ source: ItemPath, _ destination: ItemPath, _ options: TransferOptions
+    ) async throws -> (from: LocalFolder, entry: LocalEntry, to: LocalFolder) {
+        guard !source.isRoot, !destination.isRoot else { throw ProviderError(.invalidArgument, "the root cannot be moved, copied or replaced") }
+        let (from, entry) = try locate(source)
+        guard !destination.isDescendant(of: source) else { throw ProviderError(.conflict, "cannot move or copy \(source) into itself") }
+        try checkNew(destination.name)
+        let to = try root.openFolder(at: destination.parent)
+        guard let existing = try to.entry(named: destination.name), existing.stableID != entry.stableID else { return (from, entry, to) }
+        guard options.overwrite else { throw ProviderError(.alreadyExists, "\(destination) already exists") }
+        if existing.kind == .folder {
+            try await to.removeTree(named: destination.name)
+        } else if entry.kind == .folder {
+            try to.removeFile(named: destination.name)
+        }
+        return (from, entry, to)
+    }
+
+    /// Copies the file or folder `name` of `from` to `newName` in `to`: files atomically, with
+    /// their modified time; folders entry by entry, leaving out what listings leave out.
+    private func copy(_ name: String, kind: LocalEntry.Kind, from: LocalFolder, to: LocalFolder, as newName: String, replace: Bool) async throws {
+        try Task.checkCancellation()
+        if kind == .file {
+            let file = try from.openFile(named: name)
+            let entry = try file.entry()
+            _ = try await to.commit(
+                file.chunks(from: 0, to: entry.size), as: newName, placement: replace ? .replace : .exclusive, modified: entry.modified,
+                expectedLength: entry.size)
+            return
+        }
+        let source = try from.openFolder(named: name)
+        try to.makeFolder(named: newName)
+        let target = try to.openFolder(named: newName)
+        for child in try source.names() where Self.isVisible(child) {
+            guard let entry = try source.entry(named: child), entry.kind == .file || entry.kind == .folder else { continue }
+            try await copy(child, kind: entry.kind, from: source, to: target, as: child, replace: false)
+        }
+    }
+}

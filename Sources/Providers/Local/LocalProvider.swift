@@ -1,0 +1,121 @@
+import Foundation
+import ProviderAPI
+import ProviderKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A provider over a folder of the local file system: the reference adapter, written with
+/// ProviderKit alone.
+///
+/// - **Confined to its root.** Every call walks from the root's descriptor one name at a time
+///   (`LocalFolder`), never following a symbolic link, so no path (`ItemPath` has no `..`)
+///   and no link, even one swapped in while a call runs, reaches outside the root.
+/// - **Symbolic links are not shown.** A link inside the root (and a FIFO, socket or device) is
+///   left out of listings and is `ProviderError.Code.notFound` to every call; its name still
+///   counts as taken (a `.fail` upload or folder there is `ProviderError.Code.alreadyExists`),
+///   an overwrite replaces the link itself, and deleting a folder removes the links in it, never
+///   their targets.
+/// - **Atomic writes.** Uploads and copied files are written to a hidden temporary file
+///   (`LocalFolder.temporaryPrefix`, never listed), flushed, and renamed, or linked under
+///   `.fail`/`.rename` so the file system decides who takes a name.
+/// - Items carry the device and inode as a stable id (they survive a move), an etag from the
+///   modified time, size and inode, the MIME type guessed from the name (`MIMETypes`; a type
+///   given at upload is not kept), and permissions as `access(2)` answers for this process.
+///   Modified times are kept to the microsecond (coarser on FAT or HFS+).
+/// - Not atomic: `ifMatch` is checked just before the write, and a move or copy without
+///   `overwrite` checks the target before renaming a folder.
+///
+/// ```swift
+/// let provider = try LocalProvider(root: URL(fileURLWithPath: "/srv/files"))
+/// let page = try await provider.list("/", page: .first)
+/// ```
+public struct LocalProvider: StorageProvider {
+    public let capabilities: Capabilities
+    public let account: ProviderAccount
+    /// The root folder, opened once.
+    let root: LocalFolder
+
+    /// A provider rooted at the folder `root` (a `file` URL), which must exist.
+    ///
+    /// - Throws: `ProviderError.Code.invalidArgument` for a URL that is not a `file` URL;
+    ///   `ProviderError.Code.notFound` when there is no folder there.
+    public init(root: URL) throws {
+        guard root.isFileURL else { throw ProviderError(.invalidArgument, "\(Redactor.redact(url: root)) is not a file URL") }
+        self.root = try LocalFolder.open(path: root.path)
+        account = ProviderAccount(kind: "local", server: root.absoluteString)
+        var names = NameRules(maxNameBytes: 255)
+        #if canImport(Darwin)
+            names.caseSensitive = fpathconf(self.root.descriptor, _PC_CASE_SENSITIVE) != 0
+        #endif
+        capabilities = Capabilities(
+            features: [
+                .paging, .rangeDownload, .resumeDownload, .preconditions, .exclusiveCreate, .move, .copy, .setModifiedTime,
+                .etags, .mimeTypes, .stableIDs, .quota, .emptyFolders, .permissions,
+            ],
+            modifiedTimePrecision: .microseconds(1), names: names)
+    }
+
+    public func item(at path: ItemPath) async throws -> Item {
+        if path.isRoot { return item(try root.entry(), at: path, in: nil) }
+        let (parent, entry) = try locate(path)
+        return item(entry, at: path, in: parent)
+    }
+
+    public func list(_ folderPath: ItemPath, page: PageRequest) async throws -> ItemPage {
+        let folder = try root.openFolder(at: folderPath)
+        var entries: [String: LocalEntry] = [:]
+        for name in try folder.names() where Self.isVisible(name) {
+            if let entry = try folder.entry(named: name), entry.kind == .file || entry.kind == .folder { entries[name] = entry }
+        }
+        let names = ListingPager.sorted(Array(entries.keys))
+        let (selected, next) = ListingPager.page(of: names, request: page)
+        var items: [Item] = []
+        for name in selected {
+            if let entry = entries[name] { items.append(item(entry, at: try folderPath.appending(name), in: folder)) }
+        }
+        return ItemPage(items: items, next: next, totalCount: names.count)
+    }
+
+    // MARK: Helpers
+
+    /// The folder holding `path` and what `path` is: a file or a folder, else `ProviderError.Code.notFound`.
+    func locate(_ path: ItemPath) throws -> (parent: LocalFolder, entry: LocalEntry) {
+        guard Self.isVisible(path.name) else { throw ProviderError(.notFound, "\(path) does not exist") }
+        let parent = try root.openFolder(at: path.parent)
+        guard let entry = try parent.entry(named: path.name), entry.kind == .file || entry.kind == .folder else {
+            throw ProviderError(.notFound, "\(path) does not exist")
+        }
+        return (parent, entry)
+    }
+
+    /// Whether a name is shown: the temporary files of uploads in progress are not.
+    static func isVisible(_ name: String) -> Bool { !name.hasPrefix(LocalFolder.temporaryPrefix) }
+
+    /// Throws `ProviderError.Code.invalidArgument` for a name that cannot be created here.
+    func checkNew(_ name: String) throws {
+        try ItemPath.validate(name: name)
+        guard Self.isVisible(name) else { throw ProviderError(.invalidArgument, "names starting with \(LocalFolder.temporaryPrefix) are reserved") }
+        guard capabilities.names.accepts(name) else { throw ProviderError(.invalidArgument, "the name \(name.debugDescription) is too long") }
+    }
+
+    /// The item for `entry` at `path`; `parent` (`nil` for the root) answers the permissions.
+    func item(_ entry: LocalEntry, at path: ItemPath, in parent: LocalFolder?) -> Item {
+        let name = path.name
+        func allows(_ mode: Int32) -> Bool { parent.map { $0.allows(mode, named: name) } ?? root.allows(mode) }
+        var permissions: ItemPermissions = []
+        let isFolder = entry.kind == .folder
+        if allows(isFolder ? R_OK | X_OK : R_OK) { permissions.insert(.read) }
+        if allows(W_OK) { permissions.insert(.write) }
+        if isFolder, allows(W_OK | X_OK) { permissions.insert(.createChildren) }
+        if let parent, parent.allows(W_OK | X_OK) { permissions.formUnion([.delete, .rename]) }
+        return Item(
+            id: entry.stableID, path: path, kind: isFolder ? .folder : .file, size: isFolder ? nil : entry.size,
+            modified: entry.modified, etag: entry.etag, mimeType: isFolder ? nil : MIMETypes.guess(name), permissions: permissions)
+    }
+}

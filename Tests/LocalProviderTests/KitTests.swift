@@ -1,0 +1,190 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import ProviderAPI
+import ProviderKit
+import Testing
+
+@Suite("ProviderKit: download plans")
+struct DownloadPlanTests {
+    let item = Item(path: "/f.bin", kind: .file, size: 100, etag: "\"v1\"")
+
+    @Test("a plain download reads the whole file as a body of its own")
+    func whole() throws {
+        let plan = try DownloadPlan(options: DownloadOptions(), item: item, resumePoint: nil)
+        #expect(plan.start == 0 && plan.end == 100 && !plan.continuesSink && plan.coversWholeFile && plan.sinkOffset == 0)
+    }
+
+    @Test("ranges are clipped to the content, and a range past the end or negative is invalidArgument")
+    func ranges() throws {
+        func bounds(_ range: ByteRange) throws -> (Int64, Int64) {
+            let plan = try DownloadPlan(options: DownloadOptions(range: range), item: item, resumePoint: nil)
+            #expect(plan.sinkOffset == 0)
+            return (plan.start, plan.end)
+        }
+        #expect(try bounds(.bytes(10...19)) == (10, 20))
+        #expect(try bounds(.bytes(90...500)) == (90, 100))
+        #expect(try bounds(.from(99)) == (99, 100))
+        #expect(try bounds(.suffix(30)) == (70, 100))
+        #expect(try bounds(.suffix(500)) == (0, 100))
+        for range in [ByteRange.from(100), .bytes(100...120), .from(-1), .suffix(0)] {
+            #expect(throws: ProviderError.self) { try bounds(range) }
+            do { _ = try bounds(range) } catch let error as ProviderError { #expect(error.code == .invalidArgument) }
+        }
+    }
+
+    @Test("resume continues what the sink holds while its validator is the item's etag, else starts over")
+    func resume() throws {
+        let options = DownloadOptions(resume: true)
+        let same = try DownloadPlan(options: options, item: item, resumePoint: ResumePoint(length: 40, validator: "\"v1\""))
+        #expect(same.start == 40 && same.end == 100 && same.continuesSink && same.sinkOffset == 40 && !same.coversWholeFile)
+        let unknown = try DownloadPlan(options: options, item: item, resumePoint: ResumePoint(length: 40, validator: nil))
+        #expect(unknown.start == 40 && unknown.continuesSink)
+        let changed = try DownloadPlan(options: options, item: item, resumePoint: ResumePoint(length: 40, validator: "\"v0\""))
+        #expect(changed.start == 0 && !changed.continuesSink)
+        let complete = try DownloadPlan(options: options, item: item, resumePoint: ResumePoint(length: 100, validator: nil))
+        #expect(complete.length == 0 && complete.sinkOffset == 100)
+        let notAsked = try DownloadPlan(options: DownloadOptions(), item: item, resumePoint: ResumePoint(length: 40, validator: nil))
+        #expect(notAsked.start == 0)
+        #expect { try DownloadPlan(options: options, item: item, resumePoint: ResumePoint(length: 101, validator: nil)) } throws: { error in
+            (error as? ProviderError)?.code == .conflict
+        }
+    }
+
+    @Test("ifMatch and ifNoneMatch against the item's etag")
+    func preconditions() throws {
+        #expect { try DownloadPlan(options: DownloadOptions(ifMatch: "\"v0\""), item: item, resumePoint: nil) } throws: { error in
+            (error as? ProviderError)?.code == .preconditionFailed
+        }
+        #expect(try DownloadPlan(options: DownloadOptions(ifMatch: "\"v1\""), item: item, resumePoint: nil).length == 100)
+        #expect(try DownloadPlan(options: DownloadOptions(ifNoneMatch: "\"v1\""), item: item, resumePoint: nil).notModified)
+        #expect(try !DownloadPlan(options: DownloadOptions(ifNoneMatch: "\"v0\""), item: item, resumePoint: nil).notModified)
+    }
+}
+
+@Suite("ProviderKit: the download driver")
+struct DownloadDriverTests {
+    static func body(_ pieces: [[UInt8]]) -> AsyncStream<ByteBuffer> {
+        AsyncStream { continuation in
+            for piece in pieces { continuation.yield(ByteBuffer(bytes: piece)) }
+            continuation.finish()
+        }
+    }
+
+    @Test("writes the body, reports progress and finishes the sink")
+    func writes() async throws {
+        let item = Item(path: "/f", kind: .file, size: 6, digests: [.md5: Digester.hex(.md5, of: Array("abcdef".utf8)) ?? ""])
+        let plan = try DownloadPlan(options: DownloadOptions(), item: item, resumePoint: nil)
+        let seen = Seen()
+        let options = DownloadOptions(progress: { progress in seen.add(progress.completed) })
+        let sink = MemorySink()
+        let result = try await DownloadDriver(plan: plan, item: item, options: options).run(Self.body([Array("abc".utf8), Array("def".utf8)]), into: sink)
+        #expect(await sink.bytes == Array("abcdef".utf8))
+        #expect(await sink.isFinished)
+        #expect(result.bytesReceived == 6 && result.offset == 0)
+        #expect(seen.values == [0, 3, 6])
+    }
+
+    @Test("a short body is network, a long one and a wrong digest integrity, and the sink never finishes")
+    func refuses() async throws {
+        let item = Item(path: "/f", kind: .file, size: 4, digests: [.sha256: String(repeating: "0", count: 64)])
+        let plan = try DownloadPlan(options: DownloadOptions(), item: item, resumePoint: nil)
+        for (pieces, code) in [([[UInt8](repeating: 1, count: 3)], ProviderError.Code.network), ([[1, 2, 3, 4, 5]], .integrity), ([[1, 2, 3, 4]], .integrity)] {
+            let sink = MemorySink()
+            await #expect { try await DownloadDriver(plan: plan, item: item, options: DownloadOptions()).run(Self.body(pieces), into: sink) } throws: { error in
+                (error as? ProviderError)?.code == code
+            }
+            #expect(await !sink.isFinished)
+        }
+    }
+
+    @Test("notModified leaves the sink alone")
+    func notModified() async throws {
+        let item = Item(path: "/f", kind: .file, size: 4, etag: "e")
+        let plan = try DownloadPlan(options: DownloadOptions(ifNoneMatch: "e"), item: item, resumePoint: nil)
+        let result = try await DownloadDriver(plan: plan, item: item, options: DownloadOptions()).run(Self.body([[9]]), into: MemorySink())
+        #expect(result.notModified && result.bytesReceived == 0)
+    }
+}
+
+/// Collects progress values from a `@Sendable` handler.
+final class Seen: Sendable {
+    private let box = NIOLockedValueBox<[Int64]>([])
+    func add(_ value: Int64) { box.withLockedValue { $0.append(value) } }
+    var values: [Int64] { box.withLockedValue { $0 } }
+}
+
+@Suite("ProviderKit: upload placement and conflict names")
+struct UploadPlacementTests {
+    let file = Item(path: "/a.txt", kind: .file, etag: "e1")
+
+    @Test("conflict names put the number before the extension")
+    func names() {
+        #expect(ConflictNames.candidate("a.txt", attempt: 0) == "a.txt")
+        #expect(ConflictNames.candidate("a.txt", attempt: 2) == "a (2).txt")
+        #expect(ConflictNames.candidate(".profile", attempt: 1) == ".profile (1)")
+        #expect(ConflictNames.candidate("archive.tar.gz", attempt: 1) == "archive.tar (1).gz")
+    }
+
+    @Test("the rules for one name")
+    func decide() throws {
+        func code(_ existing: Item?, _ options: UploadOptions) -> ProviderError.Code? {
+            do { _ = try UploadPlacement.decide(existing: existing, options: options, path: "/a.txt") } catch let error as ProviderError {
+                return error.code
+            } catch { return nil }
+            return nil
+        }
+        #expect(try UploadPlacement.decide(existing: nil, options: UploadOptions(conflict: .fail), path: "/a.txt") == .exclusive)
+        #expect(try UploadPlacement.decide(existing: nil, options: UploadOptions(conflict: .overwrite), path: "/a.txt") == .replace)
+        #expect(try UploadPlacement.decide(existing: file, options: UploadOptions(conflict: .overwrite), path: "/a.txt") == .replace)
+        #expect(try UploadPlacement.decide(existing: file, options: UploadOptions(conflict: .rename), path: "/a.txt") == nil)
+        #expect(try UploadPlacement.decide(existing: file, options: UploadOptions(conflict: .fail, ifMatch: "e1"), path: "/a.txt") == .replace)
+        #expect(code(file, UploadOptions(conflict: .fail)) == .alreadyExists)
+        #expect(code(file, UploadOptions(ifMatch: "e0")) == .preconditionFailed)
+        #expect(code(nil, UploadOptions(ifMatch: "e1")) == .preconditionFailed)
+        #expect(code(Item(path: "/a.txt", kind: .folder), UploadOptions(conflict: .overwrite)) == .alreadyExists)
+    }
+
+    @Test("rename tries the next name, also when an exclusive write loses a race")
+    func place() async throws {
+        let taken: Set<String> = ["a.txt", "a (1).txt"]
+        let raced = "a (2).txt"
+        let placed = try await UploadPlacement.place(
+            "a.txt", options: UploadOptions(conflict: .rename),
+            existing: { taken.contains($0) ? Item(path: try ItemPath.root.appending($0), kind: .file) : nil },
+            write: { name, placement -> String in
+                #expect(placement == .exclusive)
+                if name == raced { throw ProviderError(.alreadyExists, "raced") }
+                return name
+            })
+        #expect(placed == "a (3).txt")
+    }
+}
+
+@Suite("ProviderKit: listing pages")
+struct ListingPagerTests {
+    @Test("names sort by their UTF-8 bytes")
+    func order() {
+        let nfc = "\u{E9}"
+        let nfd = "e\u{301}"
+        #expect(ListingPager.sorted(["b", "a", "B", nfc, nfd, "a b"]) == ["B", "a", "a b", "b", nfd, nfc])
+    }
+
+    @Test("pages follow on from the last name, whatever was removed meanwhile")
+    func pages() {
+        let names = ListingPager.sorted((0..<10).map { "n\($0)" })
+        var request = PageRequest(limit: 4)
+        var seen: [String] = []
+        while true {
+            let (page, next) = ListingPager.page(of: names, request: request)
+            seen += page
+            guard let next else { break }
+            request.cursor = next
+        }
+        #expect(seen == names)
+        let removed = names.filter { $0 != "n3" }
+        let (after, _) = ListingPager.page(of: removed, request: PageRequest(limit: 2, cursor: PageCursor("n3")))
+        #expect(Array(after) == ["n4", "n5"])
+        #expect(ListingPager.page(of: names, request: PageRequest()).next == nil)
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+import LocalProvider
+import ProviderAPI
+import ProviderConformance
+import ProviderConformanceTesting
+import Testing
+
+@Suite("LocalProvider conformance")
+struct LocalConformanceTests {
+    @Test("the whole conformance suite passes on a temporary folder")
+    func conformance() async throws {
+        let folder = try TemporaryFolder()
+        let root = folder.url
+        let suite = ConformanceSuite(subject: "local \(root.path)") { _ in try LocalProvider(root: root) }
+        let report = await suite.run()
+        print(report.text)
+        report.recordIssues()
+    }
+}
