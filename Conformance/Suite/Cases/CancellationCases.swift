@@ -16,8 +16,7 @@ enum CancellationCases {
         let cancel = CancelSwitch()
         let progress: ProgressHandler = { progress in if progress.completed > 1 << 20 { cancel.trip() } }
         let provider = context.provider
-        let task = Task { try await provider.download(uploaded.path, to: sink, options: DownloadOptions(progress: progress)) }
-        cancel.attach(task)
+        let task = cancel.start { try await provider.download(uploaded.path, to: sink, options: DownloadOptions(progress: progress)) }
         let error = await context.outcome(of: task)
         try context.expect(cancel.isTripped, "no progress past 1 MiB was reported, so the download could not be cancelled in the middle")
         try context.expectCancelled(error, "the cancelled download")

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import ProviderAPI
 
@@ -24,11 +25,11 @@ struct BreakingSource: UploadSource {
     }
 
     func makeStream() throws -> UploadStream {
-        let position = Locked(0)
+        let position = NIOLockedValueBox(0)
         let bytes = bytes
         let limit = limit
         return UploadStream {
-            let slice = position.withLock { offset -> Range<Int>? in
+            let slice = position.withLockedValue { offset -> Range<Int>? in
                 guard offset < limit else { return nil }
                 let end = min(limit, offset + (64 << 10))
                 defer { offset = end }
