@@ -20,7 +20,8 @@ public struct ProviderConfiguration: Sendable {
     /// When to retry.
     public var retry: RetryPolicy
     /// The ceilings of every page loop over the provider (``PageGuard``); the `maxPages` and
-    /// `maxEntries` options, when given, override them (see ``resolvedPageLimits()``).
+    /// `maxEntries` options, when given, override them (the factory reads them, with ProviderKit's
+    /// `readingOptions(for:_:)`).
     public var pageLimits: PageLimits = .standard
     /// How questions asked at sign-in (a captcha) are answered; `nil` fails the call with the
     /// question's error (``ProviderError/Code/captchaRequired``).
@@ -42,15 +43,6 @@ public struct ProviderConfiguration: Sendable {
         self.options = options
         self.logger = logger
         self.retry = retry
-    }
-}
-
-extension ProviderConfiguration {
-    /// ``pageLimits`` with the `maxPages` and `maxEntries` options applied: what a provider keeps to.
-    ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` when an option is not a whole number of at least 1.
-    public func resolvedPageLimits() throws -> PageLimits {
-        try pageLimits.applying(options: options)
     }
 }
 
