@@ -19,6 +19,9 @@ public struct ProviderConfiguration: Sendable {
     public var logger: Logger
     /// When to retry.
     public var retry: RetryPolicy
+    /// How long each request may take; the values left `nil` are the transport's own. The HTTP
+    /// kit puts them on every request the provider sends.
+    public var timeouts: Timeouts
     /// The ceilings of every page loop over the provider (``PageGuard``); the `maxPages` and
     /// `maxEntries` options, when given, override them (the factory reads them, with ProviderKit's
     /// `readingOptions(for:_:)`).
@@ -34,9 +37,10 @@ public struct ProviderConfiguration: Sendable {
     public init(
         url: URL, credentials: Credentials = .none, services: ProviderServices = ProviderServices(),
         options: [String: String] = [:], logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard,
-        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+        timeouts: Timeouts = Timeouts(), onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) {
         self.onRetry = onRetry
+        self.timeouts = timeouts
         self.url = url
         self.credentials = credentials
         self.services = services
