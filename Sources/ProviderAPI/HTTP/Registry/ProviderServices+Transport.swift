@@ -113,7 +113,8 @@ extension ProviderRegistry {
         onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) async throws -> any StorageProvider {
         try await makeProvider(
-            remote: name, store: store, services: .transport(transport), logger: logger, retry: retry, timeouts: timeouts, onRetry: onRetry)
+            remote: name, store: store, services: .transport(transport), logger: logger, retry: retry, timeouts: timeouts,
+            onRetry: onRetry)
     }
 
     /// ``detect(_:credentials:services:)`` sending through `transport`.
