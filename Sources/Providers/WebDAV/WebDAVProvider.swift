@@ -12,7 +12,8 @@ import HTTPProviderKit
 /// with a hardened SAX parser; transfers stream both ways; paths are mapped
 /// to hrefs and back whatever the server's escaping. Make one with
 /// ``connect(_:)`` to have its ``capabilities`` probed from the server, or
-/// with ``init(configuration:capabilities:)`` to declare them.
+/// with ``init(configuration:profile:dialect:)`` to declare them. ``WebDAVProvider/Configuration``
+/// holds the settings of the ownCloud/Nextcloud dialect, each with its default and its option.
 ///
 /// ```swift
 /// let dav = try await WebDAVProvider.connect(ProviderConfiguration(
@@ -51,11 +52,17 @@ public struct WebDAVProvider: StorageProvider {
 
     /// A provider rooted at `configuration.url` with the given capabilities
     /// (by default those every RFC 4918 class 1 server has).
+    ///
+    /// `configuration`'s string options are read as the factories read them (see
+    /// ``WebDAVProvider/Configuration``); with a `dialect` given, the dialect options are already in it.
+    ///
+    /// - Throws: ``ProviderError/Code/invalidArgument`` for a malformed URL, or an option that is malformed or unknown.
     public init(
         configuration: ProviderConfiguration, profile: WebDAVServerProfile = .generic, dialect: WebDAVDialect? = nil
     ) throws {
+        let configuration = try Self.reading(configuration).0
         self.mapper = try DAVPathMapper(root: configuration.url)
-        self.pageLimits = try configuration.resolvedPageLimits()
+        self.pageLimits = configuration.pageLimits
         self.probed = profile
         self.dialect = dialect
         self.logger = configuration.logger
@@ -92,7 +99,24 @@ public struct WebDAVProvider: StorageProvider {
     /// A verdict of ``WebDAVCapabilityVerifier`` kept in ``ProviderConfiguration/serverFacts`` by
     /// an earlier process is taken at once while it is trusted (a day, and only while the server
     /// sends the same `Server` header); otherwise the first write verifies again.
+    ///
+    /// `configuration`'s string options are read as ``WebDAVProviderFactory`` reads them, and the
+    /// `dialect` option speaks the ownCloud/Nextcloud dialect (``connect(_:webdav:)``).
     public static func connect(_ configuration: ProviderConfiguration) async throws -> WebDAVProvider {
+        let (common, webdav) = try reading(configuration)
+        return try await connect(common, webdav: webdav)
+    }
+
+    /// Makes a provider with a typed configuration after probing the server: plain WebDAV, or the
+    /// ownCloud/Nextcloud dialect when ``Configuration/dialect`` names one (as
+    /// ``OwnCloudProviderFactory/connect(_:webdav:flavor:)`` does). `configuration`'s string
+    /// options are not read.
+    public static func connect(_ configuration: ProviderConfiguration, webdav: Configuration) async throws -> WebDAVProvider {
+        var configuration = configuration
+        configuration.options = [:]
+        if let flavor = webdav.dialect {
+            return try await OwnCloudProviderFactory.connect(configuration, webdav: webdav, flavor: flavor)
+        }
         let generic = try WebDAVProvider(configuration: configuration)
         let profile = try await generic.probeProfile()
         let provider = try WebDAVProvider(configuration: configuration, profile: profile)

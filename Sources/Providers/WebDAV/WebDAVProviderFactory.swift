@@ -17,17 +17,20 @@ public struct WebDAVProviderFactory: ProviderFactory {
     public init() {}
 
     /// A provider with the capabilities of a generic RFC 4918 server; use ``connect(_:)`` to probe them.
+    /// The string options are read into a ``WebDAVProvider/Configuration`` here, once.
+    ///
+    /// - Throws: ``ProviderError/Code/invalidArgument`` for a malformed URL, or an option that is malformed or unknown.
     public func makeProvider(_ configuration: ProviderConfiguration) throws -> any StorageProvider {
-        try WebDAVProvider(configuration: configuration)
+        let (common, _) = try WebDAVProvider.reading(configuration)
+        return try WebDAVProvider(configuration: common)
     }
 
-    /// A provider whose capabilities were probed from the server.
+    /// A provider whose capabilities were probed from the server. The string options are read into a
+    /// ``WebDAVProvider/Configuration`` here, once; `-o dialect=nextcloud` (or `owncloud`) speaks the
+    /// ownCloud/Nextcloud dialect to this server.
     public func connect(_ configuration: ProviderConfiguration) async throws -> any StorageProvider {
-        // `-o dialect=nextcloud` (or `owncloud`) speaks the ownCloud/Nextcloud dialect to this server.
-        if let flavor = configuration.options["dialect"].flatMap({ WebDAVDialect.Flavor(rawValue: $0.lowercased()) }) {
-            return try await OwnCloudProviderFactory.connect(configuration, flavor: flavor)
-        }
-        return try await WebDAVProvider.connect(configuration)
+        let (common, webdav) = try WebDAVProvider.reading(configuration)
+        return try await WebDAVProvider.connect(common, webdav: webdav)
     }
 
     /// The root is the server's origin, except below an ownCloud/Nextcloud `remote.php/dav/files/USER/`

@@ -113,16 +113,25 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         return value
     }
 
-    /// The transport's deadlines, from `--connect-timeout`, `--timeout` and `--low-speed-limit/-time`.
+    /// The deadlines of `--connect-timeout`, `--timeout` and `--low-speed-limit/-time`, which every
+    /// provider is given through the registry (``ProviderConfiguration/timeouts``); a flag not
+    /// given leaves the transport's default.
+    func timeouts() throws -> Timeouts {
+        var timeouts = Timeouts()
+        if let connectTimeout { timeouts.connect = try Self.seconds(connectTimeout, option: "connect-timeout") }
+        if let timeout { timeouts.read = try Self.seconds(timeout, option: "timeout") }
+        if lowSpeedLimit != nil || lowSpeedTime != nil {
+            var speed = AsyncHTTPClientTransport.Configuration().minimumSpeed ?? .standard
+            if let lowSpeedLimit { speed.bytesPerSecond = try Self.count(lowSpeedLimit, option: "low-speed-limit", maximum: 1 << 40) }
+            if let lowSpeedTime { speed.window = try Self.seconds(lowSpeedTime, option: "low-speed-time") }
+            timeouts.minimumSpeed = speed.bytesPerSecond > 0 ? speed : .off
+        }
+        return timeouts
+    }
+
+    /// The transport's deadlines: the defaults with ``timeouts()`` applied.
     func transportConfiguration() throws -> AsyncHTTPClientTransport.Configuration {
-        var configuration = AsyncHTTPClientTransport.Configuration()
-        if let connectTimeout { configuration.connectTimeout = try Self.seconds(connectTimeout, option: "connect-timeout") }
-        if let timeout { configuration.readTimeout = try Self.seconds(timeout, option: "timeout") }
-        var speed = configuration.minimumSpeed ?? .standard
-        if let lowSpeedLimit { speed.bytesPerSecond = try Self.count(lowSpeedLimit, option: "low-speed-limit", maximum: 1 << 40) }
-        if let lowSpeedTime { speed.window = try Self.seconds(lowSpeedTime, option: "low-speed-time") }
-        configuration.minimumSpeed = speed.bytesPerSecond > 0 ? speed : nil
-        return configuration
+        AsyncHTTPClientTransport.Configuration().applying(try timeouts())
     }
 
     /// The retry policy, from `--retries`.
@@ -225,7 +234,7 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
                     url: FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/strata/credentials.json"))
                 let provider = try await registry.makeProvider(
                     remote: name, store: store, transport: try transport(), logger: logger, retry: try retryPolicy(),
-                    onRetry: retryPrinter)
+                    timeouts: try timeouts(), onRetry: retryPrinter)
                 signedIn(provider)
                 return (provider, path)
             }
@@ -240,12 +249,12 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
             // No probe: offline, the provider must not need the server to be made.
             let (provider, path) = try registry.resolve(
                 url, credentials: try credentials(for: url), options: options, transport: try transport(), logger: logger,
-                retry: try retryPolicy(), onRetry: retryPrinter)
+                retry: try retryPolicy(), timeouts: try timeouts(), onRetry: retryPrinter)
             return (try cached(provider), path)
         }
         let (provider, path) = try await registry.connect(
             url, credentials: try credentials(for: url), options: options, transport: try transport(), logger: logger,
-            retry: try retryPolicy(), onRetry: retryPrinter)
+            retry: try retryPolicy(), timeouts: try timeouts(), onRetry: retryPrinter)
         signedIn(provider)
         return (try cached(provider), path)
     }

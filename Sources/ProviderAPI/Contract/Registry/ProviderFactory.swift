@@ -19,8 +19,12 @@ public struct ProviderConfiguration: Sendable {
     public var logger: Logger
     /// When to retry.
     public var retry: RetryPolicy
+    /// How long each request may take; the values left `nil` are the transport's own. The HTTP
+    /// kit puts them on every request the provider sends.
+    public var timeouts: Timeouts
     /// The ceilings of every page loop over the provider (``PageGuard``); the `maxPages` and
-    /// `maxEntries` options, when given, override them (see ``resolvedPageLimits()``).
+    /// `maxEntries` options, when given, override them (the factory reads them, with ProviderKit's
+    /// `readingOptions(for:_:)`).
     public var pageLimits: PageLimits = .standard
     /// How questions asked at sign-in (a captcha) are answered; `nil` fails the call with the
     /// question's error (``ProviderError/Code/captchaRequired``).
@@ -33,24 +37,16 @@ public struct ProviderConfiguration: Sendable {
     public init(
         url: URL, credentials: Credentials = .none, services: ProviderServices = ProviderServices(),
         options: [String: String] = [:], logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard,
-        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+        timeouts: Timeouts = Timeouts(), onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) {
         self.onRetry = onRetry
+        self.timeouts = timeouts
         self.url = url
         self.credentials = credentials
         self.services = services
         self.options = options
         self.logger = logger
         self.retry = retry
-    }
-}
-
-extension ProviderConfiguration {
-    /// ``pageLimits`` with the `maxPages` and `maxEntries` options applied: what a provider keeps to.
-    ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` when an option is not a whole number of at least 1.
-    public func resolvedPageLimits() throws -> PageLimits {
-        try pageLimits.applying(options: options)
     }
 }
 

@@ -147,17 +147,19 @@ public final class ProviderRegistry: Sendable {
 
     /// Makes the provider for a URL whose scheme names an adapter, rooted at the URL.
     ///
-    /// `retry` and `onRetry` go to the provider's ``ProviderConfiguration``, as in the other ways to make one.
+    /// `retry`, `timeouts` and `onRetry` go to the provider's ``ProviderConfiguration``, as in the
+    /// other ways to make one.
     public func makeProvider(
         for url: URL, credentials: Credentials = .none, options: [String: String] = [:],
         services: ProviderServices = ProviderServices(), logger: Logger = Logger(label: "strata"),
-        retry: RetryPolicy = .standard, onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+        retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
+        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) throws -> any StorageProvider {
         let (factory, wireURL) = try route(url)
         return try factory.makeProvider(
             prepared(ProviderConfiguration(
                 url: wireURL, credentials: credentials, services: services, options: options, logger: logger, retry: retry,
-                onRetry: onRetry)))
+                timeouts: timeouts, onRetry: onRetry)))
     }
 
     /// Makes the provider for a URL naming an item, and the item's path: the adapter decides
@@ -165,37 +167,39 @@ public final class ProviderRegistry: Sendable {
     public func resolve(
         _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
         services: ProviderServices = ProviderServices(), logger: Logger = Logger(label: "strata"),
-        retry: RetryPolicy = .standard, onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+        retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
+        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) throws -> (provider: any StorageProvider, path: ItemPath) {
         let (factory, wireURL) = try route(url)
         let (root, path) = try factory.locate(wireURL)
         let provider = try factory.makeProvider(
             prepared(ProviderConfiguration(
                 url: root, credentials: credentials, services: services, options: options, logger: logger, retry: retry,
-                onRetry: onRetry)))
+                timeouts: timeouts, onRetry: onRetry)))
         return (provider, path)
     }
 
-    /// Like ``resolve(_:credentials:options:services:logger:retry:onRetry:)``, but lets the adapter probe
+    /// Like ``resolve(_:credentials:options:services:logger:retry:timeouts:onRetry:)``, but lets the adapter probe
     /// the server first (``ProviderFactory/connect(_:)``), so capabilities are the server's own.
     public func connect(
         _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
         services: ProviderServices = ProviderServices(), logger: Logger = Logger(label: "strata"),
-        retry: RetryPolicy = .standard, onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+        retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
+        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) async throws -> (provider: any StorageProvider, path: ItemPath) {
         let (factory, wireURL) = try route(url)
         let (root, path) = try factory.locate(wireURL)
         let provider = try await factory.connect(
             prepared(ProviderConfiguration(
                 url: root, credentials: credentials, services: services, options: options, logger: logger, retry: retry,
-                onRetry: onRetry)))
+                timeouts: timeouts, onRetry: onRetry)))
         return (provider, path)
     }
 
     /// Makes the provider of a saved remote, with credentials from `store` under the remote's name.
     public func makeProvider(
         remote name: String, store: (any CredentialStore)?, services: ProviderServices = ProviderServices(),
-        logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard,
+        logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
         onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) async throws -> any StorageProvider {
         guard let remote = remote(named: name) else { throw ProviderError(.notFound, "no remote named \(name)") }
@@ -216,7 +220,7 @@ public final class ProviderRegistry: Sendable {
         return try await factory.connect(
             prepared(ProviderConfiguration(
                 url: url, credentials: credentials, services: services, options: remote.options, logger: logger, retry: retry,
-                onRetry: onRetry)))
+                timeouts: timeouts, onRetry: onRetry)))
     }
 
     /// Probes an unknown `http`/`https` server with every registered adapter, most confident first.

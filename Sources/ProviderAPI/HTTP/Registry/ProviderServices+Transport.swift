@@ -23,9 +23,16 @@ extension ProviderServices {
 }
 
 extension ProviderConfiguration {
-    /// The transport to send requests through (``ProviderServices/transport``).
+    /// The transport to send requests through (``ProviderServices/transport``), putting
+    /// ``ProviderConfiguration/timeouts`` on each request that does not set its own.
+    ///
+    /// Setting it sets ``ProviderServices/transport``; reading it gives that transport itself when
+    /// no timeout is set, else that transport behind one that stamps the timeouts.
     public var transport: any HTTPTransport {
-        get { services.transport }
+        get {
+            let transport = services.transport
+            return timeouts.isEmpty ? transport : TimeoutStampingTransport(base: transport, timeouts: timeouts)
+        }
         set { services.transport = newValue }
     }
 
@@ -33,11 +40,11 @@ extension ProviderConfiguration {
     public init(
         url: URL, credentials: Credentials = .none, transport: any HTTPTransport,
         options: [String: String] = [:], logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard,
-        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+        timeouts: Timeouts = Timeouts(), onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) {
         self.init(
             url: url, credentials: credentials, services: .transport(transport), options: options, logger: logger,
-            retry: retry, onRetry: onRetry)
+            retry: retry, timeouts: timeouts, onRetry: onRetry)
     }
 }
 
@@ -63,51 +70,67 @@ extension Credentials {
 }
 
 extension ProviderRegistry {
-    /// ``makeProvider(for:credentials:options:services:logger:retry:onRetry:)`` sending through `transport`.
+    /// ``makeProvider(for:credentials:options:services:logger:retry:timeouts:onRetry:)`` sending through `transport`.
     public func makeProvider(
         for url: URL, credentials: Credentials = .none, options: [String: String] = [:],
         transport: any HTTPTransport, logger: Logger = Logger(label: "strata"),
-        retry: RetryPolicy = .standard, onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+        retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
+        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) throws -> any StorageProvider {
         try makeProvider(
             for: url, credentials: credentials, options: options, services: .transport(transport), logger: logger,
-            retry: retry, onRetry: onRetry)
+            retry: retry, timeouts: timeouts, onRetry: onRetry)
     }
 
-    /// ``resolve(_:credentials:options:services:logger:retry:onRetry:)`` sending through `transport`.
+    /// ``resolve(_:credentials:options:services:logger:retry:timeouts:onRetry:)`` sending through `transport`.
     public func resolve(
         _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
         transport: any HTTPTransport, logger: Logger = Logger(label: "strata"),
-        retry: RetryPolicy = .standard, onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+        retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
+        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) throws -> (provider: any StorageProvider, path: ItemPath) {
         try resolve(
             url, credentials: credentials, options: options, services: .transport(transport), logger: logger,
-            retry: retry, onRetry: onRetry)
+            retry: retry, timeouts: timeouts, onRetry: onRetry)
     }
 
-    /// ``connect(_:credentials:options:services:logger:retry:onRetry:)`` sending through `transport`.
+    /// ``connect(_:credentials:options:services:logger:retry:timeouts:onRetry:)`` sending through `transport`.
     public func connect(
         _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
         transport: any HTTPTransport, logger: Logger = Logger(label: "strata"),
-        retry: RetryPolicy = .standard, onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+        retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
+        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) async throws -> (provider: any StorageProvider, path: ItemPath) {
         try await connect(
             url, credentials: credentials, options: options, services: .transport(transport), logger: logger,
-            retry: retry, onRetry: onRetry)
+            retry: retry, timeouts: timeouts, onRetry: onRetry)
     }
 
-    /// ``makeProvider(remote:store:services:logger:retry:onRetry:)`` sending through `transport`.
+    /// ``makeProvider(remote:store:services:logger:retry:timeouts:onRetry:)`` sending through `transport`.
     public func makeProvider(
         remote name: String, store: (any CredentialStore)?, transport: any HTTPTransport,
-        logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard,
+        logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
         onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) async throws -> any StorageProvider {
         try await makeProvider(
-            remote: name, store: store, services: .transport(transport), logger: logger, retry: retry, onRetry: onRetry)
+            remote: name, store: store, services: .transport(transport), logger: logger, retry: retry, timeouts: timeouts,
+            onRetry: onRetry)
     }
 
     /// ``detect(_:credentials:services:)`` sending through `transport`.
     public func detect(_ url: URL, credentials: Credentials = .none, transport: any HTTPTransport) async -> [ProbeResult] {
         await detect(url, credentials: credentials, services: .transport(transport))
+    }
+}
+
+/// Puts a provider's ``Timeouts`` on each request that does not set its own, then sends it through `base`.
+struct TimeoutStampingTransport: HTTPTransport {
+    let base: any HTTPTransport
+    let timeouts: Timeouts
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        var request = request
+        request.timeouts = request.timeouts.filling(from: timeouts)
+        return try await base.send(request)
     }
 }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -10,6 +11,11 @@ import ProviderAPI
 ///
 /// Redirects are never followed here; ``RequestExecutor`` follows them so that
 /// credentials never travel to another host.
+///
+/// A request's own ``TransportRequest/timeouts`` (a provider's ``ProviderConfiguration/timeouts``)
+/// win over the ``Configuration``: its minimum speed is checked on its body, and a request with
+/// other connect or read timeouts goes through a second client of this transport made with them
+/// (one per pair of values, on the same event loops, shut down with the transport).
 public final class AsyncHTTPClientTransport: HTTPTransport {
     /// Deadlines and pool sizes.
     ///
@@ -32,6 +38,27 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         public var idleTimeout: Duration = .seconds(60)
         /// Creates the default configuration.
         public init() {}
+
+        /// This configuration with the timeouts `timeouts` sets: its connect and read timeouts, and
+        /// its minimum speed (``MinimumSpeed/off`` for none).
+        public func applying(_ timeouts: Timeouts) -> Configuration {
+            var configuration = self
+            if let connect = timeouts.connect { configuration.connectTimeout = connect }
+            if let read = timeouts.read { configuration.readTimeout = read }
+            if let speed = timeouts.minimumSpeed { configuration.minimumSpeed = speed.isEnabled ? speed : nil }
+            return configuration
+        }
+    }
+
+    /// The connect and read timeouts of a client.
+    private struct ClientTimeouts: Hashable {
+        var connect: Duration
+        var read: Duration
+
+        init(_ configuration: Configuration) {
+            connect = configuration.connectTimeout
+            read = configuration.readTimeout
+        }
     }
 
     private let client: HTTPClient
@@ -39,9 +66,19 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     private let eventLoops: [any EventLoop]
     private let ownsClient: Bool
     private let configuration: Configuration
+    /// Clients made for requests whose connect or read timeouts differ from ``configuration``'s.
+    private let otherClients = NIOLockedValueBox<[ClientTimeouts: HTTPClient]>([:])
 
     /// A transport with its own client; call ``shutdown()`` when done.
     public init(configuration: Configuration = Configuration()) {
+        self.client = Self.makeClient(configuration)
+        self.eventLoops = Array(client.eventLoopGroup.makeIterator())
+        self.ownsClient = true
+        self.configuration = configuration
+    }
+
+    /// A client with `configuration`'s timeouts and pool, following no redirect.
+    private static func makeClient(_ configuration: Configuration) -> HTTPClient {
         var config = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(
@@ -56,16 +93,30 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         // until the connect timeout: RequestExecutor decides on retries (a refused connection once,
         // a host that cannot be resolved never).
         config.connectionPool.retryConnectionEstablishment = false
-        self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
-        self.eventLoops = Array(client.eventLoopGroup.makeIterator())
-        self.ownsClient = true
-        self.configuration = configuration
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
+    }
+
+    /// The client for requests with `effective`'s connect and read timeouts: this transport's own,
+    /// or one made for them (a client the caller owns is always used as it is).
+    private func client(for effective: Configuration) -> HTTPClient {
+        let key = ClientTimeouts(effective)
+        guard ownsClient, key != ClientTimeouts(configuration) else { return client }
+        return otherClients.withLockedValue { clients in
+            if let made = clients[key] { return made }
+            var settings = configuration
+            settings.connectTimeout = key.connect
+            settings.readTimeout = key.read
+            let made = Self.makeClient(settings)
+            clients[key] = made
+            return made
+        }
     }
 
     /// A transport over a client the caller owns (its redirect setting should be `.disallow`, and
     /// its `connectionPool.retryConnectionEstablishment` `false` for connection failures to fail fast).
     ///
-    /// The client's own timeouts apply; `configuration` gives the minimum speed and the numbers in messages.
+    /// The client's own timeouts apply, whatever a request's ``TransportRequest/timeouts`` say;
+    /// `configuration` (or a request's timeouts) gives the minimum speed and the numbers in messages.
     public init(client: HTTPClient, configuration: Configuration = Configuration()) {
         self.client = client
         self.eventLoops = Array(client.eventLoopGroup.makeIterator())
@@ -78,7 +129,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     /// Shuts the client down if this transport created it.
     public func shutdown() async throws {
-        if ownsClient, self !== AsyncHTTPClientTransport.shared { try await client.shutdown() }
+        guard ownsClient, self !== AsyncHTTPClientTransport.shared else { return }
+        let others = otherClients.withLockedValue { clients in
+            defer { clients = [:] }
+            return Array(clients.values)
+        }
+        for other in others { try await other.shutdown() }
+        try await client.shutdown()
     }
 
     /// Bodies up to this size, from a file or memory, are read at once and sent as one buffer.
@@ -89,7 +146,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         guard URLChecks.isValidHTTPURL(request.url) else {
             throw ProviderError(.invalidArgument, "not a valid http or https URL: \(Redactor.redact(url: request.url))", request: request.summary)
         }
-        let speed = configuration.minimumSpeed.flatMap { $0.bytesPerSecond > 0 && $0.window > .zero ? $0 : nil }
+        let configuration = self.configuration.applying(request.timeouts)
+        let client = self.client(for: configuration)
+        let speed = configuration.minimumSpeed.flatMap { $0.isEnabled ? $0 : nil }
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = request.method
         outgoing.headers = request.headers
@@ -123,7 +182,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         do {
             let response: HTTPClientResponse
             if let uploadMonitor {
-                response = try await execute(outgoing, timeout: timeout, watchedBy: uploadMonitor)
+                response = try await execute(outgoing, on: client, timeout: timeout, watchedBy: uploadMonitor)
             } else {
                 response = try await client.execute(outgoing, timeout: timeout)
             }
@@ -141,8 +200,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     /// Runs the request while a watchdog checks the upload's speed: a server that stops reading
     /// leaves the body's stream waiting, with no byte to check the speed on.
-    private func execute(_ outgoing: HTTPClientRequest, timeout: TimeAmount, watchedBy monitor: SpeedMonitor) async throws -> HTTPClientResponse {
-        let client = self.client
+    private func execute(
+        _ outgoing: HTTPClientRequest, on client: HTTPClient, timeout: TimeAmount, watchedBy monitor: SpeedMonitor
+    ) async throws -> HTTPClientResponse {
         return try await withThrowingTaskGroup(of: HTTPClientResponse?.self) { group in
             group.addTask { try await client.execute(outgoing, timeout: timeout) }
             group.addTask {

@@ -39,6 +39,9 @@ public struct TransportRequest: Sendable {
     public var body: HTTPRequestBody?
     /// The longest the whole request may take, on top of the transport's connect and read timeouts.
     public var deadline: Duration?
+    /// The connect and read timeouts and minimum speed of this request; those left `nil` are the
+    /// transport's own. A provider's ``ProviderConfiguration/timeouts`` fill them in.
+    public var timeouts: Timeouts
     /// Whether the request may be sent again after a failure; defaults to the method's idempotency.
     public var isIdempotent: Bool
     /// Receives progress of the request body.
@@ -53,8 +56,9 @@ public struct TransportRequest: Sendable {
     public init(
         method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: HTTPRequestBody? = nil,
         deadline: Duration? = nil, isIdempotent: Bool? = nil, uploadProgress: ProgressHandler? = nil,
-        carriesCredentials: Bool = false
+        carriesCredentials: Bool = false, timeouts: Timeouts = Timeouts()
     ) {
+        self.timeouts = timeouts
         self.method = method
         self.url = url
         self.headers = headers

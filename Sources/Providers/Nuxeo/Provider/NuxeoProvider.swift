@@ -9,8 +9,9 @@ import HTTPProviderKit
 ///
 /// Paths are display names below the provider's root document: a file is named by its
 /// `dc:title`, a folder by its title, and identity is the uid (Nuxeo rewrites its own path
-/// segments, so they are not what the user chose). Make one with ``connect(_:)`` to check the
-/// root and the credentials first.
+/// segments, so they are not what the user chose). Make one with ``connect(_:catalog:entities:)``
+/// to check the root and the credentials first; ``NuxeoProvider/Configuration`` holds the adapter's
+/// settings, with their defaults and the string options that set them.
 ///
 /// ```swift
 /// let nuxeo = try await NuxeoProvider.connect(ProviderConfiguration(
@@ -45,16 +46,33 @@ public struct NuxeoProvider: StorageProvider {
         digestAlgorithms: [.md5], modifiedTimePrecision: .milliseconds(1), shareKinds: [.user, .group, .email],
         names: NameRules(normalization: .preserved, maxNameBytes: 1024))
 
-    /// Creates a provider from `configuration` (see ``NuxeoProviderSettings`` for the URL and options).
+    /// Creates a provider from `configuration`, reading its string options as ``NuxeoProviderFactory``
+    /// does (see ``NuxeoProvider/Configuration`` for the options and ``NuxeoProviderSettings`` for the URL).
     ///
     /// - Parameters:
     ///   - catalog: the endpoint templates, ``NuxeoEndpoints/standard()`` by default.
     ///   - entities: the entity registry, with an app's own entity types registered.
+    /// - Throws: ``ProviderError/Code/invalidArgument`` for a malformed URL, or an option that is malformed or unknown.
     public init(
         configuration: ProviderConfiguration, catalog: RequestTemplateCatalog? = nil, entities: NuxeoEntityRegistry = .standard
     ) throws {
-        let settings = try NuxeoProviderSettings(configuration)
-        self.pageLimits = try configuration.resolvedPageLimits()
+        let (common, nuxeo) = try Self.reading(configuration)
+        try self.init(configuration: common, nuxeo: nuxeo, catalog: catalog, entities: entities)
+    }
+
+    /// Creates a provider from what every adapter gets (`configuration`: URL, credentials, transport,
+    /// retry, timeouts, page limits; its string options are not read) and the Nuxeo configuration.
+    ///
+    /// - Parameters:
+    ///   - catalog: the endpoint templates, ``NuxeoEndpoints/standard()`` by default.
+    ///   - entities: the entity registry, with an app's own entity types registered.
+    /// - Throws: ``ProviderError/Code/invalidArgument`` for a malformed URL.
+    public init(
+        configuration: ProviderConfiguration, nuxeo: Configuration, catalog: RequestTemplateCatalog? = nil,
+        entities: NuxeoEntityRegistry = .standard
+    ) throws {
+        let settings = try NuxeoProviderSettings(configuration, nuxeo: nuxeo)
+        self.pageLimits = configuration.pageLimits
         let catalog = try catalog ?? NuxeoEndpoints.standard()
         let authenticator: any Authenticator
         var token: NuxeoTokenAuthenticator?
@@ -95,11 +113,22 @@ public struct NuxeoProvider: StorageProvider {
             workspace: settings.defaults.repository + settings.rootPath)
     }
 
-    /// Makes a provider and checks its root document and credentials with one request.
+    /// Makes a provider and checks its root document and credentials with one request, reading
+    /// `configuration`'s string options as ``NuxeoProviderFactory`` does.
     public static func connect(
         _ configuration: ProviderConfiguration, catalog: RequestTemplateCatalog? = nil, entities: NuxeoEntityRegistry = .standard
     ) async throws -> NuxeoProvider {
-        let provider = try NuxeoProvider(configuration: configuration, catalog: catalog, entities: entities)
+        let (common, nuxeo) = try reading(configuration)
+        return try await connect(common, nuxeo: nuxeo, catalog: catalog, entities: entities)
+    }
+
+    /// Makes a provider with a typed configuration (see ``init(configuration:nuxeo:catalog:entities:)``)
+    /// and checks its root document and credentials with one request.
+    public static func connect(
+        _ configuration: ProviderConfiguration, nuxeo: Configuration, catalog: RequestTemplateCatalog? = nil,
+        entities: NuxeoEntityRegistry = .standard
+    ) async throws -> NuxeoProvider {
+        let provider = try NuxeoProvider(configuration: configuration, nuxeo: nuxeo, catalog: catalog, entities: entities)
         let root = try await provider.client.document(path: provider.settings.rootPath)
         guard root.isFolderish else {
             throw ProviderError(.invalidArgument, "the root \(provider.settings.rootPath) is a \(root.type ?? "document"), not a folder")

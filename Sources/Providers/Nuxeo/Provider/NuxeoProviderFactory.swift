@@ -19,12 +19,20 @@ public struct NuxeoProviderFactory: ProviderFactory {
     /// Creates the factory.
     public init() {}
 
+    /// A provider without talking to the server; the string options are read into a
+    /// ``NuxeoProvider/Configuration`` here, once.
+    ///
+    /// - Throws: ``ProviderError/Code/invalidArgument`` for a malformed URL, or an option that is malformed or unknown.
     public func makeProvider(_ configuration: ProviderConfiguration) throws -> any StorageProvider {
-        try NuxeoProvider(configuration: configuration)
+        let (common, nuxeo) = try NuxeoProvider.reading(configuration)
+        return try NuxeoProvider(configuration: common, nuxeo: nuxeo)
     }
 
+    /// A provider whose root document and credentials were checked; the string options are read
+    /// into a ``NuxeoProvider/Configuration`` here, once.
     public func connect(_ configuration: ProviderConfiguration) async throws -> any StorageProvider {
-        try await NuxeoProvider.connect(configuration)
+        let (common, nuxeo) = try NuxeoProvider.reading(configuration)
+        return try await NuxeoProvider.connect(common, nuxeo: nuxeo)
     }
 
     /// The root is the server's context path (the repository root); the path is the rest of the URL.

@@ -2,11 +2,14 @@ import Foundation
 import ProviderAPI
 import HTTPProviderKit
 
-/// How a ``NuxeoProvider`` talks to its server, read from a ``ProviderConfiguration``.
+/// What a ``NuxeoProvider`` works with, resolved from its ``ProviderConfiguration`` (the URL and
+/// credentials) and its ``NuxeoProvider/Configuration``.
 ///
 /// The URL is `http(s)://host[:port]/<context path>/<root document path>`, such as
 /// `https://demo.example.com/nuxeo/default-domain/workspaces/Reports`; the context path is the
-/// first segment of the URL's path unless the `contextPath` option says otherwise (`/` for none). Options:
+/// first segment of the URL's path unless ``NuxeoProvider/Configuration/contextPath`` (the
+/// `contextPath` option) says otherwise (`/` for none). The options, their meaning and their
+/// defaults are listed with ``NuxeoProvider/Configuration``:
 ///
 /// | option | meaning | default |
 /// |---|---|---|
@@ -21,6 +24,8 @@ import HTTPProviderKit
 /// | `pageSize` | page size when listing everything | 1000 |
 /// | `maxPages`, `maxEntries` | ceilings of every page loop (``PageLimits``) | 100000, 10000000 |
 /// | `changes` | `drive` (Nuxeo Drive's change summary, registering the root as a synchronization root), `query` (a `dc:modified` query), or `auto`: Drive when the server has it and the root is already a synchronization root | `auto` |
+///
+/// Any other option name fails with ``ProviderError/Code/invalidArgument``.
 public struct NuxeoProviderSettings: Sendable, Hashable {
     /// The server URL with its context path, such as `https://host/nuxeo`.
     public var baseURL: URL
@@ -41,20 +46,30 @@ public struct NuxeoProviderSettings: Sendable, Hashable {
     /// Where ``NuxeoProvider/changes(since:)`` reads changes from.
     public var changeFeed: NuxeoChangeFeed
 
-    /// Reads the settings from `configuration`.
+    /// Reads the settings from `configuration`, its string options read as the factory reads them.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a URL that is not http(s) or an option that is malformed.
+    /// - Throws: ``ProviderError/Code/invalidArgument`` for a URL that is not http(s) or an option
+    ///   that is malformed or unknown.
     public init(_ configuration: ProviderConfiguration) throws {
+        let (common, nuxeo) = try NuxeoProvider.reading(configuration)
+        try self.init(common, nuxeo: nuxeo)
+    }
+
+    /// Resolves the settings from the URL and credentials of `configuration` and from `nuxeo`
+    /// (`configuration`'s string options are not read).
+    ///
+    /// - Throws: ``ProviderError/Code/invalidArgument`` for a URL that is not http(s), or one whose
+    ///   path does not start with the context path.
+    public init(_ configuration: ProviderConfiguration, nuxeo: NuxeoProvider.Configuration) throws {
         let url = configuration.url
         try URLChecks.requireValidPort(url)
-        let options = configuration.options
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil,
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else {
             throw ProviderError(.invalidArgument, "a Nuxeo URL is http(s)://host/nuxeo/path, not \(Redactor.redact(url: url))")
         }
         let segments = components.path.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
-        let contextSegments = options["contextPath"].map { $0.split(separator: "/").map(String.init) } ?? Array(segments.prefix(1))
+        let contextSegments = nuxeo.contextPath.map { $0.split(separator: "/").map(String.init) } ?? Array(segments.prefix(1))
         guard segments.starts(with: contextSegments) else {
             throw ProviderError(
                 .invalidArgument, "the URL path does not start with the context path /\(contextSegments.joined(separator: "/"))")
@@ -67,49 +82,20 @@ public struct NuxeoProviderSettings: Sendable, Hashable {
         guard let base = components.url else { throw ProviderError(.invalidArgument, "not a URL: \(Redactor.redact(url: url))") }
         baseURL = base
         rootPath = "/" + segments.dropFirst(contextSegments.count).joined(separator: "/")
-
-        var defaults = NuxeoRequestDefaults(repository: options["repository"] ?? "default")
-        if let schemas = options["schemas"] { defaults.schemas = Self.list(schemas) }
-        if let enrichers = options["enrichers"] { defaults.enrichers = Self.list(enrichers) }
-        self.defaults = defaults
-
-        switch options["auth"]?.lowercased() ?? "basic" {
-        case "basic": usesTokenAuthentication = false
-        case "token": usesTokenAuthentication = true
-        case let other: throw ProviderError(.invalidArgument, "the auth option is basic or token, not \(other)")
-        }
+        defaults = NuxeoRequestDefaults(schemas: nuxeo.schemas, enrichers: nuxeo.enrichers, repository: nuxeo.repository)
+        usesTokenAuthentication = nuxeo.authentication == .token
         tokenRequest = NuxeoTokenRequest(
-            application: options["application"] ?? "Strata", deviceId: options["deviceId"],
-            deviceDescription: options["deviceDescription"], permission: options["permission"] ?? "rw",
-            user: configuration.credentials.username)
-        chunkSize = try Self.integer(options["chunkSize"], name: "chunkSize", default: 8 << 20, minimum: 1024)
-        pageSize = try Self.integer(options["pageSize"], name: "pageSize", default: 1000, minimum: 1)
-        guard let feed = NuxeoChangeFeed(rawValue: options["changes"]?.lowercased() ?? "auto") else {
-            throw ProviderError(.invalidArgument, "the changes option is auto, drive or query, not \(options["changes"] ?? "")")
-        }
-        changeFeed = feed
-        switch options["delete"]?.lowercased() ?? "permanent" {
-        case "permanent": deleteMovesToTrash = false
-        case "trash": deleteMovesToTrash = true
-        case let other: throw ProviderError(.invalidArgument, "the delete option is permanent or trash, not \(other)")
-        }
-    }
-
-    private static func list(_ text: String) -> [String] {
-        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
-
-    private static func integer(_ text: String?, name: String, default value: Int, minimum: Int) throws -> Int {
-        guard let text else { return value }
-        guard let parsed = Int(text), parsed >= minimum else {
-            throw ProviderError(.invalidArgument, "the \(name) option must be a whole number of at least \(minimum), not \(text)")
-        }
-        return parsed
+            application: nuxeo.tokenApplication, deviceId: nuxeo.tokenDeviceId, deviceDescription: nuxeo.tokenDeviceDescription,
+            permission: nuxeo.tokenPermission, user: configuration.credentials.username)
+        chunkSize = max(1024, nuxeo.chunkSize)
+        pageSize = max(1, nuxeo.pageSize)
+        changeFeed = nuxeo.changeFeed
+        deleteMovesToTrash = nuxeo.deletion == .trash
     }
 }
 
 /// Where a ``NuxeoProvider`` reads its change feed from.
-public enum NuxeoChangeFeed: String, Sendable, Hashable {
+public enum NuxeoChangeFeed: String, Sendable, Hashable, CaseIterable {
     /// Nuxeo Drive's change summary when the server has the Drive add-on and the root is a
     /// synchronization root; otherwise a `dc:modified` query.
     case auto

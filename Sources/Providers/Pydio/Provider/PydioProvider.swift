@@ -28,7 +28,7 @@ public struct PydioProvider: StorageProvider {
 
     /// What Pydio supports through this adapter: no etags, digests or preconditions; names
     /// without `? " | \`, a leading space or a leading dot, stored in NFC. Search by name only:
-    /// full text is added when the `indexesContent` option says the workspace indexes contents
+    /// full text is added when ``Configuration/indexesContent`` says the workspace indexes contents
     /// (nothing in the server's registry tells; a stock "My Files" does not, recording 60).
     public static let standardCapabilities = Capabilities(
         features: [.rangeDownload, .resumeDownload, .move, .copy, .mimeTypes, .search, .shares, .emptyFolders, .permissions],
@@ -37,13 +37,25 @@ public struct PydioProvider: StorageProvider {
             forbiddenCharacters: ["?", "\"", "|", "\\"], allowsLeadingSpace: false, allowsDotFiles: false,
             normalization: .nfc, caseSensitive: false, maxNameBytes: 255))
 
-    /// Creates a provider; nothing is sent until the first call.
+    /// Creates a provider, reading `configuration`'s string options as ``PydioProviderFactory`` does
+    /// (see ``PydioProvider/Configuration``); nothing is sent until the first call.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a malformed URL or option, or credentials
-    ///   that are not a user name and password.
+    /// - Throws: ``ProviderError/Code/invalidArgument`` for a malformed URL, an option that is
+    ///   malformed or unknown, or credentials that are not a user name and password.
     public init(configuration: ProviderConfiguration) throws {
-        let settings = try PydioProviderSettings(configuration)
-        let limits = try configuration.resolvedPageLimits()
+        let (common, pydio) = try Self.reading(configuration)
+        try self.init(configuration: common, pydio: pydio)
+    }
+
+    /// Creates a provider from what every adapter gets (`configuration`: URL, credentials, transport,
+    /// retry, timeouts, page limits; its string options are not read) and the Pydio configuration;
+    /// nothing is sent until the first call.
+    ///
+    /// - Throws: ``ProviderError/Code/invalidArgument`` for a malformed URL, or credentials that are
+    ///   not a user name and password.
+    public init(configuration: ProviderConfiguration, pydio: Configuration) throws {
+        let settings = try PydioProviderSettings(configuration, pydio: pydio)
+        let limits = configuration.pageLimits
         guard case .basic(let user, let password) = configuration.credentials else {
             if case .appPassword(let user, let password) = configuration.credentials {
                 self.init(settings: settings, user: user, password: password, configuration: configuration, pageLimits: limits)
@@ -71,9 +83,17 @@ public struct PydioProvider: StorageProvider {
             workspace: settings.workspace + settings.rootPath)
     }
 
-    /// Makes a provider, signs in and checks that the workspace and root folder exist.
+    /// Makes a provider, signs in and checks that the workspace and root folder exist, reading
+    /// `configuration`'s string options as ``PydioProviderFactory`` does.
     public static func connect(_ configuration: ProviderConfiguration) async throws -> PydioProvider {
-        let provider = try PydioProvider(configuration: configuration)
+        let (common, pydio) = try reading(configuration)
+        return try await connect(common, pydio: pydio)
+    }
+
+    /// Makes a provider with a typed configuration (see ``init(configuration:pydio:)``), signs in
+    /// and checks that the workspace and root folder exist.
+    public static func connect(_ configuration: ProviderConfiguration, pydio: Configuration) async throws -> PydioProvider {
+        let provider = try PydioProvider(configuration: configuration, pydio: pydio)
         let workspaces = try await provider.workspaces()
         guard workspaces.contains(where: { $0.matches(provider.settings.workspace) }) else {
             throw ProviderError(.notFound, "no workspace \(provider.settings.workspace) for this user")

@@ -18,12 +18,21 @@ public struct PydioProviderFactory: ProviderFactory {
     /// Creates the factory.
     public init() {}
 
+    /// A provider that signs in on its first call; the string options are read into a
+    /// ``PydioProvider/Configuration`` here, once.
+    ///
+    /// - Throws: ``ProviderError/Code/invalidArgument`` for a malformed URL, an option that is
+    ///   malformed or unknown, or credentials that are not a user name and password.
     public func makeProvider(_ configuration: ProviderConfiguration) throws -> any StorageProvider {
-        try PydioProvider(configuration: configuration)
+        let (common, pydio) = try PydioProvider.reading(configuration)
+        return try PydioProvider(configuration: common, pydio: pydio)
     }
 
+    /// A signed-in provider whose workspace and root were checked; the string options are read
+    /// into a ``PydioProvider/Configuration`` here, once.
     public func connect(_ configuration: ProviderConfiguration) async throws -> any StorageProvider {
-        try await PydioProvider.connect(configuration)
+        let (common, pydio) = try PydioProvider.reading(configuration)
+        return try await PydioProvider.connect(common, pydio: pydio)
     }
 
     /// The root is the workspace (`/<base>/<workspace>/`); the path is the rest of the URL.

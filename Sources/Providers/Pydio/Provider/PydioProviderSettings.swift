@@ -2,17 +2,20 @@ import Foundation
 import ProviderAPI
 import HTTPProviderKit
 
-/// How a ``PydioProvider`` reaches its workspace, read from a ``ProviderConfiguration``.
+/// What a ``PydioProvider`` works with, resolved from its ``ProviderConfiguration`` (the URL) and
+/// its ``PydioProvider/Configuration``.
 ///
 /// The URL is `http(s)://host[:port]/<base path>/<workspace>/<root folder…>`, such as
 /// `https://files.example.com/pydio/my-files/Reports`: the base path is the URL's first segment
-/// unless the `basePath` option says otherwise (`/` for a server at the root), the workspace is
-/// named by id or slug. Options: `basePath`; `chunkSize` (bytes per part of a partial upload, and
-/// the size above which a file goes in parts; 4 MiB by default); `showRecycleBin` (`true` lists
-/// the recycle bin at the workspace root); `indexesContent` (`true` when the workspace's search
-/// index holds the files' text, which declares ``Features/fullTextSearch``: the server does not say
-/// so in its registry, and a stock "My Files" indexes names only); `maxPages` and `maxEntries` (the
-/// ``PageLimits`` of every page loop, the provider's own paging included).
+/// unless ``PydioProvider/Configuration/basePath`` (the `basePath` option) says otherwise (`/` for
+/// a server at the root), the workspace is named by id or slug. Options: `basePath`; `chunkSize`
+/// (bytes per part of a partial upload, and the size above which a file goes in parts; 4 MiB by
+/// default); `showRecycleBin` (`true` lists the recycle bin at the workspace root);
+/// `indexesContent` (`true` when the workspace's search index holds the files' text, which
+/// declares ``Features/fullTextSearch``: the server does not say so in its registry, and a stock
+/// "My Files" indexes names only); `maxPages` and `maxEntries` (the ``PageLimits`` of every page
+/// loop, the provider's own paging included). Any other option name fails with
+/// ``ProviderError/Code/invalidArgument``.
 public struct PydioProviderSettings: Sendable, Hashable {
     /// The server's base URL, with a trailing slash (`https://host/pydio/`).
     public var baseURL: URL
@@ -27,10 +30,20 @@ public struct PydioProviderSettings: Sendable, Hashable {
     /// Whether the workspace's search index holds file contents (the `indexesContent` option).
     public var indexesContent: Bool
 
-    /// Reads the settings.
+    /// Reads the settings from `configuration`, its string options read as the factory reads them.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a URL without a workspace, or a malformed option.
+    /// - Throws: ``ProviderError/Code/invalidArgument`` for a URL without a workspace, or an option
+    ///   that is malformed or unknown.
     public init(_ configuration: ProviderConfiguration) throws {
+        let (common, pydio) = try PydioProvider.reading(configuration)
+        try self.init(common, pydio: pydio)
+    }
+
+    /// Resolves the settings from the URL of `configuration` and from `pydio` (`configuration`'s
+    /// string options are not read).
+    ///
+    /// - Throws: ``ProviderError/Code/invalidArgument`` for a URL that is not http(s) or names no workspace.
+    public init(_ configuration: ProviderConfiguration, pydio: PydioProvider.Configuration) throws {
         let url = configuration.url
         try URLChecks.requireValidPort(url)
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil,
@@ -39,8 +52,7 @@ public struct PydioProviderSettings: Sendable, Hashable {
             throw ProviderError(.invalidArgument, "a Pydio URL is http(s)://host/pydio/workspace/path, not \(Redactor.redact(url: url))")
         }
         let segments = components.percentEncodedPath.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
-        let options = configuration.options
-        let base = options["basePath"].map { $0.split(separator: "/").map(String.init) } ?? Array(segments.prefix(1))
+        let base = pydio.basePath.map { $0.split(separator: "/").map(String.init) } ?? Array(segments.prefix(1))
         guard segments.starts(with: base), segments.count > base.count else {
             throw ProviderError(.invalidArgument, "the Pydio URL names no workspace after /\(base.joined(separator: "/"))")
         }
@@ -53,15 +65,8 @@ public struct PydioProviderSettings: Sendable, Hashable {
         components.percentEncodedPath = "/" + base.map(PercentEncoding.formEncode).map { $0 + "/" }.joined()
         guard let baseURL = components.url else { throw ProviderError(.invalidArgument, "not a URL: \(Redactor.redact(url: url))") }
         self.baseURL = baseURL
-        if let text = options["chunkSize"] {
-            guard let value = Int(text), value >= 1024 else {
-                throw ProviderError(.invalidArgument, "the chunkSize option must be a whole number of at least 1024, not \(text)")
-            }
-            chunkSize = value
-        } else {
-            chunkSize = 4 << 20
-        }
-        showsRecycleBin = options["showRecycleBin"]?.lowercased() == "true"
-        indexesContent = options["indexesContent"]?.lowercased() == "true"
+        chunkSize = max(1024, pydio.chunkSize)
+        showsRecycleBin = pydio.showsRecycleBin
+        indexesContent = pydio.indexesContent
     }
 }

@@ -14,8 +14,10 @@ import HTTPProviderKit
 /// comes from the credentials (Basic, app password), the option `user`, or, with a bearer token,
 /// from `ocs/v2.php/cloud/user`.
 ///
-/// Options: `dialect` (`nextcloud`/`owncloud`), `user`, `chunkSize` and `chunkThreshold` (bytes),
-/// `chunking`, `search` (`true`/`false`, to override what the server reports).
+/// Options (read once, here, into a ``WebDAVProvider/Configuration``, which documents each):
+/// `dialect` (`nextcloud`/`owncloud`), `user`, `chunkSize` and `chunkThreshold` (bytes),
+/// `chunking`, `search` (`true`/`false`, to override what the server reports), `maxPages` and
+/// `maxEntries`; any other name fails with ``ProviderError/Code/invalidArgument``.
 ///
 /// ```swift
 /// registry.register(OwnCloudProviderFactory(flavor: .nextcloud))
@@ -79,16 +81,20 @@ public struct OwnCloudProviderFactory: ProviderFactory {
     }
 
     /// A provider without talking to the server: the features are those of a current server of this flavor.
+    ///
+    /// - Throws: ``ProviderError/Code/invalidArgument`` for a malformed URL, an option that is
+    ///   malformed or unknown, or no user to name the DAV root.
     public func makeProvider(_ configuration: ProviderConfiguration) throws -> any StorageProvider {
-        let endpoints = try Self.endpoints(configuration.url)
-        let flavor = Self.flavor(configuration.options) ?? self.flavor
-        guard let user = configuration.options["user"] ?? endpoints.user ?? configuration.credentials.username else {
+        let (common, webdav) = try WebDAVProvider.reading(configuration)
+        let endpoints = try Self.endpoints(common.url)
+        let flavor = webdav.dialect ?? self.flavor
+        guard let user = webdav.user ?? endpoints.user ?? common.credentials.username else {
             throw ProviderError(.invalidArgument, "the \(flavor.rawValue) dialect needs a user without connecting: give -o user=NAME")
         }
         var features = OwnCloudServerFeatures(search: flavor == .nextcloud)
-        Self.override(&features, configuration.options)
-        let dialect = try Self.dialect(flavor, endpoints.serverRoot, user, nil, features, configuration.options)
-        var dav = configuration
+        Self.override(&features, webdav)
+        let dialect = Self.dialect(flavor, endpoints.serverRoot, user, nil, features, webdav)
+        var dav = common
         dav.url = endpoints.davRoot ?? dialect.filesRoot
         return try WebDAVProvider(configuration: dav, profile: Self.assumedProfile, dialect: dialect)
     }
@@ -100,8 +106,21 @@ public struct OwnCloudProviderFactory: ProviderFactory {
         try await Self.connect(configuration, flavor: flavor)
     }
 
-    /// ``connect(_:)`` with a given default flavor, for the `dialect` option of a `webdav` URL.
+    /// ``connect(_:)`` with a given default flavor, reading `configuration`'s string options into a
+    /// ``WebDAVProvider/Configuration`` as the factories do.
     public static func connect(_ configuration: ProviderConfiguration, flavor defaultFlavor: WebDAVDialect.Flavor) async throws -> WebDAVProvider {
+        let (common, webdav) = try WebDAVProvider.reading(configuration)
+        return try await connect(common, webdav: webdav, flavor: defaultFlavor)
+    }
+
+    /// ``connect(_:)`` with a typed configuration and a default flavor, for `webdav` (whose
+    /// ``WebDAVProvider/Configuration/dialect`` wins over `status.php` and the default);
+    /// `configuration`'s string options are not read.
+    public static func connect(
+        _ configuration: ProviderConfiguration, webdav: WebDAVProvider.Configuration, flavor defaultFlavor: WebDAVDialect.Flavor
+    ) async throws -> WebDAVProvider {
+        var configuration = configuration
+        configuration.options = [:]
         let endpoints = try endpoints(configuration.url)
         let executor = RequestExecutor(
             transport: configuration.transport, authenticator: configuration.credentials.httpAuthenticator(),
@@ -110,9 +129,9 @@ public struct OwnCloudProviderFactory: ProviderFactory {
         if let status, status.maintenance {
             throw ProviderError(.server, "the server is in maintenance mode", httpStatus: 503)
         }
-        let flavor = flavor(configuration.options) ?? status?.flavor ?? defaultFlavor
+        let flavor = webdav.dialect ?? status?.flavor ?? defaultFlavor
         let ocs = OCSClient(executor: executor, serverRoot: endpoints.serverRoot)
-        var user = configuration.options["user"] ?? endpoints.user ?? configuration.credentials.username
+        var user = webdav.user ?? endpoints.user ?? configuration.credentials.username
         if user == nil {
             let envelope = try await ocs.call(.GET, "cloud/user")
             user = envelope.data["id"]?.stringValue
@@ -129,12 +148,12 @@ public struct OwnCloudProviderFactory: ProviderFactory {
         } catch {
             features = OwnCloudServerFeatures(search: flavor == .nextcloud)
         }
-        override(&features, configuration.options)
-        var dialect = try dialect(flavor, endpoints.serverRoot, user, status?.version, features, configuration.options)
+        override(&features, webdav)
+        var dialect = dialect(flavor, endpoints.serverRoot, user, status?.version, features, webdav)
         var dav = configuration
         dav.url = endpoints.davRoot ?? dialect.filesRoot
         let plain = try WebDAVProvider(configuration: dav, profile: assumedProfile, dialect: dialect)
-        if !searchDeclared, configuration.options["search"] == nil {
+        if !searchDeclared, webdav.search == nil {
             dialect.features.search = await plain.searchAnswers()
         }
         var profile = try await plain.probeProfile()
@@ -177,38 +196,19 @@ public struct OwnCloudProviderFactory: ProviderFactory {
         davClasses: ["1", "3"], server: nil, reportsQuota: true, honoursPreconditions: true, reportsETags: true,
         reportsContentTypes: true)
 
-    static func flavor(_ options: [String: String]) -> WebDAVDialect.Flavor? {
-        options["dialect"].flatMap { WebDAVDialect.Flavor(rawValue: $0.lowercased()) }
-    }
-
-    static func override(_ features: inout OwnCloudServerFeatures, _ options: [String: String]) {
-        if let value = options["chunking"].flatMap(parseBool) { features.chunking = value }
-        if let value = options["search"].flatMap(parseBool) { features.search = value }
-    }
-
-    static func parseBool(_ text: String) -> Bool? {
-        switch text.lowercased() {
-        case "true", "yes", "1", "on": return true
-        case "false", "no", "0", "off": return false
-        default: return nil
-        }
+    /// `features` with what `webdav` says over the server's word.
+    static func override(_ features: inout OwnCloudServerFeatures, _ webdav: WebDAVProvider.Configuration) {
+        if let value = webdav.chunking { features.chunking = value }
+        if let value = webdav.search { features.search = value }
     }
 
     static func dialect(
         _ flavor: WebDAVDialect.Flavor, _ serverRoot: URL, _ user: String, _ version: String?,
-        _ features: OwnCloudServerFeatures, _ options: [String: String]
-    ) throws -> WebDAVDialect {
-        func size(_ key: String) throws -> Int64? {
-            guard let text = options[key] else { return nil }
-            guard let value = Int64(text), value > 0 else {
-                throw ProviderError(.invalidArgument, "the option \(key) takes a positive number of bytes, not '\(text)'")
-            }
-            return value
-        }
-        let chunkSize = try size("chunkSize") ?? 10 << 20
-        return WebDAVDialect(
+        _ features: OwnCloudServerFeatures, _ webdav: WebDAVProvider.Configuration
+    ) -> WebDAVDialect {
+        WebDAVDialect(
             flavor: flavor, serverRoot: serverRoot, user: user, version: version, features: features,
-            chunkThreshold: try size("chunkThreshold") ?? chunkSize, chunkSize: chunkSize)
+            chunkThreshold: webdav.chunkThreshold ?? webdav.chunkSize, chunkSize: webdav.chunkSize)
     }
 
     /// `GET status.php`, unauthenticated; `nil` when it is not there or not a status object.

@@ -2,28 +2,6 @@ import Foundation
 import NIOConcurrencyHelpers
 import ProviderAPI
 
-/// The slowest a body may move, like curl's `--speed-limit` and `--speed-time`: a download or
-/// upload that moves fewer than `bytesPerSecond × window` bytes in any `window` fails with
-/// ``ProviderError/Code/network`` ("slower than 1024 bytes/s for 60 s").
-public struct MinimumSpeed: Sendable, Hashable {
-    /// The lowest average rate over a window, in bytes per second.
-    public var bytesPerSecond: Int64
-    /// How long the rate may stay below ``bytesPerSecond`` before the transfer fails.
-    public var window: Duration
-
-    /// Creates a minimum speed.
-    public init(bytesPerSecond: Int64, window: Duration) {
-        self.bytesPerSecond = bytesPerSecond
-        self.window = window
-    }
-
-    /// The default: 1024 bytes/s over 60 s.
-    public static let standard = MinimumSpeed(bytesPerSecond: 1024, window: .seconds(60))
-
-    /// The message of a transfer that was too slow.
-    var message: String { "slower than \(bytesPerSecond) bytes/s for \(window.spokenLength)" }
-}
-
 /// Watches the bytes a body moves over a sliding window and fails the transfer that moves too few.
 ///
 /// The monitor keeps a sample of the running total every eighth of a window, so the check

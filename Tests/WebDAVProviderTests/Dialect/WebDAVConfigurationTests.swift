@@ -1,0 +1,89 @@
+import Foundation
+import ProviderAPI
+import Testing
+
+@testable import WebDAVProvider
+
+/// `body` fails with `invalidArgument` whose message names `option`.
+private func expectInvalid(naming option: String, _ body: () throws -> Void) {
+    do {
+        try body()
+        Issue.record("no error for \(option)")
+    } catch let error as ProviderError {
+        #expect(error.code == .invalidArgument)
+        #expect(error.message?.contains(option) == true, "\(error.message ?? "") names \(option)")
+    } catch {
+        Issue.record("not a ProviderError: \(error)")
+    }
+}
+
+@Suite("WebDAV typed configuration and its options")
+struct WebDAVConfigurationTests {
+    static let url = URL(string: "https://cloud.example.com/")!
+
+    static func read(_ options: [String: String]) throws -> (ProviderConfiguration, WebDAVProvider.Configuration) {
+        try WebDAVProvider.reading(ProviderConfiguration(url: url, options: options))
+    }
+
+    @Test("the defaults are those documented")
+    func defaults() throws {
+        let webdav = WebDAVProvider.Configuration()
+        #expect(webdav.dialect == nil)
+        #expect(webdav.user == nil)
+        #expect(webdav.chunkSize == 10 << 20)
+        #expect(webdav.chunkThreshold == nil)
+        #expect(webdav.chunking == nil)
+        #expect(webdav.search == nil)
+        #expect(try Self.read([:]).1 == webdav)
+    }
+
+    @Test("every option is read into its typed field")
+    func options() throws {
+        let (common, webdav) = try Self.read([
+            "dialect": "OwnCloud", "user": "ann", "chunkSize": "1048576", "chunkThreshold": "2097152", "chunking": "off",
+            "search": "on", "maxPages": "3",
+        ])
+        #expect(webdav.dialect == .owncloud)
+        #expect(webdav.user == "ann")
+        #expect(webdav.chunkSize == 1 << 20)
+        #expect(webdav.chunkThreshold == 2 << 20)
+        #expect(webdav.chunking == false)
+        #expect(webdav.search == true)
+        #expect(common.pageLimits.maxPages == 3)
+        #expect(common.options.isEmpty)
+    }
+
+    @Test("a malformed value fails naming its option", arguments: [
+        ("dialect", "sharepoint"), ("chunkSize", "0"), ("chunkThreshold", "-5"), ("chunking", "sometimes"), ("search", "2"),
+        ("maxPages", "none"),
+    ])
+    func malformed(option: String, value: String) {
+        expectInvalid(naming: option) { _ = try Self.read([option: value]) }
+    }
+
+    @Test("an unknown option fails naming it, through either factory")
+    func unknown() {
+        let configuration = ProviderConfiguration(
+            url: Self.url, credentials: .basic(username: "ann", password: "pw"), options: ["chunk-size": "1"])
+        expectInvalid(naming: "chunk-size") { _ = try WebDAVProviderFactory().makeProvider(configuration) }
+        expectInvalid(naming: "chunk-size") { _ = try OwnCloudProviderFactory(flavor: .nextcloud).makeProvider(configuration) }
+        expectInvalid(naming: "chunk-size") { _ = try WebDAVProvider(configuration: configuration) }
+    }
+
+    @Test("the dialect factory builds its dialect from the typed values")
+    func dialect() throws {
+        let configuration = ProviderConfiguration(
+            url: Self.url, credentials: .basic(username: "ann", password: "pw"),
+            options: ["dialect": "owncloud", "user": "bob", "chunkSize": "4096", "chunking": "false", "search": "true", "maxEntries": "12"])
+        let provider = try #require(try OwnCloudProviderFactory(flavor: .nextcloud).makeProvider(configuration) as? WebDAVProvider)
+        let dialect = try #require(provider.dialect)
+        #expect(dialect.flavor == .owncloud)
+        #expect(dialect.user == "bob")
+        #expect(dialect.chunkSize == 4096)
+        #expect(dialect.chunkThreshold == 4096)
+        #expect(dialect.features.chunking == false)
+        #expect(dialect.features.search == true)
+        #expect(provider.pageLimits.maxEntries == 12)
+        #expect(provider.mapper.root.absoluteString == "https://cloud.example.com/remote.php/dav/files/bob/")
+    }
+}
