@@ -24,9 +24,11 @@ import ProviderKit
 /// - **Atomic writes.** Uploads and copied files are written to a hidden temporary file
 ///   (`LocalFolder.temporaryPrefix`, never listed), flushed, and renamed, or linked under
 ///   `.fail`/`.rename` so the file system decides who takes a name.
-/// - Items carry the device and inode as a stable id (they survive a move), an etag from the
-///   modified time, size and inode, the MIME type guessed from the name (`MIMETypes`; a type
-///   given at upload is not kept), and permissions as `access(2)` answers for this process.
+/// - Items carry the device and inode as their id. It survives a move or rename but not an
+///   overwrite (an atomic write is a new file), so `.stableIDs` is not declared. Items also carry
+///   an etag from the modified time, size and inode, the MIME type guessed from the name
+///   (`MIMETypes`; a type given at upload is not kept), and permissions as `access(2)` answers
+///   for this process.
 ///   Modified times are kept to the microsecond (coarser on FAT or HFS+).
 /// - Not atomic: `ifMatch` is checked just before the write, and a move or copy without
 ///   `overwrite` checks the target before renaming a folder.
@@ -56,7 +58,7 @@ public struct LocalProvider: StorageProvider {
         capabilities = Capabilities(
             features: [
                 .paging, .rangeDownload, .resumeDownload, .preconditions, .exclusiveCreate, .move, .copy, .setModifiedTime,
-                .etags, .mimeTypes, .stableIDs, .quota, .emptyFolders, .permissions,
+                .etags, .mimeTypes, .quota, .emptyFolders, .permissions,
             ],
             modifiedTimePrecision: .microseconds(1), names: names)
     }
