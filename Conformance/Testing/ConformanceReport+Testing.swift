@@ -4,7 +4,7 @@ import Testing
 extension ConformanceReport {
     /// Records one Swift Testing issue per failed case, with its detail, and one if no case passed.
     ///
-    /// Skipped cases record nothing; they are listed in ``ConformanceReport/text``.
+    /// Skipped cases record nothing; they are listed in `ConformanceReport.text`.
     public func recordIssues(sourceLocation: SourceLocation = #_sourceLocation) {
         for failure in failures {
             Issue.record(
@@ -36,7 +36,9 @@ extension ConformanceReport {
 ///
 /// ```swift
 /// @Test func conformance() async throws {
-///     let suite = ConformanceSuite(subject: "webdav \(url)") { try WebDAVProvider(url: url, transport: $0.transport) }
+///     let suite = ConformanceSuite(subject: "webdav \(url)") { environment in
+///         try WebDAVProvider(configuration: ProviderConfiguration(url: url, services: environment.services))
+///     }
 ///     await runConformance(suite)
 /// }
 /// ```

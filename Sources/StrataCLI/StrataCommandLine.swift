@@ -19,7 +19,7 @@ import WebDAVProvider
 /// ```
 ///
 /// Every command that names a target (`ls`, `get`, `put`, …, `conformance`), saved remotes of
-/// the adapter's ``ProviderFactory/kind``, `detect` (through ``ProviderFactory/probe(_:context:)``)
+/// the adapter's `ProviderFactory.kind`, `detect` (through `ProviderFactory.probe(_:context:)`)
 /// and `adapters` (which lists kinds and schemes) then know the extra adapter as they know a
 /// built-in one.
 ///
@@ -49,7 +49,7 @@ public struct StrataCommandLine: Sendable {
 
     /// The adapters added to the built-ins, registered after them.
     ///
-    /// An extra factory whose ``ProviderFactory/kind`` or scheme is a built-in's takes its place.
+    /// An extra factory whose `ProviderFactory.kind` or scheme is a built-in's takes its place.
     public let extraFactories: [any ProviderFactory]
 
     /// The command line, being run (``run(_:)``): the adapters its commands know.

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import ProviderAPI
 
-/// The ``ProviderServices`` key of the HTTP transport; ``AsyncHTTPClientTransport/shared`` when unset.
+/// The `ProviderServices` key of the HTTP transport; ``AsyncHTTPClientTransport/shared`` when unset.
 public enum HTTPTransportKey: ProviderServiceKey {
     public static var defaultValue: any HTTPTransport { AsyncHTTPClientTransport.shared }
 }
@@ -63,7 +63,7 @@ extension Credentials {
 }
 
 extension ProviderRegistry {
-    /// ``makeProvider(for:credentials:options:services:logger:retry:onRetry:)`` sending through `transport`.
+    /// `makeProvider(for:credentials:options:services:logger:retry:onRetry:)` sending through `transport`.
     public func makeProvider(
         for url: URL, credentials: Credentials = .none, options: [String: String] = [:],
         transport: any HTTPTransport, logger: Logger = Logger(label: "strata"),
@@ -74,7 +74,7 @@ extension ProviderRegistry {
             retry: retry, onRetry: onRetry)
     }
 
-    /// ``resolve(_:credentials:options:services:logger:retry:onRetry:)`` sending through `transport`.
+    /// `resolve(_:credentials:options:services:logger:retry:onRetry:)` sending through `transport`.
     public func resolve(
         _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
         transport: any HTTPTransport, logger: Logger = Logger(label: "strata"),
@@ -85,7 +85,7 @@ extension ProviderRegistry {
             retry: retry, onRetry: onRetry)
     }
 
-    /// ``connect(_:credentials:options:services:logger:retry:onRetry:)`` sending through `transport`.
+    /// `connect(_:credentials:options:services:logger:retry:onRetry:)` sending through `transport`.
     public func connect(
         _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
         transport: any HTTPTransport, logger: Logger = Logger(label: "strata"),
@@ -96,7 +96,7 @@ extension ProviderRegistry {
             retry: retry, onRetry: onRetry)
     }
 
-    /// ``makeProvider(remote:store:services:logger:retry:onRetry:)`` sending through `transport`.
+    /// `makeProvider(remote:store:services:logger:retry:onRetry:)` sending through `transport`.
     public func makeProvider(
         remote name: String, store: (any CredentialStore)?, transport: any HTTPTransport,
         logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard,
@@ -106,7 +106,7 @@ extension ProviderRegistry {
             remote: name, store: store, services: .transport(transport), logger: logger, retry: retry, onRetry: onRetry)
     }
 
-    /// ``detect(_:credentials:services:)`` sending through `transport`.
+    /// `detect(_:credentials:services:)` sending through `transport`.
     public func detect(_ url: URL, credentials: Credentials = .none, transport: any HTTPTransport) async -> [ProbeResult] {
         await detect(url, credentials: credentials, services: .transport(transport))
     }

@@ -4,7 +4,7 @@ import ProviderAPI
 
 /// The slowest a body may move, like curl's `--speed-limit` and `--speed-time`: a download or
 /// upload that moves fewer than `bytesPerSecond × window` bytes in any `window` fails with
-/// ``ProviderError/Code/network`` ("slower than 1024 bytes/s for 60 s").
+/// `ProviderError.Code.network` ("slower than 1024 bytes/s for 60 s").
 public struct MinimumSpeed: Sendable, Hashable {
     /// The lowest average rate over a window, in bytes per second.
     public var bytesPerSecond: Int64

@@ -4,12 +4,12 @@ import ProviderAPI
 import ProviderKit
 import HTTPProviderKit
 
-/// A ``StorageProvider`` for the Nuxeo Platform: REST API v1 for documents, blobs, batch upload
+/// A `StorageProvider` for the Nuxeo Platform: REST API v1 for documents, blobs, batch upload
 /// and search, Automation for move, copy, trash and permissions.
 ///
 /// Paths are display names below the provider's root document: a file is named by its
 /// `dc:title`, a folder by its title, and identity is the uid (Nuxeo rewrites its own path
-/// segments, so they are not what the user chose). Make one with ``connect(_:)`` to check the
+/// segments, so they are not what the user chose). Make one with `connect(_:)` to check the
 /// root and the credentials first.
 ///
 /// ```swift
@@ -48,6 +48,7 @@ public struct NuxeoProvider: StorageProvider {
     /// Creates a provider from `configuration` (see ``NuxeoProviderSettings`` for the URL and options).
     ///
     /// - Parameters:
+    ///   - configuration: the server URL, credentials, options and services.
     ///   - catalog: the endpoint templates, ``NuxeoEndpoints/standard()`` by default.
     ///   - entities: the entity registry, with an app's own entity types registered.
     public init(

@@ -2,7 +2,7 @@ import Foundation
 import ProviderAPI
 import HTTPProviderKit
 
-/// How a ``NuxeoProvider`` talks to its server, read from a ``ProviderConfiguration``.
+/// How a ``NuxeoProvider`` talks to its server, read from a `ProviderConfiguration`.
 ///
 /// The URL is `http(s)://host[:port]/<context path>/<root document path>`, such as
 /// `https://demo.example.com/nuxeo/default-domain/workspaces/Reports`; the context path is the
@@ -19,7 +19,7 @@ import HTTPProviderKit
 /// | `chunkSize` | bytes per chunk of a chunked upload; larger files are sent in chunks | 8 MiB |
 /// | `delete` | `permanent`, or `trash` to move deleted documents to the trash | `permanent` |
 /// | `pageSize` | page size when listing everything | 1000 |
-/// | `maxPages`, `maxEntries` | ceilings of every page loop (``PageLimits``) | 100000, 10000000 |
+/// | `maxPages`, `maxEntries` | ceilings of every page loop (`PageLimits`) | 100000, 10000000 |
 /// | `changes` | `drive` (Nuxeo Drive's change summary, registering the root as a synchronization root), `query` (a `dc:modified` query), or `auto`: Drive when the server has it and the root is already a synchronization root | `auto` |
 public struct NuxeoProviderSettings: Sendable, Hashable {
     /// The server URL with its context path, such as `https://host/nuxeo`.
@@ -43,7 +43,7 @@ public struct NuxeoProviderSettings: Sendable, Hashable {
 
     /// Reads the settings from `configuration`.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a URL that is not http(s) or an option that is malformed.
+    /// - Throws: `ProviderError.Code.invalidArgument` for a URL that is not http(s) or an option that is malformed.
     public init(_ configuration: ProviderConfiguration) throws {
         let url = configuration.url
         try URLChecks.requireValidPort(url)

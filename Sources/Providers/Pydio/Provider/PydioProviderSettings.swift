@@ -2,7 +2,7 @@ import Foundation
 import ProviderAPI
 import HTTPProviderKit
 
-/// How a ``PydioProvider`` reaches its workspace, read from a ``ProviderConfiguration``.
+/// How a ``PydioProvider`` reaches its workspace, read from a `ProviderConfiguration`.
 ///
 /// The URL is `http(s)://host[:port]/<base path>/<workspace>/<root folder…>`, such as
 /// `https://files.example.com/pydio/my-files/Reports`: the base path is the URL's first segment
@@ -10,9 +10,9 @@ import HTTPProviderKit
 /// named by id or slug. Options: `basePath`; `chunkSize` (bytes per part of a partial upload, and
 /// the size above which a file goes in parts; 4 MiB by default); `showRecycleBin` (`true` lists
 /// the recycle bin at the workspace root); `indexesContent` (`true` when the workspace's search
-/// index holds the files' text, which declares ``Features/fullTextSearch``: the server does not say
+/// index holds the files' text, which declares `Features.fullTextSearch`: the server does not say
 /// so in its registry, and a stock "My Files" indexes names only); `maxPages` and `maxEntries` (the
-/// ``PageLimits`` of every page loop, the provider's own paging included).
+/// `PageLimits` of every page loop, the provider's own paging included).
 public struct PydioProviderSettings: Sendable, Hashable {
     /// The server's base URL, with a trailing slash (`https://host/pydio/`).
     public var baseURL: URL
@@ -29,7 +29,7 @@ public struct PydioProviderSettings: Sendable, Hashable {
 
     /// Reads the settings.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a URL without a workspace, or a malformed option.
+    /// - Throws: `ProviderError.Code.invalidArgument` for a URL without a workspace, or a malformed option.
     public init(_ configuration: ProviderConfiguration) throws {
         let url = configuration.url
         try URLChecks.requireValidPort(url)
