@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "ProviderConformanceTesting", targets: ["ProviderConformanceTesting"]),
         .library(name: "SharedCacheConformance", targets: ["SharedCacheConformance"]),
         .library(name: "SharedCache", targets: ["SharedCache"]),
+        .library(name: "StrataCLI", targets: ["StrataCLI"]),
         .executable(name: "strata", targets: ["strata"]),
     ],
     dependencies: [
@@ -31,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        // `swift package generate-documentation` (scripts/docs); a plugin, linked into no product.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
     targets: [
         .target(
@@ -181,8 +184,8 @@ let package = Package(
             path: "Conformance/Testing",
             swiftSettings: strictSettings
         ),
-        .executableTarget(
-            name: "strata",
+        .target(
+            name: "StrataCLI",
             dependencies: [ "ProviderKit", "HTTPProviderKit",
                 "ProviderAPI",
                 "WebDAVProvider",
@@ -197,6 +200,12 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            path: "Sources/StrataCLI",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "strata",
+            dependencies: ["StrataCLI"],
             path: "Sources/strata",
             swiftSettings: strictSettings
         ),
@@ -258,7 +267,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataCLITests",
-            dependencies: [ "HTTPProviderKit","strata", "ProviderAPI"],
+            dependencies: [ "HTTPProviderKit", "strata", "StrataCLI", "ProviderAPI"],
             path: "Tests/StrataCLITests",
             swiftSettings: strictSettings
         ),

@@ -8,9 +8,12 @@ extension ConformanceContext {
         guard condition else { throw ConformanceFailure(message()) }
     }
 
-    /// Runs `operation`, which must throw a ``ProviderError`` with one of `codes`; returns that error.
+    /// Runs `operation`, which must throw a `ProviderError` with one of `codes`; returns that error.
     ///
-    /// - Parameter what: the call, as the report should name it (`"item(at: /missing)"`).
+    /// - Parameters:
+    ///   - codes: the codes the error may have.
+    ///   - what: the call, as the report should name it (`"item(at: /missing)"`).
+    ///   - operation: the call.
     @discardableResult
     public func expectError<Value: Sendable>(
         _ codes: Set<ProviderError.Code>, _ what: String, _ operation: () async throws -> Value
@@ -29,7 +32,7 @@ extension ConformanceContext {
         throw ConformanceFailure("\(what) should throw \(wanted), but succeeded")
     }
 
-    /// Runs `operation`, which must throw a ``ProviderError`` with `code`; returns that error.
+    /// Runs `operation`, which must throw a `ProviderError` with `code`; returns that error.
     @discardableResult
     public func expectError<Value: Sendable>(
         _ code: ProviderError.Code, _ what: String, _ operation: () async throws -> Value

@@ -27,14 +27,14 @@ public struct ConformanceContext: Sendable {
     public var capabilities: Capabilities { provider.capabilities }
 
     /// Makes another provider over `transport`, for cases that must wrap the transport
-    /// (a ``FaultInjectingTransport`` around ``transport``, for example).
+    /// (a `FaultInjectingTransport` around ``transport``, for example).
     ///
     /// The new provider talks to the same server and root as ``provider``.
     public func makeProvider(over transport: any HTTPTransport) async throws -> any StorageProvider {
         try await factory(ConformanceEnvironment(transport: transport))
     }
 
-    /// A second provider whose requests pass through a new ``FaultInjectingTransport`` wrapped
+    /// A second provider whose requests pass through a new `FaultInjectingTransport` wrapped
     /// around ``transport``, and that fault transport.
     public func makeFaultInjectingProvider() async throws -> (provider: any StorageProvider, faults: FaultInjectingTransport) {
         let faults = FaultInjectingTransport(transport)

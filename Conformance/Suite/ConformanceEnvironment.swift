@@ -18,6 +18,6 @@ public struct ConformanceEnvironment: Sendable {
         self.transport = transport
     }
 
-    /// ``transport`` as registry services, for factories that take a ``ProviderConfiguration``.
+    /// ``transport`` as registry services, for factories that take a `ProviderConfiguration`.
     public var services: ProviderServices { .transport(transport) }
 }

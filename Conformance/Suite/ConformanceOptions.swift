@@ -21,7 +21,7 @@ public struct ConformanceOptions: Sendable {
     public var pagingCount: Int
     /// The names of the cases, or of whole groups, to run; `nil` runs every case.
     public var caseFilter: Set<String>?
-    /// The transport under the suite's ``CountingTransport``.
+    /// The transport under the suite's `CountingTransport`.
     public var baseTransport: any HTTPTransport
     /// The size of the large-file round trip (default 1 GiB). The file is streamed from and to disk.
     public var largeFileSize: Int64

@@ -46,7 +46,9 @@ extension ConformanceReport {
 ///
 /// ```swift
 /// @Test func conformance() async throws {
-///     let suite = ConformanceSuite(subject: "webdav \(url)") { try WebDAVProvider(url: url, transport: $0.transport) }
+///     let suite = ConformanceSuite(subject: "webdav \(url)") { environment in
+///         try WebDAVProvider(configuration: ProviderConfiguration(url: url, services: environment.services))
+///     }
 ///     await runConformance(suite)
 /// }
 /// ```

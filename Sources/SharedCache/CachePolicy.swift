@@ -37,7 +37,7 @@ public struct CachePolicy: Sendable, Hashable {
     }
 }
 
-/// Keys a ``CachedProvider`` adds to the ``ProviderAPI/Item/properties`` of the items it answers from the cache.
+/// Keys a ``CachedProvider`` adds to the `ProviderAPI.Item.properties` of the items it answers from the cache.
 public enum CacheMarks {
     /// `"true"` on an item answered from the cache because the server could not be reached, or that is older than the policy's `maxAge`.
     public static let stale = "strata.cache.stale"

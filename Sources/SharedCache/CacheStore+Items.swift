@@ -41,7 +41,7 @@ extension CacheStore {
     /// Moves an item and everything below it to `destination`, paths rewritten.
     ///
     /// Whatever the cache held at `destination` is replaced. An item whose
-    /// ``ProviderAPI/Item/id`` was its old path gets its new path as id.
+    /// `ProviderAPI.Item.id` was its old path gets its new path as id.
     public func moveItem(from source: ItemPath, to destination: ItemPath, account: ProviderAccount) throws {
         guard !source.isRoot else { throw ProviderError(.invalidArgument, "the root cannot be moved") }
         guard PathKey(source) != PathKey(destination) else { return }

@@ -8,7 +8,7 @@ import ProviderAPI
 ///
 /// One SQLite database (`cache.sqlite`, WAL mode) and one `blobs/` folder
 /// live in ``directory``. Every metadata row is keyed by the account
-/// (``ProviderAccount/description``) and the path's exact UTF-8 bytes, so
+/// (`ProviderAccount.description`) and the path's exact UTF-8 bytes, so
 /// several providers share one cache and names that differ only in their
 /// Unicode normal form stay different items. Several tasks and several
 /// processes may use one cache at once: writes are serialized by SQLite
@@ -57,7 +57,7 @@ public final class CacheStore: Sendable {
     }
 
     /// Removes the cached metadata of `account`, or of every account, every blob and every
-    /// ``ServerFact`` when `account` is nil.
+    /// `ServerFact` when `account` is nil.
     public func clear(account: ProviderAccount? = nil) throws {
         try write { db in
             if let account {

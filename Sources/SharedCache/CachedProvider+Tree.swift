@@ -4,7 +4,7 @@ import ProviderAPI
 extension CachedProvider {
     /// Brings the cached tree under `folder` up to date, fetching only what changed, and says what it did.
     ///
-    /// - With ``Capabilities/Features/recursiveETags`` (ownCloud, Nextcloud): a folder whose
+    /// - With `Capabilities.Features.recursiveETags` (ownCloud, Nextcloud): a folder whose
     ///   etag equals the one its cached listing was read at is unchanged with everything below
     ///   it, so an unchanged tree costs one small request; a changed folder is listed again and
     ///   only its child folders whose etag moved are descended into.

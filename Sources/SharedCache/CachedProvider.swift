@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import ProviderAPI
 
-/// A ``StorageProvider`` in front of any other one, answering from a ``CacheStore`` when the
+/// A `StorageProvider` in front of any other one, answering from a ``CacheStore`` when the
 /// policy says so or when the network fails.
 ///
 /// - Reads (`item`, `list`, `search`, `download`) follow the ``CachePolicy``; with

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What ``CachedProvider/refreshTree(_:maxDepth:)`` did.
+/// What `CachedProvider.refreshTree(_:maxDepth:)` did.
 public struct TreeRefresh: Sendable, Hashable, Codable {
     /// Folders whose listing was asked from the server.
     public var foldersListed: Int

@@ -3,7 +3,7 @@ import NIOConcurrencyHelpers
 import ProviderAPI
 import Testing
 
-@testable import strata
+@testable import StrataCLI
 
 /// A provider whose pages come from a closure (cursor = page number) and that counts the pages asked.
 private struct PagedProvider: StorageProvider {

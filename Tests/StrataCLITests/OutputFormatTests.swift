@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import strata
+@testable import StrataCLI
 
 @Suite("ls output formatting")
 struct OutputFormatTests {

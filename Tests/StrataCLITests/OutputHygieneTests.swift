@@ -3,7 +3,7 @@ import NIOConcurrencyHelpers
 import ProviderAPI
 import Testing
 
-@testable import strata
+@testable import StrataCLI
 
 @Suite("Output hygiene: escaping, dates, targets, errors")
 struct OutputHygieneTests {

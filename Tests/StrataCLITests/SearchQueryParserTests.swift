@@ -2,7 +2,7 @@ import Foundation
 import ProviderAPI
 import Testing
 
-@testable import strata
+@testable import StrataCLI
 
 @Suite("strata search query syntax")
 struct SearchQueryParserTests {

@@ -8,10 +8,10 @@ import HTTPProviderKit
 /// A reference adapter that keeps everything in an ``InMemoryServer``, used to prove the
 /// conformance suite itself.
 ///
-/// Every call is one HTTP exchange sent through a ``RequestExecutor`` over the transport
-/// it is given (by default the server itself), and downloads use ``HTTPDownloader``,
+/// Every call is one HTTP exchange sent through a `RequestExecutor` over the transport
+/// it is given (by default the server itself), and downloads use `HTTPDownloader`,
 /// exactly as a real adapter's do. Calls outside ``capabilities`` throw
-/// ``ProviderError/Code/unsupported`` before any request, and properties of undeclared
+/// `ProviderError.Code.unsupported` before any request, and properties of undeclared
 /// features (etags, digests, MIME types, stable ids, permissions) are left out of items.
 /// ``Defects`` break it on purpose, to show that the suite notices.
 ///
@@ -31,7 +31,7 @@ public struct InMemoryProvider: StorageProvider {
         public static let reportsWrongSize = Defects(rawValue: 1 << 1)
         /// Undeclared optional calls send a request before throwing `.unsupported`.
         public static let sendsRequestWhenUnsupported = Defects(rawValue: 1 << 2)
-        /// Uploads with ``ConflictPolicy/fail`` replace existing files.
+        /// Uploads with `ConflictPolicy.fail` replace existing files.
         public static let ignoresFailPolicy = Defects(rawValue: 1 << 3)
         /// Downloads take whatever body arrives, with no size check.
         public static let acceptsShortDownloads = Defects(rawValue: 1 << 4)
@@ -66,6 +66,9 @@ public struct InMemoryProvider: StorageProvider {
     /// must be an ``InMemoryServer``.
     ///
     /// - Parameters:
+    ///   - transport: what the requests go through, an ``InMemoryServer`` at the bottom.
+    ///   - capabilities: what the provider declares; ``fullCapabilities`` by default.
+    ///   - defects: deliberate bugs to switch on; none by default.
     ///   - retry: when to retry; the default waits 10 ms to 80 ms between attempts and honours `Retry-After` up to a minute.
     public init(
         transport: any HTTPTransport, capabilities: Capabilities = InMemoryProvider.fullCapabilities, defects: Defects = [],

@@ -8,8 +8,8 @@ import ProviderTesting
 
 /// A content server held in memory that answers HTTP requests directly, without a socket.
 ///
-/// It is an ``HTTPTransport``: give it to ``InMemoryProvider`` (directly, or under a
-/// ``CountingTransport`` or ``FaultInjectingTransport``) and every call of the provider
+/// It is an `HTTPTransport`: give it to ``InMemoryProvider`` (directly, or under a
+/// `CountingTransport` or `FaultInjectingTransport`) and every call of the provider
 /// becomes one request answered here, so request counts, retries, cut bodies and
 /// cancellation behave as they do against a real server. Uploads are atomic: a body
 /// that fails or is cancelled part-way leaves nothing behind.

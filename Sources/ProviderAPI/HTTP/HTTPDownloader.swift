@@ -19,20 +19,23 @@ public struct HTTPDownloader: Sendable {
     /// The body is checked against every size known for it: the answer's `Content-Length`, its
     /// `Content-Range` (extent and total), and, when the whole file is downloaded, the size the
     /// provider reported (`expected?.size`, or the size `itemFor` reads from the answer). A body
-    /// that ends short of any of them is ``ProviderError/Code/network`` ("the body ended after N
-    /// of M bytes"); one that goes past any of them is ``ProviderError/Code/integrity`` ("the
+    /// that ends short of any of them is `ProviderError.Code.network` ("the body ended after N
+    /// of M bytes"); one that goes past any of them is `ProviderError.Code.integrity` ("the
     /// server sent more than the M bytes it declared"). Either way the sink fails, so nothing is
-    /// left under a ``FileSink``'s final name.
+    /// left under a `FileSink`'s final name.
     ///
-    /// A `206` is accepted only for a range that was asked (``DownloadOptions/resume`` or
-    /// ``DownloadOptions/range``), starting where it was asked. A body cut in the middle is
-    /// continued with a `Range` request up to ``DownloadOptions/maxResumes`` times when the
+    /// A `206` is accepted only for a range that was asked (`DownloadOptions.resume` or
+    /// `DownloadOptions.range`), starting where it was asked. A body cut in the middle is
+    /// continued with a `Range` request up to `DownloadOptions.maxResumes` times when the
     /// server has shown it serves ranges and the content has a strong etag or a known size
-    /// (see ``DownloadOptions/maxResumes``); the sink then gets
-    /// ``DownloadSink/begin(offset:expectedLength:validator:)`` again with the bytes it holds,
+    /// (see `DownloadOptions.maxResumes`); the sink then gets
+    /// `DownloadSink.begin(offset:expectedLength:validator:)` again with the bytes it holds,
     /// and progress goes on from there.
     ///
     /// - Parameters:
+    ///   - request: the `GET` of the content.
+    ///   - sink: where the body goes.
+    ///   - options: the range, resume, preconditions, digest check and progress asked for.
     ///   - expected: what the adapter knows of the item (size, etag, digests), if anything.
     ///   - errorFor: maps a non-2xx response (with up to 64 KiB of its body) to the error to throw.
     ///   - itemFor: builds the item from the response headers.

@@ -2,7 +2,7 @@ import Foundation
 import ProviderAPI
 
 extension ProviderError {
-    /// Maps an HTTP status to the ``ProviderError/Code`` that a generic HTTP server means by it.
+    /// Maps an HTTP status to the `ProviderError.Code` that a generic HTTP server means by it.
     ///
     /// Adapters refine this with what their protocol says (WebDAV's 405 on MKCOL
     /// means the folder exists; a 409 on PUT means a missing parent).

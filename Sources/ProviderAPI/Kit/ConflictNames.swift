@@ -1,7 +1,7 @@
 import Foundation
 import ProviderAPI
 
-/// Names tried by the ``ConflictPolicy/rename`` policy: `a.txt`, `a (1).txt`, `a (2).txt`, …
+/// Names tried by the `ConflictPolicy.rename` policy: `a.txt`, `a (1).txt`, `a (2).txt`, …
 ///
 /// ```swift
 /// ConflictNames.candidate("q3.pdf", attempt: 2)   // "q3 (2).pdf"

@@ -15,7 +15,7 @@ import HTTPProviderKit
 ///
 /// It works in a fresh folder `strata-verify-<random>` inside the folder of the first write,
 /// which it removes at the end: about thirty small requests, once per server and user (``WebDAVProvider``
-/// remembers the verdict in the process, and in a ``ServerFactStore`` where one is configured). A server that does not let it create that folder
+/// remembers the verdict in the process, and in a `ServerFactStore` where one is configured). A server that does not let it create that folder
 /// leaves every verdict unknown, and the provider keeps its conservative guesses.
 public struct WebDAVCapabilityVerifier: Sendable {
     let provider: WebDAVProvider

@@ -5,7 +5,7 @@ import NIOHTTP1
 import ProviderAPI
 import HTTPProviderKit
 
-/// A ``StorageProvider`` for RFC 4918 WebDAV servers: Apache mod_dav, sabre/dav,
+/// A `StorageProvider` for RFC 4918 WebDAV servers: Apache mod_dav, sabre/dav,
 /// nginx, wsgidav, lighttpd, rclone serve and the WebDAV side of ownCloud and Nextcloud.
 ///
 /// Listings use `PROPFIND` asking only for the properties Strata maps, parsed
@@ -96,7 +96,7 @@ public struct WebDAVProvider: StorageProvider {
     /// Makes a provider after probing the server (`OPTIONS` and a `PROPFIND` of the root)
     /// so that its ``capabilities`` say what this server really does.
     ///
-    /// A verdict of ``WebDAVCapabilityVerifier`` kept in ``ProviderConfiguration/serverFacts`` by
+    /// A verdict of ``WebDAVCapabilityVerifier`` kept in `ProviderConfiguration.serverFacts` by
     /// an earlier process is taken at once while it is trusted (a day, and only while the server
     /// sends the same `Server` header); otherwise the first write verifies again.
     ///

@@ -50,11 +50,11 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
         case nfc
         /// The NFC name comes back in NFD.
         case nfd
-        /// A name is lost or comes back in neither form; declared as ``NameRules/Normalization/nfc``,
+        /// A name is lost or comes back in neither form; declared as `NameRules.Normalization.nfc`,
         /// the closest rule (send names in NFC).
         case lost
 
-        /// The rule declared in ``NameRules``.
+        /// The rule declared in `NameRules`.
         public var declared: NameRules.Normalization {
             switch self {
             case .preserved: .preserved

@@ -9,7 +9,8 @@ public struct SavedRemote: Sendable, Hashable, Codable {
     public var name: String
     /// The adapter's ``ProviderFactory/kind``.
     public var kind: String
-    /// The server URL (`http`/`https` or the adapter's scheme).
+    /// The server URL: in one of the adapter's schemes (`webdavs://host/dav`, `memory://scratch/`) or in
+    /// the scheme its factory maps them to (`https`, `file`); see ``ProviderFactory/schemes``.
     public var url: URL
     /// Adapter options.
     public var options: [String: String]

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What ``RequestExecutor/onRetry`` is told before a request is sent again.
+/// What `RequestExecutor.onRetry` is told before a request is sent again.
 public struct RetryNotice: Sendable, CustomStringConvertible {
     /// The request, as `METHOD path` with secrets removed.
     public var request: String

@@ -1,6 +1,6 @@
 import Foundation
 
-/// When and how long ``RequestExecutor`` waits before sending a request again.
+/// When and how long `RequestExecutor` waits before sending a request again.
 ///
 /// Connection failures and 502/504 are retried for idempotent requests; 429
 /// and 503 are retried for any request whose body can be replayed, because the

@@ -10,7 +10,7 @@ import ProviderKit
 /// its own "log in again" answer), ``refresh(after:for:)`` may fetch fresh
 /// credentials (a new token, a new login) and return `true`; the request is
 /// then replayed once. An authenticator must never loop: a second failure is
-/// the caller's ``ProviderError/Code/unauthorized``.
+/// the caller's `ProviderError.Code.unauthorized`.
 ///
 /// ## Topics
 /// - ``BasicAuthenticator``

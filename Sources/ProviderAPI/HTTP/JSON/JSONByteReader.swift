@@ -18,7 +18,7 @@ import ProviderAPI
 /// - nesting is limited to ``defaultMaximumDepth`` levels (`JSONDecoder`'s own limit) unless a
 ///   caller asks for less.
 ///
-/// It follows RFC 8259 and refuses, as ``ProviderError/Code/invalidResponse`` with the message
+/// It follows RFC 8259 and refuses, as `ProviderError.Code.invalidResponse` with the message
 /// `malformed JSON at byte N: …` (N counts from the first byte given, byte order mark included):
 /// an empty document, trailing garbage after the value, bytes that are not UTF-8 (overlong forms,
 /// encoded surrogates, code points above U+10FFFF; documents in UTF-16 or UTF-32, which
@@ -36,23 +36,25 @@ public enum JSONByteReader {
 
     /// Reads the JSON document in `data`.
     ///
-    /// - Parameter maximumDepth: the deepest nesting of arrays and objects accepted (an empty
-    ///   array at the top is depth 1).
-    /// - Throws: ``ProviderError/Code/invalidResponse`` when `data` is not one well-formed JSON value.
+    /// - Parameters:
+    ///   - data: the document's bytes.
+    ///   - maximumDepth: the deepest nesting of arrays and objects accepted (an empty
+    ///     array at the top is depth 1).
+    /// - Throws: `ProviderError.Code.invalidResponse` when `data` is not one well-formed JSON value.
     public static func value(from data: Data, maximumDepth: Int = defaultMaximumDepth) throws -> JSONValue {
         try data.withUnsafeBytes { try value(from: $0, maximumDepth: maximumDepth) }
     }
 
     /// Reads the JSON document in the readable bytes of `buffer`.
     ///
-    /// - Throws: ``ProviderError/Code/invalidResponse`` when the bytes are not one well-formed JSON value.
+    /// - Throws: `ProviderError.Code.invalidResponse` when the bytes are not one well-formed JSON value.
     public static func value(from buffer: ByteBuffer, maximumDepth: Int = defaultMaximumDepth) throws -> JSONValue {
         try buffer.withUnsafeReadableBytes { try value(from: $0, maximumDepth: maximumDepth) }
     }
 
     /// Reads the JSON document in `bytes`.
     ///
-    /// - Throws: ``ProviderError/Code/invalidResponse`` when `bytes` are not one well-formed JSON value.
+    /// - Throws: `ProviderError.Code.invalidResponse` when `bytes` are not one well-formed JSON value.
     public static func value(from bytes: UnsafeRawBufferPointer, maximumDepth: Int = defaultMaximumDepth) throws -> JSONValue {
         var parser = JSONByteParser(bytes: bytes.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
         return try parser.document()

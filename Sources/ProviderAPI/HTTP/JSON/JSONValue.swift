@@ -173,7 +173,7 @@ extension JSONValue {
     /// Makes a value from anything `Encodable`, through its JSON form, so a model object can be
     /// passed as an argument and read with property access (`%0[uid]`).
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` when the value cannot be encoded.
+    /// - Throws: `ProviderError.Code.invalidArgument` when the value cannot be encoded.
     public init<T: Encodable>(encoding value: T) throws {
         do {
             let data = try JSONEncoder().encode(value)
@@ -185,7 +185,7 @@ extension JSONValue {
 
     /// Decodes the JSON text in `data` with ``JSONByteReader``.
     ///
-    /// - Throws: ``ProviderError/Code/invalidResponse`` (`malformed JSON at byte N: …`) when
+    /// - Throws: `ProviderError.Code.invalidResponse` (`malformed JSON at byte N: …`) when
     ///   `data` is not one well-formed JSON value in UTF-8.
     public init(json data: Data) throws {
         self = try JSONByteReader.value(from: data)
@@ -193,7 +193,7 @@ extension JSONValue {
 
     /// The compact JSON text of this value, with sorted keys.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a non-finite number.
+    /// - Throws: `ProviderError.Code.invalidArgument` for a non-finite number.
     public func jsonData() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

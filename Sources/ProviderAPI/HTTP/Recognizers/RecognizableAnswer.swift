@@ -45,7 +45,7 @@ public final class RecognizableAnswer: Sendable {
 
     /// The body read as an XML document, once.
     ///
-    /// - Throws: ``ProviderError/Code/invalidResponse`` when it is not a well-formed, safe document.
+    /// - Throws: `ProviderError.Code.invalidResponse` when it is not a well-formed, safe document.
     public func xml() throws -> XMLElementTree {
         if let cached = parsed.withLockedValue({ $0 }) { return try cached.get() }
         let result: Result<XMLElementTree, ProviderError>

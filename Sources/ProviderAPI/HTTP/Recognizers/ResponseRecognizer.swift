@@ -16,7 +16,7 @@ public enum Recognition<Output: Sendable>: Sendable {
 ///
 /// The Swift form of the Pydio SDK's response serializers: a chain for an operation is the
 /// recognizers of "not signed in", "server error", the operation's own parser and a last one
-/// that turns anything else into ``ProviderError/Code/invalidResponse``. Other XML (or text)
+/// that turns anything else into `ProviderError.Code.invalidResponse`. Other XML (or text)
 /// session APIs can build their chains from their own recognizers the same way.
 public struct ResponseRecognizer<Output: Sendable>: Sendable {
     /// A name for logs and errors.
@@ -44,7 +44,7 @@ public struct ResponseRecognizer<Output: Sendable>: Sendable {
         }
     }
 
-    /// The last link of a chain: anything that reaches it is ``ProviderError/Code/invalidResponse``.
+    /// The last link of a chain: anything that reaches it is `ProviderError.Code.invalidResponse`.
     public static var unexpected: ResponseRecognizer<Output> {
         ResponseRecognizer("unexpected") { answer in
             let type = answer.mediaType.isEmpty ? "no content type" : answer.mediaType

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import ProviderAPI
 
-/// The ``ProviderServices`` key of the HTTP transport; ``AsyncHTTPClientTransport/shared`` when unset.
+/// The `ProviderServices` key of the HTTP transport; ``AsyncHTTPClientTransport/shared`` when unset.
 public enum HTTPTransportKey: ProviderServiceKey {
     public static var defaultValue: any HTTPTransport { AsyncHTTPClientTransport.shared }
 }
@@ -70,7 +70,7 @@ extension Credentials {
 }
 
 extension ProviderRegistry {
-    /// ``makeProvider(for:credentials:options:services:logger:retry:timeouts:onRetry:)`` sending through `transport`.
+    /// `makeProvider(for:credentials:options:services:logger:retry:timeouts:onRetry:)` sending through `transport`.
     public func makeProvider(
         for url: URL, credentials: Credentials = .none, options: [String: String] = [:],
         transport: any HTTPTransport, logger: Logger = Logger(label: "strata"),
@@ -82,7 +82,7 @@ extension ProviderRegistry {
             retry: retry, timeouts: timeouts, onRetry: onRetry)
     }
 
-    /// ``resolve(_:credentials:options:services:logger:retry:timeouts:onRetry:)`` sending through `transport`.
+    /// `resolve(_:credentials:options:services:logger:retry:timeouts:onRetry:)` sending through `transport`.
     public func resolve(
         _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
         transport: any HTTPTransport, logger: Logger = Logger(label: "strata"),
@@ -94,7 +94,7 @@ extension ProviderRegistry {
             retry: retry, timeouts: timeouts, onRetry: onRetry)
     }
 
-    /// ``connect(_:credentials:options:services:logger:retry:timeouts:onRetry:)`` sending through `transport`.
+    /// `connect(_:credentials:options:services:logger:retry:timeouts:onRetry:)` sending through `transport`.
     public func connect(
         _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
         transport: any HTTPTransport, logger: Logger = Logger(label: "strata"),
@@ -106,7 +106,7 @@ extension ProviderRegistry {
             retry: retry, timeouts: timeouts, onRetry: onRetry)
     }
 
-    /// ``makeProvider(remote:store:services:logger:retry:timeouts:onRetry:)`` sending through `transport`.
+    /// `makeProvider(remote:store:services:logger:retry:timeouts:onRetry:)` sending through `transport`.
     public func makeProvider(
         remote name: String, store: (any CredentialStore)?, transport: any HTTPTransport,
         logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
@@ -117,7 +117,7 @@ extension ProviderRegistry {
             onRetry: onRetry)
     }
 
-    /// ``detect(_:credentials:services:)`` sending through `transport`.
+    /// `detect(_:credentials:services:)` sending through `transport`.
     public func detect(_ url: URL, credentials: Credentials = .none, transport: any HTTPTransport) async -> [ProbeResult] {
         await detect(url, credentials: credentials, services: .transport(transport))
     }

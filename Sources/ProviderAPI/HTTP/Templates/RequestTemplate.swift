@@ -25,7 +25,7 @@ import ProviderAPI
 /// - Property access reads into objects and arrays: `%1[uid]`, `{doc[uid]}`, `{doc[file:content][name]}`, `{list[0]}`.
 /// - `{name?}` is optional: empty when missing, and a query parameter, header, form field or JSON member
 ///   whose placeholders are all optional and missing is left out. A missing required argument, or `null`,
-///   is ``ProviderError/Code/invalidArgument``.
+///   is `ProviderError.Code.invalidArgument`.
 /// - `{path*}` in the path keeps the value's `/` and encodes each segment; without `*` a `/` becomes `%2F`.
 /// - `{{`, `}}` and `%%` write a literal `{`, `}` and `%`.
 ///
@@ -56,7 +56,7 @@ public struct RequestTemplate: Codable, Sendable, Hashable {
     public var body: TemplateBody?
     /// The `Content-Type` of the body, when not the body kind's default or set in ``headers``.
     public var contentType: String?
-    /// The statuses that mean success; any other is mapped with ``ProviderError/http(status:request:message:retryAfter:)``.
+    /// The statuses that mean success; any other is mapped with `ProviderError.http(status:request:message:retryAfter:)`.
     public var expectedStatuses: [Int]
     /// The name of the decoder in a ``TemplateDecoderRegistry`` that reads a successful answer.
     public var decoder: String
@@ -130,7 +130,7 @@ public struct RequestTemplate: Codable, Sendable, Hashable {
     /// Checks the template without arguments: name, method, statuses, decoder name, header names and
     /// the syntax of every template string.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` describing the first problem.
+    /// - Throws: `ProviderError.Code.invalidArgument` describing the first problem.
     public func validate() throws {
         func fail(_ message: String) -> ProviderError {
             ProviderError(.invalidArgument, "template \(name.isEmpty ? "(unnamed)" : name): \(message)")
@@ -159,7 +159,7 @@ public struct RequestTemplate: Codable, Sendable, Hashable {
     ///
     /// Nothing is sent; ``RequestTemplateExecutor`` sends what this builds.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a malformed template, a missing required argument,
+    /// - Throws: `ProviderError.Code.invalidArgument` for a malformed template, a missing required argument,
     ///   or a value that cannot stand where its placeholder is.
     public func makeRequest(baseURL: URL, arguments: TemplateArguments = .none) throws -> TransportRequest {
         try validate()

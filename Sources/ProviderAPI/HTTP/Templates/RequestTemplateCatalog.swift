@@ -26,7 +26,7 @@ public struct RequestTemplateCatalog: Sendable, Hashable, Codable {
 
     /// Creates a catalog, checking every template.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for an invalid template or a repeated name.
+    /// - Throws: `ProviderError.Code.invalidArgument` for an invalid template or a repeated name.
     public init(_ templates: [RequestTemplate]) throws {
         self.templates = []
         index = [:]
@@ -35,7 +35,7 @@ public struct RequestTemplateCatalog: Sendable, Hashable, Codable {
 
     /// Adds `template`.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` when it is invalid or its name is taken.
+    /// - Throws: `ProviderError.Code.invalidArgument` when it is invalid or its name is taken.
     public mutating func add(_ template: RequestTemplate) throws {
         try template.validate()
         guard index[template.name] == nil else {
@@ -52,7 +52,7 @@ public struct RequestTemplateCatalog: Sendable, Hashable, Codable {
 
     /// The template named `name`.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` when there is none.
+    /// - Throws: `ProviderError.Code.invalidArgument` when there is none.
     public func template(named name: String) throws -> RequestTemplate {
         guard let template = self[name] else {
             throw ProviderError(.invalidArgument, "no request template named \"\(name)\"")
@@ -67,21 +67,21 @@ public struct RequestTemplateCatalog: Sendable, Hashable, Codable {
 
     /// Reads a catalog from JSON.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` when the data is not a valid catalog.
+    /// - Throws: `ProviderError.Code.invalidArgument` when the data is not a valid catalog.
     public init(json data: Data) throws {
         self = try RequestTemplateCatalog.load { try JSONDecoder().decode(RequestTemplateCatalog.self, from: data) }
     }
 
     /// Reads a catalog from a property list, XML or binary.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` when the data is not a valid catalog.
+    /// - Throws: `ProviderError.Code.invalidArgument` when the data is not a valid catalog.
     public init(propertyList data: Data) throws {
         self = try RequestTemplateCatalog.load { try PropertyListDecoder().decode(RequestTemplateCatalog.self, from: data) }
     }
 
     /// Reads a catalog from JSON or a property list, telling them apart by their first bytes.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` when the data is not a valid catalog.
+    /// - Throws: `ProviderError.Code.invalidArgument` when the data is not a valid catalog.
     public init(data: Data) throws {
         let head = String(decoding: data.prefix(64), as: UTF8.self).drop { $0.isWhitespace || $0 == "\u{FEFF}" }
         if head.hasPrefix("bplist") || head.hasPrefix("<?xml") || head.hasPrefix("<!DOCTYPE") || head.hasPrefix("<plist") {
@@ -93,8 +93,8 @@ public struct RequestTemplateCatalog: Sendable, Hashable, Codable {
 
     /// Reads a catalog file: a `.plist` as a property list, a `.json` as JSON, anything else by its content.
     ///
-    /// - Throws: ``ProviderError/Code/notFound`` when the file cannot be read,
-    ///   ``ProviderError/Code/invalidArgument`` when it is not a valid catalog.
+    /// - Throws: `ProviderError.Code.notFound` when the file cannot be read,
+    ///   `ProviderError.Code.invalidArgument` when it is not a valid catalog.
     public init(contentsOf url: URL) throws {
         let data: Data
         do {
@@ -112,8 +112,8 @@ public struct RequestTemplateCatalog: Sendable, Hashable, Codable {
     /// Reads the catalog resource `name` from `bundle` (for example `Bundle.module`), trying `.json` then `.plist`
     /// when `fileExtension` is `nil`.
     ///
-    /// - Throws: ``ProviderError/Code/notFound`` when the bundle has no such resource,
-    ///   ``ProviderError/Code/invalidArgument`` when it is not a valid catalog.
+    /// - Throws: `ProviderError.Code.notFound` when the bundle has no such resource,
+    ///   `ProviderError.Code.invalidArgument` when it is not a valid catalog.
     public init(resource name: String, withExtension fileExtension: String? = nil, subdirectory: String? = nil, in bundle: Bundle) throws {
         let extensions = fileExtension.map { [$0] } ?? ["json", "plist"]
         for candidate in extensions {

@@ -24,11 +24,11 @@ public struct RequestTemplateExecutor: Sendable {
     public var decoders: TemplateDecoderRegistry
     /// The templates that `execute(_:arguments:as:)` with a name finds by name.
     public var catalog: RequestTemplateCatalog
-    /// The largest response body read for a decoder; a larger one is ``ProviderError/Code/invalidResponse``.
+    /// The largest response body read for a decoder; a larger one is `ProviderError.Code.invalidResponse`.
     public var maxResponseBytes: Int
     /// Refines the error for an unexpected status from the server's error body (for example a JSON
     /// `exception` entity); `nil` from it, or no mapper, means
-    /// ``ProviderError/http(status:request:message:retryAfter:)``. It gets at most 64 KiB of the body.
+    /// `ProviderError.http(status:request:message:retryAfter:)`. It gets at most 64 KiB of the body.
     public var errorMapper: (@Sendable (TemplateResponseHead, ByteBuffer) -> ProviderError?)?
 
     /// Creates a template executor.
@@ -47,7 +47,7 @@ public struct RequestTemplateExecutor: Sendable {
 
     /// The request `template` makes for `arguments`; nothing is sent.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` as ``RequestTemplate/makeRequest(baseURL:arguments:)`` does.
+    /// - Throws: `ProviderError.Code.invalidArgument` as ``RequestTemplate/makeRequest(baseURL:arguments:)`` does.
     public func makeRequest(_ template: RequestTemplate, arguments: TemplateArguments = .none) throws -> TransportRequest {
         try template.makeRequest(baseURL: baseURL, arguments: arguments)
     }
@@ -55,8 +55,8 @@ public struct RequestTemplateExecutor: Sendable {
     /// Sends `template` and returns the response with its body unread, once its status is an expected one —
     /// for streaming a download or reading headers.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a bad template or arguments; the error
-    ///   ``ProviderError/http(status:request:message:retryAfter:)`` makes for an unexpected status;
+    /// - Throws: `ProviderError.Code.invalidArgument` for a bad template or arguments; the error
+    ///   `ProviderError.http(status:request:message:retryAfter:)` makes for an unexpected status;
     ///   transport errors as ``RequestExecutor/execute(_:)`` throws them.
     public func response(for template: RequestTemplate, arguments: TemplateArguments = .none) async throws -> TransportResponse {
         try await send(template, arguments: arguments).response
@@ -88,9 +88,9 @@ public struct RequestTemplateExecutor: Sendable {
 
     /// Sends `template` and returns what its decoder makes of the answer.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a bad template or arguments or an unregistered
+    /// - Throws: `ProviderError.Code.invalidArgument` for a bad template or arguments or an unregistered
     ///   decoder (before anything is sent); a mapped HTTP error for an unexpected status;
-    ///   ``ProviderError/Code/invalidResponse`` for a body over ``maxResponseBytes`` or one the decoder refuses.
+    ///   `ProviderError.Code.invalidResponse` for a body over ``maxResponseBytes`` or one the decoder refuses.
     public func execute(_ template: RequestTemplate, arguments: TemplateArguments = .none) async throws -> any Sendable {
         try await run(template, arguments: arguments).value
     }
@@ -130,7 +130,7 @@ public struct RequestTemplateExecutor: Sendable {
 
     /// Sends `template` and returns its decoded answer as a `T`.
     ///
-    /// - Throws: as ``execute(_:arguments:)``, and ``ProviderError/Code/invalidResponse`` when the decoder
+    /// - Throws: as ``execute(_:arguments:)``, and `ProviderError.Code.invalidResponse` when the decoder
     ///   makes something other than a `T`.
     public func execute<T: Sendable>(_ template: RequestTemplate, arguments: TemplateArguments = .none, as type: T.Type) async throws -> T {
         let (value, request) = try await run(template, arguments: arguments)
@@ -143,7 +143,7 @@ public struct RequestTemplateExecutor: Sendable {
 
     /// Sends the catalog's template named `name` and returns its decoded answer as a `T`.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` when the catalog has no such template; otherwise as
+    /// - Throws: `ProviderError.Code.invalidArgument` when the catalog has no such template; otherwise as
     ///   `execute(_:arguments:as:)` with a template.
     public func execute<T: Sendable>(_ name: String, arguments: TemplateArguments = .none, as type: T.Type) async throws -> T {
         try await execute(catalog.template(named: name), arguments: arguments, as: type)

@@ -25,8 +25,8 @@ public struct TemplateResponseHead: Sendable {
 
 /// Reads a successful response of a ``RequestTemplate`` into a value.
 ///
-/// A decoder that throws anything but a ``ProviderError`` has its error reported as
-/// ``ProviderError/Code/invalidResponse``.
+/// A decoder that throws anything but a `ProviderError` has its error reported as
+/// `ProviderError.Code.invalidResponse`.
 public struct TemplateDecoder: Sendable {
     /// Whether the body is read and passed in; when `false` it is discarded and the decoder gets an empty buffer.
     public var readsBody: Bool
@@ -57,7 +57,9 @@ public struct TemplateDecoder: Sendable {
 
     /// A decoder of `Decodable` JSON into `type`.
     ///
-    /// - Parameter makeDecoder: makes the `JSONDecoder` for each response, so its strategies can be set.
+    /// - Parameters:
+    ///   - type: the type decoded.
+    ///   - makeDecoder: makes the `JSONDecoder` for each response, so its strategies can be set.
     public static func decodable<T: Decodable & Sendable>(
         _ type: T.Type, makeDecoder: @escaping @Sendable () -> JSONDecoder = { JSONDecoder() }
     ) -> TemplateDecoder {

@@ -39,7 +39,7 @@ public struct TemplateDecoderRegistry: Sendable {
 
     /// The decoder named `name`.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` when no decoder has that name.
+    /// - Throws: `ProviderError.Code.invalidArgument` when no decoder has that name.
     public func decoder(named name: String) throws -> TemplateDecoder {
         guard let decoder = decoders[name] else {
             throw ProviderError(.invalidArgument, "no template decoder named \"\(name)\"")

@@ -25,7 +25,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         /// The longest a connection (TCP and TLS) may take, per attempt.
         public var connectTimeout: Duration = .seconds(10)
         /// The longest a response may send no byte at all, head or body; it then fails with
-        /// ``ProviderError/Code/network`` "no data for 30 s".
+        /// `ProviderError.Code.network` "no data for 30 s".
         public var readTimeout: Duration = .seconds(30)
         /// The slowest a download or upload body may move; `nil` for no limit.
         ///

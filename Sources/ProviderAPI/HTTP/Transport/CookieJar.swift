@@ -54,7 +54,7 @@ public final class CookieJar: Sendable {
     /// Forgets every cookie.
     public func removeAll() { cookies.withLockedValue { $0.removeAll() } }
 
-    /// One kept cookie (``SessionCookie``).
+    /// One kept cookie (`SessionCookie`).
     public typealias Entry = SessionCookie
 
     /// Every kept cookie, to carry a session to another jar (``restore(_:)``).

@@ -18,7 +18,7 @@ public enum HTTPDate {
     ]
 
     /// Parses an RFC 1123, RFC 850 or asctime date; `nil` if none fits, or if the date lies
-    /// outside the years 1–9999 (``UnixTime``), which a server may write but no date Strata makes may hold.
+    /// outside the years 1–9999 (`UnixTime`), which a server may write but no date Strata makes may hold.
     public static func parse(_ string: String) -> Date? {
         parseAnyYear(string).flatMap { UnixTime.contains($0) ? $0 : nil }
     }

@@ -5,12 +5,12 @@ import ProviderAPI
 ///
 /// A transport does exactly one exchange: no authentication, retries or
 /// redirects, which ``RequestExecutor`` layers on top. That makes a transport
-/// easy to substitute: ``FaultInjectingTransport`` wraps another to inject
-/// failures, ``CountingTransport`` counts requests, and a test can answer
+/// easy to substitute: `FaultInjectingTransport` wraps another to inject
+/// failures, `CountingTransport` counts requests, and a test can answer
 /// from memory.
 ///
-/// Transports throw ``ProviderError`` only (``ProviderError/Code/network`` for
-/// connection failures and timeouts, ``ProviderError/Code/cancelled`` on cancellation).
+/// Transports throw `ProviderError` only (`ProviderError.Code.network` for
+/// connection failures and timeouts, `ProviderError.Code.cancelled` on cancellation).
 /// A refused connection is reported with the message `connection refused`, and a host name that
 /// cannot be resolved with `cannot resolve host NAME`: ``RequestExecutor`` retries the first once
 /// at most and the second never.

@@ -8,14 +8,14 @@ import ProviderAPI
 /// Every provider sends its requests through one executor:
 /// - the ``Authenticator`` prepares each request; a 401 lets it refresh its
 ///   credentials once, and the request is replayed once;
-/// - failures are retried as ``RetryPolicy`` says, within its total deadline; a refused
+/// - failures are retried as `RetryPolicy` says, within its total deadline; a refused
 ///   connection once at most, a host that cannot be resolved never; ``onRetry`` hears of each retry;
 /// - redirects are followed up to ``maxRedirects``, and credentials are
 ///   attached only while the target keeps the original scheme, host and port;
 ///   a redirect from `https` to `http` is refused, and so is one to another origin for a
 ///   request that ``TransportRequest/carriesCredentials`` or has a body to send again; a
 ///   redirect's body is read and dropped up to 64 KiB or 2 s, never to its end;
-/// - each exchange is logged at `debug` with secrets removed (``Redactor``).
+/// - each exchange is logged at `debug` with secrets removed (`Redactor`).
 public struct RequestExecutor: Sendable {
     /// The transport that sends each exchange.
     public var transport: any HTTPTransport

@@ -49,7 +49,7 @@ public struct TransportRequest: Sendable {
     /// Whether the body holds a secret (a login form, a token exchange).
     ///
     /// ``RequestExecutor`` never sends such a request to another origin: a redirect there fails
-    /// with ``ProviderError/Code/forbidden``.
+    /// with `ProviderError.Code.forbidden`.
     public var carriesCredentials: Bool
 
     /// Creates a request.

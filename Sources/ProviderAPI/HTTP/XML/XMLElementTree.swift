@@ -59,7 +59,7 @@ public struct XMLElementTree: Sendable, Hashable {
 
     /// Reads a document and returns its root element.
     ///
-    /// - Throws: ``ProviderError/Code/invalidResponse`` for a malformed, truncated, oversized or unsafe document.
+    /// - Throws: `ProviderError.Code.invalidResponse` for a malformed, truncated, oversized or unsafe document.
     public static func parse(_ data: Data, limits: Limits = Limits()) throws -> XMLElementTree {
         try XMLSafety.check(data)
         let parser = XMLParser(data: data)

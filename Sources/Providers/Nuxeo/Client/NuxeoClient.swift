@@ -10,7 +10,7 @@ import HTTPProviderKit
 ///
 /// Every request carries `Accept: application/json`, `X-No-Basic-Header: true` (so a 401 never
 /// starts a browser-style challenge), the repository and the `properties` header from
-/// ``defaults``; an error answer becomes a ``ProviderError`` through ``NuxeoErrorMapper``.
+/// ``defaults``; an error answer becomes a `ProviderError` through ``NuxeoErrorMapper``.
 public struct NuxeoClient: Sendable {
     /// The server's base URL with its context path, such as `https://host/nuxeo`.
     public let baseURL: URL

@@ -2,7 +2,7 @@ import Foundation
 import ProviderAPI
 import HTTPProviderKit
 
-/// The Nuxeo REST endpoints the adapter calls, described as data (``RequestTemplate``s).
+/// The Nuxeo REST endpoints the adapter calls, described as data (`RequestTemplate`s).
 ///
 /// This is the Swift form of Nemo Connect's property-list web services: each plain REST call
 /// of the adapter is a template here, and ``NuxeoClient`` runs them by name. An app can pass a
@@ -28,7 +28,7 @@ public enum NuxeoEndpoints {
 
     /// A catalog read from JSON, checked to hold every template in ``requiredNames``.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for malformed JSON or a missing template.
+    /// - Throws: `ProviderError.Code.invalidArgument` for malformed JSON or a missing template.
     public static func catalog(json data: Data) throws -> RequestTemplateCatalog {
         let catalog = try RequestTemplateCatalog(json: data)
         let missing = requiredNames.subtracting(catalog.names)

@@ -9,7 +9,7 @@ import ProviderKit
 /// accepting it (a revoked or expired token gives the same 401 as a wrong password).
 ///
 /// Acquisition is single-flight: concurrent requests wait for the one acquisition. A token
-/// given up front (``Credentials/token(_:)``) without a password cannot be renewed, so its
+/// given up front (`Credentials.token(_:)`) without a password cannot be renewed, so its
 /// 401 stands.
 public actor NuxeoTokenAuthenticator: Authenticator, CustomStringConvertible, CustomReflectable {
     /// Acquires a new token.

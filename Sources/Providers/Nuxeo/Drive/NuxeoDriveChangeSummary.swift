@@ -21,7 +21,7 @@ public struct NuxeoDriveChangeSummary: Sendable, Hashable {
 
     /// Decodes the JSON blob the operation returns.
     ///
-    /// - Throws: ``ProviderError`` `invalidResponse` for malformed JSON or a wrong shape.
+    /// - Throws: `ProviderError` `invalidResponse` for malformed JSON or a wrong shape.
     public static func decode(_ data: Data) throws -> NuxeoDriveChangeSummary {
         try NuxeoDriveChangeSummary(json: NuxeoJSON.parse(data))
     }

@@ -30,7 +30,7 @@ public struct NuxeoCMISRepositoryInfo: Sendable, Hashable {
 
     /// Reads the description of `repository` from a `json/cmis` answer.
     ///
-    /// - Throws: ``ProviderError`` `invalidResponse` when the JSON is malformed or has no such repository.
+    /// - Throws: `ProviderError` `invalidResponse` when the JSON is malformed or has no such repository.
     public static func decode(_ data: Data, repository: String = "default") throws -> NuxeoCMISRepositoryInfo {
         let json = try NuxeoJSON.parse(data)
         guard let info = json[repository], case .object(let members) = info else {

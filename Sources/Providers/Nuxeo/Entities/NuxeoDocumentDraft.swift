@@ -64,7 +64,7 @@ public struct NuxeoDocumentDraft: Sendable, Hashable {
 
     /// Reads a draft back from a body (what a server, or the loopback test server, receives).
     ///
-    /// - Throws: ``ProviderError`` `invalidResponse` for a body that is not a document object.
+    /// - Throws: `ProviderError` `invalidResponse` for a body that is not a document object.
     public init(nuxeoJSON json: JSONValue) throws {
         let entity = "document body"
         let members = try json.entityMembers(entity)

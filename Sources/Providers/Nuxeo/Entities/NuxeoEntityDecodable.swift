@@ -27,6 +27,6 @@ public protocol NuxeoEntityDecodable: Sendable {
     static var entityType: String { get }
     /// Decodes the model from the entity's JSON object.
     ///
-    /// - Throws: ``ProviderError`` `invalidResponse` when the JSON does not have the entity's shape.
+    /// - Throws: `ProviderError` `invalidResponse` when the JSON does not have the entity's shape.
     init(nuxeoJSON json: JSONValue) throws
 }

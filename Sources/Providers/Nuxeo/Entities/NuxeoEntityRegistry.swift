@@ -65,7 +65,7 @@ public struct NuxeoEntityRegistry: Sendable {
     /// A bare JSON array (the `Audit.Query` blob) decodes as ``NuxeoEntity/logEntries(_:)`` when
     /// `logEntries` is registered; other JSON without a known `entity-type` is ``NuxeoEntity/unknown(entityType:json:)``.
     ///
-    /// - Throws: ``ProviderError`` `invalidResponse` for malformed JSON or an entity of the wrong shape.
+    /// - Throws: `ProviderError` `invalidResponse` for malformed JSON or an entity of the wrong shape.
     public func decode(_ data: Data) throws -> NuxeoEntity {
         try decode(json: NuxeoJSON.parse(data))
     }

@@ -3,7 +3,7 @@ import ProviderAPI
 import HTTPProviderKit
 
 /// Turns a Nuxeo error answer — an HTTP status plus an `exception` entity, an HTML error page,
-/// or nothing — into a ``ProviderError``.
+/// or nothing — into a `ProviderError`.
 ///
 /// | answer | code |
 /// |---|---|

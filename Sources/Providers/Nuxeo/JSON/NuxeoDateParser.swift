@@ -8,7 +8,7 @@ import HTTPProviderKit
 /// `2011-10-23T12:00:00.000Z`), a `Z` or `±hh:mm`/`±hhmm` offset or no zone (read as UTC),
 /// a space instead of `T`, a bare date (`2024-01-01`), and epoch milliseconds as a JSON
 /// number or a numeric string (Nuxeo Drive, audit entries). A time outside the years 1–9999
-/// (``UnixTime``) is not a date.
+/// (`UnixTime`) is not a date.
 public enum NuxeoDateParser {
     /// The date in `value`, or `nil` when it is null or not a date.
     public static func date(from value: JSONValue) -> Date? {

@@ -2,18 +2,18 @@ import Foundation
 import ProviderAPI
 import HTTPProviderKit
 
-/// Reading raw response bytes into a ``JSONValue`` safely.
+/// Reading raw response bytes into a `JSONValue` safely.
 ///
-/// Every failure is a ``ProviderError`` with code `invalidResponse`: truncated or malformed
+/// Every failure is a `ProviderError` with code `invalidResponse`: truncated or malformed
 /// JSON, and JSON nested deeper than ``maximumDepth`` (the reader keeps its own stack, so a
 /// hostile body cannot exhaust the thread's).
 public enum NuxeoJSON {
     /// The deepest nesting of arrays and objects accepted; real Nuxeo answers stay far below it.
     public static let maximumDepth = 96
 
-    /// Parses `data` as one JSON value with ``JSONByteReader``.
+    /// Parses `data` as one JSON value with `JSONByteReader`.
     ///
-    /// - Throws: ``ProviderError`` `invalidResponse` for anything that is not well-formed JSON
+    /// - Throws: `ProviderError` `invalidResponse` for anything that is not well-formed JSON
     ///   or nests deeper than ``maximumDepth``.
     public static func parse(_ data: Data) throws -> JSONValue {
         try JSONByteReader.value(from: data, maximumDepth: maximumDepth)

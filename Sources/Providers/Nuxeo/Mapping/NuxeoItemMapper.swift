@@ -2,7 +2,7 @@ import Foundation
 import ProviderAPI
 import HTTPProviderKit
 
-/// Maps a ``NuxeoDocument`` to a portable ``Item``.
+/// Maps a ``NuxeoDocument`` to a portable `Item`.
 ///
 /// - `id` is the uid; `kind` is `.folder` when the facets contain `Folderish`.
 /// - size, MIME type and digest come from the blob at ``blobXPath`` (`file:content`).
@@ -14,7 +14,7 @@ import HTTPProviderKit
 ///   names (`ecm:uuid`, `ecm:primaryType`, `ecm:path`, `ecm:currentLifeCycleState`, …).
 ///
 /// The item's path is the caller's: the adapter decides how Nuxeo paths and display
-/// names (``displayName(of:)``) become ``ItemPath``s.
+/// names (``displayName(of:)``) become `ItemPath`s.
 public struct NuxeoItemMapper: Sendable {
     /// The blob property that holds a file's content.
     public var blobXPath: String

@@ -35,8 +35,8 @@ extension NuxeoProvider {
 
     /// Updates properties of the document at `path` (`dc:description`, a custom schema's fields, …).
     ///
-    /// With `changeToken` (an item's ``Item/etag``), the server refuses the write with
-    /// ``ProviderError/Code/conflict`` when someone changed the document since. Setting `dc:title`
+    /// With `changeToken` (an item's `Item.etag`), the server refuses the write with
+    /// `ProviderError.Code.conflict` when someone changed the document since. Setting `dc:title`
     /// renames the item.
     @discardableResult
     public func update(_ path: ItemPath, properties: [String: JSONValue], changeToken: String? = nil) async throws -> NuxeoDocument {

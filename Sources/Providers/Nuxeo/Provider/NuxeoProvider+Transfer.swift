@@ -145,8 +145,8 @@ extension NuxeoProvider {
     /// Makes a file named `name` in `folder` from the content of an upload batch, under the same
     /// conflict rules as ``upload(_:to:name:options:)`` (`.rename` is taken as `.fail`).
     ///
-    /// - Throws: ``ProviderError/Code/notFound`` when the batch holds no file (used or expired),
-    ///   ``ProviderError/Code/conflict`` when its upload is not complete.
+    /// - Throws: `ProviderError.Code.notFound` when the batch holds no file (used or expired),
+    ///   `ProviderError.Code.conflict` when its upload is not complete.
     public func attach(batch: String, named name: String, in folder: ItemPath, options: UploadOptions = UploadOptions()) async throws -> Item {
         try ItemPath.validate(name: name)
         let parent = try await folderUid(folder)

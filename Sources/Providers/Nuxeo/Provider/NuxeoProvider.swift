@@ -4,7 +4,7 @@ import ProviderAPI
 import ProviderKit
 import HTTPProviderKit
 
-/// A ``StorageProvider`` for the Nuxeo Platform: REST API v1 for documents, blobs, batch upload
+/// A `StorageProvider` for the Nuxeo Platform: REST API v1 for documents, blobs, batch upload
 /// and search, Automation for move, copy, trash and permissions.
 ///
 /// Paths are display names below the provider's root document: a file is named by its
@@ -50,6 +50,7 @@ public struct NuxeoProvider: StorageProvider {
     /// does (see ``NuxeoProvider/Configuration`` for the options and ``NuxeoProviderSettings`` for the URL).
     ///
     /// - Parameters:
+    ///   - configuration: the server URL, credentials, options and services.
     ///   - catalog: the endpoint templates, ``NuxeoEndpoints/standard()`` by default.
     ///   - entities: the entity registry, with an app's own entity types registered.
     /// - Throws: ``ProviderError/Code/invalidArgument`` for a malformed URL, or an option that is malformed or unknown.

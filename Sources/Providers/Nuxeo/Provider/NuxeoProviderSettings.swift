@@ -2,7 +2,7 @@ import Foundation
 import ProviderAPI
 import HTTPProviderKit
 
-/// What a ``NuxeoProvider`` works with, resolved from its ``ProviderConfiguration`` (the URL and
+/// What a ``NuxeoProvider`` works with, resolved from its `ProviderConfiguration` (the URL and
 /// credentials) and its ``NuxeoProvider/Configuration``.
 ///
 /// The URL is `http(s)://host[:port]/<context path>/<root document path>`, such as
@@ -22,7 +22,7 @@ import HTTPProviderKit
 /// | `chunkSize` | bytes per chunk of a chunked upload; larger files are sent in chunks | 8 MiB |
 /// | `delete` | `permanent`, or `trash` to move deleted documents to the trash | `permanent` |
 /// | `pageSize` | page size when listing everything | 1000 |
-/// | `maxPages`, `maxEntries` | ceilings of every page loop (``PageLimits``) | 100000, 10000000 |
+/// | `maxPages`, `maxEntries` | ceilings of every page loop (`PageLimits`) | 100000, 10000000 |
 /// | `changes` | `drive` (Nuxeo Drive's change summary, registering the root as a synchronization root), `query` (a `dc:modified` query), or `auto`: Drive when the server has it and the root is already a synchronization root | `auto` |
 ///
 /// Any other option name fails with ``ProviderError/Code/invalidArgument``.
@@ -48,7 +48,7 @@ public struct NuxeoProviderSettings: Sendable, Hashable {
 
     /// Reads the settings from `configuration`, its string options read as the factory reads them.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a URL that is not http(s) or an option
+    /// - Throws: `ProviderError.Code.invalidArgument` for a URL that is not http(s) or an option
     ///   that is malformed or unknown.
     public init(_ configuration: ProviderConfiguration) throws {
         let (common, nuxeo) = try NuxeoProvider.reading(configuration)

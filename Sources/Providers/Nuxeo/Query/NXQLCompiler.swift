@@ -1,7 +1,7 @@
 import Foundation
 import ProviderAPI
 
-/// Compiles a portable ``Query`` to an NXQL statement.
+/// Compiles a portable `Query` to an NXQL statement.
 ///
 /// | query | NXQL |
 /// |---|---|
@@ -57,7 +57,7 @@ public struct NXQLCompiler: Sendable {
         public var excludesHiddenInNavigation: Bool
         /// The property holding a file's content (`file:content`).
         public var blobXPath: String
-        /// Resolves an ``ItemPath`` of `.under` to a repository location; by default the path's
+        /// Resolves an `ItemPath` of `.under` to a repository location; by default the path's
         /// segments joined under `/`.
         public var resolveLocation: @Sendable (ItemPath) throws -> Location
 
@@ -91,7 +91,7 @@ public struct NXQLCompiler: Sendable {
 
     /// The full NXQL statement for `query`, ordered by `sort`.
     ///
-    /// - Throws: ``ProviderError`` `invalidArgument` for a nested `.native` that is a whole
+    /// - Throws: `ProviderError` `invalidArgument` for a nested `.native` that is a whole
     ///   statement, or an `.under` path the resolver rejects.
     public func compile(_ query: Query, sort: [SortKey] = []) throws -> String {
         if case .native(let statement) = query { return statement }

@@ -3,7 +3,7 @@ import Logging
 import ProviderAPI
 import ProviderKit
 
-/// A ``StorageProvider`` for Pydio 5–8 (pydio-core) through its `index.php?get_action=` API.
+/// A `StorageProvider` for Pydio 5–8 (pydio-core) through its `index.php?get_action=` API.
 ///
 /// Answers are read through ``PydioRecognizers`` chains; the session signs in lazily and again
 /// when it expires (``PydioSession``). A provider is bound to one workspace, named by id or slug
@@ -40,7 +40,7 @@ public struct PydioProvider: StorageProvider {
     /// Creates a provider, reading `configuration`'s string options as ``PydioProviderFactory`` does
     /// (see ``PydioProvider/Configuration``); nothing is sent until the first call.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a malformed URL, an option that is
+    /// - Throws: `ProviderError.Code.invalidArgument` for a malformed URL, an option that is
     ///   malformed or unknown, or credentials that are not a user name and password.
     public init(configuration: ProviderConfiguration) throws {
         let (common, pydio) = try Self.reading(configuration)

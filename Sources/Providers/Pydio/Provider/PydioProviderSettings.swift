@@ -2,7 +2,7 @@ import Foundation
 import ProviderAPI
 import HTTPProviderKit
 
-/// What a ``PydioProvider`` works with, resolved from its ``ProviderConfiguration`` (the URL) and
+/// What a ``PydioProvider`` works with, resolved from its `ProviderConfiguration` (the URL) and
 /// its ``PydioProvider/Configuration``.
 ///
 /// The URL is `http(s)://host[:port]/<base path>/<workspace>/<root folder…>`, such as
@@ -12,10 +12,10 @@ import HTTPProviderKit
 /// (bytes per part of a partial upload, and the size above which a file goes in parts; 4 MiB by
 /// default); `showRecycleBin` (`true` lists the recycle bin at the workspace root);
 /// `indexesContent` (`true` when the workspace's search index holds the files' text, which
-/// declares ``Features/fullTextSearch``: the server does not say so in its registry, and a stock
-/// "My Files" indexes names only); `maxPages` and `maxEntries` (the ``PageLimits`` of every page
+/// declares `Features.fullTextSearch`: the server does not say so in its registry, and a stock
+/// "My Files" indexes names only); `maxPages` and `maxEntries` (the `PageLimits` of every page
 /// loop, the provider's own paging included). Any other option name fails with
-/// ``ProviderError/Code/invalidArgument``.
+/// `ProviderError.Code.invalidArgument`.
 public struct PydioProviderSettings: Sendable, Hashable {
     /// The server's base URL, with a trailing slash (`https://host/pydio/`).
     public var baseURL: URL
@@ -32,7 +32,7 @@ public struct PydioProviderSettings: Sendable, Hashable {
 
     /// Reads the settings from `configuration`, its string options read as the factory reads them.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a URL without a workspace, or an option
+    /// - Throws: `ProviderError.Code.invalidArgument` for a URL without a workspace, or an option
     ///   that is malformed or unknown.
     public init(_ configuration: ProviderConfiguration) throws {
         let (common, pydio) = try PydioProvider.reading(configuration)

@@ -14,7 +14,7 @@ import HTTPProviderKit
 /// wait for the same login), and every call carries `secure_token`. A call answered "not signed
 /// in" signs in again (or, for a refused token while the cookie lives, fetches a new token) and
 /// is replayed once; a second refusal is the caller's error, never a loop. A login refused for a
-/// captcha throws ``ProviderError/Code/captchaRequired`` with the captcha image; answer it with
+/// captcha throws `ProviderError.Code.captchaRequired` with the captcha image; answer it with
 /// ``signIn(captcha:)``.
 public actor PydioSession {
     /// The server's `index.php`.
@@ -37,9 +37,17 @@ public actor PydioSession {
 
     /// Creates a session for `username` at the server whose base URL is `base` (with its trailing slash).
     ///
-    /// - Parameter signIn: how a captcha is answered. When it resumes a session of this server and
-    ///   user (``SignInInteraction/resuming``), its cookies are this session's and the first
-    ///   sign-in answers that session's captcha with ``SignInInteraction/resumedAnswer``.
+    /// - Parameters:
+    ///   - base: the server's base URL, with its trailing slash.
+    ///   - username: the user who signs in.
+    ///   - password: the user's password.
+    ///   - transport: what requests are sent through.
+    ///   - retry: when to retry.
+    ///   - logger: where requests are logged (secrets removed).
+    ///   - onRetry: told before each retry.
+    ///   - signIn: how a captcha is answered. When it resumes a session of this server and
+    ///     user (`SignInInteraction.resuming`), its cookies are this session's and the first
+    ///     sign-in answers that session's captcha with `SignInInteraction.resumedAnswer`.
     public init(
         base: URL, username: String, password: String, transport: any HTTPTransport, retry: RetryPolicy, logger: Logger,
         onRetry: (@Sendable (RetryNotice) -> Void)? = nil, signIn: SignInInteraction? = nil

@@ -7,7 +7,7 @@ import HTTPProviderKit
 /// `filename` (the full path inside the workspace) is the node's identity, `text` its display
 /// name. Sizes and times are read leniently where they are not numbers (missing, empty or text:
 /// `nil`), strictly where they are: a negative or overflowing size, or a time that is not finite
-/// or lies outside the years 1–9999 (`inf`, `nan`, `1e300`), is ``ProviderError/Code/invalidResponse``.
+/// or lies outside the years 1–9999 (`inf`, `nan`, `1e300`), is `ProviderError.Code.invalidResponse`.
 public struct PydioNode: Sendable, Hashable {
     /// The path inside the workspace, such as `/fixtures/hello.txt`; `/` (or empty on Pydio 5/6) for the root.
     public var path: String
@@ -30,7 +30,7 @@ public struct PydioNode: Sendable, Hashable {
 
     /// Reads a `<tree>` element; `nil` when it has no `filename`.
     ///
-    /// - Throws: ``ProviderError/Code/invalidResponse`` for a size or time out of range.
+    /// - Throws: `ProviderError.Code.invalidResponse` for a size or time out of range.
     public init?(_ element: XMLElementTree) throws {
         guard element.name == "tree", let path = element.attributes["filename"] else { return nil }
         let attributes = element.attributes

@@ -1,17 +1,17 @@
 import Foundation
 import ProviderAPI
 
-/// Compiles a portable ``Query`` into an RFC 5323 `basicsearch` body, as Nextcloud's
+/// Compiles a portable `Query` into an RFC 5323 `basicsearch` body, as Nextcloud's
 /// `SEARCH /remote.php/dav` takes it.
 ///
-/// - ``Query/nameContains(_:)`` is `like` on `d:displayname` (`%text%`);
-/// - ``Query/kind(_:)`` is `is-collection` (or its negation);
-/// - ``Query/mimeType(_:)`` is `eq` on `d:getcontenttype`, or `like` for a family (`image/%`);
-/// - ``Query/modified(after:before:)`` is `gte`/`lt` on `d:getlastmodified` (ISO 8601, UTC);
-/// - ``Query/size(min:max:)`` is `gte`/`lte` on `oc:size`;
-/// - ``Query/under(_:)`` at the top level (alone or inside the outermost `and`) becomes the scope;
-///   anywhere else, and ``Query/fullText(_:)``, it is ``ProviderError/Code/unsupported``;
-/// - ``Query/native(_:)`` is a whole `searchrequest` document, sent untouched.
+/// - `Query.nameContains(_:)` is `like` on `d:displayname` (`%text%`);
+/// - `Query.kind(_:)` is `is-collection` (or its negation);
+/// - `Query.mimeType(_:)` is `eq` on `d:getcontenttype`, or `like` for a family (`image/%`);
+/// - `Query.modified(after:before:)` is `gte`/`lt` on `d:getlastmodified` (ISO 8601, UTC);
+/// - `Query.size(min:max:)` is `gte`/`lte` on `oc:size`;
+/// - `Query.under(_:)` at the top level (alone or inside the outermost `and`) becomes the scope;
+///   anywhere else, and `Query.fullText(_:)`, it is `ProviderError.Code.unsupported`;
+/// - `Query.native(_:)` is a whole `searchrequest` document, sent untouched.
 ///
 /// Results are ordered by name, and `limit` becomes `d:limit/d:nresults`. Every literal is
 /// XML-escaped, so a query can never inject markup.

@@ -6,8 +6,8 @@ import HTTPProviderKit
 /// `<ocs><meta>…</meta><data>…</data></ocs>` in XML.
 ///
 /// OCS v1 answers errors with HTTP 200 and the real code in `meta.statuscode`; v2 mirrors the
-/// code into the HTTP status. Both are read here, and a failing code becomes a ``ProviderError``
-/// through ``error(request:)``. XML data is turned into the same ``JSONValue`` shape as JSON
+/// code into the HTTP status. Both are read here, and a failing code becomes a `ProviderError`
+/// through `error(request:)`. XML data is turned into the same `JSONValue` shape as JSON
 /// (every leaf a string, `<element>` lists as arrays), so one share mapper reads both.
 public struct OCSEnvelope: Sendable, Hashable {
     /// `ok` or `failure`.
@@ -32,7 +32,7 @@ public struct OCSEnvelope: Sendable, Hashable {
 
     /// Reads a JSON or XML OCS answer (by its first non-blank byte).
     ///
-    /// - Throws: ``ProviderError/Code/invalidResponse`` when the body is not an OCS envelope.
+    /// - Throws: `ProviderError.Code.invalidResponse` when the body is not an OCS envelope.
     public static func parse(_ data: Data) throws -> OCSEnvelope {
         let first = data.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }
         if first == UInt8(ascii: "<") { return try parseXML(data) }
@@ -74,7 +74,7 @@ public struct OCSEnvelope: Sendable, Hashable {
         return .object(members)
     }
 
-    /// The ``ProviderError/Code`` for an OCS status code.
+    /// The `ProviderError.Code` for an OCS status code.
     public static func code(forStatusCode statusCode: Int) -> ProviderError.Code? {
         switch statusCode {
         case 100, 200: return nil

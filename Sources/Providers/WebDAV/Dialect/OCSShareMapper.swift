@@ -3,7 +3,7 @@ import ProviderAPI
 import HTTPProviderKit
 
 /// Maps OCS Share API objects (`share_type`, `permissions`, `expiration`, …) to portable
-/// ``Share`` values and ``ShareRequest``s to OCS parameters.
+/// `Share` values and `ShareRequest`s to OCS parameters.
 ///
 /// OCS share types: 0 user, 1 group, 3 public link, 4 e-mail, 6 federated. OCS permissions
 /// are a bit field: 1 read, 2 update, 4 create, 8 delete, 16 share.
@@ -71,7 +71,7 @@ public enum OCSShareMapper {
     /// A share from one OCS share object; `path` maps the server's user-relative path
     /// (`/Photos/Paris.jpg`) to the provider's item path, `nil` when it lies outside the provider's root.
     ///
-    /// - Throws: ``ProviderError/Code/invalidResponse`` when the object has no id or share type.
+    /// - Throws: `ProviderError.Code.invalidResponse` when the object has no id or share type.
     public static func share(_ object: JSONValue, path: (String) throws -> ItemPath?) throws -> Share? {
         guard let id = object["id"]?.stringValue, !id.isEmpty, let type = object["share_type"]?.intValue else {
             throw ProviderError(.invalidResponse, "an OCS share without an id or share_type")

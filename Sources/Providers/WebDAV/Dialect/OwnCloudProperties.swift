@@ -2,7 +2,7 @@ import Foundation
 import ProviderAPI
 
 /// The `oc:` (`http://owncloud.org/ns`) and `nc:` (`http://nextcloud.org/ns`) properties Strata
-/// asks for, and how they refine an ``Item``: `oc:fileid` (or `oc:id`) as the id,
+/// asks for, and how they refine an `Item`: `oc:fileid` (or `oc:id`) as the id,
 /// `oc:permissions` as permissions, `oc:checksums` as digests, `oc:size` as a folder's size,
 /// `oc:share-types`, and `nc:creation_time` / `nc:upload_time`.
 public enum OwnCloudProperties {

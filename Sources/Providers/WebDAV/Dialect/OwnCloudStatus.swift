@@ -18,7 +18,7 @@ public struct OwnCloudStatus: Sendable, Hashable {
 
     /// Reads a `status.php` body.
     ///
-    /// - Throws: ``ProviderError/Code/invalidResponse`` when the body is not a status object.
+    /// - Throws: `ProviderError.Code.invalidResponse` when the body is not a status object.
     public init(json data: Data) throws {
         let json = try JSONValue(json: data)
         guard let installed = json["installed"]?.boolValue, json["version"] != nil || json["productname"] != nil else {

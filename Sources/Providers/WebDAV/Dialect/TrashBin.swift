@@ -84,7 +84,7 @@ public enum TrashBin {
 extension WebDAVProvider {
     /// The user's trash bin, newest first (`PROPFIND`, `Depth: 1`, of ``WebDAVDialect/trashRoot``).
     ///
-    /// - Throws: ``ProviderError/Code/unsupported`` for plain WebDAV or a server without a trash bin.
+    /// - Throws: `ProviderError.Code.unsupported` for plain WebDAV or a server without a trash bin.
     public func trashItems() async throws -> [TrashItem] {
         let dialect = try requireDialect("the trash bin")
         guard dialect.features.trash else { throw ProviderError.unsupported("the trash bin on this server") }
@@ -104,7 +104,7 @@ extension WebDAVProvider {
     /// Puts a deleted item back where it was (`MOVE` out of the trash bin): Nextcloud restores
     /// through `…/trashbin/USER/restore/`, ownCloud 10 to the original location in the user's files.
     ///
-    /// - Throws: ``ProviderError/Code/alreadyExists`` when something took its place.
+    /// - Throws: `ProviderError.Code.alreadyExists` when something took its place.
     public func restore(_ entry: TrashItem) async throws {
         let dialect = try requireDialect("the trash bin")
         guard dialect.features.trash else { throw ProviderError.unsupported("the trash bin on this server") }

@@ -74,7 +74,7 @@ extension WebDAVProvider {
 
     /// One share by its id (`GET …/shares/ID`).
     ///
-    /// - Throws: ``ProviderError/Code/notFound`` when there is no such share.
+    /// - Throws: `ProviderError.Code.notFound` when there is no such share.
     public func share(id: String) async throws -> Share {
         try capabilities.require(.shares, "shares")
         guard let ocs else { throw ProviderError.unsupported("shares") }

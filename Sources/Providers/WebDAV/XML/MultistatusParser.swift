@@ -4,11 +4,11 @@ import ProviderAPI
 
 /// Parses a WebDAV `207 Multi-Status` body, all at once or while it streams.
 ///
-/// Hardened for hostile input (see ``XMLByteReader``): a document with a DTD (`<!DOCTYPE`,
+/// Hardened for hostile input (see `XMLByteReader`): a document with a DTD (`<!DOCTYPE`,
 /// `<!ENTITY`) is refused, so no external entity is ever opened and no entity is
 /// expanded; nesting depth, element text and the number of responses are bounded.
 /// Unknown elements are skipped and properties are matched by namespace, never by prefix.
-/// Every failure is a ``ProviderError`` with code ``ProviderError/Code/invalidResponse``.
+/// Every failure is a `ProviderError` with code `ProviderError.Code.invalidResponse`.
 ///
 /// ```swift
 /// let parser = MultistatusParser()
@@ -34,7 +34,7 @@ public final class MultistatusParser {
     private let builder: MultistatusBuilder
     private let reader: XMLByteReader
 
-    /// A parser for one document, fed with ``feed(_:)-1yxsc`` and ended with ``finish()``.
+    /// A parser for one document, fed with ``feed(_:)-(ByteBuffer)`` and ended with ``finish()``.
     public init(limits: Limits = Limits()) {
         builder = MultistatusBuilder(limits: limits, onResponse: nil)
         reader = XMLByteReader(

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import ProviderAPI
 
-/// The `strata` command-line tool: one set of commands for every content server Strata supports.
-@main
+/// The root command of the `strata` command-line tool: one set of commands for every content
+/// server Strata supports. ``StrataCommandLine`` parses and runs it with its adapters.
 struct Strata: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata",
@@ -15,32 +15,15 @@ struct Strata: AsyncParsableCommand {
             (name:/path, from --remotes). Credentials come from --user and the STRATA_PASSWORD or \
             STRATA_TOKEN environment variables (or --password-file); they are never printed. Adapter \
             options go in -o key=value (repeatable), e.g. -o auth=token for Nuxeo token authentication. \
-            --cache DIR keeps an offline cache of what is read; --offline answers from it alone.
+            --cache DIR keeps an offline cache of what is read; --offline answers from it alone. \
+            `strata adapters` lists the adapters and schemes this build knows.
             """,
         version: "0.1.0",
         subcommands: [
             ListCommand.self, StatCommand.self, GetCommand.self, PutCommand.self, MkdirCommand.self,
             RemoveCommand.self, MoveCommand.self, CopyCommand.self, SearchCommand.self, ShareCommand.self,
-            SharesCommand.self, UnshareCommand.self, ConformanceCommand.self, DetectCommand.self, CacheCommand.self,
+            SharesCommand.self, UnshareCommand.self, ConformanceCommand.self, DetectCommand.self, CacheCommand.self, AdaptersCommand.self,
         ])
-
-    /// Tunes the allocator (``MemoryTuning``), then parses and runs the command.
-    ///
-    /// An error from a provider is printed redacted and with control characters escaped
-    /// (``printable(_:)``); argument errors are printed by ArgumentParser as usual.
-    static func main() async {
-        MemoryTuning.apply()
-        do {
-            var command = try parseAsRoot(nil)
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            exit(withError: printable(error))
-        }
-    }
 
     /// `error` as it may be printed: a ``ProviderError`` (whose message may quote a server) with
     /// secrets masked by ``Redactor`` and control characters escaped (``TerminalText``); any other

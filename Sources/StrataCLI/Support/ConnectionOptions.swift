@@ -2,12 +2,8 @@ import ArgumentParser
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
-import LocalProvider
-import NuxeoProvider
-import PydioProvider
 import ProviderAPI
 import SharedCache
-import WebDAVProvider
 import HTTPProviderKit
 
 /// The options of most commands: their login is `-u/--user`.
@@ -199,13 +195,8 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
     }
 
     func registry() throws -> ProviderRegistry {
-        let registry = ProviderRegistry()
-        registry.register(WebDAVProviderFactory())
-        registry.register(OwnCloudProviderFactory(flavor: .nextcloud))
-        registry.register(OwnCloudProviderFactory(flavor: .owncloud))
-        registry.register(NuxeoProviderFactory())
-        registry.register(PydioProviderFactory())
-        registry.register(LocalProviderFactory())
+        // The built-in adapters and those of the command line being run (StrataCommandLine).
+        let registry = StrataCommandLine.current.registry()
         registry.signIn = captchaPrompt().interaction()
         // What a provider verified about its server is kept in the cache folder for the next run.
         registry.serverFacts = CommandServerFacts(folder: cacheFolder)
