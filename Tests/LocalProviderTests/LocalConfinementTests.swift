@@ -1,5 +1,5 @@
 import Foundation
-import LocalProvider
+@testable import LocalProvider
 import NIOConcurrencyHelpers
 import ProviderAPI
 import Testing
@@ -127,19 +127,33 @@ struct LocalConfinementTests {
         #expect(await code { _ = try await provider.item(at: "/dir/planted.txt") } == .notFound)
     }
 
-    @Test("the factory roots a folder URL at itself and a file URL at its parent")
-    func locate() throws {
+    @Test("the factory roots a URL naming an item at /, resolves the links above the item but never the item, and the registry confines a provider made for a folder")
+    func locate() async throws {
         let box = try Sandbox()
+        let real = LocalProviderFactory.resolved(box.root.path)
         let factory = LocalProviderFactory()
-        let (root, path) = try factory.locate(box.root)
-        #expect(root.standardizedFileURL.path == box.root.standardizedFileURL.path && path.isRoot)
-        let (parent, file) = try factory.locate(box.root.appendingPathComponent("new file.txt"))
-        #expect(parent.standardizedFileURL.path == box.root.standardizedFileURL.path && file == "/new file.txt")
+        let (root, path) = try factory.locate(box.root.appendingPathComponent("new file.txt"))
+        #expect(root.path == "/")
+        #expect(path.description == real + "/new file.txt")
+        // A link above the item is resolved; the item itself is not.
+        let linkToRoot = box.root.deletingLastPathComponent().appendingPathComponent("link-\(UUID().uuidString)")
+        try FileManager.default.createSymbolicLink(atPath: linkToRoot.path, withDestinationPath: box.root.path)
+        defer { try? FileManager.default.removeItem(at: linkToRoot) }
+        #expect(try factory.locate(linkToRoot.appendingPathComponent("a.txt")).path.description == real + "/a.txt")
+        #expect(try factory.locate(linkToRoot).path.description == LocalProviderFactory.resolved(linkToRoot.deletingLastPathComponent().path) + "/" + linkToRoot.lastPathComponent)
+        #expect(try factory.locate(URL(fileURLWithPath: "/")).path.isRoot)
         #expect(throws: ProviderError.self) { try factory.locate(URL(string: "file://elsewhere.example/x")!) }
+
         let registry = ProviderRegistry()
         registry.register(factory)
+        _ = try await box.provider.upload(DataSource(string: "a"), to: .root, name: "a.txt", options: UploadOptions())
         let (provider, resolved) = try registry.resolve(box.root.appendingPathComponent("a.txt"))
-        #expect(provider.account.kind == "local" && resolved == "/a.txt")
+        #expect(provider.account.kind == "local" && resolved.description == real + "/a.txt")
+        #expect(try await provider.item(at: resolved).size == 1)
+        // Made for the folder, the provider is confined to it.
+        let confined = try registry.makeProvider(for: box.root)
+        #expect(try await confined.item(at: "/a.txt").size == 1)
+        #expect(await code { _ = try await confined.item(at: try ItemPath("/..\(real)/a.txt")) } != nil)
     }
 }
 
