@@ -45,7 +45,7 @@ public final class BlobSink: DownloadSink, Sendable {
     public func finish() async throws {
         guard let writer = state.withLockedValue { $0 }.writer else { throw ProviderError(.invalidArgument, "finish before begin") }
         do {
-            let key = try writer.finish()
+            let key = try await writer.finish()
             state.withLockedValue { $0 = (nil, key) }
         } catch {
             writer.abandon()

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NIOConcurrencyHelpers
 import ProviderAPI
 
 extension BlobStore {
@@ -49,11 +50,24 @@ extension BlobStore {
         }
     }
 
-    /// A write transaction whose discarded files (`body`'s second argument) are deleted once it ends.
-    func writeDiscarding<T>(_ body: (Database, inout [URL]) throws -> T) throws -> T {
+    /// A write transaction whose discarded files (`body`'s second argument) are deleted once it ends
+    /// (committed or not), through GRDB's async accessor.
+    func writeDiscarding<T: Sendable>(_ body: @escaping @Sendable (Database, inout [URL]) throws -> T) async throws -> T {
+        let discarded = NIOLockedValueBox<[URL]>([])
+        defer { for file in discarded.withLockedValue({ $0 }) { BlobFile.remove(file.path) } }
+        return try await write { db in
+            var trash: [URL] = []
+            defer { discarded.withLockedValue { $0.append(contentsOf: trash) } }
+            return try body(db, &trash)
+        }
+    }
+
+    /// ``writeDiscarding(_:)`` with GRDB's synchronous accessor, for ``reconcile()`` alone: it runs
+    /// while the store opens, in the synchronous initializer (see ``CacheStore/init(directory:blobLimits:)``).
+    func writeDiscardingWhileOpening<T>(_ body: (Database, inout [URL]) throws -> T) throws -> T {
         var trash: [URL] = []
         defer { for file in trash { BlobFile.remove(file.path) } }
-        return try write { db in try body(db, &trash) }
+        do { return try pool.write { db in try body(db, &trash) } } catch { throw CacheStore.wrap(error) }
     }
 
     /// Makes the table and the files agree: removes dead writers' temporary
@@ -61,7 +75,7 @@ extension BlobStore {
     func reconcile() throws {
         temp.removeStrays()
         let fileManager = FileManager.default
-        try writeDiscarding { db, trash in
+        try writeDiscardingWhileOpening { db, trash in
             var onDisk: [PathKey: (path: String, size: Int64)] = [:]
             let shards = (try? fileManager.contentsOfDirectory(atPath: directory.path)) ?? []
             for shard in shards where shard.utf8.count == 2 {

@@ -30,6 +30,8 @@ public final class BlobStore: Sendable {
     private let state: NIOLockedValueBox<BlobLimits>
     private let clock = NIOLockedValueBox<Double>(0)
 
+    /// Opens the store and reconciles it with its table, synchronously: it runs inside
+    /// ``CacheStore``'s synchronous initializer (see there why that one stays synchronous).
     init(pool: DatabasePool, directory: URL, limits: BlobLimits) throws {
         self.pool = pool
         self.directory = directory
@@ -43,22 +45,22 @@ public final class BlobStore: Sendable {
     public var limits: BlobLimits { state.withLockedValue { $0 } }
 
     /// Changes the limits, evicting least-recently-used blobs at once if the store is over them.
-    public func setLimits(_ limits: BlobLimits) throws {
+    public func setLimits(_ limits: BlobLimits) async throws {
         state.withLockedValue { $0 = limits }
-        _ = try writeDiscarding { db, trash in try self.evict(keeping: nil, in: db, trash: &trash) }
+        _ = try await writeDiscarding { db, trash in try self.evict(keeping: nil, in: db, trash: &trash) }
     }
 
     /// Whether the store holds the blob `digest`.
-    public func has(_ digest: String) -> Bool {
+    public func has(_ digest: String) async -> Bool {
         guard let key = Self.key(digest) else { return false }
-        let row = try? pool.read { db in try String.fetchOne(db, sql: "SELECT path FROM blob WHERE digest = ?", arguments: [key]) }
+        let row = try? await read { db in try String.fetchOne(db, sql: "SELECT path FROM blob WHERE digest = ?", arguments: [key]) }
         guard let relative = row.flatMap({ $0 }) else { return false }
         return BlobFile.size(directory.appendingPathComponent(relative).path) != nil
     }
 
     /// Copies a file in; computes its SHA-256 when `digest` is nil, else verifies it (`algorithm` of the hex digest) and throws ProviderError(.integrity) on mismatch. Returns the key.
     @discardableResult
-    public func save(file: URL, digest: String? = nil, algorithm: DigestAlgorithm = .sha256) throws -> String {
+    public func save(file: URL, digest: String? = nil, algorithm: DigestAlgorithm = .sha256) async throws -> String {
         let writer = try BlobWriter(store: self, expectedDigest: digest, algorithm: algorithm)
         do {
             let source = try BlobFile.open(file.path, flags: O_RDONLY)
@@ -67,7 +69,7 @@ public final class BlobStore: Sendable {
                 if chunk.readableBytes == 0 { break }
                 try writer.write(chunk)
             }
-            return try writer.finish()
+            return try await writer.finish()
         } catch {
             writer.abandon()
             throw CacheStore.wrap(error)
@@ -83,14 +85,15 @@ public final class BlobStore: Sendable {
     ///
     /// The file must be read, never modified or moved; it may be evicted once
     /// another blob is saved (an open descriptor keeps reading it).
-    public func open(_ digest: String) -> URL? {
+    public func open(_ digest: String) async -> URL? {
         guard let key = Self.key(digest) else { return nil }
         let now = tick()
-        let result: URL?? = try? write { db -> URL? in
+        let directory = self.directory
+        let result: URL?? = try? await write { db -> URL? in
             guard let relative = try String.fetchOne(db, sql: "SELECT path FROM blob WHERE digest = ?", arguments: [key]) else {
                 return nil
             }
-            let url = self.directory.appendingPathComponent(relative)
+            let url = directory.appendingPathComponent(relative)
             guard BlobFile.size(url.path) != nil else {
                 try db.execute(sql: "DELETE FROM blob WHERE digest = ?", arguments: [key])
                 return nil
@@ -102,9 +105,9 @@ public final class BlobStore: Sendable {
     }
 
     /// Removes a blob; removing an absent blob does nothing.
-    public func remove(_ digest: String) throws {
+    public func remove(_ digest: String) async throws {
         guard let key = Self.key(digest) else { return }
-        try writeDiscarding { db, trash in
+        try await writeDiscarding { db, trash in
             if let relative = try String.fetchOne(db, sql: "SELECT path FROM blob WHERE digest = ?", arguments: [key]) {
                 try db.execute(sql: "DELETE FROM blob WHERE digest = ?", arguments: [key])
                 if let moved = self.discard(relative) { trash.append(moved) }
@@ -113,8 +116,8 @@ public final class BlobStore: Sendable {
     }
 
     /// Removes every blob.
-    public func reset() throws {
-        try writeDiscarding { db, trash in
+    public func reset() async throws {
+        try await writeDiscarding { db, trash in
             let paths = try String.fetchAll(db, sql: "SELECT path FROM blob")
             try db.execute(sql: "DELETE FROM blob")
             for relative in paths {
@@ -125,12 +128,12 @@ public final class BlobStore: Sendable {
 
     /// How many blobs the store holds.
     public var count: Int {
-        (try? pool.read { db in try Int.fetchOne(db, sql: "SELECT count FROM blob_totals") ?? 0 }) ?? 0
+        get async { (try? await read { db in try Int.fetchOne(db, sql: "SELECT count FROM blob_totals") ?? 0 }) ?? 0 }
     }
 
     /// The bytes the blobs take.
     public var totalBytes: Int64 {
-        (try? pool.read { db in try Int64.fetchOne(db, sql: "SELECT bytes FROM blob_totals") ?? 0 }) ?? 0
+        get async { (try? await read { db in try Int64.fetchOne(db, sql: "SELECT bytes FROM blob_totals") ?? 0 }) ?? 0 }
     }
 
     // MARK: - Internals
@@ -157,17 +160,27 @@ public final class BlobStore: Sendable {
         }
     }
 
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try pool.write(body) } catch { throw CacheStore.wrap(error) }
+    /// A read through GRDB's async accessor, run to the end even when the caller is cancelled
+    /// (as ``CacheStore``'s reads are).
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let pool = self.pool
+        do { return try await CacheStore.uncancelled { try await pool.read(body) } } catch { throw CacheStore.wrap(error) }
+    }
+
+    /// A write transaction through GRDB's async accessor, run to the end even when the caller is
+    /// cancelled: a blob renamed into place is registered, a discarded one unregistered.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let pool = self.pool
+        do { return try await CacheStore.uncancelled { try await pool.write(body) } } catch { throw CacheStore.wrap(error) }
     }
 
     /// Moves a complete, verified temporary file into the store as `key`, registers it and evicts.
-    func commit(temporary: URL, key: String, size: Int64) throws {
+    func commit(temporary: URL, key: String, size: Int64) async throws {
         let relative = Self.relativePath(of: key)
         let final = directory.appendingPathComponent(relative)
         try PrivateFiles.makeFolder(final.deletingLastPathComponent())
         let now = tick()
-        try writeDiscarding { db, trash in
+        try await writeDiscarding { db, trash in
             try BlobFile.rename(temporary.path, final.path)
             try db.execute(
                 sql: """

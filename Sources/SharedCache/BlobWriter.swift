@@ -56,7 +56,7 @@ final class BlobWriter: Sendable {
     }
 
     /// Flushes, verifies and commits the blob; returns its key.
-    func finish() throws -> String {
+    func finish() async throws -> String {
         let (computed, size) = try state.withLockedValue { state -> (String, Int64) in
             guard let file = state.file else { throw ProviderError(.invalidArgument, "blob finished twice") }
             try file.sync()
@@ -72,7 +72,7 @@ final class BlobWriter: Sendable {
             abandon()
             throw ProviderError(.integrity, "blob temporary file does not hold the \(size) bytes written")
         }
-        try store.commit(temporary: temporary, key: computed, size: size)
+        try await store.commit(temporary: temporary, key: computed, size: size)
         return computed
     }
 

@@ -66,51 +66,48 @@ public final class CacheHierarchy: Sendable {
     }
 
     /// The loaded tree's top level (the children of the root), sorted by name bytewise.
-    public func roots() throws -> [Item] {
-        try children(of: .root)
+    public func roots() async throws -> [Item] {
+        try await children(of: .root)
     }
 
     /// The loaded children of `path`, sorted by name bytewise; empty when the tree holds none.
-    public func children(of path: ItemPath) throws -> [Item] {
+    public func children(of path: ItemPath) async throws -> [Item] {
         let coding = ItemCoding()
         let key = account.storageKey
-        do {
-            return try pool.read { db in
-                try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT n.json FROM hierarchy_node n JOIN hierarchy h
-                        ON h.account = n.account AND h.name = n.name AND h.generation = n.generation
-                        WHERE n.account = ? AND n.name = ? AND n.parent = ? AND n.path <> '/'
-                        ORDER BY n.path
-                        """,
-                    arguments: [key, name, path.storageKey]
-                ).map { try coding.item(in: $0) }
-            }
-        } catch {
-            throw CacheStore.wrap(error)
+        let name = self.name
+        return try await Self.read(pool) { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT n.json FROM hierarchy_node n JOIN hierarchy h
+                    ON h.account = n.account AND h.name = n.name AND h.generation = n.generation
+                    WHERE n.account = ? AND n.name = ? AND n.parent = ? AND n.path <> '/'
+                    ORDER BY n.path
+                    """,
+                arguments: [key, name, path.storageKey]
+            ).map { try coding.item(in: $0) }
         }
     }
 
     /// Whether a load has completed (now or in an earlier run), so the tree is browsable.
     public var isLoaded: Bool {
-        let key = account.storageKey
-        let found = try? pool.read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM hierarchy WHERE account = ? AND name = ?", arguments: [key, name])
+        get async {
+            let key = account.storageKey
+            let name = self.name
+            let found = try? await Self.read(pool) { db in
+                try Bool.fetchOne(db, sql: "SELECT 1 FROM hierarchy WHERE account = ? AND name = ?", arguments: [key, name])
+            }
+            return found.flatMap { $0 } ?? false
         }
-        return found.flatMap { $0 } ?? false
     }
 
     /// When the last completed load finished, or nil.
-    public func loadedAt() throws -> Date? {
+    public func loadedAt() async throws -> Date? {
         let key = account.storageKey
-        do {
-            return try pool.read { db in
-                try Double.fetchOne(db, sql: "SELECT loadedAt FROM hierarchy WHERE account = ? AND name = ?", arguments: [key, name])
-            }.map(Date.init(storedValue:))
-        } catch {
-            throw CacheStore.wrap(error)
-        }
+        let name = self.name
+        return try await Self.read(pool) { db in
+            try Double.fetchOne(db, sql: "SELECT loadedAt FROM hierarchy WHERE account = ? AND name = ?", arguments: [key, name])
+        }.map(Date.init(storedValue:))
     }
 
     /// Whether a load of this object is running.
@@ -138,7 +135,7 @@ public final class CacheHierarchy: Sendable {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 var running = 0
                 try await walk { nodes, depth in
-                    try Self.write(pool) { db in
+                    try await Self.write(pool) { db in
                         for node in nodes {
                             try db.execute(
                                 sql: """
@@ -162,7 +159,7 @@ public final class CacheHierarchy: Sendable {
                 }
                 try await group.waitForAll()
             }
-            try Self.write(pool) { db in
+            try await Self.write(pool) { db in
                 let count = try Int.fetchOne(
                     db, sql: "SELECT COUNT(*) FROM hierarchy_node WHERE account = ? AND name = ? AND generation = ?",
                     arguments: [key, name, generation]) ?? 0
@@ -175,7 +172,8 @@ public final class CacheHierarchy: Sendable {
             }
             gate.end()
         } catch {
-            try? Self.write(pool) { db in
+            // The nodes of the interrupted load go even when it was cancelled: the write is not cancelled (see `write`).
+            try? await Self.write(pool) { db in
                 try db.execute(
                     sql: "DELETE FROM hierarchy_node WHERE account = ? AND name = ? AND generation = ?",
                     arguments: [key, name, generation])
@@ -186,7 +184,14 @@ public final class CacheHierarchy: Sendable {
         }
     }
 
-    private static func write<T>(_ pool: DatabasePool, _ body: (Database) throws -> T) throws -> T {
-        do { return try pool.write(body) } catch { throw CacheStore.wrap(error) }
+    /// A read through GRDB's async accessor, run to the end even when the caller is cancelled (as ``CacheStore``'s are).
+    private static func read<T: Sendable>(_ pool: DatabasePool, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do { return try await CacheStore.uncancelled { try await pool.read(body) } } catch { throw CacheStore.wrap(error) }
+    }
+
+    /// A write transaction through GRDB's async accessor, run to the end even when the caller is cancelled:
+    /// a cancelled load still removes its nodes.
+    private static func write<T: Sendable>(_ pool: DatabasePool, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do { return try await CacheStore.uncancelled { try await pool.write(body) } } catch { throw CacheStore.wrap(error) }
     }
 }

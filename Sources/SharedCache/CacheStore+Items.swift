@@ -4,26 +4,26 @@ import ProviderAPI
 
 extension CacheStore {
     /// Stores (or replaces) the metadata of one item.
-    public func saveItem(_ item: Item, account: ProviderAccount, fetchedAt: Date = Date()) throws {
+    public func saveItem(_ item: Item, account: ProviderAccount, fetchedAt: Date = Date()) async throws {
         let coding = ItemCoding()
-        try write { db in
+        try await write { db in
             try coding.upsert(item, account: account.storageKey, fetchedAt: fetchedAt, in: db)
         }
     }
 
     /// Stores (or replaces) the metadata of several items in one transaction.
-    public func saveItems(_ items: [Item], account: ProviderAccount, fetchedAt: Date = Date()) throws {
+    public func saveItems(_ items: [Item], account: ProviderAccount, fetchedAt: Date = Date()) async throws {
         let coding = ItemCoding()
         let key = account.storageKey
-        try write { db in
+        try await write { db in
             for item in items { try coding.upsert(item, account: key, fetchedAt: fetchedAt, in: db) }
         }
     }
 
     /// The cached metadata of the item at `path`, or nil when the cache has none.
-    public func item(at path: ItemPath, account: ProviderAccount) throws -> CachedItem? {
+    public func item(at path: ItemPath, account: ProviderAccount) async throws -> CachedItem? {
         let coding = ItemCoding()
-        return try read { db in
+        return try await read { db in
             guard
                 let row = try Row.fetchOne(
                     db, sql: "SELECT json, fetchedAt FROM item WHERE account = ? AND path = ?",
@@ -34,15 +34,15 @@ extension CacheStore {
     }
 
     /// Removes the item and everything below it (and listings of them).
-    public func removeItem(at path: ItemPath, account: ProviderAccount) throws {
-        try write { db in try Self.removeSubtree(path.storageKey, bounds: path.descendantRange, account: account.storageKey, in: db) }
+    public func removeItem(at path: ItemPath, account: ProviderAccount) async throws {
+        try await write { db in try Self.removeSubtree(path.storageKey, bounds: path.descendantRange, account: account.storageKey, in: db) }
     }
 
     /// Moves an item and everything below it to `destination`, paths rewritten.
     ///
     /// Whatever the cache held at `destination` is replaced. An item whose
     /// `ProviderAPI.Item.id` was its old path gets its new path as id.
-    public func moveItem(from source: ItemPath, to destination: ItemPath, account: ProviderAccount) throws {
+    public func moveItem(from source: ItemPath, to destination: ItemPath, account: ProviderAccount) async throws {
         guard !source.isRoot else { throw ProviderError(.invalidArgument, "the root cannot be moved") }
         guard PathKey(source) != PathKey(destination) else { return }
         if destination.storageKey.utf8.starts(with: (source.storageKey + "/").utf8) {
@@ -50,7 +50,7 @@ extension CacheStore {
         }
         let coding = ItemCoding()
         let key = account.storageKey
-        try write { db in
+        try await write { db in
             let bounds = source.descendantRange
             let rows = try Row.fetchAll(
                 db,

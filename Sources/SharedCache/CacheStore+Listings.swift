@@ -16,11 +16,11 @@ extension CacheStore {
     public func saveListing(
         _ items: [Item], of folder: ItemPath, account: ProviderAccount, complete: Bool, fetchedAt: Date = Date(),
         changeToken: String? = nil
-    ) throws -> Int {
+    ) async throws -> Int {
         let coding = ItemCoding()
         let key = account.storageKey
         let folderKey = folder.storageKey
-        return try write { db in
+        return try await write { db in
             var existing: [PathKey: Data] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT path, json FROM item WHERE account = ? AND parent = ? AND path <> '/'", arguments: [key, folderKey]) {
                 existing[PathKey(row["path"] as String)] = row["json"]
@@ -50,11 +50,11 @@ extension CacheStore {
     /// Marks the cached listing of `folder` as fetched at `fetchedAt` without touching its
     /// children: the server showed it unchanged (same folder etag). Returns false when it was never listed.
     @discardableResult
-    public func touchListing(of folder: ItemPath, account: ProviderAccount, fetchedAt: Date = Date()) throws -> Bool {
+    public func touchListing(of folder: ItemPath, account: ProviderAccount, fetchedAt: Date = Date()) async throws -> Bool {
         let key = account.storageKey
         let folderKey = folder.storageKey
         let stamp = fetchedAt.timeIntervalSinceReferenceDate
-        return try write { db in
+        return try await write { db in
             try db.execute(sql: "UPDATE listing SET fetchedAt = ? WHERE account = ? AND path = ?", arguments: [stamp, key, folderKey])
             guard db.changesCount > 0 else { return false }
             try Self.touchChildren(of: folderKey, account: key, at: stamp, in: db)
@@ -63,10 +63,10 @@ extension CacheStore {
     }
 
     /// The cached listing of `folder`, its children sorted by name (bytewise), or nil when it was never listed.
-    public func listing(of folder: ItemPath, account: ProviderAccount) throws -> CachedListing? {
+    public func listing(of folder: ItemPath, account: ProviderAccount) async throws -> CachedListing? {
         let coding = ItemCoding()
         let key = account.storageKey
-        return try read { db in
+        return try await read { db in
             guard
                 let row = try Row.fetchOne(
                     db, sql: "SELECT fetchedAt, complete, changeToken FROM listing WHERE account = ? AND path = ?",
@@ -87,8 +87,8 @@ extension CacheStore {
 
     /// When `folder` was listed, whether completely, and the change token it was read at, without
     /// reading its children; nil when it was never listed.
-    public func listingState(of folder: ItemPath, account: ProviderAccount) throws -> (fetchedAt: Date, isComplete: Bool, changeToken: String?)? {
-        try read { db in
+    public func listingState(of folder: ItemPath, account: ProviderAccount) async throws -> (fetchedAt: Date, isComplete: Bool, changeToken: String?)? {
+        try await read { db in
             guard
                 let row = try Row.fetchOne(
                     db, sql: "SELECT fetchedAt, complete, changeToken FROM listing WHERE account = ? AND path = ?",
@@ -99,9 +99,9 @@ extension CacheStore {
     }
 
     /// The cached children of `folder` (listed or not), sorted by name bytewise.
-    public func cachedChildren(of folder: ItemPath, account: ProviderAccount) throws -> [Item] {
+    public func cachedChildren(of folder: ItemPath, account: ProviderAccount) async throws -> [Item] {
         let coding = ItemCoding()
-        return try read { db in try Self.children(of: folder.storageKey, account: account.storageKey, coding: coding, in: db) }
+        return try await read { db in try Self.children(of: folder.storageKey, account: account.storageKey, coding: coding, in: db) }
     }
 
     static func children(of folder: String, account: String, coding: ItemCoding, in db: Database) throws -> [Item] {

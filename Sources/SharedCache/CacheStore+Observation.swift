@@ -74,6 +74,8 @@ extension CacheStore {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
+        // Opening a connection is synchronous in GRDB (it has no async opener); its reads below are async
+        // and, unlike the store's, end with the observing task.
         guard let watcher = try? DatabaseQueue(path: path, configuration: configuration) else { return }
         var last = try? await watcher.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
         while !Task.isCancelled {

@@ -7,8 +7,8 @@ extension CacheStore {
     ///
     /// Results are sorted by path (bytewise); `limit` caps how many come back.
     /// Works offline, and for servers without a search of their own.
-    public func search(_ query: Query, under folder: ItemPath = .root, account: ProviderAccount, limit: Int? = nil) throws -> [Item] {
-        try read { db in try Self.search(query, under: folder, account: account.storageKey, limit: limit, in: db) }
+    public func search(_ query: Query, under folder: ItemPath = .root, account: ProviderAccount, limit: Int? = nil) async throws -> [Item] {
+        try await read { db in try Self.search(query, under: folder, account: account.storageKey, limit: limit, in: db) }
     }
 
     static func search(_ query: Query, under folder: ItemPath, account: String, limit: Int?, in db: Database) throws -> [Item] {

@@ -19,10 +19,10 @@ extension CacheStore {
     /// every blob row has its file, of its size and digest, and every blob
     /// file its row. Reads every blob: meant for tests and a `verify` command,
     /// not for every open.
-    public func verify() throws -> [String] {
-        var problems: [String] = []
+    public func verify() async throws -> [String] {
         let blobRoot = blobs.directory
-        let rows = try read { db -> [Row] in
+        let (found, rows) = try await read { db -> ([String], [(digest: String, size: Int64, path: String)]) in
+            var problems: [String] = []
             let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
             if integrity != ["ok"] { problems.append("integrity_check: \(integrity.joined(separator: "; "))") }
             let kept = try Row.fetchOne(db, sql: "SELECT count, bytes FROM blob_totals")
@@ -30,24 +30,28 @@ extension CacheStore {
             if let kept, let real, kept["count"] as Int != real["count"] as Int || kept["bytes"] as Int64 != real["bytes"] as Int64 {
                 problems.append("blob totals: kept \(kept["count"] as Int) blobs, \(kept["bytes"] as Int64) bytes; table has \(real["count"] as Int), \(real["bytes"] as Int64)")
             }
-            return try Row.fetchAll(db, sql: "SELECT digest, size, path FROM blob")
+            // Rows are not Sendable: decoded here, inside the access.
+            let rows = try Row.fetchAll(db, sql: "SELECT digest, size, path FROM blob").map { row in
+                (digest: row["digest"] as String, size: row["size"] as Int64, path: row["path"] as String)
+            }
+            return (problems, rows)
         }
+        var problems = found
         do {
-            try write { db in try db.execute(sql: "INSERT INTO item_fts(item_fts, rank) VALUES ('integrity-check', 1)") }
+            try await write { db in try db.execute(sql: "INSERT INTO item_fts(item_fts, rank) VALUES ('integrity-check', 1)") }
         } catch {
             problems.append("full-text index: \(error)")
         }
         var registered = Set<PathKey>()
         for row in rows {
-            let key: String = row["digest"]
-            let relative: String = row["path"]
-            registered.insert(PathKey(relative))
-            let path = blobRoot.appendingPathComponent(relative).path
+            let key = row.digest
+            registered.insert(PathKey(row.path))
+            let path = blobRoot.appendingPathComponent(row.path).path
             guard let size = BlobFile.size(path) else {
                 problems.append("blob \(key): file missing")
                 continue
             }
-            if size != row["size"] as Int64 { problems.append("blob \(key): \(size) bytes, row says \(row["size"] as Int64)") }
+            if size != row.size { problems.append("blob \(key): \(size) bytes, row says \(row.size)") }
             let algorithm: DigestAlgorithm? = [32: .md5, 40: .sha1, 64: .sha256][key.utf8.count]
             if let algorithm, let digest = try? Self.digest(of: path, algorithm), digest != key {
                 problems.append("blob \(key): content digest is \(digest)")

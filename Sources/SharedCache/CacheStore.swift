@@ -31,6 +31,12 @@ public final class CacheStore: Sendable {
     /// Opening also reconciles the blob store with its table: stray temporary
     /// files of dead writers are deleted, rows whose file is missing and files
     /// without a row are removed.
+    ///
+    /// Opening is the one synchronous database access of the cache, done once before the store
+    /// is used: GRDB opens a pool and runs a migrator synchronously only, and a process keeps one
+    /// store per folder behind a lock while it opens it (as the `strata` tool does), which an
+    /// asynchronous initializer could not hold. Everything after opening goes through GRDB's
+    /// async accessors.
     public init(directory: URL, blobLimits: BlobLimits = BlobLimits()) throws {
         self.directory = directory
         do {
@@ -58,8 +64,8 @@ public final class CacheStore: Sendable {
 
     /// Removes the cached metadata of `account`, or of every account, every blob and every
     /// `ServerFact` when `account` is nil.
-    public func clear(account: ProviderAccount? = nil) throws {
-        try write { db in
+    public func clear(account: ProviderAccount? = nil) async throws {
+        try await write { db in
             if let account {
                 let key = account.storageKey
                 for table in ["item", "listing", "hierarchy", "hierarchy_node"] {
@@ -71,12 +77,12 @@ public final class CacheStore: Sendable {
                 }
             }
         }
-        if account == nil { try blobs.reset() }
+        if account == nil { try await blobs.reset() }
     }
 
     /// Counts of what the cache holds.
-    public func stats() throws -> CacheStats {
-        try read { db in
+    public func stats() async throws -> CacheStats {
+        try await read { db in
             let items = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0
             let listings = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM listing") ?? 0
             let blobs = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM blob") ?? 0
@@ -105,40 +111,44 @@ public final class CacheStore: Sendable {
 
     // MARK: - Database access with errors mapped to ProviderError
 
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try pool.read(body) } catch { throw CacheStore.wrap(error) }
-    }
-
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
-        do {
-            return try pool.write { db in
-                let result = try body(db)
-                try CacheSchema.flushFullTextIndex(db)
-                return result
-            }
-        } catch {
-            throw CacheStore.wrap(error)
-        }
-    }
-
-    /// ``read(_:)`` through GRDB's async accessor, for async callers: the wait for a reader
-    /// suspends the task instead of blocking a thread of the cooperative pool.
+    /// A read through GRDB's async accessor: the wait for a reader suspends the task instead of
+    /// blocking a thread of the cooperative pool. `body` decodes what it reads (GRDB's `Row` is
+    /// not `Sendable`). Runs to the end even when the calling task is cancelled (see ``uncancelled(_:)``).
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do { return try await pool.read(body) } catch { throw CacheStore.wrap(error) }
+        let pool = self.pool
+        do { return try await Self.uncancelled { try await pool.read(body) } } catch { throw CacheStore.wrap(error) }
     }
 
-    /// ``write(_:)`` through GRDB's async accessor, for async callers: the wait for the writer
-    /// (another task's or another process's transaction) suspends the task instead of blocking a thread.
+    /// A write transaction through GRDB's async accessor, the full-text index flushed before it
+    /// commits: the wait for the writer (another task's or another process's transaction)
+    /// suspends the task instead of blocking a thread. Runs to the end even when the calling task
+    /// is cancelled (see ``uncancelled(_:)``).
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let pool = self.pool
         do {
-            return try await pool.write { db in
-                let result = try body(db)
-                try CacheSchema.flushFullTextIndex(db)
-                return result
+            return try await Self.uncancelled {
+                try await pool.write { db in
+                    let result = try body(db)
+                    try CacheSchema.flushFullTextIndex(db)
+                    return result
+                }
             }
         } catch {
             throw CacheStore.wrap(error)
         }
+    }
+
+    /// Runs one database access in a task of its own, which the caller's cancellation does not reach,
+    /// and waits for it.
+    ///
+    /// GRDB's async accessors give up when their task is cancelled (a `CancellationError` before the
+    /// access, an interrupted statement and a rolled back transaction during it). The cache's
+    /// accesses must not: they record what the server already did (a delete, a move, a committed
+    /// blob) or answer from what the cache holds, and a cancelled caller that stops half-way
+    /// (removing the hierarchy nodes of an interrupted load) must still clean up. So they run to
+    /// the end as the synchronous accessors did; only the wait no longer holds a thread.
+    static func uncancelled<T: Sendable>(_ access: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await Task { try await access() }.value
     }
 
     /// A `ProviderError` for any error of the store.

@@ -14,10 +14,10 @@ extension CachedProvider {
     @discardableResult
     public func refreshChanges() async throws -> Int? {
         guard base.capabilities.supports(.changes) else { return nil }
-        let root = try store.item(at: .root, account: account)?.item
+        let root = try await store.item(at: .root, account: account)?.item
         guard let raw = root?.properties[CacheMarks.changeToken] else {
             let start = try await base.changes(since: nil)
-            try keepFeedToken(start.next, root: root)
+            try await keepFeedToken(start.next, root: root)
             return 0
         }
         var token = ChangeToken(raw)
@@ -25,33 +25,33 @@ extension CachedProvider {
         for _ in 0..<1000 {
             let batch = try await base.changes(since: token)
             if batch.resetRequired {
-                try store.clear(account: account)
-                try keepFeedToken(batch.next, root: nil)
+                try await store.clear(account: account)
+                try await keepFeedToken(batch.next, root: nil)
                 return applied
             }
             for change in batch.changes {
                 switch change.kind {
                 case .deleted:
-                    try store.removeItem(at: change.path, account: account)
+                    try await store.removeItem(at: change.path, account: account)
                 case .moved:
-                    if let previous = change.previousPath { try store.moveItem(from: previous, to: change.path, account: account) }
-                    if let item = change.item { try store.saveItem(item, account: account) }
+                    if let previous = change.previousPath { try await store.moveItem(from: previous, to: change.path, account: account) }
+                    if let item = change.item { try await store.saveItem(item, account: account) }
                 case .created, .modified:
-                    if let item = change.item { try store.saveItem(item, account: account) }
+                    if let item = change.item { try await store.saveItem(item, account: account) }
                 }
                 applied += 1
             }
             token = batch.next
             if !batch.hasMore { break }
         }
-        try keepFeedToken(token, root: try store.item(at: .root, account: account)?.item)
+        try await keepFeedToken(token, root: try await store.item(at: .root, account: account)?.item)
         return applied
     }
 
     /// Keeps the feed's position with the cached root item.
-    private func keepFeedToken(_ token: ChangeToken, root: Item?) throws {
+    private func keepFeedToken(_ token: ChangeToken, root: Item?) async throws {
         var item = root ?? Item(path: .root, kind: .folder)
         item.properties[CacheMarks.changeToken] = token.rawValue
-        try store.saveItem(item, account: account)
+        try await store.saveItem(item, account: account)
     }
 }

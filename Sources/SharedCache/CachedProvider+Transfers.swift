@@ -14,7 +14,8 @@ extension CachedProvider {
         } catch where Self.isOffline(error) {
             known = try await item(at: path)
         }
-        if let key = blobKey(for: known, cached: try store.item(at: path, account: account)?.item), let file = store.blobs.open(key) {
+        let cached = try await store.item(at: path, account: account)?.item
+        if let key = await blobKey(for: known, cached: cached), let file = await store.blobs.open(key) {
             return try await serve(file, item: known, to: sink, options: options)
         }
         if policy.mode == .cacheOnly || known.properties[CacheMarks.stale] == "true" { throw notCached("the content of \(path)") }
@@ -26,7 +27,7 @@ extension CachedProvider {
             if kept.etag == nil { kept.etag = known.etag }
             if kept.digests.isEmpty { kept.digests = known.digests }
             kept.properties[CacheMarks.blob] = key
-            try? store.saveItem(kept, account: account)
+            try? await store.saveItem(kept, account: account)
         }
         return result
     }
@@ -34,8 +35,8 @@ extension CachedProvider {
     /// The blob holding `item`'s content: its declared digest, or the blob recorded for the same
     /// version (same etag, or, for servers without etags, the same size and modification time).
     /// Offline, or answering from the cache alone, the recorded blob is the best there is.
-    func blobKey(for item: Item, cached: Item?) -> String? {
-        if let declared = Self.preferredDigest(of: item), store.blobs.has(declared.hex) { return declared.hex }
+    func blobKey(for item: Item, cached: Item?) async -> String? {
+        if let declared = Self.preferredDigest(of: item), await store.blobs.has(declared.hex) { return declared.hex }
         guard let cached, let key = cached.properties[CacheMarks.blob] else { return nil }
         if policy.mode == .cacheOnly || item.properties[CacheMarks.stale] == "true" { return key }
         if let etag = item.etag { return etag == cached.etag ? key : nil }
@@ -75,15 +76,15 @@ extension CachedProvider {
     public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
         guard policy.mode != .cacheOnly else { throw notCached("writing") }
         let item = try await base.upload(source, to: folder, name: name, options: options)
-        try? store.saveItem(item, account: account)
+        try? await store.saveItem(item, account: account)
         return item
     }
 
     public func createFolder(named name: String, in parent: ItemPath) async throws -> Item {
         guard policy.mode != .cacheOnly else { throw notCached("writing") }
         let item = try await base.createFolder(named: name, in: parent)
-        try? store.saveItem(item, account: account)
-        try? store.saveListing([], of: item.path, account: account, complete: true)
+        try? await store.saveItem(item, account: account)
+        _ = try? await store.saveListing([], of: item.path, account: account, complete: true)
         return item
     }
 
@@ -92,26 +93,26 @@ extension CachedProvider {
         do {
             try await base.delete(path)
         } catch let error as ProviderError where error.code == .notFound {
-            try? store.removeItem(at: path, account: account)
+            try? await store.removeItem(at: path, account: account)
             throw error
         }
-        try? store.removeItem(at: path, account: account)
+        try? await store.removeItem(at: path, account: account)
     }
 
     public func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
         guard policy.mode != .cacheOnly else { throw notCached("writing") }
         let item = try await base.move(source, to: destination, options: options)
-        try? store.removeItem(at: destination, account: account)
-        try? store.moveItem(from: source, to: destination, account: account)
-        try? store.saveItem(item, account: account)
+        try? await store.removeItem(at: destination, account: account)
+        try? await store.moveItem(from: source, to: destination, account: account)
+        try? await store.saveItem(item, account: account)
         return item
     }
 
     public func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
         guard policy.mode != .cacheOnly else { throw notCached("writing") }
         let item = try await base.copy(source, to: destination, options: options)
-        try? store.removeItem(at: destination, account: account)
-        try? store.saveItem(item, account: account)
+        try? await store.removeItem(at: destination, account: account)
+        try? await store.saveItem(item, account: account)
         return item
     }
 
@@ -120,12 +121,12 @@ extension CachedProvider {
         if policy.mode != .cacheOnly, base.capabilities.supports(.search) {
             do {
                 let found = try await base.search(query, page: page)
-                for item in found.items { try? store.saveItem(item, account: account) }
+                for item in found.items { try? await store.saveItem(item, account: account) }
                 return found
             } catch where Self.isOffline(error) {}
         }
         if case .native = query { throw ProviderError.unsupported("native queries over the cache") }
-        let items = try store.search(query, account: account, limit: page.limit)
+        let items = try await store.search(query, account: account, limit: page.limit)
         return ItemPage(items: items, totalCount: items.count)
     }
 

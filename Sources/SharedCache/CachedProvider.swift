@@ -89,7 +89,7 @@ public struct CachedProvider: StorageProvider {
     // MARK: Metadata
 
     public func item(at path: ItemPath) async throws -> Item {
-        let cached = try store.item(at: path, account: account)
+        let cached = try await store.item(at: path, account: account)
         switch policy.mode {
         case .cacheOnly:
             guard let cached else { throw notCached("\(path)") }
@@ -111,7 +111,7 @@ public struct CachedProvider: StorageProvider {
             guard let cached else { throw error }
             return Self.marked(cached.item, fetchedAt: cached.fetchedAt, stale: true)
         } catch let failure as ProviderError where failure.code == .notFound {
-            try? store.removeItem(at: path, account: account)
+            try? await store.removeItem(at: path, account: account)
             throw failure
         }
     }
@@ -119,12 +119,12 @@ public struct CachedProvider: StorageProvider {
     /// Asks the server and keeps the answer.
     func fetchItem(_ path: ItemPath) async throws -> Item {
         let item = try await base.item(at: path)
-        try? store.saveItem(item, account: account)
+        try? await store.saveItem(item, account: account)
         return item
     }
 
     public func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage {
-        let cached = page.cursor == nil ? try store.listing(of: folder, account: account) : nil
+        let cached = page.cursor == nil ? try await store.listing(of: folder, account: account) : nil
         let complete = cached.flatMap { $0.isComplete ? $0 : nil }
         switch policy.mode {
         case .cacheOnly:
@@ -147,7 +147,7 @@ public struct CachedProvider: StorageProvider {
             var full = page
             full.fields = .all
             let answer = try await base.list(folder, page: full)
-            for item in answer.items { try? store.saveItem(item, account: account) }
+            for item in answer.items { try? await store.saveItem(item, account: account) }
             return answer
         } catch where Self.isOffline(error) {
             guard let complete else { throw error }
@@ -158,10 +158,10 @@ public struct CachedProvider: StorageProvider {
     /// Refreshes a stale listing: through the change feed where the provider has one (only what
     /// changed is fetched), else by listing the folder again.
     func refreshListing(_ folder: ItemPath) async throws {
-        let following = try store.item(at: .root, account: account)?.item.properties[CacheMarks.changeToken] != nil
+        let following = try await store.item(at: .root, account: account)?.item.properties[CacheMarks.changeToken] != nil
         if following, try await refreshChanges() != nil {
-            let items = try store.cachedChildren(of: folder, account: account)
-            try store.saveListing(items, of: folder, account: account, complete: true)
+            let items = try await store.cachedChildren(of: folder, account: account)
+            try await store.saveListing(items, of: folder, account: account, complete: true)
             return
         }
         // Start following the feed before listing, so that what changes after the listing is seen next time.
@@ -190,20 +190,20 @@ public struct CachedProvider: StorageProvider {
     ) async throws -> (items: [Item], listed: Bool, changed: Int) {
         guard base.capabilities.features.contains(.recursiveETags) else {
             let items = try await base.listAll(folder)
-            let changed = (try? store.saveListing(items, of: folder, account: account, complete: true)) ?? items.count
+            let changed = (try? await store.saveListing(items, of: folder, account: account, complete: true)) ?? items.count
             return (items, true, changed)
         }
         let etag: String?
         if let knownETag { etag = knownETag } else { etag = try await base.item(at: folder).etag }
-        if let etag, let state = try? store.listingState(of: folder, account: account), state.isComplete, state.changeToken == etag,
-            let unchanged = cachedItems ? (try? store.listing(of: folder, account: account))?.items : []
+        if let etag, let state = try? await store.listingState(of: folder, account: account), state.isComplete, state.changeToken == etag,
+            let unchanged = cachedItems ? (try? await store.listing(of: folder, account: account))?.items : []
         {
-            _ = try? store.touchListing(of: folder, account: account)
+            _ = try? await store.touchListing(of: folder, account: account)
             return (unchanged, false, 0)
         }
         // The etag is read before the listing: a change made while listing shows as a new etag next time.
         let items = try await base.listAll(folder)
-        let changed = (try? store.saveListing(items, of: folder, account: account, complete: true, changeToken: etag)) ?? items.count
+        let changed = (try? await store.saveListing(items, of: folder, account: account, complete: true, changeToken: etag)) ?? items.count
         return (items, true, changed)
     }
 

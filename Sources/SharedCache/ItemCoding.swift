@@ -3,7 +3,7 @@ import GRDB
 import ProviderAPI
 
 /// Writes and reads `Item`s as rows of the `item` table: searchable columns plus the whole item as JSON.
-struct ItemCoding {
+struct ItemCoding: Sendable {
     private let encoder: JSONEncoder
     private let decoder = JSONDecoder()
 

@@ -59,26 +59,26 @@ func bytes(_ count: Int, seed: UInt64) -> Data {
     return Data(bytes)
 }
 
-func writeItems(directory: URL, accountName: String, count: Int, log: TortureLog) throws {
+func writeItems(directory: URL, accountName: String, count: Int, log: TortureLog) async throws {
     let store = try CacheStore(directory: directory)
     let owner = account(accountName)
     let folder = try ItemPath("/p-\(accountName)")
     var index = 0
     while index < count {
         let batch = try (index..<min(index + 20, count)).map { i in item(try folder.appending("i\(i)"), size: Int64(i)) }
-        try store.saveListing(batch, of: folder, account: owner, complete: false)
+        try await store.saveListing(batch, of: folder, account: owner, complete: false)
         index += batch.count
         log.line("items \(index)")
     }
 }
 
-func writeBlobs(directory: URL, count: Int, size: Int, log: TortureLog) throws {
+func writeBlobs(directory: URL, count: Int, size: Int, log: TortureLog) async throws {
     let store = try CacheStore(directory: directory, blobLimits: BlobLimits(maxBytes: nil, maxCount: nil))
     let scratch = directory.deletingLastPathComponent().appendingPathComponent("torture-src-\(getpid())")
     defer { try? FileManager.default.removeItem(at: scratch) }
     for index in 0..<count {
         try bytes(size, seed: UInt64(getpid()) << 20 | UInt64(index)).write(to: scratch)
-        let key = try store.blobs.save(file: scratch)
+        let key = try await store.blobs.save(file: scratch)
         log.line("blob \(key)")
     }
 }
@@ -94,17 +94,17 @@ func mixed(directory: URL, seed: UInt64, log: TortureLog) async throws {
         let folder = try ItemPath("/m/\(seed)-\(round)")
         let children = try (0..<50).map { i in item(try folder.appending("c\(i)"), size: Int64(i)) }
         log.line("begin listing \(folder)")
-        try store.saveListing(children, of: folder, account: owner, complete: true)
+        try await store.saveListing(children, of: folder, account: owner, complete: true)
         log.line("listing \(folder) 50")
         if round % 3 == 0 {
             let target = try ItemPath("/moved/\(seed)-\(round)")
             log.line("begin moved \(folder) \(target)")
-            try store.moveItem(from: folder, to: target, account: owner)
+            try await store.moveItem(from: folder, to: target, account: owner)
             log.line("moved \(folder) \(target)")
         }
         if round % 5 == 0 {
             log.line("begin removed \(folder)")
-            try store.removeItem(at: folder, account: owner)
+            try await store.removeItem(at: folder, account: owner)
             log.line("removed \(folder)")
         }
         // A blob of 64 KiB to 1 MiB, through a file or through the download sink.
@@ -112,7 +112,7 @@ func mixed(directory: URL, seed: UInt64, log: TortureLog) async throws {
         let data = bytes(size, seed: seed << 32 | round)
         if round % 2 == 0 {
             try data.write(to: scratch)
-            log.line("blob \(try store.blobs.save(file: scratch))")
+            log.line("blob \(try await store.blobs.save(file: scratch))")
         } else {
             let sink = store.blobs.sink()
             try await sink.begin(offset: 0, expectedLength: Int64(size), validator: nil)
@@ -128,54 +128,54 @@ func mixed(directory: URL, seed: UInt64, log: TortureLog) async throws {
     }
 }
 
-func bench(directory: URL) throws {
+func bench(directory: URL) async throws {
     let store = try CacheStore(directory: directory, blobLimits: BlobLimits(maxBytes: nil, maxCount: 3000))
     let owner = account("bench")
     let items = try (0..<100_000).map { i in
         Item(path: try ItemPath("/bulk/f\(i / 1000)/document-\(i).txt"), kind: .file, size: Int64(i), mimeType: "text/plain")
     }
     var start = ContinuousClock.now
-    try store.saveItems(items, account: owner)
+    try await store.saveItems(items, account: owner)
     print("insert 100000 items: \(ContinuousClock.now - start)")
     start = ContinuousClock.now
-    let hits = try store.search(.nameContains("ment-4242"), account: owner)
+    let hits = try await store.search(.nameContains("ment-4242"), account: owner)
     print("FTS search (\(hits.count) hits): \(ContinuousClock.now - start)")
     start = ContinuousClock.now
-    let combined = try store.search(.and([.nameContains("document-99"), .size(min: 99_000, max: nil)]), account: owner)
+    let combined = try await store.search(.and([.nameContains("document-99"), .size(min: 99_000, max: nil)]), account: owner)
     print("FTS + size search (\(combined.count) hits): \(ContinuousClock.now - start)")
     start = ContinuousClock.now
-    let listing = try store.cachedChildren(of: "/bulk/f42", account: owner)
+    let listing = try await store.cachedChildren(of: "/bulk/f42", account: owner)
     print("children of a folder (\(listing.count)): \(ContinuousClock.now - start)")
     let wide = try (0..<10_000).map { i in Item(path: try ItemPath("/wide/f\(i).txt"), kind: .file, size: Int64(i)) }
     start = ContinuousClock.now
-    try store.saveListing(wide, of: "/wide", account: owner, complete: true)
+    try await store.saveListing(wide, of: "/wide", account: owner, complete: true)
     print("saving a new 10000-child listing: \(ContinuousClock.now - start)")
     start = ContinuousClock.now
-    let cachedWide = try store.listing(of: "/wide", account: owner)
+    let cachedWide = try await store.listing(of: "/wide", account: owner)
     print("listing of a 10000-child folder from the cache (\(cachedWide?.items.count ?? 0)): \(ContinuousClock.now - start)")
     start = ContinuousClock.now
-    let unchanged = try store.saveListing(wide, of: "/wide", account: owner, complete: true)
+    let unchanged = try await store.saveListing(wide, of: "/wide", account: owner, complete: true)
     print("saving the same 10000-child listing again (\(unchanged) rewritten): \(ContinuousClock.now - start)")
     var touched = wide
     for index in stride(from: 0, to: touched.count, by: 100) { touched[index].size = -1 }
     start = ContinuousClock.now
-    let changed = try store.saveListing(touched, of: "/wide", account: owner, complete: true)
+    let changed = try await store.saveListing(touched, of: "/wide", account: owner, complete: true)
     print("saving it with 1% changed (\(changed) rewritten): \(ContinuousClock.now - start)")
     let scratch = directory.appendingPathComponent("bench-src")
     start = ContinuousClock.now
     for index in 0..<3000 {
         try bytes(1024, seed: UInt64(index)).write(to: scratch)
-        try store.blobs.save(file: scratch)
+        try await store.blobs.save(file: scratch)
     }
     print("3000 blob saves (1 KiB): \(ContinuousClock.now - start)")
     start = ContinuousClock.now
     for index in 3000..<3500 {
         try bytes(1024, seed: UInt64(index)).write(to: scratch)
-        try store.blobs.save(file: scratch)
+        try await store.blobs.save(file: scratch)
     }
     print("blob save evicting one at 3000 blobs: \((ContinuousClock.now - start) / 500) each")
     start = ContinuousClock.now
-    try store.blobs.setLimits(BlobLimits(maxBytes: nil, maxCount: 1000))
+    try await store.blobs.setLimits(BlobLimits(maxBytes: nil, maxCount: 1000))
     print("evict 2000 of 3000 blobs at once: \(ContinuousClock.now - start)")
     start = ContinuousClock.now
     _ = try CacheStore(directory: directory, blobLimits: BlobLimits(maxBytes: nil, maxCount: 1000))
@@ -183,23 +183,23 @@ func bench(directory: URL) throws {
 }
 
 /// LRU cost at scale: `count` blobs saved, then saves that each evict one, then half evicted at once.
-func benchLRU(directory: URL, count: Int) throws {
+func benchLRU(directory: URL, count: Int) async throws {
     let store = try CacheStore(directory: directory, blobLimits: BlobLimits(maxBytes: nil, maxCount: count))
     let scratch = directory.appendingPathComponent("bench-src")
     var start = ContinuousClock.now
     for index in 0..<count {
         try bytes(64, seed: UInt64(index)).write(to: scratch)
-        try store.blobs.save(file: scratch)
+        try await store.blobs.save(file: scratch)
     }
     print("\(count) blob saves (64 B): \(ContinuousClock.now - start)")
     start = ContinuousClock.now
     for index in count..<(count + 200) {
         try bytes(64, seed: UInt64(index)).write(to: scratch)
-        try store.blobs.save(file: scratch)
+        try await store.blobs.save(file: scratch)
     }
     print("blob save evicting one at \(count) blobs: \((ContinuousClock.now - start) / 200) each")
     start = ContinuousClock.now
-    try store.blobs.setLimits(BlobLimits(maxBytes: nil, maxCount: count / 2))
+    try await store.blobs.setLimits(BlobLimits(maxBytes: nil, maxCount: count / 2))
     print("evict \(count / 2) of \(count) blobs at once: \(ContinuousClock.now - start)")
 }
 
@@ -209,18 +209,18 @@ do {
     switch arguments[1] {
     case "write-items" where arguments.count == 6:
         guard let count = Int(arguments[4]) else { fail("bad COUNT") }
-        try writeItems(directory: URL(fileURLWithPath: arguments[2]), accountName: arguments[3], count: count, log: TortureLog(path: arguments[5]))
+        try await writeItems(directory: URL(fileURLWithPath: arguments[2]), accountName: arguments[3], count: count, log: TortureLog(path: arguments[5]))
     case "write-blobs" where arguments.count == 6:
         guard let count = Int(arguments[3]), let size = Int(arguments[4]) else { fail("bad COUNT or SIZE") }
-        try writeBlobs(directory: URL(fileURLWithPath: arguments[2]), count: count, size: size, log: TortureLog(path: arguments[5]))
+        try await writeBlobs(directory: URL(fileURLWithPath: arguments[2]), count: count, size: size, log: TortureLog(path: arguments[5]))
     case "mixed" where arguments.count == 5:
         guard let seed = UInt64(arguments[3]) else { fail("bad SEED") }
         try await mixed(directory: URL(fileURLWithPath: arguments[2]), seed: seed, log: TortureLog(path: arguments[4]))
     case "bench-lru" where arguments.count == 4:
         guard let count = Int(arguments[3]) else { fail("bad COUNT") }
-        try benchLRU(directory: URL(fileURLWithPath: arguments[2]), count: count)
+        try await benchLRU(directory: URL(fileURLWithPath: arguments[2]), count: count)
     case "bench" where arguments.count == 3:
-        try bench(directory: URL(fileURLWithPath: arguments[2]))
+        try await bench(directory: URL(fileURLWithPath: arguments[2]))
     default:
         fail("unknown command or wrong arguments: \(arguments.dropFirst().joined(separator: " "))")
     }

@@ -63,7 +63,7 @@ private struct StaleRig {
         swr = CachedProvider(wrapping: gated, store: store, policy: CachePolicy(.staleWhileRevalidate, maxAge: .seconds(0)))
     }
 
-    func cachedSize() throws -> Int64? { try store.item(at: "/a.txt", account: online.account)?.item.size }
+    func cachedSize() async throws -> Int64? { try await store.item(at: "/a.txt", account: online.account)?.item.size }
 
     func remove() { try? FileManager.default.removeItem(at: directory) }
 }
@@ -85,7 +85,7 @@ struct CacheRefresherTests {
         await rig.swr.refresher.waitForAll()
         #expect(await rig.gate.itemRequests == 1, "one refresh asked the server once")
         #expect(rig.swr.refresher.runningKeys.isEmpty)
-        #expect(try rig.cachedSize() == 6)
+        #expect(try await rig.cachedSize() == 6)
         // Once it ended, a later stale read refreshes again.
         _ = try await rig.swr.item(at: "/a.txt")
         await rig.swr.refresher.waitForAll()
@@ -107,7 +107,7 @@ struct CacheRefresherTests {
         #expect(rig.swr.refresher.runningKeys.count <= 2)
         await rig.gate.open()
         await rig.swr.refresher.waitForAll()
-        #expect(try rig.cachedSize() == 6)
+        #expect(try await rig.cachedSize() == 6)
     }
 
     @Test("closing cancels a running refresh, leaves the cache as it was and starts no more")
@@ -120,7 +120,7 @@ struct CacheRefresherTests {
         #expect(rig.swr.refresher.isClosed)
         #expect(rig.swr.refresher.runningKeys.isEmpty)
         #expect(await rig.gate.cancelledRequests >= 1, "the request under way was cancelled")
-        #expect(try rig.cachedSize() == 3)
+        #expect(try await rig.cachedSize() == 3)
         // A stale read still answers from the cache, but refreshes nothing.
         let asked = await rig.gate.itemRequests
         #expect(try await rig.swr.item(at: "/a.txt").size == 3)
@@ -129,6 +129,6 @@ struct CacheRefresherTests {
         await rig.gate.open()
         await rig.swr.refresher.waitForAll()
         #expect(await rig.gate.itemRequests == asked)
-        #expect(try rig.cachedSize() == 3)
+        #expect(try await rig.cachedSize() == 3)
     }
 }

@@ -91,7 +91,7 @@ struct CachedProviderTests {
         #expect(answered.properties[CacheMarks.stale] == "true")
         var refreshed: Int64?
         for _ in 0..<100 {
-            refreshed = try rig.store.item(at: "/a.txt", account: rig.base.account)?.item.size
+            refreshed = try await rig.store.item(at: "/a.txt", account: rig.base.account)?.item.size
             if refreshed == 6 { break }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -106,15 +106,15 @@ struct CachedProviderTests {
         let account = rig.base.account
         _ = try await cached.createFolder(named: "dir", in: .root)
         let file = try await cached.upload(DataSource(string: "abc"), to: "/dir", name: "a.txt", options: UploadOptions())
-        #expect(try rig.store.item(at: file.path, account: account) != nil)
+        #expect(try await rig.store.item(at: file.path, account: account) != nil)
         _ = try await cached.move("/dir/a.txt", to: "/dir/b.txt", options: TransferOptions())
-        #expect(try rig.store.item(at: "/dir/a.txt", account: account) == nil)
-        #expect(try rig.store.item(at: "/dir/b.txt", account: account) != nil)
+        #expect(try await rig.store.item(at: "/dir/a.txt", account: account) == nil)
+        #expect(try await rig.store.item(at: "/dir/b.txt", account: account) != nil)
         _ = try await cached.copy("/dir/b.txt", to: "/c.txt", options: TransferOptions())
-        #expect(try rig.store.item(at: "/c.txt", account: account) != nil)
+        #expect(try await rig.store.item(at: "/c.txt", account: account) != nil)
         try await cached.delete("/dir")
-        #expect(try rig.store.item(at: "/dir/b.txt", account: account) == nil)
-        #expect(try rig.store.item(at: "/dir", account: account) == nil)
+        #expect(try await rig.store.item(at: "/dir/b.txt", account: account) == nil)
+        #expect(try await rig.store.item(at: "/dir", account: account) == nil)
     }
 
     @Test("a second download of the same content comes from the blob store, and offline too")
@@ -127,7 +127,7 @@ struct CachedProviderTests {
         let first = MemorySink()
         _ = try await cached.download(file.path, to: first, options: DownloadOptions())
         #expect(await first.bytes == bytes)
-        #expect(rig.store.blobs.count == 1)
+        #expect(await rig.store.blobs.count == 1)
         let contentGets = { rig.faults.requests.filter { $0.hasPrefix("GET") }.count }
         let before = contentGets()
         let second = MemorySink()
@@ -178,9 +178,9 @@ struct CachedProviderChangeTests {
         #expect(applied >= 4)
         let sent = Array(rig.faults.requests.dropFirst(before))
         #expect(sent.count == 1, "one request to the change feed, no listing or stat: \(sent)")
-        let names = try rig.store.cachedChildren(of: "/dir", account: account).map(\.name).sorted()
+        let names = try await rig.store.cachedChildren(of: "/dir", account: account).map(\.name).sorted()
         #expect(names == ["keep.txt", "new.txt", "to.txt"])
-        #expect(try rig.store.item(at: "/dir/keep.txt", account: account)?.item.size == 7)
+        #expect(try await rig.store.item(at: "/dir/keep.txt", account: account)?.item.size == 7)
     }
 
     @Test("an unchanged folder etag answers a network-first listing from the cache with one small request")
@@ -220,7 +220,7 @@ struct CachedProviderChangeTests {
         #expect(third == TreeRefresh(foldersListed: 4, foldersUnchanged: 1, itemsChanged: 4))
         // the root's etag, then four listings: a child's etag comes from its parent's listing, not asked again
         #expect(rig.requestCount == beforeThird + 5)
-        #expect(try rig.store.item(at: "/x/y/z/f.txt", account: cached.account)?.item.size == 10)
+        #expect(try await rig.store.item(at: "/x/y/z/f.txt", account: cached.account)?.item.size == 10)
         let offline = rig.cached(.cacheOnly)
         #expect(try await offline.listAll("/p/q").map(\.name) == ["g.txt"])
     }

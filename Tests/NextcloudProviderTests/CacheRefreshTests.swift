@@ -50,7 +50,7 @@ struct CacheRefreshTests {
         #expect(third.foldersListed == 4, "\(third)")
         #expect(third.foldersUnchanged == 1, "\(third)")
         #expect(third.itemsChanged >= 4, "\(third)")
-        #expect(try store.item(at: "/x/y/z/f.txt", account: cached.account)?.item.size == 13)
+        #expect(try await store.item(at: "/x/y/z/f.txt", account: cached.account)?.item.size == 13)
 
         let offline = CachedProvider(wrapping: provider, store: store, policy: .cacheOnly)
         #expect(try await offline.listAll("/p").map(\.name) == ["g.txt"])

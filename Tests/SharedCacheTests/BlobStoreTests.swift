@@ -9,46 +9,46 @@ import ProviderKit
 @Suite("BlobStore")
 struct BlobStoreTests {
     @Test("save computes SHA-256, open returns the bytes, remove and reset empty the store")
-    func saveOpenRemove() throws {
+    func saveOpenRemove() async throws {
         let dir = try CacheDirectory()
         defer { dir.remove() }
         let store = try CacheStore(directory: dir.url)
         let bytes = Fixtures.bytes(100_000, seed: 1)
-        let key = try store.blobs.save(file: try Fixtures.write(bytes, in: dir.url))
+        let key = try await store.blobs.save(file: try Fixtures.write(bytes, in: dir.url))
         #expect(key == Digester.hex(.sha256, of: bytes))
-        #expect(store.blobs.has(key))
-        #expect(store.blobs.has(key.uppercased()))
-        let url = try #require(store.blobs.open(key))
+        #expect(await store.blobs.has(key))
+        #expect(await store.blobs.has(key.uppercased()))
+        let url = try #require(await store.blobs.open(key))
         #expect(try Data(contentsOf: url) == Data(bytes))
-        #expect(store.blobs.count == 1)
-        #expect(store.blobs.totalBytes == 100_000)
-        #expect(try store.stats().blobBytes == 100_000)
-        try store.blobs.remove(key)
-        #expect(!store.blobs.has(key))
-        #expect(store.blobs.open(key) == nil)
+        #expect(await store.blobs.count == 1)
+        #expect(await store.blobs.totalBytes == 100_000)
+        #expect(try await store.stats().blobBytes == 100_000)
+        try await store.blobs.remove(key)
+        #expect(await !store.blobs.has(key))
+        #expect(await store.blobs.open(key) == nil)
         #expect(!FileManager.default.fileExists(atPath: url.path))
-        try store.blobs.save(file: try Fixtures.write([1, 2, 3], in: dir.url))
-        try store.blobs.reset()
-        #expect(store.blobs.count == 0)
-        #expect(!store.blobs.has("not a digest"))
+        try await store.blobs.save(file: try Fixtures.write([1, 2, 3], in: dir.url))
+        try await store.blobs.reset()
+        #expect(await store.blobs.count == 0)
+        #expect(await !store.blobs.has("not a digest"))
     }
 
     @Test("a given digest is verified; a mismatch is an integrity error and leaves nothing")
-    func verifiesDigest() throws {
+    func verifiesDigest() async throws {
         let dir = try CacheDirectory()
         defer { dir.remove() }
         let store = try CacheStore(directory: dir.url)
         let bytes = Fixtures.bytes(5000, seed: 2)
         let md5 = try #require(Digester.hex(.md5, of: bytes))
         let source = try Fixtures.write(bytes, in: dir.url)
-        #expect(try store.blobs.save(file: source, digest: md5.uppercased(), algorithm: .md5) == md5)
-        #expect(store.blobs.has(md5))
+        #expect(try await store.blobs.save(file: source, digest: md5.uppercased(), algorithm: .md5) == md5)
+        #expect(await store.blobs.has(md5))
         let wrong = String(repeating: "0", count: 64)
-        #expect {
-            try store.blobs.save(file: source, digest: wrong)
+        await #expect {
+            try await store.blobs.save(file: source, digest: wrong)
         } throws: { ($0 as? ProviderError)?.code == .integrity }
-        #expect(!store.blobs.has(wrong))
-        #expect(store.blobs.count == 1)
+        #expect(await !store.blobs.has(wrong))
+        #expect(await store.blobs.count == 1)
         #expect(try tempFiles(dir.url).isEmpty)
     }
 
@@ -68,7 +68,7 @@ struct BlobStoreTests {
         #expect(sink.key == nil)
         try await sink.finish()
         #expect(sink.key == sha)
-        #expect(try Data(contentsOf: try #require(store.blobs.open(sha))) == Data(bytes))
+        #expect(try Data(contentsOf: try #require(await store.blobs.open(sha))) == Data(bytes))
 
         let bad = store.blobs.sink(expectedDigest: String(repeating: "a", count: 64))
         try await bad.begin(offset: 0, expectedLength: nil, validator: nil)
@@ -80,57 +80,60 @@ struct BlobStoreTests {
         try await failed.begin(offset: 0, expectedLength: nil, validator: nil)
         try await failed.write(ByteBuffer(bytes: [9, 9]))
         await failed.fail()
-        #expect(store.blobs.count == 1)
+        #expect(await store.blobs.count == 1)
         #expect(try tempFiles(dir.url).isEmpty)
     }
 
     @Test("LRU: the count limit evicts the least recently used, never the blob just saved")
-    func countLimit() throws {
+    func countLimit() async throws {
         let dir = try CacheDirectory()
         defer { dir.remove() }
         let store = try CacheStore(directory: dir.url, blobLimits: BlobLimits(maxCount: 3))
         #expect(store.blobs.limits == BlobLimits(maxBytes: nil, maxCount: 3))
         var keys: [String] = []
-        for seed in 0..<3 { keys.append(try store.blobs.save(file: try Fixtures.write(Fixtures.bytes(100, seed: UInt8(seed)), in: dir.url))) }
-        _ = store.blobs.open(keys[0])  // 0 is now the most recent; 1 is the oldest
-        let fourth = try store.blobs.save(file: try Fixtures.write(Fixtures.bytes(100, seed: 9), in: dir.url))
-        #expect(store.blobs.count == 3)
-        #expect(!store.blobs.has(keys[1]))
-        #expect(store.blobs.has(keys[0]) && store.blobs.has(keys[2]) && store.blobs.has(fourth))
-        try store.blobs.setLimits(BlobLimits(maxCount: 1))
-        #expect(store.blobs.count == 1)
-        #expect(store.blobs.has(fourth))
+        for seed in 0..<3 { keys.append(try await store.blobs.save(file: try Fixtures.write(Fixtures.bytes(100, seed: UInt8(seed)), in: dir.url))) }
+        _ = await store.blobs.open(keys[0])  // 0 is now the most recent; 1 is the oldest
+        let fourth = try await store.blobs.save(file: try Fixtures.write(Fixtures.bytes(100, seed: 9), in: dir.url))
+        #expect(await store.blobs.count == 3)
+        #expect(await !store.blobs.has(keys[1]))
+        #expect(await store.blobs.has(keys[0]))
+        #expect(await store.blobs.has(keys[2]))
+        #expect(await store.blobs.has(fourth))
+        try await store.blobs.setLimits(BlobLimits(maxCount: 1))
+        #expect(await store.blobs.count == 1)
+        #expect(await store.blobs.has(fourth))
     }
 
     @Test("the kept totals follow every change: a second save of the same content, eviction, removal, reset")
-    func totalsStayExact() throws {
+    func totalsStayExact() async throws {
         let dir = try CacheDirectory()
         defer { dir.remove() }
         let store = try CacheStore(directory: dir.url, blobLimits: BlobLimits(maxBytes: nil, maxCount: 4))
         var keys: [String] = []
-        for seed in 0..<6 { keys.append(try store.blobs.save(file: try Fixtures.write(Fixtures.bytes(100 + seed, seed: UInt8(seed)), in: dir.url))) }
-        #expect(store.blobs.count == 4)
-        #expect(store.blobs.totalBytes == 102 + 103 + 104 + 105)
+        for seed in 0..<6 { keys.append(try await store.blobs.save(file: try Fixtures.write(Fixtures.bytes(100 + seed, seed: UInt8(seed)), in: dir.url))) }
+        #expect(await store.blobs.count == 4)
+        #expect(await store.blobs.totalBytes == 102 + 103 + 104 + 105)
         // the same content again replaces its row; it must not count twice
-        try store.blobs.save(file: try Fixtures.write(Fixtures.bytes(105, seed: 5), in: dir.url))
-        #expect(store.blobs.count == 4)
-        #expect(store.blobs.totalBytes == 414)
-        try store.blobs.remove(keys[5])
-        #expect(store.blobs.count == 3)
-        #expect(store.blobs.totalBytes == 309)
-        #expect(try store.verify() == [])
-        try store.blobs.reset()
-        #expect(store.blobs.count == 0 && store.blobs.totalBytes == 0)
-        #expect(try store.verify() == [])
+        try await store.blobs.save(file: try Fixtures.write(Fixtures.bytes(105, seed: 5), in: dir.url))
+        #expect(await store.blobs.count == 4)
+        #expect(await store.blobs.totalBytes == 414)
+        try await store.blobs.remove(keys[5])
+        #expect(await store.blobs.count == 3)
+        #expect(await store.blobs.totalBytes == 309)
+        #expect(try await store.verify() == [])
+        try await store.blobs.reset()
+        #expect(await store.blobs.count == 0)
+        #expect(await store.blobs.totalBytes == 0)
+        #expect(try await store.verify() == [])
     }
 
     @Test("a cache made before the kept totals starts them from its blobs")
-    func totalsMigrateFromV1() throws {
+    func totalsMigrateFromV1() async throws {
         let dir = try CacheDirectory()
         defer { dir.remove() }
         let pool = try DatabasePool(path: dir.url.appendingPathComponent("cache.sqlite").path)
         try CacheSchema.migrator.migrate(pool, upTo: "v1")
-        try pool.write { db in
+        try await pool.write { db in
             try db.execute(sql: "INSERT INTO blob (digest, size, lastUsed, path) VALUES ('aa', 10, 1, 'aa/aa'), ('bb', 32, 2, 'bb/bb')")
         }
         try pool.close()
@@ -142,33 +145,34 @@ struct BlobStoreTests {
     }
 
     @Test("LRU: the byte limit evicts until the total fits; a blob over the limit alone stays")
-    func byteLimit() throws {
+    func byteLimit() async throws {
         let dir = try CacheDirectory()
         defer { dir.remove() }
         let store = try CacheStore(directory: dir.url, blobLimits: BlobLimits(maxBytes: 1000, maxCount: nil))
-        let a = try store.blobs.save(file: try Fixtures.write(Fixtures.bytes(400, seed: 1), in: dir.url))
-        let b = try store.blobs.save(file: try Fixtures.write(Fixtures.bytes(400, seed: 2), in: dir.url))
-        #expect(store.blobs.totalBytes == 800)
-        let c = try store.blobs.save(file: try Fixtures.write(Fixtures.bytes(300, seed: 3), in: dir.url))
-        #expect(!store.blobs.has(a))
-        #expect(store.blobs.has(b) && store.blobs.has(c))
-        #expect(store.blobs.totalBytes == 700)
-        let huge = try store.blobs.save(file: try Fixtures.write(Fixtures.bytes(5000, seed: 4), in: dir.url))
-        #expect(store.blobs.has(huge))
-        #expect(store.blobs.count == 1)
-        #expect(store.blobs.totalBytes == 5000)
+        let a = try await store.blobs.save(file: try Fixtures.write(Fixtures.bytes(400, seed: 1), in: dir.url))
+        let b = try await store.blobs.save(file: try Fixtures.write(Fixtures.bytes(400, seed: 2), in: dir.url))
+        #expect(await store.blobs.totalBytes == 800)
+        let c = try await store.blobs.save(file: try Fixtures.write(Fixtures.bytes(300, seed: 3), in: dir.url))
+        #expect(await !store.blobs.has(a))
+        #expect(await store.blobs.has(b))
+        #expect(await store.blobs.has(c))
+        #expect(await store.blobs.totalBytes == 700)
+        let huge = try await store.blobs.save(file: try Fixtures.write(Fixtures.bytes(5000, seed: 4), in: dir.url))
+        #expect(await store.blobs.has(huge))
+        #expect(await store.blobs.count == 1)
+        #expect(await store.blobs.totalBytes == 5000)
         // the default: unlimited bytes, 100 blobs
         #expect(BlobLimits() == BlobLimits(maxBytes: nil, maxCount: 100))
     }
 
     @Test("reopening removes rows without files, files without rows and dead writers' temporary files")
-    func reconcileOnOpen() throws {
+    func reconcileOnOpen() async throws {
         let dir = try CacheDirectory()
         defer { dir.remove() }
         var keys: [String] = []
         do {
             let store = try CacheStore(directory: dir.url)
-            for seed in 0..<3 { keys.append(try store.blobs.save(file: try Fixtures.write(Fixtures.bytes(64, seed: UInt8(seed)), in: dir.url))) }
+            for seed in 0..<3 { keys.append(try await store.blobs.save(file: try Fixtures.write(Fixtures.bytes(64, seed: UInt8(seed)), in: dir.url))) }
         }
         let blobs = dir.url.appendingPathComponent("blobs")
         // a row whose file vanished
@@ -185,9 +189,10 @@ struct BlobStoreTests {
         try Data([0]).write(to: blobs.appendingPathComponent(BlobStore.relativePath(of: keys[1])))
 
         let store = try CacheStore(directory: dir.url)
-        #expect(store.blobs.count == 1)
-        #expect(store.blobs.has(keys[2]))
-        #expect(!store.blobs.has(keys[0]) && !store.blobs.has(keys[1]))
+        #expect(await store.blobs.count == 1)
+        #expect(await store.blobs.has(keys[2]))
+        #expect(await !store.blobs.has(keys[0]))
+        #expect(await !store.blobs.has(keys[1]))
         #expect(!FileManager.default.fileExists(atPath: blobs.appendingPathComponent(BlobStore.relativePath(of: orphanKey)).path))
         #expect(!FileManager.default.fileExists(atPath: deadArea.path))
         #expect(try tempFiles(dir.url).isEmpty)
@@ -204,7 +209,7 @@ struct BlobStoreTests {
         let second = try CacheStore(directory: dir.url)
         try await sink.finish()
         let key = try #require(sink.key)
-        #expect(second.blobs.has(key))
+        #expect(await second.blobs.has(key))
     }
 
     private func tempFiles(_ cache: URL) throws -> [String] {

@@ -21,7 +21,7 @@ struct CacheCrashTests {
             #expect(child.process.terminationReason == .uncaughtSignal, "round \(round): the child ended by itself")
 
             let store = try CacheStore(directory: cache, blobLimits: BlobLimits(maxBytes: 4 << 20, maxCount: 40))
-            let problems = try store.verify()
+            let problems = try await store.verify()
             #expect(problems == [], "round \(round)")
             // Every change the child logged was committed and must be there.
             var expected: [String: Int] = [:]
@@ -44,10 +44,10 @@ struct CacheCrashTests {
                 for path in last.split(separator: " ").dropFirst(2) { expected[String(path)] = nil }
             }
             for (path, count) in expected {
-                let listing = try store.listing(of: ItemPath(path), account: owner)
+                let listing = try await store.listing(of: ItemPath(path), account: owner)
                 #expect(listing?.items.count == count, "round \(round): \(path)")
             }
-            if let last = blobs.last { #expect(store.blobs.has(last), "round \(round): the last committed blob") }
+            if let last = blobs.last { #expect(await store.blobs.has(last), "round \(round): the last committed blob") }
             let temp = cache.appendingPathComponent("blobs/tmp")
             let strays = try FileManager.default.contentsOfDirectory(atPath: temp.path).filter { !$0.hasSuffix(".lock") }
             #expect(strays.count == 1, "round \(round): only the open store's own temporary folder: \(strays)")

@@ -32,24 +32,24 @@ struct CacheHierarchyTests {
         let store = try CacheStore(directory: dir.url)
         let tree = FakeTree(width: 3, depth: 5)
         let hierarchy = store.hierarchy(named: "folders", account: Fixtures.alice)
-        #expect(!hierarchy.isLoaded)
-        #expect(try hierarchy.roots().isEmpty)
+        #expect(await !hierarchy.isLoaded)
+        #expect(try await hierarchy.roots().isEmpty)
         let loaded = Counter()
         try await hierarchy.load(maxDepth: 2, fetch: { try tree.children(of: $0) }) { node, depth in
             loaded.add("\(depth) \(node.path)")
         }
-        #expect(hierarchy.isLoaded)
-        #expect(try hierarchy.roots().map(\.name) == ["d0", "d1", "d2", "file.txt"])
-        #expect(try hierarchy.children(of: "/d1").map(\.name) == ["d0", "d1", "d2", "file.txt"])
-        #expect(try hierarchy.children(of: "/d1/d1").isEmpty, "not walked past maxDepth")
+        #expect(await hierarchy.isLoaded)
+        #expect(try await hierarchy.roots().map(\.name) == ["d0", "d1", "d2", "file.txt"])
+        #expect(try await hierarchy.children(of: "/d1").map(\.name) == ["d0", "d1", "d2", "file.txt"])
+        #expect(try await hierarchy.children(of: "/d1/d1").isEmpty, "not walked past maxDepth")
         #expect(loaded.all.count == 4 + 3 * 4)
         #expect(loaded.all.contains("0 /d2") && loaded.all.contains("1 /d2/file.txt"))
         #expect(store.hierarchy(named: "folders", account: Fixtures.alice) === hierarchy)
-        #expect(try store.hierarchy(named: "folders", account: Fixtures.bob).roots().isEmpty)
+        #expect(try await store.hierarchy(named: "folders", account: Fixtures.bob).roots().isEmpty)
 
         // Reopened (offline): the tree is still there.
         let reopened = try CacheStore(directory: dir.url)
-        #expect(try reopened.hierarchy(named: "folders", account: Fixtures.alice).children(of: "/d0").count == 4)
+        #expect(try await reopened.hierarchy(named: "folders", account: Fixtures.alice).children(of: "/d0").count == 4)
     }
 
     @Test("an interrupted load leaves the previous tree; a complete one replaces it")
@@ -59,7 +59,7 @@ struct CacheHierarchyTests {
         let store = try CacheStore(directory: dir.url)
         let hierarchy = store.hierarchy(named: "all", account: Fixtures.alice)
         try await hierarchy.load(maxDepth: 3, fetch: { try FakeTree(width: 2, depth: 3).children(of: $0) })
-        let before = try hierarchy.children(of: "/d0/d1")
+        let before = try await hierarchy.children(of: "/d0/d1")
         #expect(before.count == 3)
         await #expect(throws: ProviderError.self) {
             try await hierarchy.load(maxDepth: 3, fetch: { folder in
@@ -67,11 +67,11 @@ struct CacheHierarchyTests {
                 return [Item(path: try folder.appending("new"), kind: .folder)]
             })
         }
-        #expect(try hierarchy.children(of: "/d0/d1") == before)
-        #expect(try hierarchy.roots().map(\.name) == ["d0", "d1", "file.txt"])
+        #expect(try await hierarchy.children(of: "/d0/d1") == before)
+        #expect(try await hierarchy.roots().map(\.name) == ["d0", "d1", "file.txt"])
         try await hierarchy.load(maxDepth: 1, fetch: { _ in [Item(path: "/only", kind: .folder)] })
-        #expect(try hierarchy.roots().map(\.name) == ["only"])
-        #expect(try hierarchy.children(of: "/d0").isEmpty)
+        #expect(try await hierarchy.roots().map(\.name) == ["only"])
+        #expect(try await hierarchy.children(of: "/d0").isEmpty)
         let leftovers = try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM hierarchy_node") }
         #expect(leftovers == 1)
     }
@@ -115,8 +115,8 @@ struct CacheHierarchyTests {
         try await hierarchy.load(from: { [Item(path: "/a/b/c", kind: .folder), Item(path: "/a", kind: .folder), Item(path: "/a/b", kind: .folder)] }) {
             depths.add("\($0.path)=\($1)")
         }
-        #expect(try hierarchy.roots().map(\.name) == ["a"])
-        #expect(try hierarchy.children(of: "/a/b").map(\.name) == ["c"])
+        #expect(try await hierarchy.roots().map(\.name) == ["a"])
+        #expect(try await hierarchy.children(of: "/a/b").map(\.name) == ["c"])
         #expect(Set(depths.all) == ["/a=0", "/a/b=1", "/a/b/c=2"])
     }
 }

@@ -10,27 +10,27 @@ struct CacheObservationTests {
         let dir = try CacheDirectory()
         defer { dir.remove() }
         let store = try CacheStore(directory: dir.url)
-        try store.saveListing([Fixtures.file("/f/a"), Fixtures.file("/f/b")], of: "/f", account: Fixtures.alice, complete: true)
+        try await store.saveListing([Fixtures.file("/f/a"), Fixtures.file("/f/b")], of: "/f", account: Fixtures.alice, complete: true)
         var changes = store.observeListing(of: "/f", account: Fixtures.alice).makeAsyncIterator()
 
         let first = try #require(try await changes.next())
         #expect(first.items.map(\.name) == ["a", "b"])
         #expect(first.inserted.map(\.name) == ["a", "b"])
 
-        try store.saveItem(Fixtures.file("/f/c"), account: Fixtures.alice)
+        try await store.saveItem(Fixtures.file("/f/c"), account: Fixtures.alice)
         let second = try #require(try await changes.next())
         #expect(second.inserted.map(\.name) == ["c"])
         #expect(second.items.map(\.name) == ["a", "b", "c"])
         #expect(second.removed.isEmpty && second.updated.isEmpty)
 
-        try store.saveItem(Fixtures.file("/elsewhere/x"), account: Fixtures.alice)  // not in the folder: no change set
-        try store.saveItem(Fixtures.file("/f/a", size: 99), account: Fixtures.alice)
+        try await store.saveItem(Fixtures.file("/elsewhere/x"), account: Fixtures.alice)  // not in the folder: no change set
+        try await store.saveItem(Fixtures.file("/f/a", size: 99), account: Fixtures.alice)
         let third = try #require(try await changes.next())
         #expect(third.updated.map(\.name) == ["a"])
         #expect(third.updated.first?.size == 99)
         #expect(third.inserted.isEmpty && third.removed.isEmpty)
 
-        try store.saveListing([Fixtures.file("/f/a", size: 99)], of: "/f", account: Fixtures.alice, complete: true)
+        try await store.saveListing([Fixtures.file("/f/a", size: 99)], of: "/f", account: Fixtures.alice, complete: true)
         let fourth = try #require(try await changes.next())
         #expect(fourth.removed.map(\.name) == ["b", "c"])
         #expect(fourth.items.map(\.name) == ["a"])
@@ -41,14 +41,14 @@ struct CacheObservationTests {
         let dir = try CacheDirectory()
         defer { dir.remove() }
         let store = try CacheStore(directory: dir.url)
-        try store.saveItem(Fixtures.file("/docs/report.pdf", mime: "application/pdf"), account: Fixtures.alice)
+        try await store.saveItem(Fixtures.file("/docs/report.pdf", mime: "application/pdf"), account: Fixtures.alice)
         var changes = store.observe(.nameContains("report"), under: "/docs", account: Fixtures.alice).makeAsyncIterator()
         #expect(try await changes.next()?.items.map(\.name) == ["report.pdf"])
-        try store.saveItem(Fixtures.file("/docs/sub/Report 2.txt"), account: Fixtures.alice)
+        try await store.saveItem(Fixtures.file("/docs/sub/Report 2.txt"), account: Fixtures.alice)
         let added = try #require(try await changes.next())
         #expect(added.inserted.map(\.name) == ["Report 2.txt"])
         #expect(added.items.map(\.name) == ["Report 2.txt", "report.pdf"])
-        try store.removeItem(at: "/docs/report.pdf", account: Fixtures.alice)
+        try await store.removeItem(at: "/docs/report.pdf", account: Fixtures.alice)
         let removed = try #require(try await changes.next())
         #expect(removed.removed.map(\.name) == ["report.pdf"])
         #expect(removed.items.map(\.name) == ["Report 2.txt"])

@@ -20,15 +20,15 @@ private func mode(_ path: String) -> mode_t? {
 @Suite("Cache permissions")
 struct CachePermissionTests {
     @Test("a new cache folder is 0700; the database, its -wal and -shm, and the blobs are 0600")
-    func newCache() throws {
+    func newCache() async throws {
         let parent = try CacheDirectory()
         defer { parent.remove() }
         let folder = parent.url.appendingPathComponent("nested/strata", isDirectory: true)
         let store = try CacheStore(directory: folder)
         // Writing makes SQLite create the -wal and -shm files.
-        try store.write { db in try db.execute(sql: "DELETE FROM item") }
-        let key = try store.blobs.save(file: try Fixtures.write(Fixtures.bytes(5000, seed: 3), in: parent.url))
-        let blob = try #require(store.blobs.open(key))
+        try await store.write { db in try db.execute(sql: "DELETE FROM item") }
+        let key = try await store.blobs.save(file: try Fixtures.write(Fixtures.bytes(5000, seed: 3), in: parent.url))
+        let blob = try #require(await store.blobs.open(key))
 
         #expect(mode(folder.path) == 0o700)
         #expect(mode(store.blobs.directory.path) == 0o700)
@@ -46,17 +46,17 @@ struct CachePermissionTests {
     }
 
     @Test("an existing database readable by others is made 0600 when the cache opens")
-    func existingDatabase() throws {
+    func existingDatabase() async throws {
         let dir = try CacheDirectory()
         defer { dir.remove() }
         do {
             let store = try CacheStore(directory: dir.url)
-            try store.write { db in try db.execute(sql: "DELETE FROM item") }
+            try await store.write { db in try db.execute(sql: "DELETE FROM item") }
         }
         let database = dir.url.appendingPathComponent("cache.sqlite").path
         #expect(chmod(database, 0o644) == 0)
         let store = try CacheStore(directory: dir.url)
-        try store.write { db in try db.execute(sql: "DELETE FROM item") }
+        try await store.write { db in try db.execute(sql: "DELETE FROM item") }
         #expect(mode(database) == 0o600)
         for side in ["-wal", "-shm"] where mode(database + side) != nil {
             #expect(mode(database + side) == 0o600, "\(side)")

@@ -27,7 +27,7 @@ struct ServerFactStoreTests {
         let reopened = try CacheStore(directory: dir.url)
         #expect(try await reopened.fact("webdav.verified", server: "http://127.0.0.1:8080/", user: "ann") == second)
 
-        try reopened.clear()
+        try await reopened.clear()
         #expect(try await store.fact("webdav.verified", server: "http://127.0.0.1:8080/", user: "ann") == nil)
     }
 }

@@ -17,7 +17,7 @@ struct CacheStatsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try CommandCache.store(at: try global.cacheDirectory())
-        let stats = try store.stats()
+        let stats = try await store.stats()
         if global.json {
             try Output.json(stats)
         } else {
@@ -37,8 +37,8 @@ struct CacheClearCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try CommandCache.store(at: try global.cacheDirectory())
-        try store.clear()
-        try store.blobs.reset()
+        try await store.clear()
+        try await store.blobs.reset()
         Output.line("cleared \(store.directory.path)")
     }
 }
