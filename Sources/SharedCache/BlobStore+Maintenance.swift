@@ -41,10 +41,10 @@ extension BlobStore {
     func discard(_ relative: String) -> URL? {
         let trashFile = temp.newFile()
         do {
-            try BlobFile.rename(directory.appendingPathComponent(relative).path, trashFile.path)
+            try PosixFile.rename(directory.appendingPathComponent(relative).path, trashFile.path)
             return trashFile
         } catch {
-            BlobFile.remove(directory.appendingPathComponent(relative).path)
+            PosixFile.remove(directory.appendingPathComponent(relative).path)
             return nil
         }
     }
@@ -52,7 +52,7 @@ extension BlobStore {
     /// A write transaction whose discarded files (`body`'s second argument) are deleted once it ends.
     func writeDiscarding<T>(_ body: (Database, inout [URL]) throws -> T) throws -> T {
         var trash: [URL] = []
-        defer { for file in trash { BlobFile.remove(file.path) } }
+        defer { for file in trash { PosixFile.remove(file.path) } }
         return try write { db in try body(db, &trash) }
     }
 
@@ -68,7 +68,7 @@ extension BlobStore {
                 let folder = directory.appendingPathComponent(shard, isDirectory: true)
                 for name in (try? fileManager.contentsOfDirectory(atPath: folder.path)) ?? [] {
                     let path = folder.appendingPathComponent(name).path
-                    guard let size = BlobFile.size(path) else { continue }
+                    guard let size = PosixFile.regularFileSize(atPath: path) else { continue }
                     onDisk[PathKey(shard + "/" + name)] = (path, size)
                 }
             }
@@ -84,7 +84,7 @@ extension BlobStore {
                 }
             }
             for (key, file) in onDisk where !registered.contains(key) {
-                BlobFile.remove(file.path)
+                PosixFile.remove(file.path)
             }
             try evict(keeping: nil, in: db, trash: &trash)
         }
