@@ -33,7 +33,7 @@ public struct ApplicationURL: Sendable, Hashable {
     ///     the URL's first segment.
     ///   - expected: what such a URL looks like, said when `url` is not one, such as
     ///     `"a Nuxeo URL is http(s)://host/nuxeo/path"`.
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a URL that is not `http`/`https` with a
+    /// - Throws: `ProviderError.Code.invalidArgument` for a URL that is not `http`/`https` with a
     ///   host, whose port is not in 1…65535, or whose path does not start with `applicationPath`.
     public init(_ url: URL, applicationPath: String?, expected: String) throws {
         try URLChecks.requireValidPort(url)
@@ -62,7 +62,7 @@ public struct ApplicationURL: Sendable, Hashable {
     /// The application's URL: `https://host/nuxeo`, or `https://host/nuxeo/` with
     /// `trailingSlash`; for an application at the root, `https://host` or `https://host/`.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` when the URL cannot be made.
+    /// - Throws: `ProviderError.Code.invalidArgument` when the URL cannot be made.
     public func url(trailingSlash: Bool) throws -> URL {
         var components = origin
         let path = applicationPath.map { "/" + PercentEncoding.formEncode($0) }.joined()
