@@ -42,10 +42,10 @@ extension BlobStore {
     func discard(_ relative: String) -> URL? {
         let trashFile = temp.newFile()
         do {
-            try BlobFile.rename(directory.appendingPathComponent(relative).path, trashFile.path)
+            try PosixFile.rename(directory.appendingPathComponent(relative).path, trashFile.path)
             return trashFile
         } catch {
-            BlobFile.remove(directory.appendingPathComponent(relative).path)
+            PosixFile.remove(directory.appendingPathComponent(relative).path)
             return nil
         }
     }
@@ -54,7 +54,7 @@ extension BlobStore {
     /// (committed or not), through GRDB's async accessor.
     func writeDiscarding<T: Sendable>(_ body: @escaping @Sendable (Database, inout [URL]) throws -> T) async throws -> T {
         let discarded = NIOLockedValueBox<[URL]>([])
-        defer { for file in discarded.withLockedValue({ $0 }) { BlobFile.remove(file.path) } }
+        defer { for file in discarded.withLockedValue({ $0 }) { PosixFile.remove(file.path) } }
         return try await write { db in
             var trash: [URL] = []
             defer { discarded.withLockedValue { $0.append(contentsOf: trash) } }
@@ -66,7 +66,7 @@ extension BlobStore {
     /// while the store opens, in the synchronous initializer (see ``CacheStore/init(directory:blobLimits:)``).
     func writeDiscardingWhileOpening<T>(_ body: (Database, inout [URL]) throws -> T) throws -> T {
         var trash: [URL] = []
-        defer { for file in trash { BlobFile.remove(file.path) } }
+        defer { for file in trash { PosixFile.remove(file.path) } }
         do { return try pool.write { db in try body(db, &trash) } } catch { throw CacheStore.wrap(error) }
     }
 
@@ -82,7 +82,7 @@ extension BlobStore {
                 let folder = directory.appendingPathComponent(shard, isDirectory: true)
                 for name in (try? fileManager.contentsOfDirectory(atPath: folder.path)) ?? [] {
                     let path = folder.appendingPathComponent(name).path
-                    guard let size = BlobFile.size(path) else { continue }
+                    guard let size = PosixFile.regularFileSize(atPath: path) else { continue }
                     onDisk[PathKey(shard + "/" + name)] = (path, size)
                 }
             }
@@ -98,7 +98,7 @@ extension BlobStore {
                 }
             }
             for (key, file) in onDisk where !registered.contains(key) {
-                BlobFile.remove(file.path)
+                PosixFile.remove(file.path)
             }
             try evict(keeping: nil, in: db, trash: &trash)
         }

@@ -55,7 +55,7 @@ public final class BlobStore: Sendable {
         guard let key = Self.key(digest) else { return false }
         let row = try? await read { db in try String.fetchOne(db, sql: "SELECT path FROM blob WHERE digest = ?", arguments: [key]) }
         guard let relative = row.flatMap({ $0 }) else { return false }
-        return BlobFile.size(directory.appendingPathComponent(relative).path) != nil
+        return PosixFile.regularFileSize(atPath: directory.appendingPathComponent(relative).path) != nil
     }
 
     /// Copies a file in; computes its SHA-256 when `digest` is nil, else verifies it (`algorithm` of the hex digest) and throws ProviderError(.integrity) on mismatch. Returns the key.
@@ -63,12 +63,7 @@ public final class BlobStore: Sendable {
     public func save(file: URL, digest: String? = nil, algorithm: DigestAlgorithm = .sha256) async throws -> String {
         let writer = try BlobWriter(store: self, expectedDigest: digest, algorithm: algorithm)
         do {
-            let source = try BlobFile.open(file.path, flags: O_RDONLY)
-            while true {
-                let chunk = try source.read(count: 1 << 20)
-                if chunk.readableBytes == 0 { break }
-                try writer.write(chunk)
-            }
+            try PosixFile.open(file.path, flags: O_RDONLY).readChunks(of: 1 << 20) { try writer.write($0) }
             return try await writer.finish()
         } catch {
             writer.abandon()
@@ -94,7 +89,7 @@ public final class BlobStore: Sendable {
                 return nil
             }
             let url = directory.appendingPathComponent(relative)
-            guard BlobFile.size(url.path) != nil else {
+            guard PosixFile.regularFileSize(atPath: url.path) != nil else {
                 try db.execute(sql: "DELETE FROM blob WHERE digest = ?", arguments: [key])
                 return nil
             }
@@ -181,7 +176,7 @@ public final class BlobStore: Sendable {
         try PrivateFiles.makeFolder(final.deletingLastPathComponent())
         let now = tick()
         try await writeDiscarding { db, trash in
-            try BlobFile.rename(temporary.path, final.path)
+            try PosixFile.rename(temporary.path, final.path)
             try db.execute(
                 sql: """
                     INSERT INTO blob (digest, size, lastUsed, path) VALUES (?, ?, ?, ?)

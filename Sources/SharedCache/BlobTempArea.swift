@@ -1,4 +1,5 @@
 import Foundation
+import ProviderAPI
 
 #if canImport(Glibc)
     import Glibc
@@ -16,21 +17,21 @@ import Foundation
 /// included), so their files are torn writes. A live writer's files are never touched.
 final class BlobTempArea: Sendable {
     let folder: URL
-    private let lockFile: BlobFile
+    private let lockFile: PosixFile
 
     init(root: URL) throws {
         try PrivateFiles.makeFolder(root)
         let id = UUID().uuidString.lowercased()
-        lockFile = try BlobFile.open(root.appendingPathComponent(id + ".lock").path, flags: O_RDWR | O_CREAT, mode: 0o600)
-        guard lockFile.lock(wait: false) else { throw BlobFile.error("lock", lockFile.path, EAGAIN) }
+        lockFile = try PosixFile.open(root.appendingPathComponent(id + ".lock").path, flags: O_RDWR | O_CREAT, mode: 0o600)
+        guard lockFile.lock(wait: false) else { throw ProviderError.posix(EAGAIN, "lock", path: lockFile.path) }
         folder = root.appendingPathComponent(id, isDirectory: true)
         try PrivateFiles.makeFolder(folder)
     }
 
     deinit {
         try? FileManager.default.removeItem(at: folder)
-        BlobFile.remove(lockFile.path)
-        lockFile.close()
+        PosixFile.remove(lockFile.path)
+        lockFile.closeNow()
     }
 
     /// A fresh temporary file name in this area.
@@ -49,11 +50,11 @@ final class BlobTempArea: Sendable {
         var removed = 0
         for name in names where name.hasSuffix(".lock") && name != mine + ".lock" {
             let id = String(name.dropLast(5))
-            guard let other = try? BlobFile.open(root.appendingPathComponent(name).path, flags: O_RDWR) else { continue }
+            guard let other = try? PosixFile.open(root.appendingPathComponent(name).path, flags: O_RDWR) else { continue }
             guard other.lock(wait: false) else { continue }  // a live store
             removed += removeFolder(root.appendingPathComponent(id, isDirectory: true))
-            BlobFile.remove(other.path)
-            other.close()
+            PosixFile.remove(other.path)
+            other.closeNow()
         }
         // Folders whose lock file is gone: an earlier cleanup stopped half-way.
         for name in names where !name.hasSuffix(".lock") && name != mine && !nameSet.contains(PathKey(name + ".lock")) {

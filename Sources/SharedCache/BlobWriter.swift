@@ -18,7 +18,7 @@ import ProviderKit
 /// ``abandon()`` never writes to a closed file or counts bytes that were not kept.
 final class BlobWriter: Sendable {
     private struct State {
-        var file: BlobFile?
+        var file: PosixFile?
         var digester: Digester
         var size: Int64 = 0
     }
@@ -42,7 +42,7 @@ final class BlobWriter: Sendable {
         }
         self.store = store
         temporary = store.temp.newFile()
-        let file = try BlobFile.open(temporary.path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+        let file = try PosixFile.open(temporary.path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
         state = NIOLockedValueBox(State(file: file, digester: digester))
     }
 
@@ -60,7 +60,7 @@ final class BlobWriter: Sendable {
         let (computed, size) = try state.withLockedValue { state -> (String, Int64) in
             guard let file = state.file else { throw ProviderError(.invalidArgument, "blob finished twice") }
             try file.sync()
-            file.close()
+            file.closeNow()
             state.file = nil
             return (state.digester.finalize(), state.size)
         }
@@ -68,7 +68,7 @@ final class BlobWriter: Sendable {
             abandon()
             throw ProviderError(.integrity, "blob digest \(computed) does not match the expected \(expected)")
         }
-        guard BlobFile.size(temporary.path) == size else {
+        guard PosixFile.regularFileSize(atPath: temporary.path) == size else {
             abandon()
             throw ProviderError(.integrity, "blob temporary file does not hold the \(size) bytes written")
         }
@@ -78,11 +78,11 @@ final class BlobWriter: Sendable {
 
     /// Deletes the temporary file.
     func abandon() {
-        let file = state.withLockedValue { state -> BlobFile? in
+        let file = state.withLockedValue { state -> PosixFile? in
             defer { state.file = nil }
             return state.file
         }
-        file?.close()
-        BlobFile.remove(temporary.path)
+        file?.closeNow()
+        PosixFile.remove(temporary.path)
     }
 }

@@ -47,7 +47,7 @@ extension CacheStore {
             let key = row.digest
             registered.insert(PathKey(row.path))
             let path = blobRoot.appendingPathComponent(row.path).path
-            guard let size = BlobFile.size(path) else {
+            guard let size = PosixFile.regularFileSize(atPath: path) else {
                 problems.append("blob \(key): file missing")
                 continue
             }
@@ -68,12 +68,7 @@ extension CacheStore {
 
     static func digest(of path: String, _ algorithm: DigestAlgorithm) throws -> String? {
         guard var digester = Digester(algorithm) else { return nil }
-        let file = try BlobFile.open(path, flags: O_RDONLY)
-        while true {
-            let chunk = try file.read(count: 1 << 20)
-            if chunk.readableBytes == 0 { break }
-            digester.update(chunk)
-        }
+        try PosixFile.open(path, flags: O_RDONLY).readChunks(of: 1 << 20) { digester.update($0) }
         return digester.finalize()
     }
 }

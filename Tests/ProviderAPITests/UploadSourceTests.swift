@@ -32,6 +32,21 @@ struct UploadSourceTests {
         #expect(DataSource(Data()).length == 0)
     }
 
+    @Test("DataSource over a buffer streams its readable bytes in pieces, as often as it is replayed")
+    func dataSourceOverBuffer() async throws {
+        var buffer = ByteBuffer(bytes: [9, 9, 9] + sample)
+        buffer.moveReaderIndex(forwardBy: 3)
+        let source = DataSource(buffer: buffer)
+        #expect(source.isReplayable)
+        #expect(source.length == 700_000)
+        for _ in 0..<2 {
+            let drained = try await drain(source)
+            #expect(drained.bytes == sample)
+            #expect(drained.pieces == 3, "256 KiB pieces")
+        }
+        #expect(try source.wholeBody().readableBytesView.elementsEqual(sample))
+    }
+
     @Test("FileSource streams the file's exact bytes and can be replayed")
     func fileSource() async throws {
         let dir = try TemporaryDirectory()

@@ -32,17 +32,7 @@ enum ResumeCases {
         try TransportChecks.expectUsed(faults, context: context)
         try TransportChecks.expectApplied(faults, since: before, "the cut of the download after \(cut) bytes")
         try await context.expectError(.network, "a download whose body is cut after \(cut) bytes") { try outcome.get() }
-        try context.expect(!FileManager.default.fileExists(atPath: local.path), "the cut download left a file under the final name")
-        let partial = LocalFile.size(of: sink.partialURL)
-        try context.expect(partial == cut, "the cut download left a partial file of \(String(describing: partial)) bytes, expected \(cut)")
-
-        let result = try await context.provider.download(
-            uploaded.path, to: FileSink(url: local, resumable: true), options: DownloadOptions(resume: true))
-        try context.expect(result.offset == cut, "the resumed download started at \(result.offset), not \(cut)")
-        try context.expect(result.bytesReceived == size - cut, "the resumed download received \(result.bytesReceived) bytes, not \(size - cut)")
-        let digest = try LocalFile.sha256(of: local)
-        try context.expect(digest == source.sha256, "the resumed file's SHA-256 is \(digest), the original's \(source.sha256)")
-        try context.expect(!FileManager.default.fileExists(atPath: sink.partialURL.path), "the partial file is still there after the resumed download")
+        try await expectResumes(context, uploaded.path, into: sink, cut: cut, of: source, "the cut download")
     }
 
     static let afterSinkFailure = ConformanceCase(
@@ -76,16 +66,26 @@ enum ResumeCases {
         }
         let calls = await sink.calls
         try context.expect(calls.last == .fail && !calls.contains(.finish), "after the sink failed, the provider called \(calls), not fail() last and never finish()")
-        try context.expect(!FileManager.default.fileExists(atPath: local.path), "the failed download left a file under the final name")
-        let partial = LocalFile.size(of: file.partialURL)
-        try context.expect(partial == cut, "the failed download left a partial file of \(String(describing: partial)) bytes, expected \(cut)")
+        try await expectResumes(context, uploaded.path, into: file, cut: cut, of: source, "the failed download")
+    }
 
-        let result = try await context.provider.download(
-            uploaded.path, to: FileSink(url: local, resumable: true), options: DownloadOptions(resume: true))
+    /// Checks what `what`, a download of `path` into `sink` stopped after `cut` bytes of `source`,
+    /// left (a partial file of `cut` bytes, nothing under the final name), then resumes it: only
+    /// the rest comes, the file matches `source`, and the partial file is gone.
+    private static func expectResumes(
+        _ context: ConformanceContext, _ path: ItemPath, into sink: FileSink, cut: Int64, of source: LocalFile, _ what: String
+    ) async throws {
+        let local = sink.url
+        try context.expect(!FileManager.default.fileExists(atPath: local.path), "\(what) left a file under the final name")
+        let partial = LocalFile.size(of: sink.partialURL)
+        try context.expect(partial == cut, "\(what) left a partial file of \(String(describing: partial)) bytes, expected \(cut)")
+
+        let size = source.size
+        let result = try await context.provider.download(path, to: FileSink(url: local, resumable: true), options: DownloadOptions(resume: true))
         try context.expect(result.offset == cut, "the resumed download started at \(result.offset), not \(cut)")
         try context.expect(result.bytesReceived == size - cut, "the resumed download received \(result.bytesReceived) bytes, not \(size - cut)")
         let digest = try LocalFile.sha256(of: local)
         try context.expect(digest == source.sha256, "the resumed file's SHA-256 is \(digest), the original's \(source.sha256)")
-        try context.expect(!FileManager.default.fileExists(atPath: file.partialURL.path), "the partial file is still there after the resumed download")
+        try context.expect(!FileManager.default.fileExists(atPath: sink.partialURL.path), "the partial file is still there after the resumed download")
     }
 }

@@ -45,30 +45,13 @@ public final class LocalFile: Sendable {
     /// Reads up to `count` bytes at `offset`; an empty buffer means the end of the file.
     public func read(count: Int, at offset: Int64, allocator: ByteBufferAllocator = ByteBufferAllocator()) throws -> ByteBuffer {
         var buffer = allocator.buffer(capacity: count)
-        try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { raw -> Int in
-            while true {
-                let n = pread(descriptor, raw.baseAddress, count, off_t(offset))
-                if n >= 0 { return n }
-                if errno != EINTR { throw ProviderError.posix(errno, "read", path: path) }
-            }
-        }
+        try PosixFile.read(descriptor, count: count, at: offset, appendingTo: &buffer, path: path)
         return buffer
     }
 
     /// Writes all of `buffer` at the current offset.
     public func write(_ buffer: ByteBuffer) throws {
-        try buffer.withUnsafeReadableBytes { raw in
-            var done = 0
-            while done < raw.count {
-                guard let base = raw.baseAddress else { return }
-                let n = Glibc_write(descriptor, base + done, raw.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw ProviderError.posix(errno, "write", path: path)
-                }
-                done += n
-            }
-        }
+        try PosixFile.writeAll(buffer, to: descriptor, path: path)
     }
 
     /// Flushes the file's data to stable storage.
@@ -127,8 +110,4 @@ public final class LocalFile: Sendable {
 
 extension Comparable {
     fileprivate func clamped(to range: ClosedRange<Self>) -> Self { min(max(self, range.lowerBound), range.upperBound) }
-}
-
-@inline(__always) private func Glibc_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, buffer, count)
 }

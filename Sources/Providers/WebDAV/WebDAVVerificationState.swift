@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import ProviderAPI
+import ProviderKit
 
 /// The verified behaviour of one server for a provider, with verification run at most once
 /// at a time, and remembered for every provider of the same server and user: in this process,
@@ -33,8 +34,9 @@ final class WebDAVVerificationState: Sendable {
 
     private struct State {
         var verdict: WebDAVVerifiedBehaviour
-        var running: Task<WebDAVVerifiedBehaviour?, Never>?
         var attempts = 0
+        /// Whether no run is left to make: the verdict is complete or the attempts are spent.
+        var isSettled: Bool { verdict.isComplete || attempts >= WebDAVVerificationState.maxAttempts }
     }
 
     /// How long a verdict learnt earlier (in this process or another) is trusted.
@@ -50,6 +52,8 @@ final class WebDAVVerificationState: Sendable {
     static let maxAttempts = 2
 
     private let state: NIOLockedValueBox<State>
+    /// The verification under way, which callers arriving meanwhile wait for.
+    private let verifying = SingleFlight<Void>()
     private let subject: Subject
     private let store: (any ServerFactStore)?
 
@@ -76,29 +80,33 @@ final class WebDAVVerificationState: Sendable {
     /// Runs `verify` unless the verdict is complete or the attempts are spent; callers that
     /// arrive while it runs wait for the same run.
     func ensure(_ verify: @escaping @Sendable () async -> WebDAVVerifiedBehaviour?) async {
-        let task: Task<WebDAVVerifiedBehaviour?, Never>? = state.withLockedValue { state in
-            if let running = state.running { return running }
-            if state.verdict.isComplete || state.attempts >= Self.maxAttempts { return nil }
-            state.attempts += 1
-            let task = Task { [self] () async -> WebDAVVerifiedBehaviour? in
-                // Another process may have verified this server since this provider was made.
-                if let stored = await storedRecord() {
-                    Self.memory.withLockedValue { $0[subject.key] = stored }
-                    return stored.verified
-                }
-                let result = await verify()
-                if let result, result.isComplete { await keep(result) }
-                return result
+        // Settled stays settled (a complete verdict is never replaced, attempts only grow): once it
+        // is, and the run that settled it (which set the slot before it counted its attempt and
+        // frees it only after it has set the verdict) is over, there is nothing to wait for.
+        // Otherwise the run checks again under the lock.
+        if state.withLockedValue(\.isSettled), !verifying.isRunning { return }
+        try? await verifying.run { [self] in
+            let go = state.withLockedValue { state -> Bool in
+                if state.isSettled { return false }
+                state.attempts += 1
+                return true
             }
-            state.running = task
-            return task
+            guard go else { return }
+            let result = await verifyOnce(verify)
+            if let result { state.withLockedValue { $0.verdict = result } }
         }
-        guard let task else { return }
-        let result = await task.value
-        state.withLockedValue { state in
-            state.running = nil
-            if let result { state.verdict = result }
+    }
+
+    /// One attempt: the verdict another process kept since this provider was made, else `verify`'s,
+    /// remembered when it is complete.
+    private func verifyOnce(_ verify: @Sendable () async -> WebDAVVerifiedBehaviour?) async -> WebDAVVerifiedBehaviour? {
+        if let stored = await storedRecord() {
+            Self.memory.withLockedValue { $0[subject.key] = stored }
+            return stored.verified
         }
+        let result = await verify()
+        if let result, result.isComplete { await keep(result) }
+        return result
     }
 
     /// Remembers a complete verdict in this process and in the store.

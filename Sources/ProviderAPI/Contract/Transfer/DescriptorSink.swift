@@ -65,18 +65,7 @@ public actor DescriptorSink: DownloadSink {
 
     public func write(_ buffer: ByteBuffer) async throws {
         guard !closed else { throw ProviderError(.invalidArgument, "write after the end of the download") }
-        try buffer.withUnsafeReadableBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            var offset = 0
-            while offset < raw.count {
-                let count = systemWrite(descriptor, base + offset, raw.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw PosixFile.providerError("write to", label)
-                }
-                offset += count
-            }
-        }
+        try PosixFile.writeAll(buffer, to: descriptor, action: "write to", path: label)
         written += Int64(buffer.readableBytes)
     }
 
@@ -89,8 +78,4 @@ public actor DescriptorSink: DownloadSink {
         _ = close(descriptor)
         closed = true
     }
-}
-
-@inline(__always) private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, buffer, count)
 }

@@ -10,16 +10,17 @@ import NIOCore
     import Darwin
 #endif
 
-/// A thin owner of a POSIX file descriptor, for large sequential I/O without Foundation's buffering.
+/// A thin owner of a POSIX file descriptor, for large sequential I/O without Foundation's buffering;
+/// the sinks and sources here and SharedCache's blob store write and read through it.
 ///
 /// The descriptor is behind a lock that every use and the close hold: a close never runs in the
 /// middle of a read or a write, and no call after the close reaches a descriptor number the system
 /// may have given to another file since (it fails instead). The lock is uncontended in the usual
 /// one-reader or one-writer use, so it costs nothing per chunk next to the system call.
-final class PosixFile: Sendable {
+package final class PosixFile: Sendable {
     /// The open descriptor, or -1 once closed.
     private let descriptor: NIOLockedValueBox<Int32>
-    let path: String
+    package let path: String
 
     private init(descriptor: Int32, path: String) {
         self.descriptor = NIOLockedValueBox(descriptor)
@@ -38,11 +39,11 @@ final class PosixFile: Sendable {
 
     static func errorMessage(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
 
-    static func providerError(_ action: String, _ path: String, _ code: Int32 = errno) -> ProviderError {
+    package static func providerError(_ action: String, _ path: String, _ code: Int32 = errno) -> ProviderError {
         ProviderError.posix(code, action, path: path)
     }
 
-    static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) throws -> PosixFile {
+    package static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) throws -> PosixFile {
         let fd = path.withCString { Glibc_open($0, flags | O_CLOEXEC, mode) }
         guard fd >= 0 else { throw providerError("open", path) }
         return PosixFile(descriptor: fd, path: path)
@@ -98,7 +99,7 @@ final class PosixFile: Sendable {
     /// The size of the regular file at `path`, not following a symlink; `nil` for anything else.
     /// With `soleLink`, a file with another hard link (a name elsewhere for the same bytes) is
     /// `nil` too: writing to it would change that other file.
-    static func regularFileSize(atPath path: String, soleLink: Bool = false) -> Int64? {
+    package static func regularFileSize(atPath path: String, soleLink: Bool = false) -> Int64? {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         if soleLink, info.st_nlink != 1 { return nil }
@@ -120,18 +121,37 @@ final class PosixFile: Sendable {
         return lstat(path, &info) == 0
     }
 
-    func write(_ buffer: ByteBuffer) throws {
-        try withDescriptor("write") { fd in
-            try buffer.withUnsafeReadableBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let written = raw.baseAddress.map { Glibc_write(fd, $0 + offset, raw.count - offset) } ?? 0
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw PosixFile.providerError("write", path)
-                    }
-                    offset += written
+    package func write(_ buffer: ByteBuffer) throws {
+        try withDescriptor("write") { fd in try Self.writeAll(buffer, to: fd, path: path) }
+    }
+
+    /// Writes all the readable bytes of `buffer` to `fd` at its current offset, again after an
+    /// interruption (`EINTR`); a failure is `ProviderError.posix(errno, action, path: path)`.
+    /// The one write loop of the package: `write(_:)`, `DescriptorSink` and ProviderKit's `LocalFile` use it.
+    package static func writeAll(_ buffer: ByteBuffer, to fd: Int32, action: String = "write", path: String) throws {
+        try buffer.withUnsafeReadableBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc_write(fd, base + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw providerError(action, path)
                 }
+                offset += written
+            }
+        }
+    }
+
+    /// Reads up to `count` bytes at `offset` of `fd` (`pread`, again after an interruption),
+    /// appending them to `buffer`; nothing appended means the end of the file. The one read
+    /// loop of the package: `read(count:at:into:)` and ProviderKit's `LocalFile` use it.
+    package static func read(_ fd: Int32, count: Int, at offset: Int64, appendingTo buffer: inout ByteBuffer, path: String) throws {
+        try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { raw -> Int in
+            while true {
+                let n = pread(fd, raw.baseAddress, count, off_t(offset))
+                if n >= 0 { return n }
+                if errno != EINTR { throw providerError("read", path) }
             }
         }
     }
@@ -147,18 +167,28 @@ final class PosixFile: Sendable {
     /// when nothing else holds it); an empty buffer means end of file.
     func read(count: Int, at offset: Int64, into buffer: inout ByteBuffer) throws {
         buffer.clear()
-        try withDescriptor("read") { fd in
-            try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { raw -> Int in
-                while true {
-                    let n = pread(fd, raw.baseAddress, count, off_t(offset))
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        throw PosixFile.providerError("read", path)
-                    }
-                    return n
-                }
-            }
+        try withDescriptor("read") { fd in try Self.read(fd, count: count, at: offset, appendingTo: &buffer, path: path) }
+    }
+
+    /// Reads the file from its start to its end in pieces of up to `size` bytes, handing each to `body`.
+    package func readChunks(of size: Int, _ body: (ByteBuffer) throws -> Void) throws {
+        let allocator = ByteBufferAllocator()
+        var offset: Int64 = 0
+        while true {
+            let chunk = try read(count: size, at: offset, allocator: allocator)
+            if chunk.readableBytes == 0 { return }
+            offset += Int64(chunk.readableBytes)
+            try body(chunk)
         }
+    }
+
+    /// Takes an exclusive advisory lock (`flock`); false when `wait` is false and another
+    /// holder has it, or when the file is closed.
+    ///
+    /// A waiting `flock` holds the descriptor's lock meanwhile: a `closeNow()` from elsewhere
+    /// waits for it (the file lock is released with the descriptor anyway).
+    package func lock(wait: Bool) -> Bool {
+        (try? withDescriptor("lock") { fd in flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) == 0 }) ?? false
     }
 
     func size() throws -> Int64 {
@@ -169,7 +199,8 @@ final class PosixFile: Sendable {
         }
     }
 
-    func sync() throws {
+    /// Flushes the file's bytes (and its size) to stable storage.
+    package func sync() throws {
         try withDescriptor("sync") { fd in
             #if canImport(Darwin)
                 let result = fsync(fd)
@@ -181,7 +212,7 @@ final class PosixFile: Sendable {
     }
 
     /// Closes the descriptor, once; a later use fails.
-    func closeNow() {
+    package func closeNow() {
         descriptor.withLockedValue { fd in
             if fd >= 0 { _ = close(fd) }
             fd = -1
@@ -194,11 +225,11 @@ final class PosixFile: Sendable {
         return Int64(info.st_size)
     }
 
-    static func remove(_ path: String) { _ = unlink(path) }
+    package static func remove(_ path: String) { _ = unlink(path) }
 
     /// Renames `from` to `to`, replacing whatever is at `to`: `rename(2)` replaces a symlink
     /// there with the file itself, it never writes through it.
-    static func rename(_ from: String, _ to: String) throws {
+    package static func rename(_ from: String, _ to: String) throws {
         guard Glibc_rename(from, to) == 0 else { throw providerError("rename", to) }
     }
 

@@ -178,6 +178,9 @@ public struct DataSource: UploadSource {
     public init(bytes: [UInt8]) { buffer = ByteBuffer(bytes: bytes) }
     /// A source for the UTF-8 of `string`.
     public init(string: String) { buffer = ByteBuffer(string: string) }
+    /// A source for the readable bytes of `buffer`, sent as they are: the stream's pieces are
+    /// slices sharing its storage, nothing is copied.
+    public init(buffer: ByteBuffer) { self.buffer = buffer }
 
     public func makeStream() throws -> UploadStream {
         let chunk = 256 << 10
@@ -194,7 +197,10 @@ private actor SliceState {
     var buffer: ByteBuffer
     init(_ buffer: ByteBuffer) { self.buffer = buffer }
     func next(_ size: Int) -> ByteBuffer? {
-        guard buffer.readableBytes > 0 else { return nil }
+        guard buffer.readableBytes > 0 else {
+            buffer = ByteBuffer()  // the source's storage is no longer held here once the stream ends
+            return nil
+        }
         return buffer.readSlice(length: min(size, buffer.readableBytes))
     }
 }

@@ -61,27 +61,10 @@ public struct NuxeoProviderSettings: Sendable, Hashable {
     /// - Throws: ``ProviderError/Code/invalidArgument`` for a URL that is not http(s), or one whose
     ///   path does not start with the context path.
     public init(_ configuration: ProviderConfiguration, nuxeo: NuxeoProvider.Configuration) throws {
-        let url = configuration.url
-        try URLChecks.requireValidPort(url)
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil,
-            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        else {
-            throw ProviderError(.invalidArgument, "a Nuxeo URL is http(s)://host/nuxeo/path, not \(Redactor.redact(url: url))")
-        }
-        let segments = components.path.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
-        let contextSegments = nuxeo.contextPath.map { $0.split(separator: "/").map(String.init) } ?? Array(segments.prefix(1))
-        guard segments.starts(with: contextSegments) else {
-            throw ProviderError(
-                .invalidArgument, "the URL path does not start with the context path /\(contextSegments.joined(separator: "/"))")
-        }
-        components.user = nil
-        components.password = nil
-        components.query = nil
-        components.fragment = nil
-        components.percentEncodedPath = contextSegments.isEmpty ? "" : "/" + contextSegments.map(PercentEncoding.formEncode).joined(separator: "/")
-        guard let base = components.url else { throw ProviderError(.invalidArgument, "not a URL: \(Redactor.redact(url: url))") }
-        baseURL = base
-        rootPath = "/" + segments.dropFirst(contextSegments.count).joined(separator: "/")
+        let split = try ApplicationURL(
+            configuration.url, applicationPath: nuxeo.contextPath, expected: "a Nuxeo URL is http(s)://host/nuxeo/path")
+        baseURL = try split.url(trailingSlash: false)
+        rootPath = "/" + split.remainder.joined(separator: "/")
         defaults = NuxeoRequestDefaults(schemas: nuxeo.schemas, enrichers: nuxeo.enrichers, repository: nuxeo.repository)
         usesTokenAuthentication = nuxeo.authentication == .token
         tokenRequest = NuxeoTokenRequest(

@@ -204,7 +204,7 @@ extension PydioProvider {
             }
             let partLength = Int64(part.readableBytes)
             // The part goes out as it is (no copy); once sent, nothing else holds it and the reader refills it.
-            last = try await uploadPart(PydioPartSource(part), to: folder, name: name, extra: extra, progress: report)
+            last = try await uploadPart(DataSource(buffer: part), to: folder, name: name, extra: extra, progress: report)
             sent += partLength
         }
         return last

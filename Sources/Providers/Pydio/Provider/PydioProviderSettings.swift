@@ -42,29 +42,17 @@ public struct PydioProviderSettings: Sendable, Hashable {
     /// Resolves the settings from the URL of `configuration` and from `pydio` (`configuration`'s
     /// string options are not read).
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a URL that is not http(s) or names no workspace.
+    /// - Throws: ``ProviderError/Code/invalidArgument`` for a URL that is not http(s), does not start
+    ///   with the base path or names no workspace.
     public init(_ configuration: ProviderConfiguration, pydio: PydioProvider.Configuration) throws {
-        let url = configuration.url
-        try URLChecks.requireValidPort(url)
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil,
-            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        else {
-            throw ProviderError(.invalidArgument, "a Pydio URL is http(s)://host/pydio/workspace/path, not \(Redactor.redact(url: url))")
+        let split = try ApplicationURL(
+            configuration.url, applicationPath: pydio.basePath, expected: "a Pydio URL is http(s)://host/pydio/workspace/path")
+        guard let workspace = split.remainder.first else {
+            throw ProviderError(.invalidArgument, "the Pydio URL names no workspace after /\(split.applicationPath.joined(separator: "/"))")
         }
-        let segments = components.percentEncodedPath.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
-        let base = pydio.basePath.map { $0.split(separator: "/").map(String.init) } ?? Array(segments.prefix(1))
-        guard segments.starts(with: base), segments.count > base.count else {
-            throw ProviderError(.invalidArgument, "the Pydio URL names no workspace after /\(base.joined(separator: "/"))")
-        }
-        workspace = segments[base.count]
-        rootPath = "/" + segments.dropFirst(base.count + 1).joined(separator: "/")
-        components.user = nil
-        components.password = nil
-        components.query = nil
-        components.fragment = nil
-        components.percentEncodedPath = "/" + base.map(PercentEncoding.formEncode).map { $0 + "/" }.joined()
-        guard let baseURL = components.url else { throw ProviderError(.invalidArgument, "not a URL: \(Redactor.redact(url: url))") }
-        self.baseURL = baseURL
+        self.workspace = workspace
+        rootPath = "/" + split.remainder.dropFirst().joined(separator: "/")
+        baseURL = try split.url(trailingSlash: true)
         chunkSize = max(1024, pydio.chunkSize)
         showsRecycleBin = pydio.showsRecycleBin
         indexesContent = pydio.indexesContent

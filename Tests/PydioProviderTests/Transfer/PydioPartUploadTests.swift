@@ -5,21 +5,6 @@ import Testing
 @testable import PydioProvider
 import ProviderKit
 
-@Suite("Pydio part source")
-struct PydioPartSourceTests {
-    @Test("a part source streams the part's bytes, as often as it is replayed")
-    func partSource() async throws {
-        let part = ByteBuffer(bytes: patternBytes(600_000))
-        let source = PydioPartSource(part)
-        #expect(source.length == 600_000 && source.isReplayable)
-        for _ in 0..<2 {
-            var got: [UInt8] = []
-            for try await piece in try source.makeStream() { got += piece.readableBytesView }
-            #expect(got == Array(part.readableBytesView))
-        }
-    }
-}
-
 @Suite("Pydio uploads in parts on the loopback server")
 struct PydioPartUploadTests {
     @Test("a file uploaded in parts from disk lands with its SHA-256, whatever the part size against the read size", arguments: [
