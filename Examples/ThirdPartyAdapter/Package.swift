@@ -14,6 +14,7 @@ let package = Package(
     dependencies: [
         // A real adapter names Strata by its URL and a version; the example builds against this checkout.
         .package(name: "Strata", path: "../.."),
+        // NIOConcurrencyHelpers, for the lock of the factory's volumes (ByteBuffer comes with ProviderAPI).
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
     ],
     targets: [
@@ -22,7 +23,6 @@ let package = Package(
             dependencies: [
                 .product(name: "ProviderAPI", package: "Strata"),
                 .product(name: "ProviderKit", package: "Strata"),
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

@@ -35,10 +35,10 @@ public struct InMemoryProvider: StorageProvider {
         public static let ignoresFailPolicy = Defects(rawValue: 1 << 3)
         /// Downloads take whatever body arrives, with no size check.
         public static let acceptsShortDownloads = Defects(rawValue: 1 << 4)
-        /// Uploads with ``ConflictPolicy/fail`` look for the name first and then write over whatever
+        /// Uploads with `ConflictPolicy.fail` look for the name first and then write over whatever
         /// is there, a moment later: two racing creates can both succeed.
         public static let checksThenCreates = Defects(rawValue: 1 << 5)
-        /// Item ids are paths although ``Capabilities/Features/stableIDs`` is declared.
+        /// Item ids are paths although `Capabilities.Features.stableIDs` is declared.
         public static let idsFollowPaths = Defects(rawValue: 1 << 6)
         /// Items say they are read-only although every call is allowed.
         public static let understatesPermissions = Defects(rawValue: 1 << 7)

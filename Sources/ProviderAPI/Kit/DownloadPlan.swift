@@ -97,7 +97,7 @@ public struct DownloadPlan: Sendable, Hashable {
 extension ByteRange {
     /// The first and last byte (inclusive) this range asks for in content of `total` bytes, the
     /// last `nil` when `total` is unknown and the range runs to the end; `nil` for a
-    /// ``suffix(_:)`` of content of unknown size. Bounds past the end are clipped to it.
+    /// `ByteRange.suffix(_:)` of content of unknown size. Bounds past the end are clipped to it.
     ///
     /// ```swift
     /// ByteRange.suffix(50).bounds(inContentOf: 1000)     // (950, 999)

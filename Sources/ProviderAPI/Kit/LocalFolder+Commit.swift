@@ -28,7 +28,15 @@ extension LocalFolder {
     /// ```
     ///
     /// - Parameters:
+    ///   - body: the file's bytes, in order (an `UploadStream`, a `LocalFile`'s chunks, any
+    ///     sequence of `ByteBuffer`).
+    ///   - name: the name the file takes in this folder.
+    ///   - placement: ``UploadPlacement/replace`` to rename over whatever is at `name`,
+    ///     ``UploadPlacement/exclusive`` to take `name` only if it is free.
+    ///   - modified: the modified time to give the file; `nil` keeps the time of the write.
     ///   - durable: also flush the folder after the rename, so the new name survives a crash.
+    ///   - expectedLength: the length the body must have, when known; a body of another length
+    ///     is `ProviderError.Code.conflict` and nothing is committed.
     ///   - progress: told the bytes written so far after each piece.
     /// - Returns: what the new file is.
     /// - Throws: `ProviderError.Code.alreadyExists` for a taken name under ``UploadPlacement/exclusive``.

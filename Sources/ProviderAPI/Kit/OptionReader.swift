@@ -1,11 +1,11 @@
 import Foundation
 import ProviderAPI
 
-/// Reads an adapter's string options (``ProviderConfiguration/options``, `-o name=value` on the
+/// Reads an adapter's string options (`ProviderConfiguration.options`, `-o name=value` on the
 /// command line) into typed values, once, at the registry's edge.
 ///
 /// Each read names the option and says what it takes; a value that does not fit fails with
-/// ``ProviderError/Code/invalidArgument`` naming the option. The reader remembers which names
+/// `ProviderError.Code.invalidArgument` naming the option. The reader remembers which names
 /// were asked for, so that ``rejectUnread(adapter:)`` can fail on a name the adapter does not
 /// know (a typo such as `chunksize`) instead of ignoring it.
 ///
@@ -16,7 +16,7 @@ import ProviderAPI
 /// try reader.rejectUnread(adapter: "nuxeo")
 /// ```
 ///
-/// Most adapters use it through ``ProviderConfiguration/readingOptions(for:_:)``, which also
+/// Most adapters use it through ``ProviderAPI/ProviderConfiguration/readingOptions(for:_:)``, which also
 /// reads the page limits and rejects unknown names.
 public struct OptionReader: Sendable {
     /// The options being read.
@@ -37,7 +37,7 @@ public struct OptionReader: Sendable {
 
     /// The text of `name`.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` when it is absent or blank.
+    /// - Throws: `ProviderError.Code.invalidArgument` when it is absent or blank.
     public mutating func required(_ name: String) throws -> String {
         guard let text = text(name), !text.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw ProviderError(.invalidArgument, "the \(name) option is required")
@@ -47,7 +47,7 @@ public struct OptionReader: Sendable {
 
     /// `name` as a yes/no value: `true`, `yes`, `on` or `1`; `false`, `no`, `off` or `0` (any case).
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for any other text.
+    /// - Throws: `ProviderError.Code.invalidArgument` for any other text.
     public mutating func flag(_ name: String) throws -> Bool? {
         guard let text = text(name) else { return nil }
         switch text.trimmingCharacters(in: .whitespaces).lowercased() {
@@ -59,14 +59,14 @@ public struct OptionReader: Sendable {
 
     /// `name` as a whole number from `minimum` to `maximum`.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for text that is not such a number.
+    /// - Throws: `ProviderError.Code.invalidArgument` for text that is not such a number.
     public mutating func integer(_ name: String, minimum: Int, maximum: Int = .max) throws -> Int? {
         try integer(name, as: Int.self, minimum: minimum, maximum: maximum)
     }
 
     /// `name` as a whole number of type `Value` from `minimum` to `maximum`.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for text that is not such a number.
+    /// - Throws: `ProviderError.Code.invalidArgument` for text that is not such a number.
     public mutating func integer<Value: FixedWidthInteger & Sendable>(
         _ name: String, as type: Value.Type, minimum: Value, maximum: Value = .max
     ) throws -> Value? {
@@ -80,8 +80,10 @@ public struct OptionReader: Sendable {
 
     /// `name` as a number of seconds (decimals allowed, at most a year), to the millisecond.
     ///
-    /// - Parameter allowZero: whether `0` is accepted (a value that turns a check off).
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for text that is not such a number.
+    /// - Parameters:
+    ///   - name: the option's name.
+    ///   - allowZero: whether `0` is accepted (a value that turns a check off).
+    /// - Throws: `ProviderError.Code.invalidArgument` for text that is not such a number.
     public mutating func seconds(_ name: String, allowZero: Bool = false) throws -> Duration? {
         guard let text = text(name) else { return nil }
         guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite, value >= 0,
@@ -94,7 +96,7 @@ public struct OptionReader: Sendable {
 
     /// `name` as one of `Value`'s cases, by raw value in any case.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` naming the cases for any other text.
+    /// - Throws: `ProviderError.Code.invalidArgument` naming the cases for any other text.
     public mutating func choice<Value: RawRepresentable & CaseIterable>(_ name: String, as type: Value.Type) throws -> Value?
     where Value.RawValue == String {
         guard let text = text(name) else { return nil }
@@ -123,7 +125,7 @@ public struct OptionReader: Sendable {
     /// Fails on the first option nobody asked for.
     ///
     /// - Parameter adapter: the adapter's name, for the message (`webdav`).
-    /// - Throws: ``ProviderError/Code/invalidArgument`` naming the option and those `adapter` knows.
+    /// - Throws: `ProviderError.Code.invalidArgument` naming the option and those `adapter` knows.
     public func rejectUnread(adapter: String) throws {
         guard let name = unreadNames.first else { return }
         let known = askedNames.sorted().joined(separator: ", ")

@@ -47,7 +47,7 @@ public struct PartReader: Sendable {
     /// A reader of the first `length` bytes of a new stream of `source`, in parts of `partSize`
     /// bytes; with `only`, just the parts of those indexes are handed over.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` when `partSize` is not positive or
+    /// - Throws: `ProviderError.Code.invalidArgument` when `partSize` is not positive or
     ///   `length` is negative; the source's error when it cannot make a stream.
     public init(source: any UploadSource, length: Int64, partSize: Int, only: Set<Int>? = nil) throws {
         guard partSize > 0, length >= 0 else {
@@ -63,7 +63,7 @@ public struct PartReader: Sendable {
 
     /// The next wanted part, or `nil` after the last one.
     ///
-    /// - Throws: ``ProviderError/Code/conflict`` when the source ends before ``length`` bytes;
+    /// - Throws: `ProviderError.Code.conflict` when the source ends before ``length`` bytes;
     ///   `CancellationError` when the task is cancelled; the source's own errors.
     public mutating func next() async throws -> Part? {
         let size = Int64(partSize)
@@ -96,7 +96,7 @@ public struct PartReader: Sendable {
     /// Checks that the source has nothing beyond ``length``; call it once ``next()`` returned
     /// `nil` with every part wanted (no `only`), so that all of ``length`` was read.
     ///
-    /// - Throws: ``ProviderError/Code/conflict`` when the source gives more bytes than ``length``.
+    /// - Throws: `ProviderError.Code.conflict` when the source gives more bytes than ``length``.
     public mutating func expectEnd() async throws {
         var extra = Int64(pending.readableBytes)
         pending = ByteBuffer()

@@ -4,7 +4,7 @@ import ProviderAPI
 extension PageLimits {
     /// These limits with the `maxPages` and `maxEntries` options of `options` applied.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` when an option is not a whole number of at least 1.
+    /// - Throws: `ProviderError.Code.invalidArgument` when an option is not a whole number of at least 1.
     public func applying(options: [String: String]) throws -> PageLimits {
         var reader = OptionReader(options)
         return try applying(&reader)
@@ -12,7 +12,7 @@ extension PageLimits {
 
     /// These limits with the `maxPages` and `maxEntries` options `reader` holds applied.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` when an option is not a whole number of at least 1.
+    /// - Throws: `ProviderError.Code.invalidArgument` when an option is not a whole number of at least 1.
     public func applying(_ reader: inout OptionReader) throws -> PageLimits {
         var limits = self
         if let value = try reader.integer("maxPages", minimum: 1) { limits.maxPages = value }
@@ -22,16 +22,16 @@ extension PageLimits {
 }
 
 extension ProviderConfiguration {
-    /// ``ProviderConfiguration/pageLimits`` with the `maxPages` and `maxEntries` options applied.
+    /// `ProviderConfiguration.pageLimits` with the `maxPages` and `maxEntries` options applied.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` when an option is not a whole number of at least 1.
+    /// - Throws: `ProviderError.Code.invalidArgument` when an option is not a whole number of at least 1.
     public func resolvedPageLimits() throws -> PageLimits {
         try pageLimits.applying(options: options)
     }
 
-    /// Reads the string ``ProviderConfiguration/options`` once, as a factory does before making a
+    /// Reads the string `ProviderConfiguration.options` once, as a factory does before making a
     /// provider: `read` takes the adapter's own options into its typed configuration, the
-    /// `maxPages` and `maxEntries` options go to ``ProviderConfiguration/pageLimits``, and any
+    /// `maxPages` and `maxEntries` options go to `ProviderConfiguration.pageLimits`, and any
     /// other option fails.
     ///
     /// ```swift
@@ -50,7 +50,7 @@ extension ProviderConfiguration {
     ///   - read: reads the adapter's options from the reader.
     /// - Returns: this configuration with the page limits applied and no string options left
     ///   (the provider reads typed values only), and what `read` returned.
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a malformed value or an option the
+    /// - Throws: `ProviderError.Code.invalidArgument` for a malformed value or an option the
     ///   adapter does not know, naming the option.
     public func readingOptions<Value>(
         for adapter: String, _ read: (inout OptionReader) throws -> Value

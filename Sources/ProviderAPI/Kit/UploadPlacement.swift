@@ -4,7 +4,7 @@ import ProviderAPI
 /// How an upload may put its file under a name: the contract's conflict and precondition rules,
 /// decided once for every adapter.
 ///
-/// ``decide(existing:options:path:)`` applies the rules to one name; ``place(_:options:existing:write:)``
+/// ``decide(existing:options:path:)`` applies the rules to one name; ``place(_:in:options:maxAttempts:existing:write:)``
 /// runs the whole upload, trying `name (1).ext`, `name (2).ext`, … (``ConflictNames``) under
 /// `ConflictPolicy.rename` until a name is free.
 ///
@@ -48,7 +48,9 @@ public enum UploadPlacement: Sendable, Hashable {
     /// Runs an upload of `name` with the rules of ``decide(existing:options:path:)``.
     ///
     /// - Parameters:
+    ///   - name: the name asked for, tried first.
     ///   - folder: the folder the name is in, for messages.
+    ///   - options: the upload's options: its `ConflictPolicy` and `ifMatch`.
     ///   - maxAttempts: how many names `ConflictPolicy.rename` tries before giving up with
     ///     `ProviderError.Code.alreadyExists`.
     ///   - existing: what is at a candidate name now (`nil`: nothing).

@@ -7,7 +7,7 @@ import HTTPProviderKit
 
 /// A transport that records every request it is given, then answers it from memory (or passes it
 /// on to another transport), for tests of what an adapter sends: its method and URL, headers, and
-/// the ``TransportRequest/timeouts`` the provider's configuration put on it.
+/// the `TransportRequest.timeouts` the provider's configuration put on it.
 ///
 /// ```swift
 /// let recorder = RecordingTransport { _ in (207, ["Content-Type": "application/xml"], multistatus) }

@@ -4,11 +4,11 @@ import ProviderKit
 
 extension WebDAVProvider {
     /// How a ``WebDAVProvider`` talks to its server, beyond what every adapter gets in a
-    /// ``ProviderConfiguration`` (URL, credentials, transport, retry, timeouts, page limits).
+    /// `ProviderConfiguration` (URL, credentials, transport, retry, timeouts, page limits).
     ///
     /// Plain RFC 4918 needs none of it: every setting here is for the ownCloud/Nextcloud dialect.
     /// Each property says its default and the string option that sets it (`-o name=value` on the
-    /// command line, ``ProviderConfiguration/options`` through a ``ProviderRegistry``): the
+    /// command line, `ProviderConfiguration.options` through a `ProviderRegistry`): the
     /// factories (``WebDAVProviderFactory``, ``OwnCloudProviderFactory``) read those once, with
     /// ``init(reading:)``.
     ///
@@ -45,7 +45,7 @@ extension WebDAVProvider {
         /// Reads the configuration from string options: `dialect`, `user`, `chunkSize`,
         /// `chunkThreshold`, `chunking` and `search`. Other names are left in `reader`.
         ///
-        /// - Throws: ``ProviderError/Code/invalidArgument`` naming an option whose value is malformed.
+        /// - Throws: `ProviderError.Code.invalidArgument` naming an option whose value is malformed.
         public init(reading reader: inout OptionReader) throws {
             dialect = try reader.choice("dialect", as: WebDAVDialect.Flavor.self)
             user = reader.text("user")

@@ -56,7 +56,7 @@ public struct WebDAVProvider: StorageProvider {
     /// `configuration`'s string options are read as the factories read them (see
     /// ``WebDAVProvider/Configuration``); with a `dialect` given, the dialect options are already in it.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a malformed URL, or an option that is malformed or unknown.
+    /// - Throws: `ProviderError.Code.invalidArgument` for a malformed URL, or an option that is malformed or unknown.
     public init(
         configuration: ProviderConfiguration, profile: WebDAVServerProfile = .generic, dialect: WebDAVDialect? = nil
     ) throws {

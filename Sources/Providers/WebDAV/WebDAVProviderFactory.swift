@@ -19,7 +19,7 @@ public struct WebDAVProviderFactory: ProviderFactory {
     /// A provider with the capabilities of a generic RFC 4918 server; use ``connect(_:)`` to probe them.
     /// The string options are read into a ``WebDAVProvider/Configuration`` here, once.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a malformed URL, or an option that is malformed or unknown.
+    /// - Throws: `ProviderError.Code.invalidArgument` for a malformed URL, or an option that is malformed or unknown.
     public func makeProvider(_ configuration: ProviderConfiguration) throws -> any StorageProvider {
         let (common, _) = try WebDAVProvider.reading(configuration)
         return try WebDAVProvider(configuration: common)

@@ -28,7 +28,7 @@ public struct MemoryProviderFactory: ProviderFactory {
 
     /// A provider rooted at the volume the URL's host names.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a URL without a host or with a path
+    /// - Throws: `ProviderError.Code.invalidArgument` for a URL without a host or with a path
     ///   (a provider is rooted at a volume's root; a path names an item below it).
     public func makeProvider(_ configuration: ProviderConfiguration) throws -> any StorageProvider {
         let url = configuration.url

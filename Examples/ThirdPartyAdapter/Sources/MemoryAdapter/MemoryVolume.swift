@@ -5,15 +5,15 @@ import ProviderKit
 /// One tree of folders and files kept in memory: the "server" of the memory adapter.
 ///
 /// Every change happens inside the actor, so a check and the write it guards (a taken name, an
-/// `ifMatch`) are one step: that is what makes ``Capabilities/Features/exclusiveCreate`` and
-/// ``Capabilities/Features/preconditions`` true here. Names are stored in NFC, as the
-/// provider's ``NameRules`` declare.
+/// `ifMatch`) are one step: that is what makes `Capabilities.Features.exclusiveCreate` and
+/// `Capabilities.Features.preconditions` true here. Names are stored in NFC, as the
+/// provider's `NameRules` declare.
 actor MemoryVolume {
     /// One file or folder.
     struct Node: Sendable {
         var id: String
         var kind: ItemKind
-        var content: [UInt8] = []
+        var content = ByteBuffer()
         var sha256: String?
         var modified: Date
         var created: Date
@@ -40,67 +40,54 @@ actor MemoryVolume {
 
     /// The node at `path`.
     ///
-    /// - Throws: ``ProviderError/Code/notFound``.
+    /// - Throws: `ProviderError.Code.notFound`.
     func node(at path: ItemPath) throws -> (path: ItemPath, node: Node) {
         let key = try stored(path)
         guard let node = nodes[key] else { throw ProviderError(.notFound, "\(path) does not exist") }
         return (key, node)
     }
 
-    /// The children of `folder` in byte order of their names, after the name `cursor` when given.
+    /// The children of `folder`, by name; the provider pages them with `ListingPager`.
     ///
-    /// - Throws: ``ProviderError/Code/notFound`` for a missing folder, ``ProviderError/Code/conflict`` for a file.
-    func children(of folder: ItemPath, after cursor: String?) throws -> [(path: ItemPath, node: Node)] {
-        let (key, node) = try node(at: folder)
-        guard node.kind == .folder else { throw ProviderError(.conflict, "\(folder) is not a folder") }
-        let after = cursor.map { Array($0.utf8) } ?? []
-        return nodes.filter { $0.key.segments.count == key.segments.count + 1 && $0.key.parent == key }
-            .map { (path: $0.key, node: $0.value, name: Array($0.key.name.utf8)) }
-            .filter { after.lexicographicallyPrecedes($0.name) }
-            .sorted { $0.name.lexicographicallyPrecedes($1.name) }
-            .map { (path: $0.path, node: $0.node) }
+    /// - Throws: `ProviderError.Code.notFound` for a missing folder, `ProviderError.Code.conflict` for a file.
+    func children(of folder: ItemPath) throws -> [String: (path: ItemPath, node: Node)] {
+        let key = try parentFolder(folder)
+        var children: [String: (path: ItemPath, node: Node)] = [:]
+        for (path, node) in nodes where path.segments.count == key.segments.count + 1 && path.parent == key {
+            children[path.name] = (path, node)
+        }
+        return children
     }
 
     // MARK: Writing
 
-    /// Where a file `name` in `folder` would go under `conflict` and `ifMatch`, without writing:
-    /// an upload checks this before it reads its source, and ``commit(_:folder:name:options:)``
-    /// checks it again.
-    func target(folder: ItemPath, name: String, conflict: ConflictPolicy, ifMatch: String?) throws -> ItemPath {
-        let parent = try parentFolder(folder)
-        var target = try parent.appending(try accepted(name))
-        guard let existing = nodes[target] else {
-            if ifMatch != nil { throw ProviderError(.preconditionFailed, "\(target) does not exist") }
-            return target
-        }
-        if let ifMatch {
-            guard ifMatch == existing.etag else { throw ProviderError(.preconditionFailed, "\(target) changed: \(existing.etag), not \(ifMatch)") }
-            guard existing.kind == .file else { throw ProviderError(.alreadyExists, "\(target) is a folder") }
-            return target
-        }
-        switch conflict {
-        case .overwrite where existing.kind == .file:
-            return target
-        case .overwrite, .fail:
-            throw ProviderError(.alreadyExists, "\(target) already exists")
-        case .rename:
-            var attempt = 1
-            while nodes[target] != nil {
-                target = try parent.appending(rules.stored(ConflictNames.candidate(name, attempt: attempt)))
-                attempt += 1
-            }
-            return target
-        }
+    /// The file or folder `name` in `folder`, if there is one: what an upload checks first.
+    func existing(_ name: String, in folder: ItemPath) throws -> (path: ItemPath, node: Node)? {
+        let target = try parentFolder(folder).appending(try accepted(name))
+        return nodes[target].map { (target, $0) }
     }
 
     /// Writes a whole file at once: nothing of it is visible before this call, all of it after.
-    func commit(_ content: [UInt8], folder: ItemPath, name: String, options: UploadOptions) throws -> (path: ItemPath, node: Node) {
-        let target = try target(folder: folder, name: name, conflict: options.conflict, ifMatch: options.ifMatch)
+    /// The placement and `ifMatch` are checked again here, in the same step as the write, so two
+    /// racing uploads cannot both take a name (`Capabilities.Features.exclusiveCreate`) or
+    /// both replace the same version (`Capabilities.Features.preconditions`).
+    func commit(
+        _ content: ByteBuffer, folder: ItemPath, name: String, placement: UploadPlacement, options: UploadOptions
+    ) throws -> (path: ItemPath, node: Node) {
+        let target = try parentFolder(folder).appending(try accepted(name))
+        let existing = nodes[target]
+        if placement == .exclusive, existing != nil { throw ProviderError(.alreadyExists, "\(target) already exists") }
+        if existing?.kind == .folder { throw ProviderError(.alreadyExists, "\(target) is a folder") }
+        if let ifMatch = options.ifMatch, ifMatch != existing?.etag {
+            throw ProviderError(.preconditionFailed, "\(target) changed: \(existing?.etag ?? "gone"), not \(ifMatch)")
+        }
         let now = Date()
-        var node = nodes[target] ?? Node(id: newID(), kind: .file, modified: now, created: now)
-        if nodes[target] != nil { node.version += 1 }
+        var node = existing ?? Node(id: newID(), kind: .file, modified: now, created: now)
+        if existing != nil { node.version += 1 }
+        var digester = Digester(.sha256)
+        digester?.update(content)
         node.content = content
-        node.sha256 = Digester.hex(.sha256, of: content)
+        node.sha256 = digester?.finalize()
         node.modified = options.modified ?? now
         node.mimeType = options.mimeType ?? MIMETypes.guess(target.name)
         nodes[target] = node
@@ -125,7 +112,7 @@ actor MemoryVolume {
     }
 
     /// Moves (`keepSource` false) or copies an item, with everything below it. A move keeps
-    /// the items' ids (``Capabilities/Features/stableIDs``); a copy gives new ones.
+    /// the items' ids (`Capabilities.Features.stableIDs`); a copy gives new ones.
     func transfer(_ source: ItemPath, to destination: ItemPath, overwrite: Bool, keepSource: Bool) throws -> (path: ItemPath, node: Node) {
         let (from, _) = try node(at: source)
         guard !from.isRoot, !destination.isRoot else { throw ProviderError(.invalidArgument, "the root folder cannot be moved or replaced") }
@@ -156,7 +143,7 @@ actor MemoryVolume {
 
     /// `name` as stored, if it is one the volume takes.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument``.
+    /// - Throws: `ProviderError.Code.invalidArgument`.
     private func accepted(_ name: String) throws -> String {
         try ItemPath.validate(name: name)
         guard rules.accepts(name) else { throw ProviderError(.invalidArgument, "the name \(name.debugDescription) is not accepted") }
@@ -165,7 +152,7 @@ actor MemoryVolume {
 
     /// The stored path of the existing folder `path`.
     ///
-    /// - Throws: ``ProviderError/Code/notFound`` when it is missing, ``ProviderError/Code/conflict`` when it is a file.
+    /// - Throws: `ProviderError.Code.notFound` when it is missing, `ProviderError.Code.conflict` when it is a file.
     private func parentFolder(_ path: ItemPath) throws -> ItemPath {
         let key = try stored(path)
         guard let node = nodes[key] else { throw ProviderError(.notFound, "the folder \(path) does not exist") }

@@ -15,13 +15,10 @@ struct MemoryConformanceTests {
         let suite = ConformanceSuite(subject: "memory adapter") { _ in
             try factory.makeProvider(ProviderConfiguration(url: url))
         }
-        // Prints the report and records an issue per failed case. Cases skip for capabilities the
-        // adapter does not declare, and the fault-injection cases for a provider that sends
-        // nothing through the suite's transport.
-        let report = await runConformance(suite)
-        #expect(report.counts.passed > 0)
-        for result in report.results {
-            if case .skipped(let reason) = result.outcome { #expect(!"\(reason)".isEmpty, "\(result.name) skipped without a reason") }
-        }
+        // Prints the report and records an issue per failed case and per case skipped without a
+        // reason. Cases skip for capabilities the adapter does not declare, and the transport
+        // fault cases for a provider that sends nothing through the suite's transport; the sink
+        // and source fault cases still run.
+        await runConformance(suite)
     }
 }

@@ -24,7 +24,7 @@ extension ProviderServices {
 
 extension ProviderConfiguration {
     /// The transport to send requests through (``ProviderServices/transport``), putting
-    /// ``ProviderConfiguration/timeouts`` on each request that does not set its own.
+    /// `ProviderConfiguration.timeouts` on each request that does not set its own.
     ///
     /// Setting it sets ``ProviderServices/transport``; reading it gives that transport itself when
     /// no timeout is set, else that transport behind one that stamps the timeouts.

@@ -12,7 +12,7 @@ import ProviderAPI
 /// Redirects are never followed here; ``RequestExecutor`` follows them so that
 /// credentials never travel to another host.
 ///
-/// A request's own ``TransportRequest/timeouts`` (a provider's ``ProviderConfiguration/timeouts``)
+/// A request's own ``TransportRequest/timeouts`` (a provider's `ProviderConfiguration.timeouts`)
 /// win over the ``Configuration``: its minimum speed is checked on its body, and a request with
 /// other connect or read timeouts goes through a second client of this transport made with them
 /// (one per pair of values, on the same event loops, shut down with the transport).
@@ -40,7 +40,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         public init() {}
 
         /// This configuration with the timeouts `timeouts` sets: its connect and read timeouts, and
-        /// its minimum speed (``MinimumSpeed/off`` for none).
+        /// its minimum speed (`MinimumSpeed.off` for none).
         public func applying(_ timeouts: Timeouts) -> Configuration {
             var configuration = self
             if let connect = timeouts.connect { configuration.connectTimeout = connect }

@@ -40,7 +40,7 @@ public struct TransportRequest: Sendable {
     /// The longest the whole request may take, on top of the transport's connect and read timeouts.
     public var deadline: Duration?
     /// The connect and read timeouts and minimum speed of this request; those left `nil` are the
-    /// transport's own. A provider's ``ProviderConfiguration/timeouts`` fill them in.
+    /// transport's own. A provider's `ProviderConfiguration.timeouts` fill them in.
     public var timeouts: Timeouts
     /// Whether the request may be sent again after a failure; defaults to the method's idempotency.
     public var isIdempotent: Bool

@@ -4,10 +4,10 @@ import ProviderKit
 
 extension NuxeoProvider {
     /// How a ``NuxeoProvider`` talks to its server, beyond what every adapter gets in a
-    /// ``ProviderConfiguration`` (URL, credentials, transport, retry, timeouts, page limits).
+    /// `ProviderConfiguration` (URL, credentials, transport, retry, timeouts, page limits).
     ///
     /// Each property says its default and the string option that sets it (`-o name=value` on the
-    /// command line, ``ProviderConfiguration/options`` through a ``ProviderRegistry``): the
+    /// command line, `ProviderConfiguration.options` through a `ProviderRegistry`): the
     /// ``NuxeoProviderFactory`` reads those once, with ``init(reading:)``.
     ///
     /// ```swift
@@ -76,7 +76,7 @@ extension NuxeoProvider {
         /// `application`, `deviceId`, `deviceDescription`, `permission`, `schemas`, `enrichers`,
         /// `chunkSize`, `pageSize`, `delete` and `changes`. Other names are left in `reader`.
         ///
-        /// - Throws: ``ProviderError/Code/invalidArgument`` naming an option whose value is malformed.
+        /// - Throws: `ProviderError.Code.invalidArgument` naming an option whose value is malformed.
         public init(reading reader: inout OptionReader) throws {
             contextPath = reader.text("contextPath")
             repository = reader.text("repository") ?? repository

@@ -53,7 +53,7 @@ public struct NuxeoProvider: StorageProvider {
     ///   - configuration: the server URL, credentials, options and services.
     ///   - catalog: the endpoint templates, ``NuxeoEndpoints/standard()`` by default.
     ///   - entities: the entity registry, with an app's own entity types registered.
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a malformed URL, or an option that is malformed or unknown.
+    /// - Throws: `ProviderError.Code.invalidArgument` for a malformed URL, or an option that is malformed or unknown.
     public init(
         configuration: ProviderConfiguration, catalog: RequestTemplateCatalog? = nil, entities: NuxeoEntityRegistry = .standard
     ) throws {
@@ -65,9 +65,11 @@ public struct NuxeoProvider: StorageProvider {
     /// retry, timeouts, page limits; its string options are not read) and the Nuxeo configuration.
     ///
     /// - Parameters:
+    ///   - configuration: the server URL, credentials, transport, retry, timeouts and page limits.
+    ///   - nuxeo: the Nuxeo settings (``NuxeoProvider/Configuration``), with their defaults.
     ///   - catalog: the endpoint templates, ``NuxeoEndpoints/standard()`` by default.
     ///   - entities: the entity registry, with an app's own entity types registered.
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a malformed URL.
+    /// - Throws: `ProviderError.Code.invalidArgument` for a malformed URL.
     public init(
         configuration: ProviderConfiguration, nuxeo: Configuration, catalog: RequestTemplateCatalog? = nil,
         entities: NuxeoEntityRegistry = .standard

@@ -22,7 +22,7 @@ public struct NuxeoProviderFactory: ProviderFactory {
     /// A provider without talking to the server; the string options are read into a
     /// ``NuxeoProvider/Configuration`` here, once.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a malformed URL, or an option that is malformed or unknown.
+    /// - Throws: `ProviderError.Code.invalidArgument` for a malformed URL, or an option that is malformed or unknown.
     public func makeProvider(_ configuration: ProviderConfiguration) throws -> any StorageProvider {
         let (common, nuxeo) = try NuxeoProvider.reading(configuration)
         return try NuxeoProvider(configuration: common, nuxeo: nuxeo)

@@ -25,7 +25,7 @@ import HTTPProviderKit
 /// | `maxPages`, `maxEntries` | ceilings of every page loop (`PageLimits`) | 100000, 10000000 |
 /// | `changes` | `drive` (Nuxeo Drive's change summary, registering the root as a synchronization root), `query` (a `dc:modified` query), or `auto`: Drive when the server has it and the root is already a synchronization root | `auto` |
 ///
-/// Any other option name fails with ``ProviderError/Code/invalidArgument``.
+/// Any other option name fails with `ProviderError.Code.invalidArgument`.
 public struct NuxeoProviderSettings: Sendable, Hashable {
     /// The server URL with its context path, such as `https://host/nuxeo`.
     public var baseURL: URL
@@ -58,7 +58,7 @@ public struct NuxeoProviderSettings: Sendable, Hashable {
     /// Resolves the settings from the URL and credentials of `configuration` and from `nuxeo`
     /// (`configuration`'s string options are not read).
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a URL that is not http(s), or one whose
+    /// - Throws: `ProviderError.Code.invalidArgument` for a URL that is not http(s), or one whose
     ///   path does not start with the context path.
     public init(_ configuration: ProviderConfiguration, nuxeo: NuxeoProvider.Configuration) throws {
         let split = try ApplicationURL(

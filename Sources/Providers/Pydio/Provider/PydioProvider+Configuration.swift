@@ -4,10 +4,10 @@ import ProviderKit
 
 extension PydioProvider {
     /// How a ``PydioProvider`` reaches its workspace, beyond what every adapter gets in a
-    /// ``ProviderConfiguration`` (URL, credentials, transport, retry, timeouts, page limits).
+    /// `ProviderConfiguration` (URL, credentials, transport, retry, timeouts, page limits).
     ///
     /// Each property says its default and the string option that sets it (`-o name=value` on the
-    /// command line, ``ProviderConfiguration/options`` through a ``ProviderRegistry``): the
+    /// command line, `ProviderConfiguration.options` through a `ProviderRegistry`): the
     /// ``PydioProviderFactory`` reads those once, with ``init(reading:)``.
     ///
     /// ```swift
@@ -26,7 +26,7 @@ extension PydioProvider {
         /// `showRecycleBin` (`true` or `false`).
         public var showsRecycleBin = false
         /// Whether the workspace's search index holds the files' text, which declares
-        /// ``Features/fullTextSearch``: the server does not say so in its registry, and a stock
+        /// `Capabilities.Features.fullTextSearch`: the server does not say so in its registry, and a stock
         /// "My Files" indexes names only. Default `false`; option `indexesContent` (`true` or `false`).
         public var indexesContent = false
 
@@ -36,7 +36,7 @@ extension PydioProvider {
         /// Reads the configuration from string options: `basePath`, `chunkSize`, `showRecycleBin`
         /// and `indexesContent`. Other names are left in `reader`.
         ///
-        /// - Throws: ``ProviderError/Code/invalidArgument`` naming an option whose value is malformed.
+        /// - Throws: `ProviderError.Code.invalidArgument` naming an option whose value is malformed.
         public init(reading reader: inout OptionReader) throws {
             basePath = reader.text("basePath")
             chunkSize = try reader.integer("chunkSize", minimum: 1024) ?? chunkSize

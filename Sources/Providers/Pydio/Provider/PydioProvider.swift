@@ -51,7 +51,7 @@ public struct PydioProvider: StorageProvider {
     /// retry, timeouts, page limits; its string options are not read) and the Pydio configuration;
     /// nothing is sent until the first call.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a malformed URL, or credentials that are
+    /// - Throws: `ProviderError.Code.invalidArgument` for a malformed URL, or credentials that are
     ///   not a user name and password.
     public init(configuration: ProviderConfiguration, pydio: Configuration) throws {
         let settings = try PydioProviderSettings(configuration, pydio: pydio)

@@ -21,7 +21,7 @@ public struct PydioProviderFactory: ProviderFactory {
     /// A provider that signs in on its first call; the string options are read into a
     /// ``PydioProvider/Configuration`` here, once.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a malformed URL, an option that is
+    /// - Throws: `ProviderError.Code.invalidArgument` for a malformed URL, an option that is
     ///   malformed or unknown, or credentials that are not a user name and password.
     public func makeProvider(_ configuration: ProviderConfiguration) throws -> any StorageProvider {
         let (common, pydio) = try PydioProvider.reading(configuration)

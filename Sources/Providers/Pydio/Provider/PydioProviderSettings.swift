@@ -42,7 +42,7 @@ public struct PydioProviderSettings: Sendable, Hashable {
     /// Resolves the settings from the URL of `configuration` and from `pydio` (`configuration`'s
     /// string options are not read).
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a URL that is not http(s), does not start
+    /// - Throws: `ProviderError.Code.invalidArgument` for a URL that is not http(s), does not start
     ///   with the base path or names no workspace.
     public init(_ configuration: ProviderConfiguration, pydio: PydioProvider.Configuration) throws {
         let split = try ApplicationURL(

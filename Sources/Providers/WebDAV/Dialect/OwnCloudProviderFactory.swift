@@ -17,7 +17,7 @@ import HTTPProviderKit
 /// Options (read once, here, into a ``WebDAVProvider/Configuration``, which documents each):
 /// `dialect` (`nextcloud`/`owncloud`), `user`, `chunkSize` and `chunkThreshold` (bytes),
 /// `chunking`, `search` (`true`/`false`, to override what the server reports), `maxPages` and
-/// `maxEntries`; any other name fails with ``ProviderError/Code/invalidArgument``.
+/// `maxEntries`; any other name fails with `ProviderError.Code.invalidArgument`.
 ///
 /// ```swift
 /// registry.register(OwnCloudProviderFactory(flavor: .nextcloud))
@@ -82,7 +82,7 @@ public struct OwnCloudProviderFactory: ProviderFactory {
 
     /// A provider without talking to the server: the features are those of a current server of this flavor.
     ///
-    /// - Throws: ``ProviderError/Code/invalidArgument`` for a malformed URL, an option that is
+    /// - Throws: `ProviderError.Code.invalidArgument` for a malformed URL, an option that is
     ///   malformed or unknown, or no user to name the DAV root.
     public func makeProvider(_ configuration: ProviderConfiguration) throws -> any StorageProvider {
         let (common, webdav) = try WebDAVProvider.reading(configuration)
