@@ -47,6 +47,18 @@ enum ServerTransferCases {
                     try await context.expectMissing(source, "after move")
                 }
             },
+            make(op, "intoItself", "\(op.name) of a folder into itself or onto itself throws .invalidArgument and changes nothing") { context in
+                let source = try await context.makeFolder("outer").path
+                let inner = try await context.provider.createFolder(named: "inner", in: source).path
+                for target in [source, try inner.appending("outer"), try source.appending("copy")] {
+                    try await context.expectError(.invalidArgument, "\(op.name)(\(source) → \(target))") {
+                        try await op.call(context.provider, source, target, TransferOptions(overwrite: true))
+                    }
+                }
+                let left = try await context.provider.listAll(source).map(\.name)
+                try context.expect(left == ["inner"], "after the refused \(op.name)s \(source) holds \(left), not [inner]")
+                try await context.expectMissing(try inner.appending("outer"), "after the refused \(op.name)")
+            },
             make(op, "fileNoOverwrite", "\(op.name) onto an existing file without overwrite throws .alreadyExists and changes nothing") { context in
                 let source = try await context.upload(text: "source", as: "a.txt")
                 let target = try await context.upload(text: "target", as: "b.txt")

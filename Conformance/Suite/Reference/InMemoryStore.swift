@@ -190,7 +190,7 @@ struct InMemoryStore {
         let parent = key(to.parent)
         try parentFolder(parent)
         let target = Key(parent.segments + [try accepted(to.name)])
-        guard target != source, !target.isBelow(source) else { throw ProviderError(.conflict, "cannot move or copy \(from) into itself") }
+        guard target != source, !target.isBelow(source) else { throw ProviderError(.invalidArgument, "cannot move or copy \(from) into itself") }
         if nodes[target] != nil {
             guard overwrite else { throw ProviderError(.alreadyExists, "\(Self.path(target)) already exists") }
             for key in nodes.keys where key == target || key.isBelow(target) { nodes[key] = nil }

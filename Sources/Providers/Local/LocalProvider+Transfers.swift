@@ -84,9 +84,8 @@ extension LocalProvider {
     private func prepareTransfer(
         _ source: ItemPath, _ destination: ItemPath, _ options: TransferOptions
     ) async throws -> (from: LocalFolder, entry: LocalEntry, to: LocalFolder) {
-        guard !source.isRoot, !destination.isRoot else { throw ProviderError(.invalidArgument, "the root cannot be moved, copied or replaced") }
+        try source.checkTransfer(to: destination)
         let (from, entry) = try locate(source)
-        guard !destination.isDescendant(of: source) else { throw ProviderError(.conflict, "cannot move or copy \(source) into itself") }
         try checkNew(destination.name)
         let to = try root.openFolder(at: destination.parent)
         guard let existing = try to.entry(named: destination.name), existing.stableID != entry.stableID else { return (from, entry, to) }

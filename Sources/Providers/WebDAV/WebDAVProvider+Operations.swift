@@ -72,12 +72,7 @@ extension WebDAVProvider {
 
     /// `MOVE` or `COPY` with `Destination` and `Overwrite`.
     func transfer(_ method: HTTPMethod, _ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-        if source.isRoot || destination.isRoot {
-            throw ProviderError(.invalidArgument, "the root cannot be moved, copied or replaced")
-        }
-        if destination.isDescendant(of: source) {
-            throw ProviderError(.invalidArgument, "cannot \(method.rawValue.lowercased()) \(source) into itself (\(destination))")
-        }
+        try source.checkTransfer(to: destination, action: method.rawValue.lowercased())
         await verifyBeforeWrite(in: destination.parent)
         // Collections are addressed with their trailing slash on both URLs (nginx needs it).
         let sourceItem = try await item(at: source)

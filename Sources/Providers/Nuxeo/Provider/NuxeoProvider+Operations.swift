@@ -81,10 +81,7 @@ extension NuxeoProvider {
     /// Moves or copies with Automation, then sets the title when the name changes
     /// (`Document.Move`'s `name` only renames the server's path segment).
     private func transfer(_ operation: String, _ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-        if source.isRoot || destination.isRoot { throw ProviderError(.invalidArgument, "the provider root cannot be moved or copied") }
-        if destination == source || destination.isDescendant(of: source) {
-            throw ProviderError(.invalidArgument, "cannot \(operation == "Document.Move" ? "move" : "copy") \(source) into itself")
-        }
+        try source.checkTransfer(to: destination, action: operation == "Document.Move" ? "move" : "copy")
         let document = try await resolver.document(at: source)
         let target = try await folderDocument(destination.parent)
         if let existing = try await resolver.child(named: destination.name, of: target.uid, byServerName: false) {

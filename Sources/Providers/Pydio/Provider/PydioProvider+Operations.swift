@@ -36,10 +36,7 @@ extension PydioProvider {
 
     /// `move` or `copy` into the destination's folder, then `rename` when the name changes.
     private func transfer(_ action: String, _ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-        if source.isRoot || destination.isRoot { throw ProviderError(.invalidArgument, "the provider root cannot be moved or copied") }
-        if destination == source || destination.isDescendant(of: source) {
-            throw ProviderError(.invalidArgument, "cannot \(action) \(source) into itself")
-        }
+        try source.checkTransfer(to: destination, action: action)
         guard capabilities.names.accepts(destination.name) else {
             throw ProviderError(.invalidArgument, "Pydio refuses the name \(destination.name.debugDescription)")
         }
