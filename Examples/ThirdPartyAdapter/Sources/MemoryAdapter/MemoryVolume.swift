@@ -118,7 +118,7 @@ actor MemoryVolume {
         guard !from.isRoot, !destination.isRoot else { throw ProviderError(.invalidArgument, "the root folder cannot be moved or replaced") }
         let target = try parentFolder(destination.parent).appending(try accepted(destination.name))
         guard target != from, !target.isDescendant(of: from) else {
-            throw ProviderError(.conflict, "\(source) cannot be moved or copied into itself")
+            throw ProviderError(.invalidArgument, "\(source) cannot be moved or copied into itself")
         }
         if nodes[target] != nil {
             guard overwrite else { throw ProviderError(.alreadyExists, "\(target) already exists") }

@@ -100,6 +100,9 @@ public protocol StorageProvider: Sendable {
     /// Deletes a file, or a folder with everything in it.
     func delete(_ path: ItemPath) async throws
     /// Moves or renames an item on the server.
+    ///
+    /// Moving the root, or a folder to itself or below itself, is ``ProviderError/Code/invalidArgument``
+    /// before anything is sent (``ItemPath/checkTransfer(to:action:)``); so is copying one.
     func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item
     /// Copies an item (a folder with its contents) on the server.
     func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item
