@@ -227,7 +227,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ProviderAPITests",
-            dependencies: [ "ProviderKit", "HTTPProviderKit", "ProviderTesting",
+            dependencies: [ "StrataTestSupport", "ProviderKit", "HTTPProviderKit", "ProviderTesting",
                 "ProviderAPI", "ProviderConformance", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -243,7 +243,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NuxeoProviderTests",
-            dependencies: [ "HTTPProviderKit",
+            dependencies: [ "StrataTestSupport", "HTTPProviderKit",
                 "NuxeoProvider", "NuxeoTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting", "SharedCacheConformance",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -252,7 +252,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PydioProviderTests",
-            dependencies: [ "ProviderKit", "HTTPProviderKit",
+            dependencies: [ "StrataTestSupport", "ProviderKit", "HTTPProviderKit",
                 "PydioProvider", "PydioTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting", "SharedCacheConformance", "strata", "StrataProcessKit",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -267,13 +267,13 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataCLITests",
-            dependencies: [ "HTTPProviderKit", "strata", "StrataCLI", "ProviderAPI"],
+            dependencies: [ "StrataTestSupport", "HTTPProviderKit", "strata", "StrataCLI", "ProviderAPI"],
             path: "Tests/StrataCLITests",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "WebDAVProviderTests",
-            dependencies: [ "ProviderKit", "HTTPProviderKit","WebDAVProvider", "ProviderConformance", "ProviderConformanceTesting", "SharedCacheConformance", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: [ "StrataTestSupport", "ProviderKit", "HTTPProviderKit","WebDAVProvider", "ProviderConformance", "ProviderConformanceTesting", "SharedCacheConformance", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             path: "Tests/WebDAVProviderTests",
             swiftSettings: strictSettings
         ),
@@ -413,6 +413,12 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/HostileServerTests",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "StrataTestSupport",
+            dependencies: ["ProviderAPI"],
+            path: "Tests/Support/Expectations",
             swiftSettings: strictSettings
         ),
         .target(

@@ -1,23 +1,11 @@
 import Foundation
 import ProviderAPI
 import ProviderKit
+import StrataTestSupport
 import Testing
 
 private enum Mode: String, CaseIterable {
     case fast, careful
-}
-
-/// `body` fails with `invalidArgument` whose message names `option`.
-private func expectInvalid(naming option: String, _ body: () throws -> Void) {
-    do {
-        try body()
-        Issue.record("no error for \(option)")
-    } catch let error as ProviderError {
-        #expect(error.code == .invalidArgument)
-        #expect(error.message?.contains(option) == true, "\(error.message ?? "") names \(option)")
-    } catch {
-        Issue.record("not a ProviderError: \(error)")
-    }
 }
 
 @Suite("OptionReader: one reading of adapter options")

@@ -1,10 +1,11 @@
 import Foundation
 import ProviderAPI
+import StrataTestSupport
 import Testing
 import ProviderKit
 
 /// A provider whose listing pages come from a closure: page number (0-based) → page.
-private struct PagedProvider: StorageProvider {
+private struct PagedProvider: StubProvider {
     let pages: @Sendable (Int) -> ItemPage
     var limits: PageLimits = .standard
     var capabilities: Capabilities { Capabilities(features: [.paging]) }
@@ -13,21 +14,6 @@ private struct PagedProvider: StorageProvider {
 
     func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage {
         pages(page.cursor.flatMap { Int($0.rawValue) } ?? 0)
-    }
-    func item(at path: ItemPath) async throws -> Item { throw ProviderError.unsupported("item") }
-    func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
-        throw ProviderError.unsupported("download")
-    }
-    func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
-        throw ProviderError.unsupported("upload")
-    }
-    func createFolder(named name: String, in parent: ItemPath) async throws -> Item { throw ProviderError.unsupported("mkdir") }
-    func delete(_ path: ItemPath) async throws { throw ProviderError.unsupported("delete") }
-    func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-        throw ProviderError.unsupported("move")
-    }
-    func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-        throw ProviderError.unsupported("copy")
     }
 }
 

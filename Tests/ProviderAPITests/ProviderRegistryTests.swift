@@ -1,32 +1,17 @@
 import Foundation
 import NIOConcurrencyHelpers
 import ProviderAPI
+import StrataTestSupport
 import Testing
 import HTTPProviderKit
 
 /// A provider that only remembers how it was configured.
-private struct FakeProvider: StorageProvider {
+private struct FakeProvider: StubProvider {
     let configuration: ProviderConfiguration
     let connected: Bool
     var capabilities: Capabilities { Capabilities(features: []) }
     var account: ProviderAccount { ProviderAccount(kind: "fake", server: configuration.url.absoluteString) }
 
-    func item(at path: ItemPath) async throws -> Item { throw ProviderError.unsupported("item") }
-    func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage { throw ProviderError.unsupported("list") }
-    func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
-        throw ProviderError.unsupported("download")
-    }
-    func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
-        throw ProviderError.unsupported("upload")
-    }
-    func createFolder(named name: String, in parent: ItemPath) async throws -> Item { throw ProviderError.unsupported("mkdir") }
-    func delete(_ path: ItemPath) async throws { throw ProviderError.unsupported("delete") }
-    func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-        throw ProviderError.unsupported("move")
-    }
-    func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-        throw ProviderError.unsupported("copy")
-    }
 }
 
 private struct FakeFactory: ProviderFactory {

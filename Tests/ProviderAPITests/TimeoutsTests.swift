@@ -2,11 +2,12 @@ import Foundation
 import NIOCore
 import ProviderAPI
 import ProviderTesting
+import StrataTestSupport
 import Testing
 import HTTPProviderKit
 
 /// A provider that keeps its configuration and sends one `GET` of its root through its transport.
-private struct TimedProvider: StorageProvider {
+private struct TimedProvider: StubProvider {
     let configuration: ProviderConfiguration
     var capabilities: Capabilities { Capabilities(features: []) }
     var account: ProviderAccount { ProviderAccount(kind: "timed", server: configuration.url.absoluteString) }
@@ -20,22 +21,6 @@ private struct TimedProvider: StorageProvider {
         return response.status
     }
 
-    func item(at path: ItemPath) async throws -> Item { throw ProviderError.unsupported("item") }
-    func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage { throw ProviderError.unsupported("list") }
-    func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
-        throw ProviderError.unsupported("download")
-    }
-    func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
-        throw ProviderError.unsupported("upload")
-    }
-    func createFolder(named name: String, in parent: ItemPath) async throws -> Item { throw ProviderError.unsupported("mkdir") }
-    func delete(_ path: ItemPath) async throws { throw ProviderError.unsupported("delete") }
-    func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-        throw ProviderError.unsupported("move")
-    }
-    func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-        throw ProviderError.unsupported("copy")
-    }
 }
 
 private struct TimedFactory: ProviderFactory {

@@ -1,12 +1,13 @@
 import Foundation
 import NIOConcurrencyHelpers
 import ProviderAPI
+import StrataTestSupport
 import Testing
 
 @testable import StrataCLI
 
 /// A provider whose pages come from a closure (cursor = page number) and that counts the pages asked.
-private struct PagedProvider: StorageProvider {
+private struct PagedProvider: StubProvider {
     let pages: @Sendable (Int) -> ItemPage
     let asked = NIOLockedValueBox(0)
     var capabilities: Capabilities { Capabilities(features: [.paging]) }
@@ -16,21 +17,6 @@ private struct PagedProvider: StorageProvider {
     func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage {
         asked.withLockedValue { $0 += 1 }
         return pages(page.cursor.flatMap { Int($0.rawValue) } ?? 0)
-    }
-    func item(at path: ItemPath) async throws -> Item { throw ProviderError.unsupported("item") }
-    func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
-        throw ProviderError.unsupported("download")
-    }
-    func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
-        throw ProviderError.unsupported("upload")
-    }
-    func createFolder(named name: String, in parent: ItemPath) async throws -> Item { throw ProviderError.unsupported("mkdir") }
-    func delete(_ path: ItemPath) async throws { throw ProviderError.unsupported("delete") }
-    func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-        throw ProviderError.unsupported("move")
-    }
-    func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-        throw ProviderError.unsupported("copy")
     }
 }
 

@@ -1,21 +1,9 @@
 import Foundation
 import ProviderAPI
+import StrataTestSupport
 import Testing
 
 @testable import PydioProvider
-
-/// `body` fails with `invalidArgument` whose message names `option`.
-private func expectInvalid(naming option: String, _ body: () throws -> Void) {
-    do {
-        try body()
-        Issue.record("no error for \(option)")
-    } catch let error as ProviderError {
-        #expect(error.code == .invalidArgument)
-        #expect(error.message?.contains(option) == true, "\(error.message ?? "") names \(option)")
-    } catch {
-        Issue.record("not a ProviderError: \(error)")
-    }
-}
 
 @Suite("Pydio typed configuration and its options")
 struct PydioConfigurationTests {
