@@ -1,6 +1,12 @@
 import Foundation
 import NIOConcurrencyHelpers
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What a run of the `strata` binary left behind.
 public struct StrataRun: Sendable, CustomStringConvertible {
     /// The exit status, or the signal number when the process died of one.
@@ -57,6 +63,28 @@ public enum StrataProcess {
         return environment
     }
 
+    /// The next bytes from `handle` (empty at the end, or on an error), retrying a read that a
+    /// signal interrupted: Foundation's own `FileHandle` reads trap on `EINTR` on Linux, which a
+    /// child's SIGCHLD under load brought about (a crash of the whole test process in CI).
+    static func readPiece(_ handle: FileHandle) -> Data {
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+            if count >= 0 { return Data(buffer[0..<count]) }
+            if errno != EINTR { return Data() }
+        }
+    }
+
+    /// Everything `handle` gives until its end (``readPiece(_:)`` after ``readPiece(_:)``).
+    static func readToEnd(_ handle: FileHandle) -> Data {
+        var data = Data()
+        while true {
+            let piece = readPiece(handle)
+            if piece.isEmpty { return data }
+            data.append(piece)
+        }
+    }
+
     /// Runs strata with `arguments`, stdin from /dev/null, killing it after `limit` seconds.
     public static func run(
         _ arguments: [String], environment overrides: [String: String?] = [:], directory: URL? = nil, limit: TimeInterval = 120
@@ -83,7 +111,7 @@ public enum StrataProcess {
                     return
                 }
                 let killed = watch(process, limit: limit)
-                let data = output.fileHandleForReading.readDataToEndOfFile()
+                let data = readToEnd(output.fileHandleForReading)
                 process.waitUntilExit()
                 killed.timer.cancel()
                 let errorData = (try? Data(contentsOf: errorURL)) ?? Data()
@@ -122,7 +150,7 @@ public enum StrataProcess {
                 var data = Data()
                 var answered = 0
                 while true {
-                    let piece = output.fileHandleForReading.availableData
+                    let piece = readPiece(output.fileHandleForReading)
                     if piece.isEmpty { break }
                     data.append(piece)
                     let prompts = String(decoding: data, as: UTF8.self).components(separatedBy: prompt).count - 1
