@@ -1,0 +1,164 @@
+import Foundation
+import ProviderAPI
+
+/// Walks the source tree breadth first, lists the matching folder of the destination beside
+/// each folder of the source (never below a folder the destination lacks), and plans what to do.
+struct TransferPlanner: Sendable {
+    let mode: TransferMode
+    let source: TransferEndpoint
+    let destination: TransferEndpoint
+    let pageSize: Int?
+    let rule: SameFileRule
+    let names: DestinationNames
+
+    init(mode: TransferMode, source: TransferEndpoint, destination: TransferEndpoint, pageSize: Int?) {
+        self.mode = mode
+        self.source = source
+        self.destination = destination
+        self.pageSize = pageSize
+        rule = SameFileRule.choose(source: source.provider.capabilities, destination: destination.provider.capabilities)
+        names = DestinationNames(rules: destination.provider.capabilities.names)
+    }
+
+    /// One folder to compare: where it is below the roots, on the source, on the destination,
+    /// and whether the destination has it (else it is not listed: everything below is missing).
+    private struct Folder {
+        var relative: ItemPath
+        var source: ItemPath
+        var destination: ItemPath
+        var destinationExists: Bool
+    }
+
+    func plan() async throws -> TransferPlan {
+        var plan = TransferPlan(mode: mode, rule: rule)
+        let sourceRoot = try await source.provider.item(at: source.path)
+        let destinationRoot = try await destination.provider.itemIfExists(at: destination.path)
+        if sourceRoot.kind == .file {
+            try await planFile(sourceRoot, destinationRoot: destinationRoot, into: &plan)
+            return plan
+        }
+        if let destinationRoot, destinationRoot.kind == .file {
+            throw ProviderError(.conflict, "\(destination.path) is a file on the destination, and the source is a folder")
+        }
+        if destinationRoot == nil {
+            plan.actions.append(
+                TransferAction(
+                    kind: .createFolder, reason: .missing, relativePath: .root, source: source.path, destination: destination.path,
+                    isFolder: true, modified: sourceRoot.modified))
+        }
+        var queue = [Folder(relative: .root, source: source.path, destination: destination.path, destinationExists: destinationRoot != nil)]
+        var index = 0
+        while index < queue.count {
+            if Task.isCancelled { throw ProviderError(.cancelled, "cancelled while planning") }
+            let folder = queue[index]
+            index += 1
+            queue += try await compare(folder, into: &plan)
+        }
+        return plan
+    }
+
+    /// Plans one folder's children and returns the subfolders to walk next.
+    private func compare(_ folder: Folder, into plan: inout TransferPlan) async throws -> [Folder] {
+        async let sourceListing = source.provider.listAll(folder.source, pageSize: pageSize, fields: [])
+        let destinationItems = folder.destinationExists
+            ? try await destination.provider.listAll(folder.destination, pageSize: pageSize, fields: []) : []
+        let sourceItems = try await sourceListing
+        var existing: [String: Item] = [:]
+        for item in destinationItems where existing[names.key(item.name)] == nil { existing[names.key(item.name)] = item }
+        var claimed: Set<String> = []
+        var next: [Folder] = []
+        for child in sourceItems.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+            let relative = try folder.relative.appending(child.name)
+            let (name, mapped) = names.name(for: child.name)
+            let key = names.key(name)
+            guard claimed.insert(key).inserted else {
+                plan.problems.append(
+                    TransferFailure(
+                        relativePath: relative,
+                        error: ProviderError(.conflict, "\(relative) has the same name on the destination as another item of \(folder.relative)")))
+                continue
+            }
+            let target: ItemPath
+            do { target = try folder.destination.appending(name) } catch {
+                plan.problems.append(TransferFailure(relativePath: relative, error: ProviderError.wrap(error, fallback: .invalidArgument)))
+                continue
+            }
+            if mapped { plan.mappedNames.append(NameMapping(relativePath: relative, sourceName: child.name, destinationName: name)) }
+            let there = existing[key]
+            let action = { (kind: TransferAction.Kind, reason: TransferAction.Reason?, destination: ItemPath) in
+                TransferAction(
+                    kind: kind, reason: reason, relativePath: relative, source: child.path, destination: destination,
+                    isFolder: child.isFolder, size: child.isFolder ? nil : child.size, modified: child.modified)
+            }
+            if let there, there.kind != child.kind {
+                guard mode == .sync else {
+                    plan.problems.append(
+                        TransferFailure(
+                            relativePath: relative,
+                            error: ProviderError(
+                                .conflict, "\(relative) is a \(child.kind.rawValue) on the source and a \(there.kind.rawValue) on the destination")))
+                    continue
+                }
+                plan.actions.append(
+                    TransferAction(
+                        kind: .delete, reason: .kindDiffers, relativePath: relative, source: nil, destination: there.path,
+                        isFolder: there.isFolder))
+            }
+            let matching = there.flatMap { $0.kind == child.kind ? $0 : nil }
+            if child.isFolder {
+                if let matching {
+                    next.append(Folder(relative: relative, source: child.path, destination: matching.path, destinationExists: true))
+                } else {
+                    plan.actions.append(action(.createFolder, there == nil ? TransferAction.Reason.missing : TransferAction.Reason.kindDiffers, target))
+                    next.append(Folder(relative: relative, source: child.path, destination: target, destinationExists: false))
+                }
+            } else if let matching {
+                if rule.same(child, matching) {
+                    plan.actions.append(action(.skip, nil, matching.path))
+                } else {
+                    plan.actions.append(action(.copyFile, .differs, matching.path))
+                }
+            } else {
+                plan.actions.append(action(.copyFile, there == nil ? TransferAction.Reason.missing : TransferAction.Reason.kindDiffers, target))
+            }
+        }
+        if mode == .sync {
+            for item in destinationItems where !claimed.contains(names.key(item.name)) {
+                plan.actions.append(
+                    TransferAction(
+                        kind: .delete, reason: .extra, relativePath: try folder.relative.appending(item.name), source: nil,
+                        destination: item.path, isFolder: item.isFolder))
+            }
+        }
+        return next
+    }
+
+    /// A single file: into the destination folder under its own name, or onto the destination path.
+    private func planFile(_ file: Item, destinationRoot: Item?, into plan: inout TransferPlan) async throws {
+        let relative = try ItemPath.root.appending(file.name)
+        var target = destination.path
+        var there = destinationRoot
+        if let destinationRoot, destinationRoot.isFolder {
+            let (name, mapped) = names.name(for: file.name)
+            if mapped { plan.mappedNames.append(NameMapping(relativePath: relative, sourceName: file.name, destinationName: name)) }
+            target = try destinationRoot.path.appending(name)
+            there = try await destination.provider.itemIfExists(at: target)
+        }
+        if target.isRoot {
+            throw ProviderError(.invalidArgument, "the destination's root is a folder; name the file to copy into it")
+        }
+        let action = { (kind: TransferAction.Kind, reason: TransferAction.Reason?) in
+            TransferAction(
+                kind: kind, reason: reason, relativePath: relative, source: file.path, destination: target, isFolder: false,
+                size: file.size, modified: file.modified)
+        }
+        if let there, there.isFolder {
+            plan.problems.append(
+                TransferFailure(relativePath: relative, error: ProviderError(.conflict, "\(target) is a folder on the destination")))
+        } else if let there {
+            plan.actions.append(rule.same(file, there) ? action(.skip, nil) : action(.copyFile, .differs))
+        } else {
+            plan.actions.append(action(.copyFile, .missing))
+        }
+    }
+}
