@@ -34,7 +34,7 @@ import ProviderAPI
 public struct TransferManager: Sendable {
     /// How a job runs.
     public struct Options: Sendable {
-        /// Files sent at once; 4 by default.
+        /// Files sent, folders created and folders listed at once; 4 by default.
         public var transfers: Int
         /// When a file that failed with a network, server, rate-limit or integrity error is
         /// sent again from its start: 3 attempts in all by default, waiting 500 ms, then
@@ -81,7 +81,9 @@ public struct TransferManager: Sendable {
     ///   is a folder and the destination a file.
     public func plan(_ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint) async throws -> TransferPlan {
         do {
-            return try await TransferPlanner(mode: mode, source: source, destination: destination, pageSize: options.pageSize).plan()
+            return try await TransferPlanner(
+                mode: mode, source: source, destination: destination, pageSize: options.pageSize, listings: options.transfers
+            ).plan()
         } catch {
             throw ProviderError.wrap(error)
         }

@@ -8,11 +8,14 @@ struct TransferPlanner: Sendable {
     let source: TransferEndpoint
     let destination: TransferEndpoint
     let pageSize: Int?
+    /// How many folders are listed at once (each listing reads both sides at once).
+    let listings: Int
     let rule: SameFileRule
     let names: DestinationNames
 
-    init(mode: TransferMode, source: TransferEndpoint, destination: TransferEndpoint, pageSize: Int?) {
+    init(mode: TransferMode, source: TransferEndpoint, destination: TransferEndpoint, pageSize: Int?, listings: Int) {
         self.mode = mode
+        self.listings = max(1, listings)
         self.source = source
         self.destination = destination
         self.pageSize = pageSize
@@ -22,7 +25,7 @@ struct TransferPlanner: Sendable {
 
     /// One folder to compare: where it is below the roots, on the source, on the destination,
     /// and whether the destination has it (else it is not listed: everything below is missing).
-    private struct Folder {
+    private struct Folder: Sendable {
         var relative: ItemPath
         var source: ItemPath
         var destination: ItemPath
@@ -46,19 +49,49 @@ struct TransferPlanner: Sendable {
                     kind: .createFolder, reason: .missing, relativePath: .root, source: source.path, destination: destination.path,
                     isFolder: true, modified: sourceRoot.modified))
         }
-        var queue = [Folder(relative: .root, source: source.path, destination: destination.path, destinationExists: destinationRoot != nil)]
-        var index = 0
-        while index < queue.count {
+        // Level by level: the folders of one depth are listed several at once, and their plans
+        // are joined in the order of the level, so the plan is the same whatever finishes first.
+        var level = [Folder(relative: .root, source: source.path, destination: destination.path, destinationExists: destinationRoot != nil)]
+        while !level.isEmpty {
             if Task.isCancelled { throw ProviderError(.cancelled, "cancelled while planning") }
-            let folder = queue[index]
-            index += 1
-            queue += try await compare(folder, into: &plan)
+            var next: [Folder] = []
+            for (part, subfolders) in try await compareAll(level) {
+                plan.actions += part.actions
+                plan.mappedNames += part.mappedNames
+                plan.problems += part.problems
+                next += subfolders
+            }
+            level = next
         }
         return plan
     }
 
-    /// Plans one folder's children and returns the subfolders to walk next.
-    private func compare(_ folder: Folder, into plan: inout TransferPlan) async throws -> [Folder] {
+    /// ``compare(_:)`` of every folder of `level`, at most ``listings`` at once, in the level's order.
+    private func compareAll(_ level: [Folder]) async throws -> [(TransferPlan, [Folder])] {
+        if level.count == 1 { return [try await compare(level[0])] }
+        return try await withThrowingTaskGroup(of: (Int, TransferPlan, [Folder]).self) { group in
+            var results = [(TransferPlan, [Folder])?](repeating: nil, count: level.count)
+            var started = 0
+            while started < min(listings, level.count) {
+                let (index, folder) = (started, level[started])
+                group.addTask { let (part, next) = try await compare(folder); return (index, part, next) }
+                started += 1
+            }
+            while let finished = try await group.next() {
+                results[finished.0] = (finished.1, finished.2)
+                if started < level.count {
+                    let (index, folder) = (started, level[started])
+                    group.addTask { let (part, next) = try await compare(folder); return (index, part, next) }
+                    started += 1
+                }
+            }
+            return results.compactMap { $0 }
+        }
+    }
+
+    /// Plans one folder's children; returns that part of the plan and the subfolders to walk next.
+    private func compare(_ folder: Folder) async throws -> (TransferPlan, [Folder]) {
+        var plan = TransferPlan(mode: mode, rule: rule)
         async let sourceListing = source.provider.listAll(folder.source, pageSize: pageSize, fields: [])
         let destinationItems = folder.destinationExists
             ? try await destination.provider.listAll(folder.destination, pageSize: pageSize, fields: []) : []
@@ -130,7 +163,7 @@ struct TransferPlanner: Sendable {
                         destination: item.path, isFolder: item.isFolder))
             }
         }
-        return next
+        return (plan, next)
     }
 
     /// A single file: into the destination folder under its own name, or onto the destination path.

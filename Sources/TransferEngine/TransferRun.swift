@@ -2,7 +2,7 @@ import Foundation
 import ProviderAPI
 
 /// Carries out a ``TransferPlan``, in four steps: deletions of items in the way (sync), folders
-/// (in the plan's order, parents first), files (several at once), and the extras' deletions
+/// (parents first, the folders of one depth several at once), files (several at once), and the extras' deletions
 /// (sync, only when every copy succeeded and the plan keeps within the deletion limit).
 struct TransferRun: Sendable {
     let plan: TransferPlan
@@ -54,22 +54,37 @@ struct TransferRun: Sendable {
             }
         }
 
-        // 2. Folders, parents first.
-        for action in plan.actions(.createFolder) {
+        // 2. Folders, parents first: the folders of one depth several at once.
+        let folders = Dictionary(grouping: plan.actions(.createFolder), by: \.destination.segments.count)
+        for depth in folders.keys.sorted() {
             try checkCancellation()
-            if isBlocked(action.destination) {
-                blocked.append(action.destination)
-                fail(action, ProviderError(.conflict, "\(action.relativePath) cannot be made: the item in its place was not deleted"))
-                continue
+            var ready: [TransferAction] = []
+            for action in folders[depth] ?? [] {
+                if isBlocked(action.destination) {
+                    blocked.append(action.destination)
+                    fail(action, ProviderError(.conflict, "\(action.relativePath) cannot be made: the item in its place or above it is not ready"))
+                } else {
+                    ready.append(action)
+                }
             }
-            observer?(.started(action, attempt: 1))
-            do {
-                try await makeFolder(action)
-                report.foldersCreated += 1
-                done(action)
-            } catch {
-                blocked.append(action.destination)
-                fail(action, ProviderError.wrap(error))
+            let made = await Self.concurrently(ready, limit: options.transfers, unstarted: ProviderError(.cancelled, "cancelled")) {
+                action -> ProviderError? in
+                observer?(.started(action, attempt: 1))
+                do {
+                    try await makeFolder(action)
+                    return nil
+                } catch {
+                    return ProviderError.wrap(error)
+                }
+            }
+            for (action, error) in zip(ready, made) {
+                if let error {
+                    blocked.append(action.destination)
+                    fail(action, error)
+                } else {
+                    report.foldersCreated += 1
+                    done(action)
+                }
             }
         }
 
