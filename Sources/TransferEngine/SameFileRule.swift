@@ -5,7 +5,9 @@ import ProviderAPI
 /// chosen once per job from the two providers' capabilities (``choose(source:destination:)``).
 ///
 /// In order of preference:
-/// 1. `digest`: a digest algorithm both sides declare (SHA-256, then SHA-1, then MD5);
+/// 1. `digest`: a digest algorithm both sides declare (SHA-256, then SHA-1, then MD5); or one
+///    only the destination declares, computed on the source by reading the files whose sizes
+///    match (``computedOnSource``), when the job allows it;
 /// 2. `sizeAndModified`: equal sizes and modified times within the coarser of the
 ///    two declared precisions, when both sides keep modified times and the destination can set
 ///    them (else every copied file would look changed);
@@ -29,26 +31,37 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
     public var kind: Kind
     /// The digest compared, for `digest`.
     public var algorithm: DigestAlgorithm?
+    /// Whether the source declares no digest and the job reads the source's files to compute it
+    /// (only for files whose size matches a destination file that carries the digest).
+    public var computedOnSource: Bool
     /// How far apart two modified times may be and still be the same, for
     /// `sizeAndModified`; also the fallback of a digest rule when a digest is missing.
     public var tolerance: Duration?
 
     /// Creates a rule.
-    public init(kind: Kind, algorithm: DigestAlgorithm? = nil, tolerance: Duration? = nil) {
+    public init(kind: Kind, algorithm: DigestAlgorithm? = nil, tolerance: Duration? = nil, computedOnSource: Bool = false) {
         self.kind = kind
         self.algorithm = algorithm
+        self.computedOnSource = computedOnSource
         self.tolerance = tolerance
     }
 
-    /// The rule for a transfer from a provider with `source` capabilities to one with `destination`'s.
-    public static func choose(source: Capabilities, destination: Capabilities) -> SameFileRule {
+    /// The rule for a transfer from a provider with `source` capabilities to one with `destination`'s;
+    /// with `computingOnSource`, a digest only the destination declares (one Strata computes) is
+    /// computed on the source.
+    public static func choose(source: Capabilities, destination: Capabilities, computingOnSource: Bool = false) -> SameFileRule {
         let tolerance = modifiedTolerance(source: source, destination: destination)
+        let preferred: [DigestAlgorithm] = [.sha256, .sha1, .md5]
         if source.supports(.digests), destination.supports(.digests) {
             let common = source.digestAlgorithms.intersection(destination.digestAlgorithms)
-            let preferred: [DigestAlgorithm] = [.sha256, .sha1, .md5]
             if let algorithm = preferred.first(where: common.contains) ?? common.sorted(by: { $0.rawValue < $1.rawValue }).first {
                 return SameFileRule(kind: .digest, algorithm: algorithm, tolerance: tolerance)
             }
+        }
+        if computingOnSource, !source.supports(.digests), destination.supports(.digests),
+            let algorithm = preferred.first(where: destination.digestAlgorithms.contains)
+        {
+            return SameFileRule(kind: .digest, algorithm: algorithm, tolerance: tolerance, computedOnSource: true)
         }
         if let tolerance { return SameFileRule(kind: .sizeAndModified, tolerance: tolerance) }
         return SameFileRule(kind: .size)
@@ -83,7 +96,7 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
     /// `sha256`, `size and modified time (within 0.001 s)`, or `size`: how the rule is printed.
     public var description: String {
         switch kind {
-        case .digest: return algorithm?.rawValue ?? "digest"
+        case .digest: return (algorithm?.rawValue ?? "digest") + (computedOnSource ? " (computed on the source)" : "")
         case .sizeAndModified: return "size and modified time (within \(tolerance.map { Self.text($0) } ?? "0 s"))"
         case .size: return "size"
         }
@@ -96,12 +109,13 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
         return "\(Int((value * 1_000_000).rounded())) µs"
     }
 
-    private enum CodingKeys: String, CodingKey { case kind, algorithm, toleranceSeconds, description }
+    private enum CodingKeys: String, CodingKey { case kind, algorithm, computedOnSource, toleranceSeconds, description }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(kind, forKey: .kind)
         try container.encodeIfPresent(algorithm?.rawValue, forKey: .algorithm)
+        try container.encode(computedOnSource, forKey: .computedOnSource)
         try container.encodeIfPresent(tolerance.map(Self.seconds), forKey: .toleranceSeconds)
         try container.encode(description, forKey: .description)
     }

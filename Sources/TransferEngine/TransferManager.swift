@@ -49,12 +49,18 @@ public struct TransferManager: Sendable {
         public var pageSize: Int?
         /// The most bytes held in memory between a file's download and its upload.
         public var pipeCapacity: Int
+        /// Whether a digest that only the destination declares is computed on the source, by
+        /// reading each source file whose size matches its destination file (``SameFileRule``);
+        /// `true` by default. Off, such a pair is compared by size and modified time, or size.
+        public var computeSourceDigests: Bool
 
         /// Creates options.
         public init(
             transfers: Int = 4, fileRetry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(500)),
-            dryRun: Bool = false, maxDelete: Int? = nil, pageSize: Int? = 1000, pipeCapacity: Int = 4 << 20
+            dryRun: Bool = false, maxDelete: Int? = nil, pageSize: Int? = 1000, pipeCapacity: Int = 4 << 20,
+            computeSourceDigests: Bool = true
         ) {
+            self.computeSourceDigests = computeSourceDigests
             self.transfers = max(1, transfers)
             self.fileRetry = fileRetry
             self.dryRun = dryRun
@@ -82,7 +88,8 @@ public struct TransferManager: Sendable {
     public func plan(_ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint) async throws -> TransferPlan {
         do {
             return try await TransferPlanner(
-                mode: mode, source: source, destination: destination, pageSize: options.pageSize, listings: options.transfers
+                mode: mode, source: source, destination: destination, pageSize: options.pageSize, listings: options.transfers,
+                computeSourceDigests: options.computeSourceDigests
             ).plan()
         } catch {
             throw ProviderError.wrap(error)

@@ -13,13 +13,17 @@ struct TransferPlanner: Sendable {
     let rule: SameFileRule
     let names: DestinationNames
 
-    init(mode: TransferMode, source: TransferEndpoint, destination: TransferEndpoint, pageSize: Int?, listings: Int) {
+    init(
+        mode: TransferMode, source: TransferEndpoint, destination: TransferEndpoint, pageSize: Int?, listings: Int,
+        computeSourceDigests: Bool
+    ) {
         self.mode = mode
         self.listings = max(1, listings)
         self.source = source
         self.destination = destination
         self.pageSize = pageSize
-        rule = SameFileRule.choose(source: source.provider.capabilities, destination: destination.provider.capabilities)
+        rule = SameFileRule.choose(
+            source: source.provider.capabilities, destination: destination.provider.capabilities, computingOnSource: computeSourceDigests)
         names = DestinationNames(rules: destination.provider.capabilities.names)
     }
 
@@ -146,7 +150,12 @@ struct TransferPlanner: Sendable {
                     next.append(Folder(relative: relative, source: child.path, destination: target, destinationExists: false))
                 }
             } else if let matching {
-                if rule.same(child, matching) {
+                let compared: Item
+                do { compared = try await withSourceDigest(child, against: matching) } catch {
+                    plan.problems.append(TransferFailure(relativePath: relative, error: ProviderError.wrap(error)))
+                    continue
+                }
+                if rule.same(compared, matching) {
                     plan.actions.append(action(.skip, nil, matching.path))
                 } else {
                     plan.actions.append(action(.copyFile, .differs, matching.path))
@@ -164,6 +173,19 @@ struct TransferPlanner: Sendable {
             }
         }
         return (plan, next)
+    }
+
+    /// `file` with the digest of the rule computed from its content, when the rule computes digests
+    /// on the source and the comparison needs it: the destination's file carries the digest and
+    /// the sizes do not already tell the two apart.
+    private func withSourceDigest(_ file: Item, against other: Item) async throws -> Item {
+        guard rule.computedOnSource, let algorithm = rule.algorithm, file.digests[algorithm] == nil, other.digests[algorithm] != nil,
+            file.size == nil || other.size == nil || file.size == other.size, let sink = DigestSink(algorithm)
+        else { return file }
+        _ = try await source.provider.download(file.path, to: sink, options: DownloadOptions())
+        var computed = file
+        computed.digests[algorithm] = await sink.digest
+        return computed
     }
 
     /// A single file: into the destination folder under its own name, or onto the destination path.
@@ -189,7 +211,8 @@ struct TransferPlanner: Sendable {
             plan.problems.append(
                 TransferFailure(relativePath: relative, error: ProviderError(.conflict, "\(target) is a folder on the destination")))
         } else if let there {
-            plan.actions.append(rule.same(file, there) ? action(.skip, nil) : action(.copyFile, .differs))
+            let compared = try await withSourceDigest(file, against: there)
+            plan.actions.append(rule.same(compared, there) ? action(.skip, nil) : action(.copyFile, .differs))
         } else {
             plan.actions.append(action(.copyFile, .missing))
         }

@@ -66,6 +66,9 @@ struct TransferManagerTests {
         #expect(SameFileRule.choose(source: full, destination: md5Only).algorithm == .md5)
         let local = Capabilities(features: [.setModifiedTime], modifiedTimePrecision: .microseconds(1))
         #expect(SameFileRule.choose(source: local, destination: full) == SameFileRule(kind: .sizeAndModified, tolerance: .milliseconds(1)))
+        let computed = SameFileRule.choose(source: local, destination: full, computingOnSource: true)
+        #expect(computed == SameFileRule(kind: .digest, algorithm: .sha256, tolerance: .milliseconds(1), computedOnSource: true))
+        #expect(computed.description == "sha256 (computed on the source)")
         let noTimes = Capabilities(features: [], modifiedTimePrecision: .seconds(1))
         #expect(SameFileRule.choose(source: local, destination: noTimes).kind == .size)
         #expect(SameFileRule(kind: .size).description == "size")
@@ -99,6 +102,36 @@ struct TransferManagerTests {
         #expect(digestCheck.rule.kind == .digest)
         #expect(digestCheck.differing == ["/f.txt"])
         #expect(digestCheck.matching == 1)
+    }
+
+    @Test("a digest only the destination declares is computed on the source: a byte changed under the same size and time is found")
+    func computedDigest() async throws {
+        let source = try LocalTree()
+        try source.fillSample()
+        let memory = MemoryServer()
+        let manager = TransferManager(options: .testing())
+        let first = try await manager.copy(from: source.endpoint, to: memory.endpoint)
+        #expect(first.plan.rule.computedOnSource)
+        #expect(first.succeeded)
+
+        let file = source.url.appendingPathComponent("docs/deep/er/deepest.bin")
+        let modified = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date)
+        var bytes = try source.read("docs/deep/er/deepest.bin")
+        bytes[10] ^= 0xFF
+        try source.write("docs/deep/er/deepest.bin", bytes)
+        try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: file.path)
+
+        var sizeAndTime = TransferManager.Options.testing()
+        sizeAndTime.computeSourceDigests = false
+        let blind = try await TransferManager(options: sizeAndTime).check(source.endpoint, against: memory.endpoint)
+        #expect(blind.rule.kind == .sizeAndModified)
+        #expect(blind.isIdentical)
+        let check = try await manager.check(source.endpoint, against: memory.endpoint)
+        #expect(check.differing == ["/docs/deep/er/deepest.bin"])
+        #expect(check.matching == 8)
+        let again = try await manager.copy(from: source.endpoint, to: memory.endpoint)
+        #expect(again.filesCopied == 1)
+        #expect(try await memory.provider.data(at: "/docs/deep/er/deepest.bin") == bytes)
     }
 
     @Test("sync deletes extras only within the deletion limit, and only after every copy succeeded")
