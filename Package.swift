@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "ProviderConformanceTesting", targets: ["ProviderConformanceTesting"]),
         .library(name: "SharedCacheConformance", targets: ["SharedCacheConformance"]),
         .library(name: "SharedCache", targets: ["SharedCache"]),
+        .library(name: "TransferEngine", targets: ["TransferEngine"]),
         .library(name: "StrataCLI", targets: ["StrataCLI"]),
         .executable(name: "strata", targets: ["strata"]),
     ],
@@ -145,6 +146,26 @@ let package = Package(
             path: "Sources/SharedCache",
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "TransferEngine",
+            dependencies: [
+                "ProviderAPI", "ProviderKit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Sources/TransferEngine",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TransferEngineTests",
+            dependencies: [
+                "TransferEngine", "ProviderAPI", "LocalProvider", "ProviderConformance", "ProviderTesting", "HTTPProviderKit",
+                "WebDAVProvider",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Tests/TransferEngineTests",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "strata-cache-torture",
             dependencies: ["SharedCache", "ProviderAPI"],
@@ -193,6 +214,7 @@ let package = Package(
                 "PydioProvider",
                 "LocalProvider",
                 "SharedCache",
+                "TransferEngine",
                 "ProviderConformance",
                 "SharedCacheConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -16,12 +16,14 @@ struct Strata: AsyncParsableCommand {
             STRATA_TOKEN environment variables (or --password-file); they are never printed. Adapter \
             options go in -o key=value (repeatable), e.g. -o auth=token for Nuxeo token authentication. \
             --cache DIR keeps an offline cache of what is read; --offline answers from it alone. \
-            `strata adapters` lists the adapters and schemes this build knows.
+            `strata adapters` lists the adapters and schemes this build knows. `copy`, `sync` and `check` \
+            transfer and compare trees between any two targets (two servers, or a server and a local folder).
             """,
         version: "0.1.0",
         subcommands: [
             ListCommand.self, StatCommand.self, GetCommand.self, PutCommand.self, MkdirCommand.self,
-            RemoveCommand.self, MoveCommand.self, CopyCommand.self, SearchCommand.self, ShareCommand.self,
+            RemoveCommand.self, MoveCommand.self, CopyCommand.self, TreeCopyCommand.self, SyncCommand.self, CheckCommand.self,
+            SearchCommand.self, ShareCommand.self,
             SharesCommand.self, UnshareCommand.self, ConformanceCommand.self, DetectCommand.self, CacheCommand.self, AdaptersCommand.self,
         ])
 

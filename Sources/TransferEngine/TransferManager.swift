@@ -1,0 +1,151 @@
+import Foundation
+import ProviderAPI
+
+/// Copies, syncs and checks files and trees between any two providers: the `TransferEngine` module's entry point.
+///
+/// The engine lists both sides (paged, each listing checked by `PageGuard`), plans what to do
+/// (``TransferPlan``), then streams each file from the source's download into the destination's
+/// upload through a bounded pipe in memory: no whole file is held or written to a temporary
+/// file on the way (a destination that needs a length the source did not declare spools it
+/// itself). Several files go at once (``Options/transfers``); a file that fails with a network
+/// or server error starts again (``Options/fileRetry``); cancelling the task stops the job
+/// with `ProviderError.Code.cancelled`.
+///
+/// ```swift
+/// let transfers = TransferManager(options: .init(transfers: 8)) { event in
+///     if case .finished(let action, nil) = event { print("done", action.relativePath) }
+/// }
+/// let report = try await transfers.sync(
+///     from: TransferEndpoint(pydio, at: "/Projects"), to: TransferEndpoint(nextcloud, at: "/Archive/Projects"))
+/// print(report.filesCopied, "copied by", report.plan.rule)
+/// ```
+///
+/// ## Topics
+/// ### Running
+/// - ``copy(from:to:)``
+/// - ``sync(from:to:)``
+/// - ``check(_:against:)``
+/// - ``plan(_:from:to:)``
+/// - ``run(_:from:to:)``
+/// ### Setting up
+/// - ``init(options:observer:)``
+/// - ``Options``
+/// - ``TransferObserver``
+public struct TransferManager: Sendable {
+    /// How a job runs.
+    public struct Options: Sendable {
+        /// Files sent, folders created and folders listed at once; 4 by default.
+        public var transfers: Int
+        /// When a file that failed with a network, server, rate-limit or integrity error is
+        /// sent again from its start: 3 attempts in all by default, waiting 500 ms, then
+        /// longer, between them (a server's `Retry-After` is honoured up to its `maxRetryAfter`).
+        public var fileRetry: RetryPolicy
+        /// Plan and report, change nothing.
+        public var dryRun: Bool
+        /// The most items a sync may delete; a plan with more deletes none and reports it
+        /// (``TransferReport/deletionLimitExceeded``). `nil`: no limit.
+        public var maxDelete: Int?
+        /// The page size of the listings; `nil` lets each provider choose.
+        public var pageSize: Int?
+        /// The most bytes held in memory between a file's download and its upload.
+        public var pipeCapacity: Int
+        /// Whether a digest that only the destination declares is computed on the source, by
+        /// reading each source file whose size matches its destination file (``SameFileRule``);
+        /// `true` by default. Off, such a pair is compared by size and modified time, or size.
+        public var computeSourceDigests: Bool
+
+        /// Creates options.
+        public init(
+            transfers: Int = 4, fileRetry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(500)),
+            dryRun: Bool = false, maxDelete: Int? = nil, pageSize: Int? = 1000, pipeCapacity: Int = 4 << 20,
+            computeSourceDigests: Bool = true
+        ) {
+            self.computeSourceDigests = computeSourceDigests
+            self.transfers = max(1, transfers)
+            self.fileRetry = fileRetry
+            self.dryRun = dryRun
+            self.maxDelete = maxDelete
+            self.pageSize = pageSize
+            self.pipeCapacity = max(64 << 10, pipeCapacity)
+        }
+    }
+
+    /// How jobs run.
+    public var options: Options
+    /// Receives every job's events.
+    public var observer: TransferObserver?
+
+    /// An engine with `options`, telling `observer` how each job goes.
+    public init(options: Options = Options(), observer: TransferObserver? = nil) {
+        self.options = options
+        self.observer = observer
+    }
+
+    /// What a job would do: both sides listed and compared, nothing changed.
+    ///
+    /// - Throws: `ProviderError`: the source's or a listing's error; `conflict` when the source
+    ///   is a folder and the destination a file.
+    public func plan(_ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint) async throws -> TransferPlan {
+        do {
+            return try await TransferPlanner(
+                mode: mode, source: source, destination: destination, pageSize: options.pageSize, listings: options.transfers,
+                computeSourceDigests: options.computeSourceDigests
+            ).plan()
+        } catch {
+            throw ProviderError.wrap(error)
+        }
+    }
+
+    /// Copies the file or the folder's contents at `source` into `destination`: files missing
+    /// or different there are sent, nothing is deleted. The folder `destination` is created
+    /// (with its parents) when missing; a single file goes into it under its own name when it
+    /// is a folder, else to that path.
+    ///
+    /// - Returns: what was done; per-file failures are in ``TransferReport/failures``.
+    /// - Throws: `ProviderError`, when the job cannot be planned or is cancelled.
+    public func copy(from source: TransferEndpoint, to destination: TransferEndpoint) async throws -> TransferReport {
+        try await run(.copy, from: source, to: destination)
+    }
+
+    /// Makes `destination` like `source`: copies as ``copy(from:to:)`` does, then deletes what the
+    /// source does not have, unless a copy failed or the deletions pass ``Options/maxDelete``.
+    ///
+    /// - Returns: what was done; per-file failures are in ``TransferReport/failures``.
+    /// - Throws: `ProviderError`, when the job cannot be planned or is cancelled.
+    public func sync(from source: TransferEndpoint, to destination: TransferEndpoint) async throws -> TransferReport {
+        try await run(.sync, from: source, to: destination)
+    }
+
+    /// Plans and runs a copy or a sync.
+    public func run(_ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint) async throws -> TransferReport {
+        let plan = try await self.plan(mode, from: source, to: destination)
+        observer?(.planned(plan))
+        do {
+            return try await TransferRun(plan: plan, source: source, destination: destination, options: options, observer: observer).run()
+        } catch {
+            throw ProviderError.wrap(error)
+        }
+    }
+
+    /// Compares `destination` with `source` without changing anything: files and folders
+    /// missing from the destination, extra there, and files that differ by the
+    /// ``SameFileRule`` the two providers allow.
+    public func check(_ source: TransferEndpoint, against destination: TransferEndpoint) async throws -> CheckReport {
+        let plan = try await self.plan(.sync, from: source, to: destination)
+        var report = CheckReport(rule: plan.rule)
+        report.mappedNames = plan.mappedNames
+        let replaced = Set(plan.actions.filter { $0.kind == .delete && $0.reason == .kindDiffers }.map(\.relativePath))
+        for action in plan.actions {
+            switch (action.kind, action.reason) {
+            case (.skip, _): report.matching += 1
+            case (.delete, .kindDiffers?): report.differing.append(action.relativePath)
+            case (.delete, _): report.extra.append(action.relativePath)
+            case (.copyFile, .differs?): report.differing.append(action.relativePath)
+            case (_, _) where replaced.contains(action.relativePath): break
+            default: report.missing.append(action.relativePath)
+            }
+        }
+        report.differing += plan.problems.map(\.relativePath)
+        return report
+    }
+}

@@ -1,0 +1,40 @@
+import ProviderAPI
+
+/// What a copy or sync will do, worked out from listings of both sides before anything is sent.
+///
+/// Actions come in the order of a breadth-first walk of the source: a folder's creation before
+/// anything inside it. ``TransferManager/plan(_:from:to:)`` makes one; a dry run prints it.
+public struct TransferPlan: Sendable, Encodable {
+    /// Copy or sync.
+    public var mode: TransferMode
+    /// How files were compared.
+    public var rule: SameFileRule
+    /// Every step, skipped files included.
+    public var actions: [TransferAction]
+    /// Names the destination cannot store, and what they become there.
+    public var mappedNames: [NameMapping]
+    /// Items that cannot be transferred as planned (in a copy, a folder where the source has a
+    /// file, or the reverse), with the error each will report.
+    public var problems: [TransferFailure]
+
+    /// Creates a plan.
+    public init(
+        mode: TransferMode, rule: SameFileRule, actions: [TransferAction] = [], mappedNames: [NameMapping] = [],
+        problems: [TransferFailure] = []
+    ) {
+        self.mode = mode
+        self.rule = rule
+        self.actions = actions
+        self.mappedNames = mappedNames
+        self.problems = problems
+    }
+
+    /// The actions of one kind.
+    public func actions(_ kind: TransferAction.Kind) -> [TransferAction] { actions.filter { $0.kind == kind } }
+
+    /// The bytes the copies will send, counting files of unknown size as 0.
+    public var bytesToCopy: Int64 { actions.reduce(0) { $0 + ($1.kind == .copyFile ? ($1.size ?? 0) : 0) } }
+
+    /// Whether the plan changes nothing on the destination.
+    public var changesNothing: Bool { !actions.contains { $0.kind != .skip } }
+}

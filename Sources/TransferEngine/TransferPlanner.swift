@@ -1,0 +1,220 @@
+import Foundation
+import ProviderAPI
+
+/// Walks the source tree breadth first, lists the matching folder of the destination beside
+/// each folder of the source (never below a folder the destination lacks), and plans what to do.
+struct TransferPlanner: Sendable {
+    let mode: TransferMode
+    let source: TransferEndpoint
+    let destination: TransferEndpoint
+    let pageSize: Int?
+    /// How many folders are listed at once (each listing reads both sides at once).
+    let listings: Int
+    let rule: SameFileRule
+    let names: DestinationNames
+
+    init(
+        mode: TransferMode, source: TransferEndpoint, destination: TransferEndpoint, pageSize: Int?, listings: Int,
+        computeSourceDigests: Bool
+    ) {
+        self.mode = mode
+        self.listings = max(1, listings)
+        self.source = source
+        self.destination = destination
+        self.pageSize = pageSize
+        rule = SameFileRule.choose(
+            source: source.provider.capabilities, destination: destination.provider.capabilities, computingOnSource: computeSourceDigests)
+        names = DestinationNames(rules: destination.provider.capabilities.names)
+    }
+
+    /// One folder to compare: where it is below the roots, on the source, on the destination,
+    /// and whether the destination has it (else it is not listed: everything below is missing).
+    private struct Folder: Sendable {
+        var relative: ItemPath
+        var source: ItemPath
+        var destination: ItemPath
+        var destinationExists: Bool
+    }
+
+    func plan() async throws -> TransferPlan {
+        var plan = TransferPlan(mode: mode, rule: rule)
+        let sourceRoot = try await source.provider.item(at: source.path)
+        let destinationRoot = try await destination.provider.itemIfExists(at: destination.path)
+        if sourceRoot.kind == .file {
+            try await planFile(sourceRoot, destinationRoot: destinationRoot, into: &plan)
+            return plan
+        }
+        if let destinationRoot, destinationRoot.kind == .file {
+            throw ProviderError(.conflict, "\(destination.path) is a file on the destination, and the source is a folder")
+        }
+        if destinationRoot == nil {
+            plan.actions.append(
+                TransferAction(
+                    kind: .createFolder, reason: .missing, relativePath: .root, source: source.path, destination: destination.path,
+                    isFolder: true, modified: sourceRoot.modified))
+        }
+        // Level by level: the folders of one depth are listed several at once, and their plans
+        // are joined in the order of the level, so the plan is the same whatever finishes first.
+        var level = [Folder(relative: .root, source: source.path, destination: destination.path, destinationExists: destinationRoot != nil)]
+        while !level.isEmpty {
+            if Task.isCancelled { throw ProviderError(.cancelled, "cancelled while planning") }
+            var next: [Folder] = []
+            for (part, subfolders) in try await compareAll(level) {
+                plan.actions += part.actions
+                plan.mappedNames += part.mappedNames
+                plan.problems += part.problems
+                next += subfolders
+            }
+            level = next
+        }
+        return plan
+    }
+
+    /// ``compare(_:)`` of every folder of `level`, at most ``listings`` at once, in the level's order.
+    private func compareAll(_ level: [Folder]) async throws -> [(TransferPlan, [Folder])] {
+        if level.count == 1 { return [try await compare(level[0])] }
+        return try await withThrowingTaskGroup(of: (Int, TransferPlan, [Folder]).self) { group in
+            var results = [(TransferPlan, [Folder])?](repeating: nil, count: level.count)
+            var started = 0
+            while started < min(listings, level.count) {
+                let (index, folder) = (started, level[started])
+                group.addTask { let (part, next) = try await compare(folder); return (index, part, next) }
+                started += 1
+            }
+            while let finished = try await group.next() {
+                results[finished.0] = (finished.1, finished.2)
+                if started < level.count {
+                    let (index, folder) = (started, level[started])
+                    group.addTask { let (part, next) = try await compare(folder); return (index, part, next) }
+                    started += 1
+                }
+            }
+            return results.compactMap { $0 }
+        }
+    }
+
+    /// Plans one folder's children; returns that part of the plan and the subfolders to walk next.
+    private func compare(_ folder: Folder) async throws -> (TransferPlan, [Folder]) {
+        var plan = TransferPlan(mode: mode, rule: rule)
+        async let sourceListing = source.provider.listAll(folder.source, pageSize: pageSize, fields: [])
+        let destinationItems = folder.destinationExists
+            ? try await destination.provider.listAll(folder.destination, pageSize: pageSize, fields: []) : []
+        let sourceItems = try await sourceListing
+        var existing: [String: Item] = [:]
+        for item in destinationItems where existing[names.key(item.name)] == nil { existing[names.key(item.name)] = item }
+        var claimed: Set<String> = []
+        var next: [Folder] = []
+        for child in sourceItems.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+            let relative = try folder.relative.appending(child.name)
+            let (name, mapped) = names.name(for: child.name)
+            let key = names.key(name)
+            guard claimed.insert(key).inserted else {
+                plan.problems.append(
+                    TransferFailure(
+                        relativePath: relative,
+                        error: ProviderError(.conflict, "\(relative) has the same name on the destination as another item of \(folder.relative)")))
+                continue
+            }
+            let target: ItemPath
+            do { target = try folder.destination.appending(name) } catch {
+                plan.problems.append(TransferFailure(relativePath: relative, error: ProviderError.wrap(error, fallback: .invalidArgument)))
+                continue
+            }
+            if mapped { plan.mappedNames.append(NameMapping(relativePath: relative, sourceName: child.name, destinationName: name)) }
+            let there = existing[key]
+            let action = { (kind: TransferAction.Kind, reason: TransferAction.Reason?, destination: ItemPath) in
+                TransferAction(
+                    kind: kind, reason: reason, relativePath: relative, source: child.path, destination: destination,
+                    isFolder: child.isFolder, size: child.isFolder ? nil : child.size, modified: child.modified)
+            }
+            if let there, there.kind != child.kind {
+                guard mode == .sync else {
+                    plan.problems.append(
+                        TransferFailure(
+                            relativePath: relative,
+                            error: ProviderError(
+                                .conflict, "\(relative) is a \(child.kind.rawValue) on the source and a \(there.kind.rawValue) on the destination")))
+                    continue
+                }
+                plan.actions.append(
+                    TransferAction(
+                        kind: .delete, reason: .kindDiffers, relativePath: relative, source: nil, destination: there.path,
+                        isFolder: there.isFolder))
+            }
+            let matching = there.flatMap { $0.kind == child.kind ? $0 : nil }
+            if child.isFolder {
+                if let matching {
+                    next.append(Folder(relative: relative, source: child.path, destination: matching.path, destinationExists: true))
+                } else {
+                    plan.actions.append(action(.createFolder, there == nil ? TransferAction.Reason.missing : TransferAction.Reason.kindDiffers, target))
+                    next.append(Folder(relative: relative, source: child.path, destination: target, destinationExists: false))
+                }
+            } else if let matching {
+                let compared: Item
+                do { compared = try await withSourceDigest(child, against: matching) } catch {
+                    plan.problems.append(TransferFailure(relativePath: relative, error: ProviderError.wrap(error)))
+                    continue
+                }
+                if rule.same(compared, matching) {
+                    plan.actions.append(action(.skip, nil, matching.path))
+                } else {
+                    plan.actions.append(action(.copyFile, .differs, matching.path))
+                }
+            } else {
+                plan.actions.append(action(.copyFile, there == nil ? TransferAction.Reason.missing : TransferAction.Reason.kindDiffers, target))
+            }
+        }
+        if mode == .sync {
+            for item in destinationItems where !claimed.contains(names.key(item.name)) {
+                plan.actions.append(
+                    TransferAction(
+                        kind: .delete, reason: .extra, relativePath: try folder.relative.appending(item.name), source: nil,
+                        destination: item.path, isFolder: item.isFolder))
+            }
+        }
+        return (plan, next)
+    }
+
+    /// `file` with the digest of the rule computed from its content, when the rule computes digests
+    /// on the source and the comparison needs it: the destination's file carries the digest and
+    /// the sizes do not already tell the two apart.
+    private func withSourceDigest(_ file: Item, against other: Item) async throws -> Item {
+        guard rule.computedOnSource, let algorithm = rule.algorithm, file.digests[algorithm] == nil, other.digests[algorithm] != nil,
+            file.size == nil || other.size == nil || file.size == other.size, let sink = DigestSink(algorithm)
+        else { return file }
+        _ = try await source.provider.download(file.path, to: sink, options: DownloadOptions())
+        var computed = file
+        computed.digests[algorithm] = await sink.digest
+        return computed
+    }
+
+    /// A single file: into the destination folder under its own name, or onto the destination path.
+    private func planFile(_ file: Item, destinationRoot: Item?, into plan: inout TransferPlan) async throws {
+        let relative = try ItemPath.root.appending(file.name)
+        var target = destination.path
+        var there = destinationRoot
+        if let destinationRoot, destinationRoot.isFolder {
+            let (name, mapped) = names.name(for: file.name)
+            if mapped { plan.mappedNames.append(NameMapping(relativePath: relative, sourceName: file.name, destinationName: name)) }
+            target = try destinationRoot.path.appending(name)
+            there = try await destination.provider.itemIfExists(at: target)
+        }
+        if target.isRoot {
+            throw ProviderError(.invalidArgument, "the destination's root is a folder; name the file to copy into it")
+        }
+        let action = { (kind: TransferAction.Kind, reason: TransferAction.Reason?) in
+            TransferAction(
+                kind: kind, reason: reason, relativePath: relative, source: file.path, destination: target, isFolder: false,
+                size: file.size, modified: file.modified)
+        }
+        if let there, there.isFolder {
+            plan.problems.append(
+                TransferFailure(relativePath: relative, error: ProviderError(.conflict, "\(target) is a folder on the destination")))
+        } else if let there {
+            let compared = try await withSourceDigest(file, against: there)
+            plan.actions.append(rule.same(compared, there) ? action(.skip, nil) : action(.copyFile, .differs))
+        } else {
+            plan.actions.append(action(.copyFile, .missing))
+        }
+    }
+}

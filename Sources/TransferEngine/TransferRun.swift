@@ -1,0 +1,212 @@
+import Foundation
+import ProviderAPI
+
+/// Carries out a ``TransferPlan``, in four steps: deletions of items in the way (sync), folders
+/// (parents first, the folders of one depth several at once), files (several at once), and the extras' deletions
+/// (sync, only when every copy succeeded and the plan keeps within the deletion limit).
+struct TransferRun: Sendable {
+    let plan: TransferPlan
+    let source: TransferEndpoint
+    let destination: TransferEndpoint
+    let options: TransferManager.Options
+    let observer: TransferObserver?
+
+    func run() async throws -> TransferReport {
+        var report = TransferReport(plan: plan, dryRun: options.dryRun)
+        report.failures = plan.problems
+        report.unchanged = plan.actions(.skip).count
+        let deletions = plan.actions(.delete)
+        if let limit = options.maxDelete, deletions.count > limit { report.deletionLimitExceeded = true }
+        if options.dryRun { return report }
+
+        let work = plan.actions.filter { $0.kind != .skip }
+        let counter = JobCounter(total: JobProgress(actionsTotal: work.count, bytesTotal: plan.bytesToCopy), observer: observer)
+        // Destination paths that could not be made ready: nothing is written at or below them.
+        var blocked: [ItemPath] = []
+        func isBlocked(_ path: ItemPath) -> Bool { blocked.contains { path.isDescendant(of: $0) } }
+        func fail(_ action: TransferAction, _ error: ProviderError) {
+            report.failures.append(TransferFailure(relativePath: action.relativePath, error: error))
+            observer?(.finished(action, error))
+            counter.finishAction()
+        }
+        func done(_ action: TransferAction) {
+            observer?(.finished(action, nil))
+            counter.finishAction()
+        }
+
+        // 1. Items in the way of a folder or a file of the source.
+        for action in deletions where action.reason == .kindDiffers {
+            try checkCancellation()
+            if report.deletionLimitExceeded {
+                report.deletionsSkipped += 1
+                blocked.append(action.destination)
+                fail(action, ProviderError(.conflict, "\(action.relativePath) would be deleted, past the deletion limit of \(options.maxDelete ?? 0)"))
+                continue
+            }
+            observer?(.started(action, attempt: 1))
+            do {
+                try await destination.provider.delete(action.destination)
+                report.deleted += 1
+                done(action)
+            } catch {
+                blocked.append(action.destination)
+                fail(action, ProviderError.wrap(error))
+            }
+        }
+
+        // 2. Folders, parents first: the folders of one depth several at once.
+        let folders = Dictionary(grouping: plan.actions(.createFolder), by: \.destination.segments.count)
+        for depth in folders.keys.sorted() {
+            try checkCancellation()
+            var ready: [TransferAction] = []
+            for action in folders[depth] ?? [] {
+                if isBlocked(action.destination) {
+                    blocked.append(action.destination)
+                    fail(action, ProviderError(.conflict, "\(action.relativePath) cannot be made: the item in its place or above it is not ready"))
+                } else {
+                    ready.append(action)
+                }
+            }
+            let made = await Self.concurrently(ready, limit: options.transfers, unstarted: ProviderError(.cancelled, "cancelled")) {
+                action -> ProviderError? in
+                observer?(.started(action, attempt: 1))
+                do {
+                    try await makeFolder(action)
+                    return nil
+                } catch {
+                    return ProviderError.wrap(error)
+                }
+            }
+            for (action, error) in zip(ready, made) {
+                if let error {
+                    blocked.append(action.destination)
+                    fail(action, error)
+                } else {
+                    report.foldersCreated += 1
+                    done(action)
+                }
+            }
+        }
+
+        // 3. Files, `transfers` at once.
+        var copies: [TransferAction] = []
+        for action in plan.actions(.copyFile) {
+            if isBlocked(action.destination) {
+                fail(action, ProviderError(.conflict, "\(action.relativePath) cannot be written: the folder or item in its place is not ready"))
+            } else {
+                copies.append(action)
+            }
+        }
+        try checkCancellation()
+        let copier = FileCopier(source: source, destination: destination, options: options, observer: observer, counter: counter)
+        let results = await Self.concurrently(copies, limit: options.transfers, unstarted: ProviderError(.cancelled, "cancelled")) {
+            action -> ProviderError? in
+            let error = await copier.copy(action)
+            observer?(.finished(action, error))
+            counter.finishAction()
+            return error
+        }
+        for (action, error) in zip(copies, results) {
+            if let error {
+                report.failures.append(TransferFailure(relativePath: action.relativePath, error: error))
+            } else {
+                report.filesCopied += 1
+                report.bytesCopied += action.size ?? 0
+            }
+        }
+        try checkCancellation()
+
+        // 4. Extras, once everything else succeeded.
+        let extras = deletions.filter { $0.reason == .extra }
+        if report.deletionLimitExceeded || !report.failures.isEmpty {
+            report.deletionsSkipped += extras.count
+            return report
+        }
+        let provider = destination.provider
+        let deleted = await Self.concurrently(extras, limit: options.transfers, unstarted: ProviderError(.cancelled, "cancelled")) {
+            action -> ProviderError? in
+            observer?(.started(action, attempt: 1))
+            var failure: ProviderError?
+            do {
+                try await provider.delete(action.destination)
+            } catch {
+                let error = ProviderError.wrap(error)
+                // Gone already is what a deletion wants.
+                if error.code != .notFound { failure = error }
+            }
+            observer?(.finished(action, failure))
+            counter.finishAction()
+            return failure
+        }
+        for (action, error) in zip(extras, deleted) {
+            if let error {
+                report.failures.append(TransferFailure(relativePath: action.relativePath, error: error))
+            } else {
+                report.deleted += 1
+            }
+        }
+        try checkCancellation()
+        return report
+    }
+
+    private func checkCancellation() throws {
+        if Task.isCancelled { throw ProviderError(.cancelled, "the transfer was cancelled") }
+    }
+
+    /// Creates the folder of `action`; the destination's root folder with any missing parents.
+    /// A folder that exists already (made meanwhile) is fine; a file there is not.
+    private func makeFolder(_ action: TransferAction) async throws {
+        let provider = destination.provider
+        let path = action.destination
+        if action.relativePath.isRoot {
+            try await Self.ensureFolder(path, on: provider)
+            return
+        }
+        do {
+            _ = try await provider.createFolder(named: path.name, in: path.parent)
+        } catch let error as ProviderError where error.code == .alreadyExists {
+            guard try await provider.item(at: path).isFolder else { throw error }
+        }
+    }
+
+    /// Creates `path` and its missing parents.
+    static func ensureFolder(_ path: ItemPath, on provider: any StorageProvider) async throws {
+        if path.isRoot { return }
+        if let existing = try await provider.itemIfExists(at: path) {
+            guard existing.isFolder else { throw ProviderError(.conflict, "\(path) is a file") }
+            return
+        }
+        try await ensureFolder(path.parent, on: provider)
+        do {
+            _ = try await provider.createFolder(named: path.name, in: path.parent)
+        } catch let error as ProviderError where error.code == .alreadyExists {
+            return
+        }
+    }
+
+    /// `body` applied to every element, at most `limit` at once; the results in the elements' order,
+    /// `unstarted` for the elements not started because the task was cancelled.
+    static func concurrently<Element: Sendable, Result: Sendable>(
+        _ elements: [Element], limit: Int, unstarted: Result, _ body: @escaping @Sendable (Element) async -> Result
+    ) async -> [Result] {
+        guard !elements.isEmpty else { return [] }
+        return await withTaskGroup(of: (Int, Result).self) { group in
+            var results = [Result?](repeating: nil, count: elements.count)
+            var next = 0
+            while next < min(max(limit, 1), elements.count) {
+                let (index, element) = (next, elements[next])
+                group.addTask { (index, await body(element)) }
+                next += 1
+            }
+            while let finished = await group.next() {
+                results[finished.0] = finished.1
+                if next < elements.count, !Task.isCancelled {
+                    let (index, element) = (next, elements[next])
+                    group.addTask { (index, await body(element)) }
+                    next += 1
+                }
+            }
+            return results.map { $0 ?? unstarted }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import LocalProvider
+import ProviderAPI
+import ProviderConformance
+import ProviderTesting
+import TransferEngine
+
+/// A fresh local folder, removed when the value goes, with a provider rooted there.
+final class LocalTree: Sendable {
+    let url: URL
+    let provider: LocalProvider
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-transfer-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        provider = try LocalProvider(root: url)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    var endpoint: TransferEndpoint { TransferEndpoint(provider) }
+
+    /// Writes `text` to the file at `relative`, making its folders.
+    func write(_ relative: String, _ text: String) throws {
+        try write(relative, Data(text.utf8))
+    }
+
+    func write(_ relative: String, _ data: Data) throws {
+        let file = url.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: file)
+    }
+
+    func folder(_ relative: String) throws {
+        try FileManager.default.createDirectory(at: url.appendingPathComponent(relative), withIntermediateDirectories: true)
+    }
+
+    func read(_ relative: String) throws -> Data { try Data(contentsOf: url.appendingPathComponent(relative)) }
+
+    func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: url.appendingPathComponent(relative).path) }
+
+    /// Every path below the root, folders ending in `/`, sorted.
+    func listing() throws -> [String] {
+        var paths: [String] = []
+        let base = url.standardizedFileURL.path
+        guard let walker = FileManager.default.enumerator(atPath: base) else { return [] }
+        while let relative = walker.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: base + "/" + relative, isDirectory: &isFolder)
+            paths.append(relative + (isFolder.boolValue ? "/" : ""))
+        }
+        return paths.sorted()
+    }
+
+    /// A tree with nested and empty folders, a zero-byte file and awkward names.
+    func fillSample() throws {
+        try write("top.txt", "top")
+        try write("docs/readme.md", "# read me\n")
+        try write("docs/deep/er/deepest.bin", Data((0..<10_000).map { UInt8($0 % 251) }))
+        try write("with space .txt", "spaces")
+        try write("naïve café/résumé.txt", "unicode")
+        try write("what?.txt", "a question")
+        try write("quote\"d|pipe.txt", "quoted")
+        try write("zero.txt", Data())
+        try write("#hash%percent.txt", "hash")
+        try folder("empty")
+        try folder("docs/empty too")
+    }
+}
+
+/// An in-memory server and the reference provider over it, its requests counted.
+struct MemoryServer {
+    let server: InMemoryServer
+    let counting: CountingTransport
+    let faults: FaultInjectingTransport
+    let provider: InMemoryProvider
+
+    /// A server that refuses `forbidden` characters in names, with every feature (all digests).
+    init(forbidden: Set<Character> = [], capabilities: Capabilities = InMemoryProvider.fullCapabilities) {
+        let names = NameRules(forbiddenCharacters: forbidden)
+        server = InMemoryServer(names: names)
+        counting = CountingTransport(server)
+        faults = FaultInjectingTransport(counting)
+        var declared = capabilities
+        declared.names = names
+        provider = InMemoryProvider(transport: faults, capabilities: declared, retry: .none)
+    }
+
+    var endpoint: TransferEndpoint { TransferEndpoint(provider) }
+}
+
+/// The options of the tests: quick retries.
+extension TransferManager.Options {
+    static func testing(transfers: Int = 4, dryRun: Bool = false, maxDelete: Int? = nil) -> TransferManager.Options {
+        TransferManager.Options(
+            transfers: transfers, fileRetry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20)),
+            dryRun: dryRun, maxDelete: maxDelete, pageSize: 3, pipeCapacity: 64 << 10)
+    }
+}
