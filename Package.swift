@@ -158,7 +158,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TransferEngineTests",
-            dependencies: [
+            dependencies: [ "StrataTestSupport",
                 "TransferEngine", "ProviderAPI", "LocalProvider", "ProviderConformance", "ProviderTesting", "HTTPProviderKit",
                 "WebDAVProvider",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -2,6 +2,7 @@ import Foundation
 import HTTPProviderKit
 import ProviderAPI
 import ProviderTesting
+import StrataTestSupport
 import Testing
 import TransferEngine
 import WebDAVProvider
@@ -12,16 +13,8 @@ import WebDAVProvider
 struct LiveTransferTests {
     /// Apache's URL and account from the environment.
     static func apache(sourceLocation: SourceLocation = #_sourceLocation) throws -> (url: URL, credentials: Credentials) {
-        let environment = ProcessInfo.processInfo.environment
-        guard let text = environment["STRATA_APACHE_URL"], let url = URL(string: text),
-            let user = environment["STRATA_DAV_USER"], let password = environment["STRATA_DAV_PASS"]
-        else {
-            Issue.record(
-                "STRATA_APACHE_URL, STRATA_DAV_USER and STRATA_DAV_PASS are not set: run the tests with scripts/with-servers or scripts/test",
-                sourceLocation: sourceLocation)
-            throw ProviderError(.network, "no Apache server")
-        }
-        return (url, .basic(username: user, password: password))
+        let server = try LiveWebDAVServer.named("apache", sourceLocation: sourceLocation)
+        return (server.url, server.credentials)
     }
 
     @Test("local → Apache: the tree arrives whole, check finds it the same, and a second copy sends no file and makes no folder")

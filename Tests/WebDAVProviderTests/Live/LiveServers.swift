@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import StrataTestSupport
 import Testing
 import WebDAVProvider
 import HTTPProviderKit
@@ -9,12 +10,7 @@ import HTTPProviderKit
 /// A missing server is a failure, never a skip: run the tests through `scripts/test`
 /// (or `scripts/with-servers swift test`).
 enum LiveServers {
-    struct Server: Sendable, CustomStringConvertible {
-        let name: String
-        let url: URL
-        let credentials: Credentials
-        var description: String { name }
-    }
+    typealias Server = LiveWebDAVServer
 
     /// The servers every live test and the conformance suite run against (each passes it with
     /// 0 failed): every server `scripts/test` starts.
@@ -24,17 +20,7 @@ enum LiveServers {
     static let allNames = names
 
     static func server(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Server {
-        let environment = ProcessInfo.processInfo.environment
-        let key = "STRATA_\(name.uppercased())_URL"
-        guard let text = environment[key], let url = URL(string: text),
-            let user = environment["STRATA_DAV_USER"], let password = environment["STRATA_DAV_PASS"]
-        else {
-            Issue.record(
-                "\(key), STRATA_DAV_USER and STRATA_DAV_PASS are not set: run the tests with scripts/test",
-                sourceLocation: sourceLocation)
-            throw ProviderError(.network, "no \(name) server")
-        }
-        return Server(name: name, url: url, credentials: .basic(username: user, password: password))
+        try LiveWebDAVServer.named(name, sourceLocation: sourceLocation)
     }
 
     /// A configuration rooted at `folder` below the server's root.
