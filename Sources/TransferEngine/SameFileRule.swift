@@ -2,7 +2,7 @@ import Foundation
 import ProviderAPI
 
 /// How a transfer decides that a file on the destination is the same as the one on the source,
-/// chosen once per job from the two providers' capabilities (``choose(source:destination:)``).
+/// chosen once per job from the two providers' capabilities (``choose(source:destination:computingOnSource:)``).
 ///
 /// In order of preference:
 /// 1. `digest`: a digest algorithm both sides declare (SHA-256, then SHA-1, then MD5); or one
