@@ -57,8 +57,8 @@ struct TreeCopyCommand: AsyncParsableCommand {
             precision of the two, else by size; the rule used is printed. Modified times are carried where the destination can set them; names the \
             destination refuses are mapped to look-alikes (printed as renamed). Each action is printed \
             as it ends (copied, created, deleted; with --dry-run: would copy, …), then a summary; --json \
-            prints one report instead. Exit status: 0 when everything was done, 1 when a file failed, \
-            64 for a usage error.
+            prints one report instead. Exit status: 0 when everything was done, 1 when a file failed or an \
+            error stopped the job, 64 for a usage error.
             """)
     @OptionGroup var arguments: TreeTransferArguments
 
@@ -72,8 +72,8 @@ struct SyncCommand: AsyncParsableCommand {
             Copies as `strata copy` does, then deletes from the destination what the source does not \
             have — only when every copy succeeded, and only when the deletions are within --max-delete \
             (past it, nothing is deleted and the status is 1). Use --dry-run first. Exit status: 0 when \
-            the destination is like the source, 1 when a file failed or deletions were held back, 64 for \
-            a usage error.
+            the destination is like the source, 1 when a file failed, deletions were held back or an error \
+            stopped the job, 64 for a usage error.
             """)
     @OptionGroup var arguments: TreeTransferArguments
     @Option(help: "The most items the sync may delete; with more to delete it deletes none (default: no limit).") var maxDelete: Int?
@@ -92,7 +92,7 @@ struct CheckCommand: AsyncParsableCommand {
             Lists both trees and compares them as `strata copy` does (the rule is printed), changing \
             nothing. Each difference is printed as `missing PATH`, `extra PATH` or `differs PATH` (paths \
             below the two roots), then a summary; --json prints one report instead. Exit status: 0 when \
-            the trees are the same, 1 when they differ, 64 for a usage error.
+            the trees are the same, 1 when they differ or an error stopped the check, 64 for a usage error.
             """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The source: a folder or a file.") var source: String
