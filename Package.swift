@@ -160,7 +160,7 @@ let package = Package(
             name: "TransferEngineTests",
             dependencies: [ "StrataTestSupport",
                 "TransferEngine", "ProviderAPI", "LocalProvider", "ProviderConformance", "ProviderTesting", "HTTPProviderKit",
-                "WebDAVProvider",
+                "WebDAVProvider", "strata", "StrataProcessKit",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             path: "Tests/TransferEngineTests",

@@ -44,6 +44,12 @@ struct TransferPlanner: Sendable {
             try await planFile(sourceRoot, destinationRoot: destinationRoot, into: &plan)
             return plan
         }
+        if source.provider.account == destination.provider.account,
+            source.path.isDescendant(of: destination.path) || destination.path.isDescendant(of: source.path)
+        {
+            throw ProviderError(
+                .invalidArgument, "\(source.path) and \(destination.path) overlap on the same server: a tree cannot be transferred into itself")
+        }
         if let destinationRoot, destinationRoot.kind == .file {
             throw ProviderError(.conflict, "\(destination.path) is a file on the destination, and the source is a folder")
         }

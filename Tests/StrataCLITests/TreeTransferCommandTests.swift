@@ -41,6 +41,7 @@ struct TreeTransferCommandTests {
         #expect(FileManager.default.fileExists(atPath: destination.appendingPathComponent("empty").path))
         #expect(await Self.run(["check", source.path, destination.path]) == 0)
         #expect(await Self.run(["check", "--json", source.path, destination.path]) == 0)
+        #expect(await Self.run(["check", "--no-source-digests", source.path, destination.path]) == 0)
 
         try Self.write("extra", to: destination.appendingPathComponent("extra.txt"))
         #expect(await Self.run(["check", source.path, destination.path]) == 1)

@@ -11,21 +11,27 @@ import WebDAVProvider
 /// A missing server is a failure, never a skip.
 @Suite("transfers to a real server")
 struct LiveTransferTests {
-    /// Apache's URL and account from the environment.
-    static func apache(sourceLocation: SourceLocation = #_sourceLocation) throws -> (url: URL, credentials: Credentials) {
-        let server = try LiveWebDAVServer.named("apache", sourceLocation: sourceLocation)
+    /// The URL and account of a server `scripts/with-servers` started (`apache`, `sabre`, …), from the environment.
+    static func server(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> (url: URL, credentials: Credentials) {
+        let server = try LiveWebDAVServer.named(name, sourceLocation: sourceLocation)
         return (server.url, server.credentials)
+    }
+
+    /// A provider for the server's root, its requests counted, and a fresh folder on it.
+    static func scratch(_ name: String) async throws -> (provider: WebDAVProvider, counting: CountingTransport, folder: ItemPath) {
+        let (url, credentials) = try server(name)
+        let counting = CountingTransport(AsyncHTTPClientTransport.shared)
+        let root = try await WebDAVProvider.connect(ProviderConfiguration(url: url, credentials: credentials, transport: counting))
+        let folder = "transfer-\(UInt64.random(in: 0...UInt64.max))"
+        _ = try await root.createFolder(named: folder, in: .root)
+        return (root, counting, try ItemPath(folder))
     }
 
     @Test("local → Apache: the tree arrives whole, check finds it the same, and a second copy sends no file and makes no folder")
     func localToApache() async throws {
-        let (url, credentials) = try Self.apache()
-        let counting = CountingTransport(AsyncHTTPClientTransport.shared)
-        let root = try await WebDAVProvider.connect(ProviderConfiguration(url: url, credentials: credentials, transport: counting))
-        let scratch = "transfer-\(UInt64.random(in: 0...UInt64.max))"
-        _ = try await root.createFolder(named: scratch, in: .root)
-        defer { Task { try? await root.delete(try ItemPath(scratch)) } }
-        let destination = TransferEndpoint(root, at: try ItemPath(scratch).appending("copy"))
+        let (root, counting, scratch) = try await Self.scratch("apache")
+        defer { Task { try? await root.delete(scratch) } }
+        let destination = TransferEndpoint(root, at: try scratch.appending("copy"))
 
         let source = try LocalTree()
         try source.fillSample()
@@ -56,5 +62,39 @@ struct LiveTransferTests {
         let sent = counting.total - before
         #expect(sent == counting.count(of: "PROPFIND") - propfinds)
         #expect(sent <= 1 + 7 * 2, "the second copy sent \(sent) requests")
+    }
+
+    @Test("Apache → sabre: each file streams from one server's GET into the other's PUT; check agrees; a second sync sends nothing")
+    func apacheToSabre() async throws {
+        let (apache, _, from) = try await Self.scratch("apache")
+        defer { Task { try? await apache.delete(from) } }
+        let (sabre, counting, to) = try await Self.scratch("sabre")
+        defer { Task { try? await sabre.delete(to) } }
+        let local = try LocalTree()
+        try local.fillSample()
+        try local.write("large.bin", Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 11) }))
+        var options = TransferManager.Options.testing()
+        options.pageSize = 1000
+        let manager = TransferManager(options: options)
+        let seeded = try await manager.copy(from: local.endpoint, to: TransferEndpoint(apache, at: from))
+        #expect(seeded.succeeded)
+
+        let source = TransferEndpoint(apache, at: from)
+        let destination = TransferEndpoint(sabre, at: to)
+        let first = try await manager.sync(from: source, to: destination)
+        #expect(first.succeeded, "\(first.failures.map(\.message))")
+        #expect(first.filesCopied == 10)
+        #expect(try await sabre.data(at: try to.appending("large.bin"), limit: 8 << 20) == (try local.read("large.bin")))
+        #expect(try await sabre.item(at: try to.appending("empty")).isFolder)
+        let check = try await manager.check(source, against: destination)
+        #expect(check.isIdentical, "missing \(check.missing), extra \(check.extra), differing \(check.differing)")
+
+        #expect(first.deleted == 0)
+        let (puts, deletes, total) = (counting.count(of: "PUT"), counting.count(of: "DELETE"), counting.total)
+        let again = try await manager.sync(from: source, to: destination)
+        #expect(again.plan.changesNothing)
+        #expect(counting.count(of: "PUT") == puts)
+        #expect(counting.count(of: "DELETE") == deletes)
+        #expect(counting.total - total <= 1 + 7 * 2, "the second sync sent \(counting.total - total) requests to sabre")
     }
 }

@@ -73,17 +73,21 @@ struct MemoryServer {
     let server: InMemoryServer
     let counting: CountingTransport
     let faults: FaultInjectingTransport
-    let provider: InMemoryProvider
+    let provider: any StorageProvider
 
     /// A server that refuses `forbidden` characters in names, with every feature (all digests).
-    init(forbidden: Set<Character> = [], capabilities: Capabilities = InMemoryProvider.fullCapabilities) {
+    ///
+    /// Every in-memory provider has the same account; `host` gives this one another, so that two
+    /// servers are not taken for one (a transfer refuses to copy a tree into itself).
+    init(forbidden: Set<Character> = [], capabilities: Capabilities = InMemoryProvider.fullCapabilities, host: String? = nil) {
         let names = NameRules(forbiddenCharacters: forbidden)
         server = InMemoryServer(names: names)
         counting = CountingTransport(server)
         faults = FaultInjectingTransport(counting)
         var declared = capabilities
         declared.names = names
-        provider = InMemoryProvider(transport: faults, capabilities: declared, retry: .none)
+        let memory = InMemoryProvider(transport: faults, capabilities: declared, retry: .none)
+        provider = host.map { OtherAccount(base: memory, account: ProviderAccount(kind: "memory", server: "http://\($0)")) } ?? memory
     }
 
     var endpoint: TransferEndpoint { TransferEndpoint(provider) }
@@ -95,5 +99,29 @@ extension TransferManager.Options {
         TransferManager.Options(
             transfers: transfers, fileRetry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20)),
             dryRun: dryRun, maxDelete: maxDelete, pageSize: 3, pipeCapacity: 64 << 10)
+    }
+}
+
+/// A provider passed through under another account.
+struct OtherAccount: StorageProvider {
+    let base: any StorageProvider
+    let account: ProviderAccount
+    var capabilities: Capabilities { base.capabilities }
+
+    func item(at path: ItemPath) async throws -> Item { try await base.item(at: path) }
+    func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage { try await base.list(folder, page: page) }
+    func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
+        try await base.download(path, to: sink, options: options)
+    }
+    func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
+        try await base.upload(source, to: folder, name: name, options: options)
+    }
+    func createFolder(named name: String, in parent: ItemPath) async throws -> Item { try await base.createFolder(named: name, in: parent) }
+    func delete(_ path: ItemPath) async throws { try await base.delete(path) }
+    func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
+        try await base.move(source, to: destination, options: options)
+    }
+    func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
+        try await base.copy(source, to: destination, options: options)
     }
 }

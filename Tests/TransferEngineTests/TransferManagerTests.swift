@@ -92,7 +92,7 @@ struct TransferManagerTests {
 
         // Between two servers with digests: same size, same modified time, one byte apart.
         let left = MemoryServer()
-        let right = MemoryServer()
+        let right = MemoryServer(host: "right.invalid")
         let when = Date(timeIntervalSince1970: 1_700_000_000)
         _ = try await left.provider.upload(data: Data("abcdef".utf8), to: "/f.txt", options: UploadOptions(modified: when))
         _ = try await right.provider.upload(data: Data("abcdeF".utf8), to: "/f.txt", options: UploadOptions(modified: when))
@@ -200,6 +200,20 @@ struct TransferManagerTests {
         #expect(report.plan.actions(.createFolder).count == 6)
         #expect(try destination.listing() == before)
         #expect(try destination.read("top.txt") == Data("different".utf8))
+    }
+
+    @Test("a tree is never transferred into itself or into a folder that holds it")
+    func overlap() async throws {
+        let tree = try LocalTree()
+        try tree.fillSample()
+        let before = try tree.listing()
+        for (from, to) in [("/docs", "/docs/deep"), ("/docs", "/"), ("/docs", "/docs")] as [(ItemPath, ItemPath)] {
+            let error = await #expect(throws: ProviderError.self) {
+                _ = try await TransferManager(options: .testing()).sync(from: TransferEndpoint(tree.provider, at: from), to: TransferEndpoint(tree.provider, at: to))
+            }
+            #expect(error?.code == .invalidArgument)
+        }
+        #expect(try tree.listing() == before)
     }
 
     @Test("a single file copies into a folder under its name, or to a file path")

@@ -3,6 +3,16 @@ import Foundation
 import ProviderAPI
 import TransferEngine
 
+/// How `copy`, `sync` and `check` compare files.
+struct ComparisonOptions: ParsableArguments {
+    @Flag(
+        help: """
+            Do not read source files to compute a digest that only the destination declares; compare \
+            such files by size and modified time (or size) instead.
+            """)
+    var noSourceDigests = false
+}
+
 /// The arguments of `copy` and `sync`: two targets of any kinds, and how the job runs.
 struct TreeTransferArguments: ParsableArguments {
     @OptionGroup var global: GlobalOptions
@@ -13,6 +23,7 @@ struct TreeTransferArguments: ParsableArguments {
     @Option(help: "How many files are sent at once (default 4).") var transfers: Int = 4
     @Option(help: "Attempts per file after a network or server error, the first included (default 3).") var fileAttempts: Int = 3
     @Flag(help: "Print what would be done, and change nothing.") var dryRun = false
+    @OptionGroup var comparison: ComparisonOptions
 
     func validate() throws {
         guard transfers >= 1 else { throw ValidationError("--transfers takes a number of 1 or more") }
@@ -25,7 +36,7 @@ struct TreeTransferArguments: ParsableArguments {
         let (destinationProvider, destinationPath) = try await global.open(destination)
         let options = TransferManager.Options(
             transfers: transfers, fileRetry: RetryPolicy(maxAttempts: fileAttempts, baseDelay: .milliseconds(500)), dryRun: dryRun,
-            maxDelete: maxDelete)
+            maxDelete: maxDelete, computeSourceDigests: !comparison.noSourceDigests)
         let printer = TreeTransferPrinter(json: global.json, dryRun: dryRun)
         let manager = TransferManager(options: options, observer: printer.observe)
         let report = try await manager.run(
@@ -40,13 +51,14 @@ struct TreeCopyCommand: AsyncParsableCommand {
         commandName: "copy", abstract: "Copy a tree or a file between any two targets (servers, saved remotes, local folders).",
         discussion: """
             Files missing from the destination or different there are streamed from the source, several \
-            at once; nothing is deleted. Files are compared by a digest both sides declare, else by size \
-            and modified time within the coarser precision of the two, else by size; the rule used is \
-            printed. Modified times are carried where the destination can set them; names the \
+            at once; nothing is deleted. Files are compared by a digest both sides declare (or one only the \
+            destination declares, computed by reading the source file when the sizes match; \
+            --no-source-digests turns that off), else by size and modified time within the coarser \
+            precision of the two, else by size; the rule used is printed. Modified times are carried where the destination can set them; names the \
             destination refuses are mapped to look-alikes (printed as renamed). Each action is printed \
             as it ends (copied, created, deleted; with --dry-run: would copy, …), then a summary; --json \
-            prints one report instead. Exit status: 0 when everything was done, 1 when a file failed, \
-            64 for a usage error.
+            prints one report instead. Exit status: 0 when everything was done, 1 when a file failed or an \
+            error stopped the job, 64 for a usage error.
             """)
     @OptionGroup var arguments: TreeTransferArguments
 
@@ -60,8 +72,8 @@ struct SyncCommand: AsyncParsableCommand {
             Copies as `strata copy` does, then deletes from the destination what the source does not \
             have — only when every copy succeeded, and only when the deletions are within --max-delete \
             (past it, nothing is deleted and the status is 1). Use --dry-run first. Exit status: 0 when \
-            the destination is like the source, 1 when a file failed or deletions were held back, 64 for \
-            a usage error.
+            the destination is like the source, 1 when a file failed, deletions were held back or an error \
+            stopped the job, 64 for a usage error.
             """)
     @OptionGroup var arguments: TreeTransferArguments
     @Option(help: "The most items the sync may delete; with more to delete it deletes none (default: no limit).") var maxDelete: Int?
@@ -80,16 +92,17 @@ struct CheckCommand: AsyncParsableCommand {
             Lists both trees and compares them as `strata copy` does (the rule is printed), changing \
             nothing. Each difference is printed as `missing PATH`, `extra PATH` or `differs PATH` (paths \
             below the two roots), then a summary; --json prints one report instead. Exit status: 0 when \
-            the trees are the same, 1 when they differ, 64 for a usage error.
+            the trees are the same, 1 when they differ or an error stopped the check, 64 for a usage error.
             """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The source: a folder or a file.") var source: String
     @Argument(help: "The destination to compare with it.") var destination: String
+    @OptionGroup var comparison: ComparisonOptions
 
     func run() async throws {
         let (sourceProvider, sourcePath) = try await global.open(source)
         let (destinationProvider, destinationPath) = try await global.open(destination)
-        let report = try await TransferManager().check(
+        let report = try await TransferManager(options: .init(computeSourceDigests: !comparison.noSourceDigests)).check(
             TransferEndpoint(sourceProvider, at: sourcePath), against: TransferEndpoint(destinationProvider, at: destinationPath))
         if global.json {
             try Output.json(report)
