@@ -162,7 +162,14 @@ struct KillResumeTests {
             #expect(Set(held) == Set(files))
 
             // No file reported done in the killed run was PUT again; every file was PUT.
-            let puts = try Self.puts(in: log)
+            // Apache writes a request's log line after it answered: wait for the last ones.
+            var puts = try Self.puts(in: log)
+            for _ in 0..<50 where !files.allSatisfy({ puts["/\(target)/\($0)", default: 0] >= 1 }) {
+                try await Task.sleep(for: .milliseconds(100))
+                puts = try Self.puts(in: log)
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            puts = try Self.puts(in: log)
             for file in files {
                 let count = puts["/\(target)/\(file)", default: 0]
                 #expect(count >= 1, "round \(round): \(file) was never PUT")
