@@ -149,7 +149,7 @@ let package = Package(
         .target(
             name: "TransferEngine",
             dependencies: [
-                "ProviderAPI", "ProviderKit",
+                "ProviderAPI", "ProviderKit", "SharedCache",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
@@ -160,7 +160,7 @@ let package = Package(
             name: "TransferEngineTests",
             dependencies: [ "StrataTestSupport",
                 "TransferEngine", "ProviderAPI", "LocalProvider", "ProviderConformance", "ProviderTesting", "HTTPProviderKit",
-                "WebDAVProvider", "strata", "StrataProcessKit",
+                "WebDAVProvider", "strata", "StrataProcessKit", "SharedCache",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             path: "Tests/TransferEngineTests",

@@ -137,6 +137,10 @@ enum CacheSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        // v4-transfer-jobs: the plans and progress of transfer jobs, and digests computed from source files (TransferJobStore).
+        migrator.registerMigration("v4-transfer-jobs") { db in
+            try TransferJobStore.createTables(db)
+        }
         return migrator
     }
 }

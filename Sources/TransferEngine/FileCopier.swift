@@ -17,27 +17,33 @@ struct FileCopier: Sendable {
 
     /// Copies the file of `action`; returns the error that stopped it, after the last attempt.
     func copy(_ action: TransferAction) async -> ProviderError? {
+        if case .failure(let error) = await send(action) { return error }
+        return nil
+    }
+
+    /// Copies the file of `action`; returns the destination's item as its upload answered it, or
+    /// the error that stopped it after the last attempt.
+    func send(_ action: TransferAction) async -> Result<Item, ProviderError> {
         // Bytes already counted in the job's progress: a retry does not count them again.
         let counted = NIOLockedValueBox<Int64>(0)
         var attempt = 1
         while true {
             observer?(.started(action, attempt: attempt))
             do {
-                try await copyOnce(action, counted: counted)
-                return nil
+                return .success(try await copyOnce(action, counted: counted))
             } catch {
                 let failure = ProviderError.wrap(error)
-                if Task.isCancelled || failure.code == .cancelled { return ProviderError(.cancelled, "cancelled") }
-                guard attempt < options.fileRetry.maxAttempts, Self.retryable.contains(failure.code) else { return failure }
+                if Task.isCancelled || failure.code == .cancelled { return .failure(ProviderError(.cancelled, "cancelled")) }
+                guard attempt < options.fileRetry.maxAttempts, Self.retryable.contains(failure.code) else { return .failure(failure) }
                 let delay = failure.retryAfter ?? options.fileRetry.delay(forRetry: attempt)
-                if delay > options.fileRetry.maxRetryAfter { return failure }
-                do { try await Task.sleep(for: delay) } catch { return ProviderError(.cancelled, "cancelled") }
+                if delay > options.fileRetry.maxRetryAfter { return .failure(failure) }
+                do { try await Task.sleep(for: delay) } catch { return .failure(ProviderError(.cancelled, "cancelled")) }
                 attempt += 1
             }
         }
     }
 
-    private func copyOnce(_ action: TransferAction, counted: NIOLockedValueBox<Int64>) async throws {
+    private func copyOnce(_ action: TransferAction, counted: NIOLockedValueBox<Int64>) async throws -> Item {
         guard let sourcePath = action.source, !action.destination.isRoot else {
             throw ProviderError(.invalidArgument, "\(action.relativePath) has no source or no destination name")
         }
@@ -59,28 +65,34 @@ struct FileCopier: Sendable {
         let from = source.provider
         let to = destination.provider
         let target = action.destination
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        let uploaded = try await withThrowingTaskGroup(of: Item?.self) { group in
             group.addTask {
                 do {
                     _ = try await from.download(sourcePath, to: PipeSink(pipe: pipe), options: DownloadOptions())
+                    return nil
                 } catch {
                     throw await pipe.fail(ProviderError.wrap(error))
                 }
             }
             group.addTask {
                 do {
-                    _ = try await to.upload(upload, to: target.parent, name: target.name, options: settings)
+                    let item = try await to.upload(upload, to: target.parent, name: target.name, options: settings)
                     await pipe.closeReader()
+                    return item
                 } catch {
                     throw await pipe.fail(ProviderError.wrap(error))
                 }
             }
-            try await group.waitForAll()
+            var uploaded: Item?
+            for try await item in group { uploaded = uploaded ?? item }
+            return uploaded
         }
         // An upload that ended without taking every byte did not store the file.
         let (written, read) = (await pipe.written, await pipe.read)
         if read != written {
             throw ProviderError(.integrity, "the destination took \(read) of the \(written) bytes of \(action.relativePath)")
         }
+        guard let uploaded else { throw ProviderError(.server, "the upload of \(action.relativePath) ended without an answer") }
+        return uploaded
     }
 }
