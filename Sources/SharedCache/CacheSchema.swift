@@ -137,6 +137,8 @@ enum CacheSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        // v5: the sessions of chunked uploads, so that a cut upload resumes (UploadCheckpoints).
+        migrator.registerMigration("v5-upload-checkpoints") { db in try UploadCheckpointTable.create(db) }
         return migrator
     }
 }

@@ -52,12 +52,16 @@ public struct TransferAction: Sendable, Hashable, Encodable {
     public var size: Int64?
     /// The source file's modified time, carried to the destination where it can set it.
     public var modified: Date?
+    /// The source file's etag when it was listed: with its size and modified time, what tells a
+    /// later run that a partly sent file is still the same content (the upload's resume key).
+    public var sourceETag: String?
 
     /// Creates an action.
     public init(
         kind: Kind, reason: Reason? = nil, relativePath: ItemPath, source: ItemPath?, destination: ItemPath, isFolder: Bool,
-        size: Int64? = nil, modified: Date? = nil
+        size: Int64? = nil, modified: Date? = nil, sourceETag: String? = nil
     ) {
+        self.sourceETag = sourceETag
         self.kind = kind
         self.reason = reason
         self.relativePath = relativePath

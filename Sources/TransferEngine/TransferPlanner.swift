@@ -131,7 +131,8 @@ struct TransferPlanner: Sendable {
             let action = { (kind: TransferAction.Kind, reason: TransferAction.Reason?, destination: ItemPath) in
                 TransferAction(
                     kind: kind, reason: reason, relativePath: relative, source: child.path, destination: destination,
-                    isFolder: child.isFolder, size: child.isFolder ? nil : child.size, modified: child.modified)
+                    isFolder: child.isFolder, size: child.isFolder ? nil : child.size, modified: child.modified,
+                    sourceETag: child.isFolder ? nil : child.etag)
             }
             if let there, there.kind != child.kind {
                 guard mode == .sync else {
@@ -211,7 +212,7 @@ struct TransferPlanner: Sendable {
         let action = { (kind: TransferAction.Kind, reason: TransferAction.Reason?) in
             TransferAction(
                 kind: kind, reason: reason, relativePath: relative, source: file.path, destination: target, isFolder: false,
-                size: file.size, modified: file.modified)
+                size: file.size, modified: file.modified, sourceETag: file.etag)
         }
         if let there, there.isFolder {
             plan.problems.append(
