@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import ProviderAPI
 
-/// The table of ``UploadCheckpoint``s: one row per account and destination.
+/// The table of `UploadCheckpoint`s: one row per account and destination.
 enum UploadCheckpointTable {
     static func create(_ db: Database) throws {
         try db.execute(sql: """

@@ -57,7 +57,7 @@ public struct PartReader: Sendable {
     }
 
     /// A reader of the parts of `source` from byte `offset` (a multiple of `partSize`) to
-    /// `length`, read from ``UploadSource/makeStream(from:)``; `nil` when the source cannot start
+    /// `length`, read from the source's `makeStream(from:)`; `nil` when the source cannot start
     /// there. The first part handed over is the one at `offset`; with `only`, just those indexes.
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` when `offset` is not a part boundary within

@@ -1,7 +1,7 @@
 import Foundation
 import ProviderAPI
 
-/// An adapter's handle on the ``UploadCheckpoint`` of one upload: the store from its services,
+/// An adapter's handle on the `UploadCheckpoint` of one upload: the store from its services,
 /// the destination, the caller's resume key and the adapter's record format.
 ///
 /// The store's failures never reach the upload: a record that cannot be read is no record, one
@@ -41,7 +41,7 @@ public struct UploadCheckpointer: Sendable {
     public let format: String
 
     /// A handle for an upload to `destination`, or `nil` when there is no store or the upload has
-    /// no ``UploadOptions/resumeKey``.
+    /// no `UploadOptions.resumeKey`.
     public init?(
         store: (any UploadCheckpoints)?, account: ProviderAccount, destination: ItemPath, options: UploadOptions, format: String
     ) {

@@ -17,6 +17,13 @@ struct ChunkingUnavailable: Error {}
 /// content's SHA-1, so a later upload of the same content to the same place finds it: it lists
 /// the chunks already there (`PROPFIND`, `Depth: 1`) and sends only the missing ones. A network
 /// failure leaves the folder for that resume; any other failure, and cancellation, deletes it.
+///
+/// Given an upload checkpoint (`ProviderServices.uploadCheckpoints` and a resume key), the
+/// session (folder, destination, length, SHA-1, chunk size) is recorded too, so that a later
+/// upload of the same content resumes without reading the content first: the folder's chunks
+/// are checked against the record (numbers and sizes), and only the rest is read, from the
+/// source's offset where it can start there (``resume(_:source:to:options:exclusive:)``).
+/// A recorded upload keeps its folder when cancelled.
 /// Each chunk is held in memory while it is sent (``WebDAVDialect/chunkSize``), so that a
 /// retried request can send it again.
 struct ChunkedUploader: Sendable {
