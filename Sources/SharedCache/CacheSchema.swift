@@ -141,6 +141,8 @@ enum CacheSchema {
         migrator.registerMigration("v4-transfer-jobs") { db in
             try TransferJobStore.createTables(db)
         }
+        // v5: the sessions of chunked uploads, so that a cut upload resumes (UploadCheckpoints).
+        migrator.registerMigration("v5-upload-checkpoints") { db in try UploadCheckpointTable.create(db) }
         return migrator
     }
 }
