@@ -137,6 +137,8 @@ enum CacheSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        // v6-sync-journal: the offline writes waiting for the server (SyncJournal), in order.
+        migrator.registerMigration("v6-sync-journal") { db in try JournalSchema.create(db) }
         return migrator
     }
 }
