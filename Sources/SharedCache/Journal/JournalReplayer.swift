@@ -242,9 +242,22 @@ extension SyncJournal {
                 return .done(try await provider.copy(from, to: to, options: TransferOptions(overwrite: server != nil)))
             }
         } catch let error as ProviderError where [.preconditionFailed, .alreadyExists, .notFound, .conflict].contains(error.code) {
-            // The server changed between the check and the act: nothing was done; say what it holds now.
+            // The server changed between the check and the act, or a retry inside the provider met what its
+            // own first attempt did: look again before calling it a conflict.
             let path = entry.action.path
             let now = try? await Self.fresh(path, on: provider)
+            if let now = now ?? nil {
+                if case .upload(_, let content) = entry.action,
+                    (try? await contentMatches(now, content, entry: entry.id, deep: true, on: provider)) == true
+                {
+                    return .done(now)
+                }
+                if let source = entry.action.source, entry.action.kind == .move,
+                    Self.isResult(now, of: entry, source: try? await Self.fresh(source, on: provider) ?? nil, isMove: true)
+                {
+                    return .done(now)
+                }
+            }
             if error.code == .notFound, let source = entry.action.source { return .conflict(conflict(entry, .deletedOnServer, source, nil)) }
             if error.code == .notFound || (error.code == .conflict && now == nil) {
                 return .conflict(conflict(entry, .targetFolderGone, path.parent, nil))
