@@ -26,16 +26,29 @@ struct JournalCrashTests {
         var recorded: [Int: Set<String>] = [:]
         var seeded: Set<Int> = []
         var killed = 0
+        var killedReplaying = 0
+        var killedReplayingLeftovers = 0
+        var killedRecording = 0
         let rounds = 50
         for round in 0..<rounds {
             let log = dir.url.appendingPathComponent("journal-\(round).log")
             let child = try TortureProcess(["journal", cache.path, url, "alice", password, "\(round)"], log: log)
-            // Lines: leftovers, seeded, six recorded, replayed: stop anywhere from recording to replay.
-            try await child.waitForLines(Int.random(in: 2...8), timeout: .seconds(120))
-            try await Task.sleep(for: .milliseconds(Int.random(in: 0...30)))
+            // Lines: leftovers, seeded, six recorded, replayed: stop anywhere from the replay of what the
+            // last child left, through recording, to the replay of this round.
+            let lines = Int.random(in: 0...8)
+            try await child.waitForLines(lines, timeout: .seconds(120))
+            try await Task.sleep(for: .milliseconds(lines == 0 ? Int.random(in: 20...400) : Int.random(in: 0...30)))
             if child.process.isRunning {
                 child.kill()
                 killed += 1
+                let seen = child.lines()
+                if seen.isEmpty {
+                    killedReplayingLeftovers += 1
+                } else if seen.last?.hasSuffix(" inner") == true {
+                    killedReplaying += 1
+                } else if seen.count >= 2 {
+                    killedRecording += 1
+                }
             } else {
                 #expect(await child.wait() == 0, "round \(round): the child failed: \(child.lines())")
             }
@@ -82,7 +95,9 @@ struct JournalCrashTests {
             if logged.contains("delete") { #expect(contents("doomed.txt") == nil, "round \(round): doomed.txt after the delete") }
         }
         let loggedCount = recorded.values.reduce(0) { $0 + $1.count }
-        print("journal crash test: \(rounds) rounds, \(killed) killed, \(loggedCount) actions logged, \(performed) performed, \(duplicates) duplicates")
+        print(
+            "journal crash test: \(rounds) rounds, \(killed) killed (\(killedRecording) while recording, \(killedReplaying) replaying the round, "
+                + "\(killedReplayingLeftovers) before or while replaying leftovers), \(loggedCount) actions logged, \(performed) performed, \(duplicates) duplicates")
         #expect(duplicates == 0, "actions performed twice")
         #expect(missing.isEmpty, "logged actions not performed exactly once: \(missing)")
         #expect(killed >= rounds / 2, "only \(killed) of \(rounds) children were killed")
