@@ -66,8 +66,8 @@ extension SyncJournal {
     ///
     /// - Returns: what became of the entry: ``JournalEntry/State`` `nil` when it is gone from the
     ///   journal (done or dropped), else its state after the resolution (a retry may find the conflict again).
-    /// - Throws: ``ProviderError/Code/notFound`` when the journal has no entry `id`;
-    ///   ``ProviderError/Code/invalidArgument`` when `keepMine` has nothing to keep (a move whose source
+    /// - Throws: `ProviderError.Code.notFound` when the journal has no entry `id`;
+    ///   `ProviderError.Code.invalidArgument` when `keepMine` has nothing to keep (a move whose source
     ///   is gone); the provider's error when acting fails (the entry is then kept).
     @discardableResult
     public func resolve(_ id: Int64, _ resolution: JournalResolution, on provider: any StorageProvider) async throws -> JournalEntry.State? {
@@ -252,10 +252,11 @@ extension SyncJournal {
                 {
                     return .done(now)
                 }
-                if let source = entry.action.source, entry.action.kind == .move,
-                    Self.isResult(now, of: entry, source: try? await Self.fresh(source, on: provider) ?? nil, isMove: true)
-                {
-                    return .done(now)
+                if let source = entry.action.source, entry.action.kind == .move {
+                    // Only a source known to be gone (not one that could not be asked for) makes the move done.
+                    let stillThere: Item?
+                    do { stillThere = try await Self.fresh(source, on: provider) } catch { stillThere = now }
+                    if Self.isResult(now, of: entry, source: stillThere, isMove: true) { return .done(now) }
                 }
             }
             if error.code == .notFound, let source = entry.action.source { return .conflict(conflict(entry, .deletedOnServer, source, nil)) }
