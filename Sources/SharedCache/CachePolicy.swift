@@ -47,4 +47,9 @@ public enum CacheMarks {
     public static let blob = "strata.cache.blob"
     /// On the cached root: the position in the provider's change feed (``CachedProvider/refreshChanges()``).
     public static let changeToken = "strata.cache.changeToken"
+    /// `"true"` on an item whose state comes from an offline write waiting in the ``SyncJournal``
+    /// (not yet on the server).
+    public static let pending = "strata.cache.pending"
+    /// On a pending item: the id of the ``JournalEntry`` that made it (decimal).
+    public static let journalEntry = "strata.cache.journalEntry"
 }

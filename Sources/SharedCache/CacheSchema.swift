@@ -143,6 +143,8 @@ enum CacheSchema {
         }
         // v5: the sessions of chunked uploads, so that a cut upload resumes (UploadCheckpoints).
         migrator.registerMigration("v5-upload-checkpoints") { db in try UploadCheckpointTable.create(db) }
+        // v6-sync-journal: the offline writes waiting for the server (SyncJournal), in order.
+        migrator.registerMigration("v6-sync-journal") { db in try JournalSchema.create(db) }
         return migrator
     }
 }

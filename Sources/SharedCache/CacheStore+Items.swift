@@ -48,34 +48,38 @@ extension CacheStore {
         if destination.storageKey.utf8.starts(with: (source.storageKey + "/").utf8) {
             throw ProviderError(.invalidArgument, "cannot move \(source) into itself (\(destination))")
         }
-        let coding = ItemCoding()
         let key = account.storageKey
-        try await write { db in
-            let bounds = source.descendantRange
-            let rows = try Row.fetchAll(
-                db,
-                sql: "SELECT path, json, fetchedAt FROM item WHERE account = ? AND (path = ? OR (path > ? AND path < ?))",
-                arguments: [key, source.storageKey, bounds.lower, bounds.upper])
-            let listings = try Row.fetchAll(
-                db,
-                sql: "SELECT path, fetchedAt, complete, changeToken FROM listing WHERE account = ? AND (path = ? OR (path > ? AND path < ?))",
-                arguments: [key, source.storageKey, bounds.lower, bounds.upper])
-            try Self.removeSubtree(source.storageKey, bounds: bounds, account: key, in: db)
-            try Self.removeSubtree(destination.storageKey, bounds: destination.descendantRange, account: key, in: db)
-            for row in rows {
-                let oldPath: String = row["path"]
-                var item = try coding.item(in: row)
-                let newPath = try Self.rebase(oldPath, from: source, to: destination)
-                if PathKey(item.id) == PathKey(oldPath) { item.id = newPath.storageKey }
-                item.path = newPath
-                try coding.upsert(item, account: key, fetchedAt: Date(storedValue: row["fetchedAt"]), in: db)
-            }
-            for row in listings {
-                let newPath = try Self.rebase(row["path"], from: source, to: destination)
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO listing (account, path, fetchedAt, complete, changeToken) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [key, newPath.storageKey, row["fetchedAt"] as Double, row["complete"] as Bool, row["changeToken"] as String?])
-            }
+        try await write { db in try Self.moveSubtree(from: source, to: destination, account: key, in: db) }
+    }
+
+    /// Moves the rows of `source` and everything below it to `destination` inside the caller's transaction
+    /// (``moveItem(from:to:account:)`` without its checks).
+    static func moveSubtree(from source: ItemPath, to destination: ItemPath, account key: String, in db: Database) throws {
+        let coding = ItemCoding()
+        let bounds = source.descendantRange
+        let rows = try Row.fetchAll(
+            db,
+            sql: "SELECT path, json, fetchedAt FROM item WHERE account = ? AND (path = ? OR (path > ? AND path < ?))",
+            arguments: [key, source.storageKey, bounds.lower, bounds.upper])
+        let listings = try Row.fetchAll(
+            db,
+            sql: "SELECT path, fetchedAt, complete, changeToken FROM listing WHERE account = ? AND (path = ? OR (path > ? AND path < ?))",
+            arguments: [key, source.storageKey, bounds.lower, bounds.upper])
+        try Self.removeSubtree(source.storageKey, bounds: bounds, account: key, in: db)
+        try Self.removeSubtree(destination.storageKey, bounds: destination.descendantRange, account: key, in: db)
+        for row in rows {
+            let oldPath: String = row["path"]
+            var item = try coding.item(in: row)
+            let newPath = try Self.rebase(oldPath, from: source, to: destination)
+            if PathKey(item.id) == PathKey(oldPath) { item.id = newPath.storageKey }
+            item.path = newPath
+            try coding.upsert(item, account: key, fetchedAt: Date(storedValue: row["fetchedAt"]), in: db)
+        }
+        for row in listings {
+            let newPath = try Self.rebase(row["path"], from: source, to: destination)
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO listing (account, path, fetchedAt, complete, changeToken) VALUES (?, ?, ?, ?, ?)",
+                arguments: [key, newPath.storageKey, row["fetchedAt"] as Double, row["complete"] as Bool, row["changeToken"] as String?])
         }
     }
 

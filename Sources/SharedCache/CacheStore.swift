@@ -22,6 +22,8 @@ public final class CacheStore: Sendable {
 
     let pool: DatabasePool
     private let hierarchies = NIOLockedValueBox<[HierarchyKey: CacheHierarchy]>([:])
+    /// The live ``SyncJournal`` of each account (``journal(for:)``).
+    let journals = NIOLockedValueBox<[PathKey: SyncJournal]>([:])
 
     /// Opens (creating) `directory/cache.sqlite` (DatabasePool, WAL, busy timeout so SQLITE_BUSY never reaches callers) and `directory/blobs/`.
     ///

@@ -29,13 +29,19 @@ public struct CachedProvider: StorageProvider {
     /// one at a time per item or listing, awaited with ``CacheRefresher/waitForAll()``,
     /// cancelled by ``close()``. Copies of this provider share it.
     public let refresher: CacheRefresher
+    /// Whether writes go to the ``SyncJournal`` when the server cannot be reached (``OfflineWrites``).
+    public let offlineWrites: OfflineWrites
     let logger: Logger
 
-    /// Wraps `base`.
-    public init(wrapping base: any StorageProvider, store: CacheStore, policy: CachePolicy = .networkFirst, logger: Logger = Logger(label: "strata.cache")) {
+    /// Wraps `base`; `offlineWrites` says whether writes are journaled offline (by default they fail, as reads of uncached items do).
+    public init(
+        wrapping base: any StorageProvider, store: CacheStore, policy: CachePolicy = .networkFirst, offlineWrites: OfflineWrites = .off,
+        logger: Logger = Logger(label: "strata.cache")
+    ) {
         self.base = base
         self.store = store
         self.policy = policy
+        self.offlineWrites = offlineWrites
         self.logger = logger
         self.refresher = CacheRefresher(logger: logger)
     }
@@ -59,8 +65,10 @@ public struct CachedProvider: StorageProvider {
     /// The base provider's.
     public var pageLimits: PageLimits { base.pageLimits }
 
-    /// Whether an error means the server could not be reached, so the cache may answer.
-    static func isOffline(_ error: any Error) -> Bool {
+    /// Whether an error means the server could not be reached, so the cache may answer (and, with
+    /// ``OfflineWrites/whenUnreachable``, the journal record a write): a `ProviderError.Code.network`
+    /// error, or a `502`, `503` or `504` from a gateway.
+    public static func isOffline(_ error: any Error) -> Bool {
         guard let error = error as? ProviderError else { return false }
         return error.code == .network || (error.code == .server && [502, 503, 504].contains(error.httpStatus ?? 0))
     }
