@@ -161,6 +161,7 @@ let package = Package(
             dependencies: [ "StrataTestSupport",
                 "TransferEngine", "ProviderAPI", "LocalProvider", "ProviderConformance", "ProviderTesting", "HTTPProviderKit",
                 "WebDAVProvider", "strata", "StrataProcessKit",
+                "ProviderKit", "NuxeoProvider", "PydioProvider", "NuxeoTestServer", "PydioTestServer", "NextcloudTestServer",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             path: "Tests/TransferEngineTests",
