@@ -21,8 +21,8 @@ struct LivePairTests {
 
     @Test("local → loopback Nuxeo → Apache: 1,000 files in nested folders and awkward names, each hop checked, a changed byte found and sent")
     func localToNuxeoToApache() async throws {
-        let nuxeo = try await PairServer.nuxeo()
         let apache = try await PairServer.live("apache")
+        let nuxeo = try await PairServer.nuxeo()
         try await Self.using([nuxeo, apache]) {
             let tree = try LocalTree()
             try PairTree.awkward(tree)
@@ -45,7 +45,11 @@ struct LivePairTests {
     @Test("local → loopback Pydio → loopback Nextcloud: names Pydio refuses mapped there and carried on, a large file, a changed byte found by a digest computed on Pydio")
     func localToPydioToNextcloud() async throws {
         let pydio = try await PairServer.pydio()
-        let nextcloud = try await PairServer.nextcloud()
+        let nextcloud: PairServer
+        do { nextcloud = try await PairServer.nextcloud() } catch {
+            await pydio.stop()
+            throw error
+        }
         try await Self.using([pydio, nextcloud]) {
             let tree = try LocalTree()
             try PairTree.awkward(tree)
