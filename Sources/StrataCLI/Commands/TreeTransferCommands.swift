@@ -58,7 +58,8 @@ struct TreeCopyCommand: AsyncParsableCommand {
             at once; nothing is deleted. Files are compared by a digest both sides declare (or one only the \
             destination declares, computed by reading the source file when the sizes match; \
             --no-source-digests turns that off), else by size and modified time within the coarser \
-            precision of the two, else by size; the rule used is printed. Modified times are carried where the destination can set them; names the \
+            precision of the two (where the destination cannot set times: size, and the source not \
+            modified since the copy), else by size; the rule used is printed. Modified times are carried where the destination can set them; names the \
             destination refuses are mapped to look-alikes (printed as renamed). The job's plan and progress \
             are kept in the cache folder (--cache): run again after being stopped, the same job continues \
             without sending again the files it finished, and prints how many; --fresh starts it over. Each action is printed \
