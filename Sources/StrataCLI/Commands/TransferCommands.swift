@@ -77,7 +77,7 @@ struct GetCommand: AsyncParsableCommand {
         let (localProvider, localPath) = try await global.open(folder.absoluteString)
         try await TreeTransferJob.copy(
             from: TransferEndpoint(provider, at: path), to: TransferEndpoint(localProvider, at: localPath), transfers: transfers,
-            json: global.json)
+            global: global)
     }
 
     static func parseRange(_ text: String) throws -> ByteRange {
@@ -124,7 +124,7 @@ struct PutCommand: AsyncParsableCommand {
             let (localProvider, localPath) = try await global.open(local.absoluteString)
             try await TreeTransferJob.copy(
                 from: TransferEndpoint(localProvider, at: localPath), to: TransferEndpoint(provider, at: target), transfers: transfers,
-                json: global.json)
+                global: global)
             return
         }
         let (provider, path) = try await global.open(destination)

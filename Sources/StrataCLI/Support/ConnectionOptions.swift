@@ -47,7 +47,7 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
     @Flag(name: [.short, .long], help: "Log each request to stderr (secrets removed).")
     var verbose = false
 
-    @Option(name: .long, help: "A JSON file of saved remotes (default ~/.config/strata/remotes.json).")
+    @Option(name: .long, help: "A JSON file of saved remotes (default $XDG_CONFIG_HOME/strata/remotes.json, else ~/.config/strata/remotes.json).")
     var remotes: String?
 
     @Option(name: .long, help: "Keep an offline cache of what is read in this folder (metadata and contents).")
@@ -203,7 +203,7 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         // So do the sessions of chunked uploads, so that a cut copy or sync resumes a large file.
         registry.uploadCheckpoints = CommandUploadCheckpoints(folder: cacheFolder)
         let file = remotes.map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/strata/remotes.json")
+            ?? StrataDirectories.config().appendingPathComponent("remotes.json")
         try registry.loadRemotes(from: file)
         return registry
     }
@@ -224,7 +224,7 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
                 remote.options.merge(options) { _, new in new }
                 registry.addRemote(remote)
                 let store = FileCredentialStore(
-                    url: FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/strata/credentials.json"))
+                    url: StrataDirectories.config().appendingPathComponent("credentials.json"))
                 let provider = try await registry.makeProvider(
                     remote: name, store: store, transport: try transport(), logger: logger, retry: try retryPolicy(),
                     timeouts: try timeouts(), onRetry: retryPrinter)
@@ -288,8 +288,7 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
 extension ConnectionOptions {
     /// `$XDG_CACHE_HOME/strata`, or `~/.cache/strata`: the default cache folder, and the home of kept sign-in sessions.
     func cacheRoot() -> URL {
-        ProcessInfo.processInfo.environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0, isDirectory: true).appendingPathComponent("strata") }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/strata", isDirectory: true)
+        StrataDirectories.cache()
     }
 }
 

@@ -106,7 +106,10 @@ struct PairServer: Sendable {
         return PairServer(name: name, provider: root, base: path, counting: counting) { try? await root.delete(path) }
     }
 
-    static func folderName() -> String { "pair-\(UInt64.random(in: 0...UInt64.max))" }
+    /// A fresh folder name of at most 21 characters: Nuxeo cuts a document's path segment at 24
+    /// (`nuxeo.path.segment.maxsize`), and the loopback server does too, so a longer title would
+    /// not be the folder's path in the provider's URL.
+    static func folderName() -> String { "pair-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))" }
 
     private static func configuration(_ url: String, _ user: String, _ password: String, _ transport: any HTTPTransport) -> ProviderConfiguration {
         ProviderConfiguration(
