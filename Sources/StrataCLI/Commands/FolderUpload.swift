@@ -56,7 +56,7 @@ struct FolderUpload {
     /// Creates `path` and its missing parents; an existing folder is fine, an existing file is not.
     private func ensureFolder(_ path: ItemPath) async throws {
         if path.isRoot { return }
-        if let existing = try await provider.itemIfExists(at: path) {
+        if let existing = try await provider.lookUp(path) {
             guard existing.isFolder else { throw ProviderError(.conflict, "\(path) is a file") }
             return
         }
