@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(
             name: "LocalProviderTests",
             dependencies: [
-                "LocalProvider", "ProviderAPI", "ProviderKit", "ProviderConformance", "ProviderConformanceTesting",
+                "LocalProvider", "ProviderAPI", "ProviderKit", "ProviderConformance", "ProviderConformanceTesting", "SharedCacheConformance",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             path: "Tests/LocalProviderTests",
@@ -168,13 +168,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "strata-cache-torture",
-            dependencies: ["SharedCache", "ProviderAPI"],
+            dependencies: ["SharedCache", "ProviderAPI", "WebDAVProvider"],
             path: "Tests/CacheTorture",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "SharedCacheTests",
-            dependencies: [ "ProviderKit",
+            dependencies: [ "ProviderKit", "NextcloudTestServer",
                 "SharedCache", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

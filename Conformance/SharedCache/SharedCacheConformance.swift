@@ -20,4 +20,14 @@ public enum SharedCacheConformance {
     /// The group `offline`: `offline.cachedReads`, listing, stat, search and download through a
     /// `CachedProvider` after the network is cut.
     public static var offline: [ConformanceCase] { OfflineCases.all }
+
+    /// The group `journal`: writes made offline through a `CachedProvider`'s sync journal.
+    ///
+    /// - `journal.replay`: offline uploads, a rename, a delete and a new folder, shown pending, replayed in order;
+    /// - `journal.conflict`: a file changed on the server meanwhile is a conflict that changes nothing
+    ///   on the server; keep-mine writes a new name, take-theirs keeps the server's;
+    /// - `journal.targetFolderGone`: an upload into a folder deleted on the server is a conflict; keep-mine makes it again.
+    ///
+    /// The cases use the journal's explicit offline mode, so they need no transport and run for every adapter.
+    public static var journal: [ConformanceCase] { JournalCases.all }
 }

@@ -66,7 +66,7 @@ public struct CachedProvider: StorageProvider {
     public var pageLimits: PageLimits { base.pageLimits }
 
     /// Whether an error means the server could not be reached, so the cache may answer (and, with
-    /// ``OfflineWrites/whenUnreachable``, the journal record a write): a ``ProviderError/Code/network``
+    /// ``OfflineWrites/whenUnreachable``, the journal record a write): a `ProviderError.Code.network`
     /// error, or a `502`, `503` or `504` from a gateway.
     public static func isOffline(_ error: any Error) -> Bool {
         guard let error = error as? ProviderError else { return false }

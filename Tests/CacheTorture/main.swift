@@ -5,6 +5,8 @@
 //   strata-cache-torture mixed DIR SEED LOG                  listings, moves, removes and blob saves until killed
 //   strata-cache-torture bench DIR                           time 100,000 item inserts, FTS searches and LRU eviction
 //   strata-cache-torture bench-lru DIR COUNT                 LRU cost with COUNT blobs (saves evicting one, half evicted at once)
+//   strata-cache-torture journal DIR URL USER PASS ROUND LOG  one round of offline writes through the sync journal, replayed
+//   strata-cache-torture journal-replay DIR URL USER PASS LOG replay what killed rounds left
 //
 // Every line in LOG is written (with write(2)) after the change it names was committed,
 // so a parent that kills the process knows what must have survived; `mixed` also logs
@@ -219,6 +221,15 @@ do {
     case "bench-lru" where arguments.count == 4:
         guard let count = Int(arguments[3]) else { fail("bad COUNT") }
         try await benchLRU(directory: URL(fileURLWithPath: arguments[2]), count: count)
+    case "journal" where arguments.count == 8:
+        guard let url = URL(string: arguments[3]), let round = Int(arguments[6]) else { fail("bad URL or ROUND") }
+        try await journalRound(
+            directory: URL(fileURLWithPath: arguments[2]), url: url, user: arguments[4], password: arguments[5], round: round,
+            log: TortureLog(path: arguments[7]))
+    case "journal-replay" where arguments.count == 7:
+        guard let url = URL(string: arguments[3]) else { fail("bad URL") }
+        try await journalFinal(
+            directory: URL(fileURLWithPath: arguments[2]), url: url, user: arguments[4], password: arguments[5], log: TortureLog(path: arguments[6]))
     case "bench" where arguments.count == 3:
         try await bench(directory: URL(fileURLWithPath: arguments[2]))
     default:

@@ -3,6 +3,7 @@ import LocalProvider
 import ProviderAPI
 import ProviderConformance
 import ProviderConformanceTesting
+import SharedCacheConformance
 import Testing
 
 @Suite("LocalProvider conformance")
@@ -11,7 +12,9 @@ struct LocalConformanceTests {
     func conformance() async throws {
         let folder = try TemporaryFolder()
         let root = folder.url
-        let suite = ConformanceSuite(subject: "local \(root.path)") { _ in try LocalProvider(root: root) }
+        let suite = ConformanceSuite(subject: "local \(root.path)", cases: ConformanceCatalog.standard + SharedCacheConformance.journal) { _ in
+            try LocalProvider(root: root)
+        }
         let report = await suite.run()
         print(report.text)
         report.recordIssues()

@@ -22,7 +22,7 @@ struct NextcloudConformanceTests {
         // make a second provider that must see the first one's files.
         let name = "conformance-\(UInt32.random(in: 0...UInt32.max))"
         _ = try await root.createFolder(named: name, in: .root)
-        let suite = ConformanceSuite(subject: "\(flavor.rawValue) dialect on \(cloud.server.baseURL)", cases: ConformanceCatalog.standard + SharedCacheConformance.offline) { environment in
+        let suite = ConformanceSuite(subject: "\(flavor.rawValue) dialect on \(cloud.server.baseURL)", cases: ConformanceCatalog.standard + SharedCacheConformance.offline + SharedCacheConformance.journal) { environment in
             let transport = environment.transport
             return try await cloud.provider(folder: name, options: options, transport: transport)
         }

@@ -26,7 +26,7 @@ enum ReferenceSuite {
         options.settleTimeout = .seconds(2)
         configure(&options)
         let provider = capabilities
-        let suite = ConformanceSuite(subject: "in-memory reference", options: options, cases: ConformanceCatalog.standard + SharedCacheConformance.offline) { environment in
+        let suite = ConformanceSuite(subject: "in-memory reference", options: options, cases: ConformanceCatalog.standard + SharedCacheConformance.offline + SharedCacheConformance.journal) { environment in
             // A provider that is not HTTP-based sends nothing through the offered transport: this one then talks to the server directly.
             let transport = ignoresTransport ? server : environment.transport
             return InMemoryProvider(transport: transport, capabilities: provider, defects: defects)

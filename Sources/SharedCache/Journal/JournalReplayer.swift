@@ -66,8 +66,8 @@ extension SyncJournal {
     ///
     /// - Returns: what became of the entry: ``JournalEntry/State`` `nil` when it is gone from the
     ///   journal (done or dropped), else its state after the resolution (a retry may find the conflict again).
-    /// - Throws: ``ProviderError/Code/notFound`` when the journal has no entry `id`;
-    ///   ``ProviderError/Code/invalidArgument`` when `keepMine` has nothing to keep (a move whose source
+    /// - Throws: `ProviderError.Code.notFound` when the journal has no entry `id`;
+    ///   `ProviderError.Code.invalidArgument` when `keepMine` has nothing to keep (a move whose source
     ///   is gone); the provider's error when acting fails (the entry is then kept).
     @discardableResult
     public func resolve(_ id: Int64, _ resolution: JournalResolution, on provider: any StorageProvider) async throws -> JournalEntry.State? {
@@ -242,9 +242,23 @@ extension SyncJournal {
                 return .done(try await provider.copy(from, to: to, options: TransferOptions(overwrite: server != nil)))
             }
         } catch let error as ProviderError where [.preconditionFailed, .alreadyExists, .notFound, .conflict].contains(error.code) {
-            // The server changed between the check and the act: nothing was done; say what it holds now.
+            // The server changed between the check and the act, or a retry inside the provider met what its
+            // own first attempt did: look again before calling it a conflict.
             let path = entry.action.path
             let now = try? await Self.fresh(path, on: provider)
+            if let now = now ?? nil {
+                if case .upload(_, let content) = entry.action,
+                    (try? await contentMatches(now, content, entry: entry.id, deep: true, on: provider)) == true
+                {
+                    return .done(now)
+                }
+                if let source = entry.action.source, entry.action.kind == .move {
+                    // Only a source known to be gone (not one that could not be asked for) makes the move done.
+                    let stillThere: Item?
+                    do { stillThere = try await Self.fresh(source, on: provider) } catch { stillThere = now }
+                    if Self.isResult(now, of: entry, source: stillThere, isMove: true) { return .done(now) }
+                }
+            }
             if error.code == .notFound, let source = entry.action.source { return .conflict(conflict(entry, .deletedOnServer, source, nil)) }
             if error.code == .notFound || (error.code == .conflict && now == nil) {
                 return .conflict(conflict(entry, .targetFolderGone, path.parent, nil))

@@ -61,7 +61,7 @@ enum JournalSchema {
         return try encoder.encode(value)
     }
 
-    /// The code called `name` (``ProviderError/Code/description``); `.server` for an unknown name.
+    /// The code called `name` (`ProviderError.Code.description`); `.server` for an unknown name.
     static func errorCode(named name: String) -> ProviderError.Code {
         let known: [ProviderError.Code] = [
             .notFound, .alreadyExists, .unauthorized, .captchaRequired, .forbidden, .conflict, .preconditionFailed,

@@ -262,8 +262,14 @@ final class RecordingWork: @unchecked Sendable {
     func requireParent(of path: ItemPath, _ db: Database) throws {
         let parent = path.parent
         guard !parent.isRoot else { return }
-        guard let folder = try cached(parent, db) else { throw ProviderError(.notFound, "offline, and \(parent) is not in the cache") }
-        guard folder.kind == .folder else { throw ProviderError(.invalidArgument, "\(parent) is not a folder") }
+        if let folder = try cached(parent, db) {
+            guard folder.kind == .folder else { throw ProviderError(.invalidArgument, "\(parent) is not a folder") }
+            return
+        }
+        // A folder that was listed is known even when its own item was never fetched.
+        let listed = try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM listing WHERE account = ? AND path = ?)", arguments: [key, parent.storageKey]) ?? false
+        guard listed else { throw ProviderError(.notFound, "offline, and \(parent) is not in the cache") }
     }
 
     func save(_ item: Item, _ db: Database) throws {

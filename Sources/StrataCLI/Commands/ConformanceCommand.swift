@@ -33,7 +33,7 @@ struct ConformanceCommand: AsyncParsableCommand {
         // The provider is rooted at the target folder itself: the suite works below it.
         let suite = ConformanceSuite(
             subject: "\(factory.kind) at \(Redactor.redact(url: root))", options: options,
-            cases: ConformanceCatalog.standard + SharedCacheConformance.offline
+            cases: ConformanceCatalog.standard + SharedCacheConformance.offline + SharedCacheConformance.journal
         ) { environment in
             let transport = environment.transport
             return try await factory.connect(

@@ -14,7 +14,7 @@ struct NuxeoConformanceTests {
     func conformance(options: [String: String]) async throws {
         let nuxeo = try await LoopbackNuxeo.start()
         let label = options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let suite = ConformanceSuite(subject: "Nuxeo (\(label)) on \(nuxeo.server.baseURL)", cases: ConformanceCatalog.standard + SharedCacheConformance.offline) { environment in
+        let suite = ConformanceSuite(subject: "Nuxeo (\(label)) on \(nuxeo.server.baseURL)", cases: ConformanceCatalog.standard + SharedCacheConformance.offline + SharedCacheConformance.journal) { environment in
             let transport = environment.transport
             return try await NuxeoProvider.connect(nuxeo.configuration(options: options, transport: transport))
         }

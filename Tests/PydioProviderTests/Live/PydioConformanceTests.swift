@@ -12,7 +12,7 @@ struct PydioConformanceTests {
     @Test("conformance suite")
     func conformance() async throws {
         let pydio = try await LoopbackPydio.start()
-        let suite = ConformanceSuite(subject: "Pydio on \(pydio.server.baseURL)", cases: ConformanceCatalog.standard + SharedCacheConformance.offline) { environment in
+        let suite = ConformanceSuite(subject: "Pydio on \(pydio.server.baseURL)", cases: ConformanceCatalog.standard + SharedCacheConformance.offline + SharedCacheConformance.journal) { environment in
             let transport = environment.transport
             return try await PydioProvider.connect(pydio.configuration(transport: transport))
         }

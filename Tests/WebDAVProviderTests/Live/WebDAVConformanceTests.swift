@@ -13,7 +13,7 @@ struct WebDAVConformanceTests {
     @Test("conformance suite", arguments: LiveServers.names)
     func conformance(serverName: String) async throws {
         let server = try LiveServers.server(serverName)
-        let suite = ConformanceSuite(subject: "WebDAV on \(serverName) \(server.url)", cases: ConformanceCatalog.standard + SharedCacheConformance.offline) { environment in
+        let suite = ConformanceSuite(subject: "WebDAV on \(serverName) \(server.url)", cases: ConformanceCatalog.standard + SharedCacheConformance.offline + SharedCacheConformance.journal) { environment in
             let transport = environment.transport
             return try await WebDAVProvider.connect(LiveServers.configuration(server, transport: transport))
         }
