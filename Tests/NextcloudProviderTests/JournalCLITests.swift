@@ -157,6 +157,42 @@ struct JournalCLITests {
         #expect(!online.outputText.contains("pending"), "\(online)")
     }
 
+    @Test("--offline mkdir -p, cp and a folder put are recorded; rm of what was made offline cancels it")
+    func offlineTrees() async throws {
+        let setup = try await Setup.start()
+        defer { Task { await setup.stop() } }
+        try await setup.serverWrite("a.txt", "aaa")
+        try await setup.browse()
+        let folder = "/\(setup.folder)"
+        let tree = setup.local.appendingPathComponent("tree")
+        try FileManager.default.createDirectory(at: tree.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try Data("one".utf8).write(to: tree.appendingPathComponent("one.txt"))
+        try Data("two".utf8).write(to: tree.appendingPathComponent("sub/two.txt"))
+
+        let deep = try await setup.strata(["mkdir", "-p", "--offline", setup.url("x/y/z")])
+        #expect(deep.status == 0, "\(deep)")
+        #expect(deep.outputText.split(separator: "\n").count == 3, "\(deep)")
+        let copy = try await setup.strata(["cp", "--offline", setup.url("a.txt"), "\(folder)/x/a.txt"])
+        #expect(copy.status == 0, "\(copy)")
+        #expect(copy.outputText.contains("copy \(folder)/a.txt → \(folder)/x/a.txt\n"))
+        let put = try await setup.strata(["put", "--offline", tree.path, setup.url("tree")])
+        #expect(put.status == 0, "\(put)")
+        #expect(put.outputText.contains("upload \(folder)/tree/sub/two.txt (3 bytes)\n"), "\(put)")
+        let cancel = try await setup.strata(["rm", "--offline", setup.url("x/y")])
+        #expect(cancel.status == 0, "\(cancel)")
+        #expect(cancel.outputText.contains("createFolder \(folder)/x/y/z: made offline, nothing to send\n"), "\(cancel)")
+
+        let pending = try await setup.strata(["pending", "--json", setup.base])
+        let entries = try #require(try JSONSerialization.jsonObject(with: pending.output) as? [[String: Any]])
+        #expect(entries.compactMap { $0["action"] as? String } == ["createFolder", "copy", "createFolder", "createFolder", "upload", "upload"])
+        let replay = try await setup.strata(["replay", setup.base])
+        #expect(replay.status == 0, "\(replay)")
+        #expect(try await setup.content("x/a.txt") == "aaa")
+        #expect(try await setup.content("tree/sub/two.txt") == "two")
+        #expect(try await setup.content("tree/one.txt") == "one")
+        #expect(try await !setup.exists("x/y"))
+    }
+
     @Test("a file changed on the server in between is a conflict in replay and pending; resolve keeps mine or takes theirs")
     func conflictsResolved() async throws {
         let setup = try await Setup.start()

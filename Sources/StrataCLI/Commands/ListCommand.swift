@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ProviderAPI
 import ProviderKit
+import SharedCache
 
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -84,15 +85,24 @@ struct MkdirCommand: AsyncParsableCommand {
         var created: Item?
         if parents {
             var current = ItemPath.root
+            let journaling = journal.mode(global) != .off
             for name in path.segments {
                 let next = try current.appending(name)
-                if let existing = try await provider.lookUp(next) {
+                defer { current = next }
+                let found: Item?
+                do {
+                    found = try await provider.lookUp(next)
+                } catch where journaling && next != path && CachedProvider.isOffline(error) {
+                    // Offline, an ancestor the cache does not know (above the folders browsed): the journal
+                    // checks the parent of what it records.
+                    continue
+                }
+                if let existing = found {
                     guard existing.isFolder else { throw ProviderError(.conflict, "\(next) is a file") }
                     created = existing
                 } else {
                     created = try await provider.createFolder(named: name, in: current)
                 }
-                current = next
             }
         } else {
             created = try await provider.createFolder(named: path.name, in: path.parent)

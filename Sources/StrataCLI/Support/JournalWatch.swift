@@ -82,13 +82,15 @@ struct JournalWatch {
 extension StorageProvider {
     /// ``StorageProvider/itemIfExists(at:)``; offline (through a ``CachedProvider`` that cannot reach
     /// the server), an item the cache has no entry for is looked up in its folder's cached listing,
-    /// so that a complete listing without it means it does not exist.
+    /// so that a complete listing without it means it does not exist, and a folder whose own
+    /// listing is cached exists.
     func lookUp(_ path: ItemPath) async throws -> Item? {
         do {
             return try await itemIfExists(at: path)
         } catch where self is CachedProvider && CachedProvider.isOffline(error) && !path.isRoot {
-            guard let siblings = try? await listAll(path.parent) else { throw error }
-            return siblings.first { $0.name == path.name }
+            if let siblings = try? await listAll(path.parent) { return siblings.first { $0.name == path.name } }
+            if (try? await list(path, page: PageRequest(limit: 1))) != nil { return Item(path: path, kind: .folder) }
+            throw error
         }
     }
 }
