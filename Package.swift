@@ -149,7 +149,7 @@ let package = Package(
         .target(
             name: "TransferEngine",
             dependencies: [
-                "ProviderAPI", "ProviderKit",
+                "ProviderAPI", "ProviderKit", "SharedCache",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
@@ -160,7 +160,8 @@ let package = Package(
             name: "TransferEngineTests",
             dependencies: [ "StrataTestSupport",
                 "TransferEngine", "ProviderAPI", "LocalProvider", "ProviderConformance", "ProviderTesting", "HTTPProviderKit",
-                "WebDAVProvider", "strata", "StrataProcessKit",
+                "WebDAVProvider", "strata", "StrataProcessKit", "SharedCache",
+                "ProviderKit", "NuxeoProvider", "PydioProvider", "NuxeoTestServer", "PydioTestServer", "NextcloudTestServer",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             path: "Tests/TransferEngineTests",
@@ -265,7 +266,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NuxeoProviderTests",
-            dependencies: [ "StrataTestSupport", "HTTPProviderKit",
+            dependencies: [ "StrataTestSupport", "HTTPProviderKit", "ProviderTesting",
                 "NuxeoProvider", "NuxeoTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting", "SharedCacheConformance",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -274,7 +275,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PydioProviderTests",
-            dependencies: [ "StrataTestSupport", "ProviderKit", "HTTPProviderKit",
+            dependencies: [ "StrataTestSupport", "ProviderKit", "HTTPProviderKit", "ProviderTesting",
                 "PydioProvider", "PydioTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting", "SharedCacheConformance", "strata", "StrataProcessKit",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -472,7 +473,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NextcloudProviderTests",
-            dependencies: [ "ProviderKit", "HTTPProviderKit", "ProviderTesting",
+            dependencies: [ "StrataTestSupport", "ProviderKit", "HTTPProviderKit", "ProviderTesting",
                 "WebDAVProvider", "NextcloudTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting", "SharedCacheConformance",
                 "strata", "SharedCache", "StrataProcessKit",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -137,6 +137,12 @@ enum CacheSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        // v4-transfer-jobs: the plans and progress of transfer jobs, and digests computed from source files (TransferJobStore).
+        migrator.registerMigration("v4-transfer-jobs") { db in
+            try TransferJobStore.createTables(db)
+        }
+        // v5: the sessions of chunked uploads, so that a cut upload resumes (UploadCheckpoints).
+        migrator.registerMigration("v5-upload-checkpoints") { db in try UploadCheckpointTable.create(db) }
         // v6-sync-journal: the offline writes waiting for the server (SyncJournal), in order.
         migrator.registerMigration("v6-sync-journal") { db in try JournalSchema.create(db) }
         return migrator

@@ -33,10 +33,26 @@ actor BytePipe {
         self.onRead = onRead
     }
 
-    /// The download starts (again) at `offset`: only where the pipe has got to is acceptable.
+    /// Where the content passed through the pipe starts: `0`, or the byte an upload resumed at
+    /// (the download is then a range from there, and ``written`` and ``read`` count from it).
+    private(set) var origin: Int64 = 0
+
+    /// The content starts at `offset`, before anything was written: the upload resumes there.
+    func start(at offset: Int64) throws {
+        if let failure { throw failure }
+        guard written == origin, read == origin, offset >= 0, expectedLength.map({ offset <= $0 }) ?? true else {
+            throw fail(ProviderError(.conflict, "the copy cannot start at byte \(offset) once bytes passed"))
+        }
+        origin = offset
+        written = offset
+        read = offset
+    }
+
+    /// The download starts (again) at `offset` of what it sends (of the range from ``origin``):
+    /// only where the pipe has got to is acceptable.
     func begin(offset: Int64) throws {
         if let failure { throw failure }
-        guard offset == written else {
+        guard origin + offset == written else {
             throw ProviderError(.conflict, "the download restarted at byte \(offset), but \(written) bytes were already passed on to the upload")
         }
     }
@@ -154,15 +170,32 @@ struct PipeSink: DownloadSink {
 }
 
 /// The upload side of a ``BytePipe``: a one-shot source of the length the source item declared.
+///
+/// A source made with a ``PipeStart`` lets the upload choose where the content starts
+/// (``makeStream(from:)``): the download, waiting on the start, then asks the source provider for
+/// the range from there, so that a destination holding the first part of the file from an
+/// earlier attempt receives only the rest.
 struct PipeSource: UploadSource {
     let pipe: BytePipe
     let length: Int64?
+    /// Where the upload says the content starts; `nil` when the download started already, from byte 0.
+    var start: PipeStart? = nil
     var isReplayable: Bool { false }
 
     /// Whether the stream was made: the bytes can be read once only.
     let streamMade = NIOLockedValueBox(false)
 
     func makeStream() throws -> UploadStream {
+        guard let stream = try makeStream(from: 0) else {
+            throw ProviderError(.conflict, "a streamed copy cannot be sent twice: the upload asked for its bytes again")
+        }
+        return stream
+    }
+
+    func makeStream(from offset: Int64) throws -> UploadStream? {
+        if offset != 0 {
+            guard start != nil, offset > 0, length.map({ offset <= $0 }) ?? false else { return nil }
+        }
         let first = streamMade.withLockedValue { made in
             defer { made = true }
             return !made
@@ -170,7 +203,47 @@ struct PipeSource: UploadSource {
         guard first else {
             throw ProviderError(.conflict, "a streamed copy cannot be sent twice: the upload asked for its bytes again")
         }
+        start?.resolve(offset)
         let pipe = self.pipe
         return UploadStream { try await pipe.next() }
+    }
+}
+
+/// Where the content of a copy starts, as the upload decides it: the download waits for it.
+final class PipeStart: Sendable {
+    private enum State {
+        case waiting(CheckedContinuation<Int64?, Never>?)
+        case decided(Int64?)
+    }
+    private let state = NIOLockedValueBox(State.waiting(nil))
+
+    /// Decides the start: a byte offset, or `nil` for no download at all (the upload failed, or
+    /// finished without reading). Only the first decision counts.
+    func resolve(_ offset: Int64?) {
+        let waiting = state.withLockedValue { state -> CheckedContinuation<Int64?, Never>? in
+            guard case .waiting(let continuation) = state else { return nil }
+            state = .decided(offset)
+            return continuation
+        }
+        waiting?.resume(returning: offset)
+    }
+
+    /// The start, once decided; `nil` when cancelled first.
+    func offset() async -> Int64? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Int64?, Never>) in
+                let decided = state.withLockedValue { state -> Int64?? in
+                    switch state {
+                    case .decided(let offset): return .some(offset)
+                    case .waiting:
+                        state = .waiting(continuation)
+                        return .none
+                    }
+                }
+                if case .some(let offset) = decided { continuation.resume(returning: offset) }
+            }
+        } onCancel: {
+            resolve(nil)
+        }
     }
 }

@@ -12,32 +12,43 @@ struct FileCopier: Sendable {
     let observer: TransferObserver?
     let counter: JobCounter
 
+    /// Files from this size up start their download only when the upload says from where, so that
+    /// a destination that resumes uploads (Nuxeo batches, Nextcloud chunks, Pydio parts) gets
+    /// only what it lacks; smaller ones start both at once.
+    static let resumableSize: Int64 = 256 << 10
+
     /// The codes after which a file is sent again from its start.
     static let retryable: Set<ProviderError.Code> = [.network, .server, .rateLimited, .integrity]
 
     /// Copies the file of `action`; returns the error that stopped it, after the last attempt.
     func copy(_ action: TransferAction) async -> ProviderError? {
+        if case .failure(let error) = await send(action) { return error }
+        return nil
+    }
+
+    /// Copies the file of `action`; returns the destination's item as its upload answered it, or
+    /// the error that stopped it after the last attempt.
+    func send(_ action: TransferAction) async -> Result<Item, ProviderError> {
         // Bytes already counted in the job's progress: a retry does not count them again.
         let counted = NIOLockedValueBox<Int64>(0)
         var attempt = 1
         while true {
             observer?(.started(action, attempt: attempt))
             do {
-                try await copyOnce(action, counted: counted)
-                return nil
+                return .success(try await copyOnce(action, counted: counted))
             } catch {
                 let failure = ProviderError.wrap(error)
-                if Task.isCancelled || failure.code == .cancelled { return ProviderError(.cancelled, "cancelled") }
-                guard attempt < options.fileRetry.maxAttempts, Self.retryable.contains(failure.code) else { return failure }
+                if Task.isCancelled || failure.code == .cancelled { return .failure(ProviderError(.cancelled, "cancelled")) }
+                guard attempt < options.fileRetry.maxAttempts, Self.retryable.contains(failure.code) else { return .failure(failure) }
                 let delay = failure.retryAfter ?? options.fileRetry.delay(forRetry: attempt)
-                if delay > options.fileRetry.maxRetryAfter { return failure }
-                do { try await Task.sleep(for: delay) } catch { return ProviderError(.cancelled, "cancelled") }
+                if delay > options.fileRetry.maxRetryAfter { return .failure(failure) }
+                do { try await Task.sleep(for: delay) } catch { return .failure(ProviderError(.cancelled, "cancelled")) }
                 attempt += 1
             }
         }
     }
 
-    private func copyOnce(_ action: TransferAction, counted: NIOLockedValueBox<Int64>) async throws {
+    private func copyOnce(_ action: TransferAction, counted: NIOLockedValueBox<Int64>) async throws -> Item {
         guard let sourcePath = action.source, !action.destination.isRoot else {
             throw ProviderError(.invalidArgument, "\(action.relativePath) has no source or no destination name")
         }
@@ -54,33 +65,68 @@ struct FileCopier: Sendable {
         }
         var uploadOptions = UploadOptions(conflict: .overwrite, readBack: false)
         if destination.provider.capabilities.supports(.setModifiedTime) { uploadOptions.modified = action.modified }
+        uploadOptions.resumeKey = resumeKey(action, source: sourcePath)
         let settings = uploadOptions
-        let upload = PipeSource(pipe: pipe, length: action.size)
         let from = source.provider
+        // A large file whose source serves ranges waits for the upload to say where the content
+        // starts: a destination holding part of it from an earlier attempt takes only the rest.
+        let start: PipeStart? =
+            from.capabilities.supports(.rangeDownload) && (action.size ?? 0) >= Self.resumableSize ? PipeStart() : nil
+        let upload = PipeSource(pipe: pipe, length: action.size, start: start)
         let to = destination.provider
         let target = action.destination
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        let size = action.size
+        let uploaded = try await withThrowingTaskGroup(of: Item?.self) { group in
             group.addTask {
+                var options = DownloadOptions()
+                if let start {
+                    guard let offset = await start.offset() else { return nil }
+                    try await pipe.start(at: offset)
+                    if offset > 0 {
+                        if offset == size {
+                            try await pipe.finish()
+                            return nil
+                        }
+                        options.range = .from(offset)
+                    }
+                }
                 do {
-                    _ = try await from.download(sourcePath, to: PipeSink(pipe: pipe), options: DownloadOptions())
+                    _ = try await from.download(sourcePath, to: PipeSink(pipe: pipe), options: options)
+                    return nil
                 } catch {
                     throw await pipe.fail(ProviderError.wrap(error))
                 }
             }
             group.addTask {
                 do {
-                    _ = try await to.upload(upload, to: target.parent, name: target.name, options: settings)
+                    let item = try await to.upload(upload, to: target.parent, name: target.name, options: settings)
+                    // An upload that needed no byte of the source (the destination held them all) downloads nothing.
+                    start?.resolve(nil)
                     await pipe.closeReader()
+                    return item
                 } catch {
+                    start?.resolve(nil)
                     throw await pipe.fail(ProviderError.wrap(error))
                 }
             }
-            try await group.waitForAll()
+            var uploaded: Item?
+            for try await item in group { uploaded = uploaded ?? item }
+            return uploaded
         }
         // An upload that ended without taking every byte did not store the file.
         let (written, read) = (await pipe.written, await pipe.read)
         if read != written {
             throw ProviderError(.integrity, "the destination took \(read) of the \(written) bytes of \(action.relativePath)")
         }
+        guard let uploaded else { throw ProviderError(.server, "the upload of \(action.relativePath) ended without an answer") }
+        return uploaded
+    }
+
+    /// The upload's resume key: the source's account and path, and the size, etag and modified
+    /// time it was listed with, so that a destination resumes a cut upload only of the same content.
+    func resumeKey(_ action: TransferAction, source path: ItemPath) -> String {
+        let modified = action.modified.map { String(format: "%.3f", $0.timeIntervalSince1970) } ?? "-"
+        return ["strata-copy", source.provider.account.description, path.description, action.size.map(String.init) ?? "-",
+                action.sourceETag ?? "-", modified].joined(separator: "\n")
     }
 }

@@ -11,7 +11,12 @@ import ProviderAPI
 /// 2. `sizeAndModified`: equal sizes and modified times within the coarser of the
 ///    two declared precisions, when both sides keep modified times and the destination can set
 ///    them (else every copied file would look changed);
-/// 3. `size`: equal sizes.
+/// 3. `sizeAndNotNewer`: equal sizes, and the source not modified after the destination's file
+///    was written (beyond the coarser precision), when both sides keep modified times but the
+///    destination cannot set them: its time is when the copy was made, so a source file changed
+///    since then differs even when its size did not change. A source time in the future (by this
+///    machine's clock) tells nothing, and such a pair is compared by size;
+/// 4. `size`: equal sizes.
 ///
 /// A pair of files that lacks what the rule needs (a digest the listing left out, a missing
 /// modified time) is compared by the next rule down that it has, so a file is never taken for
@@ -23,6 +28,9 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
         case digest
         /// Size, and modified time within a tolerance.
         case sizeAndModified
+        /// Size, and the source not modified after the destination's file was written (within a
+        /// tolerance): for a destination that keeps modified times but cannot set them.
+        case sizeAndNotNewer
         /// Size alone.
         case size
     }
@@ -35,7 +43,8 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
     /// (only for files whose size matches a destination file that carries the digest).
     public var computedOnSource: Bool
     /// How far apart two modified times may be and still be the same, for
-    /// `sizeAndModified`; also the fallback of a digest rule when a digest is missing.
+    /// `sizeAndModified` (and how much later the source's may be, for `sizeAndNotNewer`); also
+    /// the fallback of a digest rule when a digest is missing.
     public var tolerance: Duration?
 
     /// Creates a rule.
@@ -64,6 +73,9 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
             return SameFileRule(kind: .digest, algorithm: algorithm, tolerance: tolerance, computedOnSource: true)
         }
         if let tolerance { return SameFileRule(kind: .sizeAndModified, tolerance: tolerance) }
+        if let from = source.modifiedTimePrecision, let to = destination.modifiedTimePrecision {
+            return SameFileRule(kind: .sizeAndNotNewer, tolerance: max(from, to))
+        }
         return SameFileRule(kind: .size)
     }
 
@@ -82,7 +94,12 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
         if kind == .digest, let algorithm, let left = source.digests[algorithm], let right = destination.digests[algorithm] {
             return left.lowercased() == right.lowercased()
         }
-        if kind != .size, let tolerance, let left = source.modified, let right = destination.modified {
+        if kind == .sizeAndNotNewer, let tolerance, let left = source.modified, let right = destination.modified,
+            left.timeIntervalSinceNow <= Self.seconds(tolerance)
+        {
+            return left.timeIntervalSince(right) <= Self.seconds(tolerance) + 1e-6
+        }
+        if kind == .digest || kind == .sizeAndModified, let tolerance, let left = source.modified, let right = destination.modified {
             let apart = abs(left.timeIntervalSince(right))
             return apart <= Self.seconds(tolerance) + 1e-6
         }
@@ -93,11 +110,14 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
-    /// `sha256`, `size and modified time (within 0.001 s)`, or `size`: how the rule is printed.
+    /// `sha256`, `size and modified time (within 1 ms)`, `size, and the source not modified
+    /// since the copy (within 1 s)` or `size`: how the rule is printed.
     public var description: String {
         switch kind {
         case .digest: return (algorithm?.rawValue ?? "digest") + (computedOnSource ? " (computed on the source)" : "")
         case .sizeAndModified: return "size and modified time (within \(tolerance.map { Self.text($0) } ?? "0 s"))"
+        case .sizeAndNotNewer:
+            return "size, and the source not modified since the copy (within \(tolerance.map { Self.text($0) } ?? "0 s"))"
         case .size: return "size"
         }
     }

@@ -34,6 +34,9 @@ public struct TransferAction: Sendable, Hashable, Encodable {
         case kindDiffers
         /// The source has no item of that name (sync).
         case extra
+        /// Skipped: an interrupted run of the same job sent this file, the source is still the
+        /// version it sent, and the destination still the file it wrote (``TransferManager/Options/jobStore``).
+        case finishedBefore
     }
 
     /// What the step does.
@@ -52,12 +55,18 @@ public struct TransferAction: Sendable, Hashable, Encodable {
     public var size: Int64?
     /// The source file's modified time, carried to the destination where it can set it.
     public var modified: Date?
+    /// The source file's etag, where its provider gives one (kept with a finished file in the job store).
+    public var sourceETag: String?
+    /// The source file's digest by the job's ``SameFileRule``, where known (declared or computed).
+    public var sourceDigest: String?
 
     /// Creates an action.
     public init(
         kind: Kind, reason: Reason? = nil, relativePath: ItemPath, source: ItemPath?, destination: ItemPath, isFolder: Bool,
-        size: Int64? = nil, modified: Date? = nil
+        size: Int64? = nil, modified: Date? = nil, sourceETag: String? = nil, sourceDigest: String? = nil
     ) {
+        self.sourceETag = sourceETag
+        self.sourceDigest = sourceDigest
         self.kind = kind
         self.reason = reason
         self.relativePath = relativePath

@@ -24,6 +24,9 @@ public struct JobProgress: Sendable, Hashable, Encodable {
 public enum TransferEvent: Sendable {
     /// The plan is made; nothing was changed yet.
     case planned(TransferPlan)
+    /// The job takes up an unfinished run of itself kept in the job store: `alreadyDone` files
+    /// that run sent are not sent again. Comes before ``planned(_:)``.
+    case resumed(alreadyDone: Int)
     /// An action started (a file copy may start again after a retryable error).
     case started(TransferAction, attempt: Int)
     /// Bytes of one file copy, as the destination took them.

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import SharedCache
 
 /// Copies, syncs and checks files and trees between any two providers: the `TransferEngine` module's entry point.
 ///
@@ -10,6 +11,12 @@ import ProviderAPI
 /// itself). Several files go at once (``Options/transfers``); a file that fails with a network
 /// or server error starts again (``Options/fileRetry``); cancelling the task stops the job
 /// with `ProviderError.Code.cancelled`.
+///
+/// With a job store (``Options/jobStore``), a copy or sync keeps its plan and progress in the
+/// shared cache's database: run again after a crash or a kill, the same job (same mode, source
+/// and destination) lists both sides again and sends none of the files the interrupted run
+/// finished while they are unchanged (``TransferReport/alreadyDone``); digests computed from
+/// source files are kept there too, so an unchanged tree is read once.
 ///
 /// ```swift
 /// let transfers = TransferManager(options: .init(transfers: 8)) { event in
@@ -53,13 +60,28 @@ public struct TransferManager: Sendable {
         /// reading each source file whose size matches its destination file (``SameFileRule``);
         /// `true` by default. Off, such a pair is compared by size and modified time, or size.
         public var computeSourceDigests: Bool
+        /// Where jobs keep their plan and progress, and computed source digests; `nil` (the
+        /// default): nothing is kept, and every run plans from the listings alone.
+        ///
+        /// With a store, a copy or sync whose earlier run of the same job (same mode, source
+        /// account and path, destination account and path) did not finish takes it up: a file that
+        /// run sent is not sent again while the source is the same version (size, modified time,
+        /// etag, digest) and the destination the file it wrote, even where the ``SameFileRule``
+        /// alone could not tell. A job that finished with no failure is marked complete, and
+        /// the next run of it starts afresh. A file is recorded only after the destination
+        /// confirmed its upload, and before it is reported finished.
+        public var jobStore: TransferJobStore?
+        /// Whether an unfinished job in ``jobStore`` is started over instead of taken up.
+        public var startFresh: Bool
 
         /// Creates options.
         public init(
             transfers: Int = 4, fileRetry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(500)),
             dryRun: Bool = false, maxDelete: Int? = nil, pageSize: Int? = 1000, pipeCapacity: Int = 4 << 20,
-            computeSourceDigests: Bool = true
+            computeSourceDigests: Bool = true, jobStore: TransferJobStore? = nil, startFresh: Bool = false
         ) {
+            self.jobStore = jobStore
+            self.startFresh = startFresh
             self.computeSourceDigests = computeSourceDigests
             self.transfers = max(1, transfers)
             self.fileRetry = fileRetry
@@ -86,10 +108,16 @@ public struct TransferManager: Sendable {
     /// - Throws: `ProviderError`: the source's or a listing's error; `conflict` when the source
     ///   is a folder and the destination a file.
     public func plan(_ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint) async throws -> TransferPlan {
+        try await plan(mode, from: source, to: destination, finished: FinishedFiles())
+    }
+
+    private func plan(
+        _ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint, finished: FinishedFiles
+    ) async throws -> TransferPlan {
         do {
             return try await TransferPlanner(
                 mode: mode, source: source, destination: destination, pageSize: options.pageSize, listings: options.transfers,
-                computeSourceDigests: options.computeSourceDigests
+                computeSourceDigests: options.computeSourceDigests, finished: finished, digests: options.jobStore
             ).plan()
         } catch {
             throw ProviderError.wrap(error)
@@ -116,15 +144,57 @@ public struct TransferManager: Sendable {
         try await run(.sync, from: source, to: destination)
     }
 
-    /// Plans and runs a copy or a sync.
+    /// Plans and runs a copy or a sync; with a ``Options/jobStore``, takes up the job's unfinished
+    /// run, or starts a new one there.
     public func run(_ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint) async throws -> TransferReport {
-        let plan = try await self.plan(mode, from: source, to: destination)
-        observer?(.planned(plan))
+        guard let store = options.jobStore else {
+            let plan = try await self.plan(mode, from: source, to: destination)
+            observer?(.planned(plan))
+            do {
+                return try await TransferRun(plan: plan, source: source, destination: destination, options: options, observer: observer).run()
+            } catch {
+                throw ProviderError.wrap(error)
+            }
+        }
+        let key = TransferJobKey(
+            mode: mode.rawValue, sourceAccount: source.provider.account, sourcePath: source.path,
+            destinationAccount: destination.provider.account, destinationPath: destination.path)
         do {
-            return try await TransferRun(plan: plan, source: source, destination: destination, options: options, observer: observer).run()
+            if options.dryRun {
+                // A dry run changes nothing, the store included: it shows what taking the job up would do.
+                let finished = options.startFresh ? nil : try await store.unfinished(key)
+                return try await planAndRun(mode, source, destination, finished: finished, recorder: nil)
+            }
+            let job = try await store.begin(key, fresh: options.startFresh)
+            let recorder = JobRecorder(store: store, job: job.id)
+            let report = try await planAndRun(
+                mode, source, destination, finished: job.resumed ? job.finished : nil, recorder: (recorder, store, job.id))
+            if report.succeeded { try await store.complete(job.id) }
+            return report
         } catch {
             throw ProviderError.wrap(error)
         }
+    }
+
+    /// Plans with what an unfinished run finished (`finished`, `nil` for a new job), records the
+    /// plan, and runs it recording its progress.
+    private func planAndRun(
+        _ mode: TransferMode, _ source: TransferEndpoint, _ destination: TransferEndpoint, finished: [FinishedFile]?,
+        recorder: (JobRecorder, TransferJobStore, Int64)?
+    ) async throws -> TransferReport {
+        let plan = try await self.plan(mode, from: source, to: destination, finished: FinishedFiles(finished ?? []))
+        if finished != nil {
+            observer?(.resumed(alreadyDone: plan.actions.filter { $0.kind == .skip && $0.reason == .finishedBefore }.count))
+        }
+        if let (_, store, job) = recorder {
+            try await store.recordPlan(job, actions: plan.actions.filter { $0.kind != .skip }.map { .init($0, state: .planned) })
+        }
+        observer?(.planned(plan))
+        var report = try await TransferRun(
+            plan: plan, source: source, destination: destination, options: options, observer: observer, recorder: recorder?.0
+        ).run()
+        report.resumed = finished != nil
+        return report
     }
 
     /// Compares `destination` with `source` without changing anything: files and folders

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import SharedCache
 
 /// Walks the source tree breadth first, lists the matching folder of the destination beside
 /// each folder of the source (never below a folder the destination lacks), and plans what to do.
@@ -12,11 +13,17 @@ struct TransferPlanner: Sendable {
     let listings: Int
     let rule: SameFileRule
     let names: DestinationNames
+    /// The files an interrupted run of the job finished: not planned again while still valid.
+    let finished: FinishedFiles
+    /// Where digests computed from source files are kept, and looked up before reading a file.
+    let digests: TransferJobStore?
 
     init(
         mode: TransferMode, source: TransferEndpoint, destination: TransferEndpoint, pageSize: Int?, listings: Int,
-        computeSourceDigests: Bool
+        computeSourceDigests: Bool, finished: FinishedFiles = FinishedFiles(), digests: TransferJobStore? = nil
     ) {
+        self.finished = finished
+        self.digests = digests
         self.mode = mode
         self.listings = max(1, listings)
         self.source = source
@@ -110,6 +117,7 @@ struct TransferPlanner: Sendable {
         for item in destinationItems where existing[names.key(item.name)] == nil { existing[names.key(item.name)] = item }
         var claimed: Set<String> = []
         var next: [Folder] = []
+        var computed: [ComputedDigest] = []
         for child in sourceItems.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
             let relative = try folder.relative.appending(child.name)
             let (name, mapped) = names.name(for: child.name)
@@ -131,7 +139,8 @@ struct TransferPlanner: Sendable {
             let action = { (kind: TransferAction.Kind, reason: TransferAction.Reason?, destination: ItemPath) in
                 TransferAction(
                     kind: kind, reason: reason, relativePath: relative, source: child.path, destination: destination,
-                    isFolder: child.isFolder, size: child.isFolder ? nil : child.size, modified: child.modified)
+                    isFolder: child.isFolder, size: child.isFolder ? nil : child.size, modified: child.modified,
+                    sourceETag: child.isFolder ? nil : child.etag, sourceDigest: rule.algorithm.flatMap { child.digests[$0] })
             }
             if let there, there.kind != child.kind {
                 guard mode == .sync else {
@@ -156,16 +165,22 @@ struct TransferPlanner: Sendable {
                     next.append(Folder(relative: relative, source: child.path, destination: target, destinationExists: false))
                 }
             } else if let matching {
+                if finished.stillValid(relative, source: child, destination: matching, algorithm: rule.algorithm) {
+                    plan.actions.append(action(.skip, .finishedBefore, matching.path))
+                    continue
+                }
                 let compared: Item
-                do { compared = try await withSourceDigest(child, against: matching) } catch {
+                do {
+                    let (item, digest) = try await withSourceDigest(child, against: matching)
+                    compared = item
+                    if let digest { computed.append(digest) }
+                } catch {
                     plan.problems.append(TransferFailure(relativePath: relative, error: ProviderError.wrap(error)))
                     continue
                 }
-                if rule.same(compared, matching) {
-                    plan.actions.append(action(.skip, nil, matching.path))
-                } else {
-                    plan.actions.append(action(.copyFile, .differs, matching.path))
-                }
+                var planned = action(rule.same(compared, matching) ? .skip : .copyFile, rule.same(compared, matching) ? nil : .differs, matching.path)
+                planned.sourceDigest = rule.algorithm.flatMap { compared.digests[$0] }
+                plan.actions.append(planned)
             } else {
                 plan.actions.append(action(.copyFile, there == nil ? TransferAction.Reason.missing : TransferAction.Reason.kindDiffers, target))
             }
@@ -178,20 +193,42 @@ struct TransferPlanner: Sendable {
                         destination: item.path, isFolder: item.isFolder))
             }
         }
+        await remember(computed)
         return (plan, next)
+    }
+
+    /// Keeps digests computed from source files in the store, for the next job (a failure to keep
+    /// them only costs reading the files again).
+    private func remember(_ computed: [ComputedDigest]) async {
+        guard let digests, !computed.isEmpty else { return }
+        try? await digests.remember(digests: computed, account: source.provider.account)
     }
 
     /// `file` with the digest of the rule computed from its content, when the rule computes digests
     /// on the source and the comparison needs it: the destination's file carries the digest and
     /// the sizes do not already tell the two apart.
-    private func withSourceDigest(_ file: Item, against other: Item) async throws -> Item {
+    ///
+    /// With a store, a digest computed earlier from the same version of the file (size, modified
+    /// time and etag; a file with neither a modified time nor an etag is always read) is taken from
+    /// it instead of reading the file; a digest computed now is returned to be kept there.
+    private func withSourceDigest(_ file: Item, against other: Item) async throws -> (Item, ComputedDigest?) {
         guard rule.computedOnSource, let algorithm = rule.algorithm, file.digests[algorithm] == nil, other.digests[algorithm] != nil,
             file.size == nil || other.size == nil || file.size == other.size, let sink = DigestSink(algorithm)
-        else { return file }
-        _ = try await source.provider.download(file.path, to: sink, options: DownloadOptions())
+        else { return (file, nil) }
         var computed = file
-        computed.digests[algorithm] = await sink.digest
-        return computed
+        let version = FileFingerprint(size: file.size, modified: file.modified, etag: file.etag)
+        let memorable = digests != nil && (file.modified != nil || file.etag != nil)
+        if memorable, let digests,
+            let known = try? await digests.digest(of: file.path, account: source.provider.account, algorithm: algorithm, version: version)
+        {
+            computed.digests[algorithm] = known
+            return (computed, nil)
+        }
+        _ = try await source.provider.download(file.path, to: sink, options: DownloadOptions())
+        let digest = await sink.digest
+        computed.digests[algorithm] = digest
+        guard memorable, let digest else { return (computed, nil) }
+        return (computed, ComputedDigest(path: file.path, algorithm: algorithm, digest: digest, version: version))
     }
 
     /// A single file: into the destination folder under its own name, or onto the destination path.
@@ -211,14 +248,19 @@ struct TransferPlanner: Sendable {
         let action = { (kind: TransferAction.Kind, reason: TransferAction.Reason?) in
             TransferAction(
                 kind: kind, reason: reason, relativePath: relative, source: file.path, destination: target, isFolder: false,
-                size: file.size, modified: file.modified)
+                size: file.size, modified: file.modified, sourceETag: file.etag, sourceDigest: rule.algorithm.flatMap { file.digests[$0] })
         }
         if let there, there.isFolder {
             plan.problems.append(
                 TransferFailure(relativePath: relative, error: ProviderError(.conflict, "\(target) is a folder on the destination")))
+        } else if let there, finished.stillValid(relative, source: file, destination: there, algorithm: rule.algorithm) {
+            plan.actions.append(action(.skip, .finishedBefore))
         } else if let there {
-            let compared = try await withSourceDigest(file, against: there)
-            plan.actions.append(rule.same(compared, there) ? action(.skip, nil) : action(.copyFile, .differs))
+            let (compared, digest) = try await withSourceDigest(file, against: there)
+            await remember(digest.map { [$0] } ?? [])
+            var planned = rule.same(compared, there) ? action(.skip, nil) : action(.copyFile, .differs)
+            planned.sourceDigest = rule.algorithm.flatMap { compared.digests[$0] }
+            plan.actions.append(planned)
         } else {
             plan.actions.append(action(.copyFile, .missing))
         }

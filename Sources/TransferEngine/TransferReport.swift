@@ -14,6 +14,11 @@ public struct TransferReport: Sendable, Encodable {
     public var bytesCopied: Int64 = 0
     /// Files left as they were, being the same on both sides.
     public var unchanged = 0
+    /// Files not sent again because an interrupted run of the same job had sent them
+    /// (``TransferAction/Reason/finishedBefore``; not counted in ``unchanged``).
+    public var alreadyDone = 0
+    /// Whether the job took up an unfinished run of the same job (``TransferManager/Options/jobStore``).
+    public var resumed = false
     /// Items deleted from the destination.
     public var deleted = 0
     /// Deletions not done: all of them when the plan has more than the deletion limit, the

@@ -10,11 +10,15 @@ struct TransferRun: Sendable {
     let destination: TransferEndpoint
     let options: TransferManager.Options
     let observer: TransferObserver?
+    /// Where the job's progress is kept, when it has a job store: each action is recorded before
+    /// it is reported finished.
+    var recorder: JobRecorder? = nil
 
     func run() async throws -> TransferReport {
         var report = TransferReport(plan: plan, dryRun: options.dryRun)
         report.failures = plan.problems
-        report.unchanged = plan.actions(.skip).count
+        report.alreadyDone = plan.actions.filter { $0.kind == .skip && $0.reason == .finishedBefore }.count
+        report.unchanged = plan.actions(.skip).count - report.alreadyDone
         let deletions = plan.actions(.delete)
         if let limit = options.maxDelete, deletions.count > limit { report.deletionLimitExceeded = true }
         if options.dryRun { return report }
@@ -47,6 +51,7 @@ struct TransferRun: Sendable {
             do {
                 try await destination.provider.delete(action.destination)
                 report.deleted += 1
+                await recorder?.record(.init(action, state: .done))
                 done(action)
             } catch {
                 blocked.append(action.destination)
@@ -67,11 +72,13 @@ struct TransferRun: Sendable {
                     ready.append(action)
                 }
             }
+            let recorder = self.recorder
             let made = await Self.concurrently(ready, limit: options.transfers, unstarted: ProviderError(.cancelled, "cancelled")) {
                 action -> ProviderError? in
                 observer?(.started(action, attempt: 1))
                 do {
                     try await makeFolder(action)
+                    await recorder?.record(.init(action, state: .done))
                     return nil
                 } catch {
                     return ProviderError.wrap(error)
@@ -99,9 +106,18 @@ struct TransferRun: Sendable {
         }
         try checkCancellation()
         let copier = FileCopier(source: source, destination: destination, options: options, observer: observer, counter: counter)
+        let recorder = self.recorder
         let results = await Self.concurrently(copies, limit: options.transfers, unstarted: ProviderError(.cancelled, "cancelled")) {
             action -> ProviderError? in
-            let error = await copier.copy(action)
+            var error: ProviderError?
+            switch await copier.send(action) {
+            case .success(let uploaded):
+                // Known to the store before it is reported: a crash after the report never sends it again.
+                await recorder?.record(.init(action, state: .done, uploaded: uploaded))
+            case .failure(let failure):
+                error = failure
+                if failure.code != .cancelled { await recorder?.record(.init(action, state: .failed)) }
+            }
             observer?(.finished(action, error))
             counter.finishAction()
             return error
@@ -134,6 +150,7 @@ struct TransferRun: Sendable {
                 // Gone already is what a deletion wants.
                 if error.code != .notFound { failure = error }
             }
+            if failure == nil { await recorder?.record(.init(action, state: .done)) }
             observer?(.finished(action, failure))
             counter.finishAction()
             return failure

@@ -57,7 +57,7 @@ struct TransferManagerTests {
         #expect(check.mappedNames.count == 2)
     }
 
-    @Test("the rule is a common digest, else size and modified time within the coarser precision, else size")
+    @Test("the rule is a common digest, else size and modified time within the coarser precision, else size and a source not newer than the copy, else size")
     func rules() {
         let full = InMemoryProvider.fullCapabilities
         #expect(SameFileRule.choose(source: full, destination: full) == SameFileRule(kind: .digest, algorithm: .sha256, tolerance: .milliseconds(1)))
@@ -69,7 +69,9 @@ struct TransferManagerTests {
         let computed = SameFileRule.choose(source: local, destination: full, computingOnSource: true)
         #expect(computed == SameFileRule(kind: .digest, algorithm: .sha256, tolerance: .milliseconds(1), computedOnSource: true))
         #expect(computed.description == "sha256 (computed on the source)")
-        let noTimes = Capabilities(features: [], modifiedTimePrecision: .seconds(1))
+        let unsettable = Capabilities(features: [], modifiedTimePrecision: .seconds(1))
+        #expect(SameFileRule.choose(source: local, destination: unsettable) == SameFileRule(kind: .sizeAndNotNewer, tolerance: .seconds(1)))
+        let noTimes = Capabilities(features: [], modifiedTimePrecision: nil)
         #expect(SameFileRule.choose(source: local, destination: noTimes).kind == .size)
         #expect(SameFileRule(kind: .size).description == "size")
         #expect(SameFileRule(kind: .sizeAndModified, tolerance: .seconds(2)).description == "size and modified time (within 2 s)")

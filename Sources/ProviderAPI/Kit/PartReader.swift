@@ -53,12 +53,34 @@ public struct PartReader: Sendable {
         guard partSize > 0, length >= 0 else {
             throw ProviderError(.invalidArgument, "a part reader needs a positive part size and length, not \(partSize) and \(length)")
         }
-        iterator = try source.makeStream().makeAsyncIterator()
+        try self.init(stream: source.makeStream(), from: 0, length: length, partSize: partSize, only: only)
+    }
+
+    /// A reader of the parts of `source` from byte `offset` (a multiple of `partSize`) to
+    /// `length`, read from the source's `makeStream(from:)`; `nil` when the source cannot start
+    /// there. The first part handed over is the one at `offset`; with `only`, just those indexes.
+    ///
+    /// - Throws: `ProviderError.Code.invalidArgument` when `offset` is not a part boundary within
+    ///   `length`; the source's error when it cannot make a stream.
+    public init?(source: any UploadSource, from offset: Int64, length: Int64, partSize: Int, only: Set<Int>? = nil) throws {
+        guard partSize > 0, offset >= 0, offset <= length, offset % Int64(partSize) == 0 || offset == length else {
+            throw ProviderError(.invalidArgument, "a part reader cannot start at byte \(offset) of \(length) in parts of \(partSize)")
+        }
+        guard let stream = try source.makeStream(from: offset) else { return nil }
+        try self.init(stream: stream, from: offset, length: length, partSize: partSize, only: only)
+    }
+
+    private init(stream: UploadStream, from offset: Int64, length: Int64, partSize: Int, only: Set<Int>?) throws {
+        guard partSize > 0, length >= 0 else {
+            throw ProviderError(.invalidArgument, "a part reader needs a positive part size and length, not \(partSize) and \(length)")
+        }
+        iterator = stream.makeAsyncIterator()
         self.length = length
         self.partSize = partSize
         self.only = only
+        position = offset
         last = only?.max() ?? Int(max(0, length - 1) / Int64(partSize))
-        current = ByteBufferAllocator().buffer(capacity: Int(min(Int64(partSize), length)))
+        current = ByteBufferAllocator().buffer(capacity: Int(min(Int64(partSize), max(0, length - offset))))
     }
 
     /// The next wanted part, or `nil` after the last one.

@@ -45,6 +45,8 @@ public struct WebDAVProvider: StorageProvider {
     let executor: RequestExecutor
     let snapshots: ListingSnapshots
     let logger: Logger
+    /// Where chunked uploads keep their sessions for a resume (`ProviderServices.uploadCheckpoints`).
+    let uploadCheckpoints: (any UploadCheckpoints)?
     /// What ``connect(_:)`` learnt before any write.
     let probed: WebDAVServerProfile
     /// The verdicts of ``WebDAVCapabilityVerifier``, when the profile asks for verification.
@@ -66,6 +68,7 @@ public struct WebDAVProvider: StorageProvider {
         self.probed = profile
         self.dialect = dialect
         self.logger = configuration.logger
+        self.uploadCheckpoints = configuration.services.uploadCheckpoints
         self.executor = RequestExecutor(
             transport: configuration.transport,
             authenticator: configuration.credentials.httpAuthenticator(),

@@ -1,17 +1,39 @@
 import ArgumentParser
 import Foundation
 import ProviderAPI
+import TransferEngine
 
 struct GetCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "get", abstract: "Download a file.")
+    static let configuration = CommandConfiguration(
+        commandName: "get", abstract: "Download a file, or with -r a folder's tree.",
+        discussion: """
+            With -r the remote folder's contents are copied into the local folder as `strata copy` \
+            does (files already there and the same are left, the others streamed, several at once), \
+            with the same output and --json; a local folder ending in / (or none given) receives a \
+            folder of the remote folder's name.
+            """)
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The remote file.") var source: String
+    @Argument(help: "The remote file (with -r: folder).") var source: String
     @Argument(help: "A local file or folder (default: the current folder), or - for standard output.") var destination: String?
     @Flag(help: "Continue an interrupted download of the same file.") var resume = false
     @Option(help: "Download only bytes FIRST-LAST (e.g. 0-1023).") var range: String?
+    @Flag(name: [.customShort("r"), .long], help: "Download a folder's tree (as `strata copy` does).") var recursive = false
+    @Option(help: "With -r: how many files are downloaded at once (default 4).") var transfers: Int = 4
+
+    func validate() throws {
+        guard transfers >= 1 else { throw ValidationError("--transfers takes a number of 1 or more") }
+        if recursive {
+            if resume || range != nil { throw ValidationError("--resume and --range apply to one file, not to -r") }
+            if destination == "-" { throw ValidationError("-r needs a local folder, not standard output") }
+        }
+    }
 
     func run() async throws {
+        if recursive {
+            try await runTree()
+            return
+        }
         let (provider, path) = try await global.open(source)
         guard !path.isRoot else { throw ValidationError("name a file, not the root") }
         let sink = try Self.sink(for: destination, name: path.name, resume: resume)
@@ -46,6 +68,18 @@ struct GetCommand: AsyncParsableCommand {
         return FileSink(url: local, resumable: resume)
     }
 
+    /// `get -r`: the remote tree into a local folder, as `strata copy` does.
+    private func runTree() async throws {
+        let (provider, path) = try await global.open(source)
+        let local = destination ?? "./"
+        var folder = URL(fileURLWithPath: local, isDirectory: true).standardizedFileURL
+        if local.hasSuffix("/") || destination == nil, !path.isRoot { folder.appendPathComponent(path.name, isDirectory: true) }
+        let (localProvider, localPath) = try await global.open(folder.absoluteString)
+        try await TreeTransferJob.copy(
+            from: TransferEndpoint(provider, at: path), to: TransferEndpoint(localProvider, at: localPath), transfers: transfers,
+            json: global.json)
+    }
+
     static func parseRange(_ text: String) throws -> ByteRange {
         let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else { throw ValidationError("--range takes FIRST-LAST, FIRST- or -COUNT") }
@@ -60,7 +94,12 @@ struct GetCommand: AsyncParsableCommand {
 
 struct PutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "put", abstract: "Upload a file, or a folder with its contents (several files at once).")
+        commandName: "put", abstract: "Upload a file, or a folder with its contents (several files at once).",
+        discussion: """
+            A folder is copied as `strata copy` does (files already there and the same are left, the \
+            others streamed, several at once), with the same output and --json; --conflict applies to \
+            single files.
+            """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var journal: OfflineWriteOptions
@@ -74,23 +113,27 @@ struct PutCommand: AsyncParsableCommand {
             throw ValidationError("--conflict takes fail, overwrite or rename")
         }
         guard transfers >= 1 else { throw ValidationError("--transfers takes a number of 1 or more") }
-        let (provider, path) = try await global.open(destination, offlineWrites: journal.mode(global))
-        let watch = try await JournalWatch.start(provider)
         var isFolder: ObjCBool = false
         if source != "-", FileManager.default.fileExists(atPath: source, isDirectory: &isFolder), isFolder.boolValue {
-            let upload = FolderUpload(
-                local: URL(fileURLWithPath: source, isDirectory: true), provider: provider,
-                options: UploadOptions(conflict: policy, readBack: false), batch: BatchOptions(maxConcurrent: transfers))
-            let target = destination.hasSuffix("/") || path.isRoot
-                ? try path.appending(URL(fileURLWithPath: source).lastPathComponent) : path
-            let summary = try await upload.run(into: target)
-            try await watch.finish(json: global.json)
-            if global.json { try Output.json(summary) } else if summary.failed > 0 {
-                Output.error("\(summary.failed) of \(summary.files) files failed")
+            guard policy == .overwrite else {
+                throw ValidationError(
+                    "--conflict \(conflict) applies to a single file; a folder is put as `strata copy` does (files that differ are replaced)")
             }
-            if summary.failed > 0 { throw ExitCode(1) }
+            guard journal.mode(global) == .off else {
+                throw ValidationError(
+                    "--offline and --queue-offline put single files: a folder is put as `strata copy` does, which needs the server")
+            }
+            let (provider, path) = try await global.open(destination)
+            let local = URL(fileURLWithPath: source, isDirectory: true).standardizedFileURL
+            let target = destination.hasSuffix("/") || path.isRoot ? try path.appending(local.lastPathComponent) : path
+            let (localProvider, localPath) = try await global.open(local.absoluteString)
+            try await TreeTransferJob.copy(
+                from: TransferEndpoint(localProvider, at: localPath), to: TransferEndpoint(provider, at: target), transfers: transfers,
+                json: global.json)
             return
         }
+        let (provider, path) = try await global.open(destination, offlineWrites: journal.mode(global))
+        let watch = try await JournalWatch.start(provider)
         let upload: any UploadSource
         var name: String
         if source == "-" {

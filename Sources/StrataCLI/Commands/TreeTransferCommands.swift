@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ProviderAPI
+import SharedCache
 import TransferEngine
 
 /// How `copy`, `sync` and `check` compare files.
@@ -23,6 +24,7 @@ struct TreeTransferArguments: ParsableArguments {
     @Option(help: "How many files are sent at once (default 4).") var transfers: Int = 4
     @Option(help: "Attempts per file after a network or server error, the first included (default 3).") var fileAttempts: Int = 3
     @Flag(help: "Print what would be done, and change nothing.") var dryRun = false
+    @Flag(help: "Start the job over instead of continuing an unfinished run of it (same source and destination).") var fresh = false
     @OptionGroup var comparison: ComparisonOptions
 
     func validate() throws {
@@ -34,9 +36,11 @@ struct TreeTransferArguments: ParsableArguments {
     func run(_ mode: TransferMode, maxDelete: Int?) async throws {
         let (sourceProvider, sourcePath) = try await global.open(source)
         let (destinationProvider, destinationPath) = try await global.open(destination)
+        // The job's plan and progress live in the cache database, so a killed run continues.
+        let jobs = TransferJobStore(cache: try CommandCache.store(at: try global.cacheDirectory()))
         let options = TransferManager.Options(
             transfers: transfers, fileRetry: RetryPolicy(maxAttempts: fileAttempts, baseDelay: .milliseconds(500)), dryRun: dryRun,
-            maxDelete: maxDelete, computeSourceDigests: !comparison.noSourceDigests)
+            maxDelete: maxDelete, computeSourceDigests: !comparison.noSourceDigests, jobStore: jobs, startFresh: fresh)
         let printer = TreeTransferPrinter(json: global.json, dryRun: dryRun)
         let manager = TransferManager(options: options, observer: printer.observe)
         let report = try await manager.run(
@@ -54,8 +58,11 @@ struct TreeCopyCommand: AsyncParsableCommand {
             at once; nothing is deleted. Files are compared by a digest both sides declare (or one only the \
             destination declares, computed by reading the source file when the sizes match; \
             --no-source-digests turns that off), else by size and modified time within the coarser \
-            precision of the two, else by size; the rule used is printed. Modified times are carried where the destination can set them; names the \
-            destination refuses are mapped to look-alikes (printed as renamed). Each action is printed \
+            precision of the two (where the destination cannot set times: size, and the source not \
+            modified since the copy), else by size; the rule used is printed. Modified times are carried where the destination can set them; names the \
+            destination refuses are mapped to look-alikes (printed as renamed). The job's plan and progress \
+            are kept in the cache folder (--cache): run again after being stopped, the same job continues \
+            without sending again the files it finished, and prints how many; --fresh starts it over. Each action is printed \
             as it ends (copied, created, deleted; with --dry-run: would copy, …), then a summary; --json \
             prints one report instead. Exit status: 0 when everything was done, 1 when a file failed or an \
             error stopped the job, 64 for a usage error.
@@ -102,7 +109,9 @@ struct CheckCommand: AsyncParsableCommand {
     func run() async throws {
         let (sourceProvider, sourcePath) = try await global.open(source)
         let (destinationProvider, destinationPath) = try await global.open(destination)
-        let report = try await TransferManager(options: .init(computeSourceDigests: !comparison.noSourceDigests)).check(
+        // Digests computed from source files are kept in the cache database, so an unchanged tree is read once.
+        let jobs = TransferJobStore(cache: try CommandCache.store(at: try global.cacheDirectory()))
+        let report = try await TransferManager(options: .init(computeSourceDigests: !comparison.noSourceDigests, jobStore: jobs)).check(
             TransferEndpoint(sourceProvider, at: sourcePath), against: TransferEndpoint(destinationProvider, at: destinationPath))
         if global.json {
             try Output.json(report)

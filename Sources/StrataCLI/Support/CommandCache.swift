@@ -37,3 +37,22 @@ struct CommandServerFacts: ServerFactStore {
         try await CommandCache.store(at: folder).remember(fact)
     }
 }
+
+/// Keeps the sessions of chunked uploads in the cache folder, so that a `copy` or `sync` cut off
+/// in the middle of a large file resumes it in the next run; the store is opened only when an
+/// upload with a resume key (the transfer engine's) first asks.
+struct CommandUploadCheckpoints: UploadCheckpoints {
+    let folder: URL
+
+    func checkpoint(account: String, destination: String) async throws -> UploadCheckpoint? {
+        try await CommandCache.store(at: folder).checkpoint(account: account, destination: destination)
+    }
+
+    func save(_ checkpoint: UploadCheckpoint) async throws {
+        try await CommandCache.store(at: folder).save(checkpoint)
+    }
+
+    func removeCheckpoint(account: String, destination: String) async throws {
+        try await CommandCache.store(at: folder).removeCheckpoint(account: account, destination: destination)
+    }
+}

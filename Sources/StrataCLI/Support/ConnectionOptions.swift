@@ -205,6 +205,8 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         registry.signIn = captchaPrompt().interaction()
         // What a provider verified about its server is kept in the cache folder for the next run.
         registry.serverFacts = CommandServerFacts(folder: cacheFolder)
+        // So do the sessions of chunked uploads, so that a cut copy or sync resumes a large file.
+        registry.uploadCheckpoints = CommandUploadCheckpoints(folder: cacheFolder)
         let file = remotes.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/strata/remotes.json")
         try registry.loadRemotes(from: file)

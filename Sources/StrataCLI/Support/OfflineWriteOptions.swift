@@ -14,7 +14,8 @@ struct OfflineWriteOptions: ParsableArguments {
             When the server cannot be reached, record the write in the sync journal of the cache (--cache DIR, \
             or the default one) instead of failing: it prints 'pending #ID …' and exits 0, and 'strata replay' \
             sends it later. Off by default, so that a script never takes a write that did not reach the server \
-            for one that did. With --offline every write is recorded, without trying the server.
+            for one that did. With --offline every write is recorded, without trying the server. A folder put \
+            needs the server (it is put as 'strata copy' does).
             """))
     var queueOffline = false
 

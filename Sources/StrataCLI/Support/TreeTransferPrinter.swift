@@ -43,6 +43,8 @@ struct TreeTransferPrinter: Sendable {
                 if let line = Self.line(for: action, dryRun: false) { Output.line(line) }
             case .finished(let action, let error?):
                 Output.error("strata: \(Self.text(action.relativePath)): \(Redactor.redact(error.description))")
+            case .resumed(let alreadyDone):
+                Output.line("resumed an unfinished run: \(alreadyDone) \(alreadyDone == 1 ? "file was" : "files were") already done")
             case .started, .fileProgress, .job:
                 return
             }

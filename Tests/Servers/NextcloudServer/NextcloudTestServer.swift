@@ -76,4 +76,14 @@ public final class NextcloudTestServer: Sendable {
     public func resetRequests() {
         core.withState { $0.requests.removeAll() }
     }
+
+    /// Deletes every chunked upload in progress, as the server's cleanup of old upload folders does.
+    public func expireUploads() {
+        core.withState { $0.files.uploads.removeAll() }
+    }
+
+    /// The names of `user`'s upload folders in progress.
+    public func uploads(user: String) -> [String] {
+        core.withState { ($0.files.uploads[user] ?? [:]).keys.sorted() }
+    }
 }

@@ -83,4 +83,15 @@ public final class NuxeoTestServer: Sendable {
     public func documentCount() -> Int {
         core.withState { $0.repository.count }
     }
+
+    /// Forgets every upload batch, as the transient store does when their time to live ends
+    /// (spec §5.3: a batch call then answers 404).
+    public func expireBatches() {
+        core.withState { $0.batches = BatchStore() }
+    }
+
+    /// How many upload batches the server holds.
+    public func batchCount() -> Int {
+        core.withState { $0.batches.batches.count }
+    }
 }

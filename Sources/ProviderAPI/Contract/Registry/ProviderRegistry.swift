@@ -39,6 +39,7 @@ public final class ProviderRegistry: Sendable {
         var remotes: [String: SavedRemote] = [:]
         var signIn: SignInInteraction?
         var serverFacts: (any ServerFactStore)?
+        var uploadCheckpoints: (any UploadCheckpoints)?
     }
     private let state = NIOLockedValueBox(State())
 
@@ -59,11 +60,19 @@ public final class ProviderRegistry: Sendable {
         set { state.withLockedValue { $0.serverFacts = newValue } }
     }
 
-    /// `configuration` with the registry's ``signIn`` and ``serverFacts``.
+    /// Where every provider this registry makes keeps the sessions of its chunked uploads, so that
+    /// a cut upload resumes (``ProviderServices/uploadCheckpoints``), unless its services name a store.
+    public var uploadCheckpoints: (any UploadCheckpoints)? {
+        get { state.withLockedValue { $0.uploadCheckpoints } }
+        set { state.withLockedValue { $0.uploadCheckpoints = newValue } }
+    }
+
+    /// `configuration` with the registry's ``signIn``, ``serverFacts`` and ``uploadCheckpoints``.
     private func prepared(_ configuration: ProviderConfiguration) -> ProviderConfiguration {
         var configuration = configuration
         if configuration.signIn == nil { configuration.signIn = signIn }
         if configuration.serverFacts == nil { configuration.serverFacts = serverFacts }
+        if configuration.services.uploadCheckpoints == nil { configuration.services.uploadCheckpoints = uploadCheckpoints }
         return configuration
     }
 

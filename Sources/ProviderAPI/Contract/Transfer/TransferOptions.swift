@@ -104,12 +104,21 @@ public struct UploadOptions: Sendable {
     /// told: the path, the size sent and any etag the answer carried; bulk uploads that do not
     /// look at the items save one request per file.
     public var readBack: Bool
+    /// Names the content, so that an upload cut off part way can be resumed by a later upload of
+    /// the same content to the same place: the caller's fingerprint of the source (for a file
+    /// copied from a server, its account, path, size and etag or modified time). An adapter that
+    /// uploads in chunks and finds an ``UploadCheckpoints`` store in its services records its
+    /// upload session under the destination and this key, and a later upload with the same key
+    /// sends only what the server does not hold yet. `nil` (the default) resumes nothing. Two
+    /// different contents must never share a key.
+    public var resumeKey: String?
 
     /// Creates upload options.
     public init(
         conflict: ConflictPolicy = .overwrite, ifMatch: String? = nil, modified: Date? = nil,
-        mimeType: String? = nil, progress: ProgressHandler? = nil, readBack: Bool = true
+        mimeType: String? = nil, progress: ProgressHandler? = nil, readBack: Bool = true, resumeKey: String? = nil
     ) {
+        self.resumeKey = resumeKey
         self.conflict = conflict
         self.ifMatch = ifMatch
         self.modified = modified

@@ -25,6 +25,23 @@ public protocol UploadSource: Sendable {
     var isReplayable: Bool { get }
     /// A stream of the bytes, from the start.
     func makeStream() throws -> UploadStream
+    /// A stream of the bytes from `offset` (`0` is the start) to the end, or `nil` when this source
+    /// can only be read from its start.
+    ///
+    /// An adapter resuming an upload (see ``UploadCheckpoints``) asks for the rest of the content
+    /// after the part the server already holds; given `nil`, it reads from the start and skips that
+    /// part, or starts the upload over. A one-shot source may hand out one stream in all, whichever
+    /// of the two calls makes it. The default makes no stream from an offset other than `0`.
+    ///
+    /// - Throws: the source's error when it cannot make the stream, or when `offset` is past its end.
+    func makeStream(from offset: Int64) throws -> UploadStream?
+}
+
+extension UploadSource {
+    /// By default a source streams from its start only: ``makeStream()`` for `0`, `nil` otherwise.
+    public func makeStream(from offset: Int64) throws -> UploadStream? {
+        offset == 0 ? try makeStream() : nil
+    }
 }
 
 /// A type-erased, pull-driven stream of upload bytes: the next piece is read only when
@@ -101,6 +118,19 @@ public struct FileSource: UploadSource {
         let reader = FileReader(file: file, chunkSize: chunkSize, length: length ?? 0)
         return UploadStream { try await reader.next() }
     }
+
+    /// The file from byte `offset` on.
+    ///
+    /// - Throws: ``ProviderError/Code/invalidArgument`` when `offset` is negative or past the end.
+    public func makeStream(from offset: Int64) throws -> UploadStream? {
+        let total = length ?? 0
+        guard offset >= 0, offset <= total else {
+            throw ProviderError(.invalidArgument, "offset \(offset) is outside the \(total) bytes of \(url.path)")
+        }
+        let file = try PosixFile.open(url.path, flags: O_RDONLY)
+        let reader = FileReader(file: file, chunkSize: chunkSize, length: total, offset: offset)
+        return UploadStream { try await reader.next() }
+    }
 }
 
 extension FileSource: WholeBodySource {
@@ -132,10 +162,11 @@ private actor FileReader {
     var slot = 0
     static let ringSize = 8
 
-    init(file: PosixFile, chunkSize: Int, length: Int64) {
+    init(file: PosixFile, chunkSize: Int, length: Int64, offset: Int64 = 0) {
         self.file = file
         self.chunkSize = chunkSize
         self.length = length
+        self.offset = offset
     }
 
     func next() throws -> ByteBuffer? {
@@ -185,6 +216,18 @@ public struct DataSource: UploadSource {
     public func makeStream() throws -> UploadStream {
         let chunk = 256 << 10
         let state = SliceState(buffer)
+        return UploadStream { await state.next(chunk) }
+    }
+
+    /// The bytes from `offset` on, as slices of the same storage.
+    ///
+    /// - Throws: ``ProviderError/Code/invalidArgument`` when `offset` is negative or past the end.
+    public func makeStream(from offset: Int64) throws -> UploadStream? {
+        guard offset >= 0, offset <= Int64(buffer.readableBytes) else {
+            throw ProviderError(.invalidArgument, "offset \(offset) is outside the \(buffer.readableBytes) bytes of the source")
+        }
+        let chunk = 256 << 10
+        let state = SliceState(buffer.getSlice(at: buffer.readerIndex + Int(offset), length: buffer.readableBytes - Int(offset)) ?? ByteBuffer())
         return UploadStream { await state.next(chunk) }
     }
 }

@@ -261,6 +261,17 @@ public struct NuxeoClient: Sendable {
 
     /// What the server holds of the file `index` of a batch: `complete`, and the chunk indexes it has.
     public func batchFileStatus(batch: String, index: Int = 0) async throws -> (complete: Bool, chunks: Set<Int>) {
+        let state = try await batchFileState(batch: batch, index: index)
+        return (state.complete, state.chunks)
+    }
+
+    /// What the server holds of the file `index` of a batch (`GET /upload/{batch}/{index}`):
+    /// 202 while chunks are missing, 200 once complete, with the file's name, declared size,
+    /// chunk count and the chunk indexes received.
+    ///
+    /// - Throws: `ProviderError.Code.notFound` for a batch or file the server does not hold
+    ///   (never made, used, or expired).
+    public func batchFileState(batch: String, index: Int = 0) async throws -> NuxeoBatchFileState {
         let request = try templates.makeRequest(
             templates.catalog.template(named: "batchFileStatus"),
             arguments: ["batch": .string(batch), "index": .integer(Int64(index))])
@@ -269,7 +280,9 @@ public struct NuxeoClient: Sendable {
         let body = try await response.body.collect(upTo: 1 << 20)
         let json = try NuxeoJSON.parse(Data(body.readableBytesView))
         let chunks = Set((json["uploadedChunkIds"]?.arrayValue ?? []).compactMap(\.intValue))
-        return (response.status == 200, chunks)
+        return NuxeoBatchFileState(
+            complete: response.status == 200, chunks: chunks, name: json["name"]?.stringValue,
+            size: json["size"]?.int64Value, chunkCount: json["chunkCount"]?.intValue)
     }
 
     /// Drops a batch and what it holds.

@@ -78,24 +78,49 @@ extension NuxeoProvider {
 
     /// Uploads `source` into a batch of its own and creates a `File` document from it.
     func createFile(_ source: any UploadSource, named name: String, in folder: ItemPath, parent: String, options: UploadOptions) async throws -> Item {
-        let batch = try await uploadBatch(source, fileName: name, mimeType: options.mimeType, progress: options.progress)
+        let checkpoint = checkpointer(for: try folder.appending(name), options: options)
+        let batch = try await uploader.upload(
+            source, fileName: name, mimeType: options.mimeType ?? MIMETypes.guess(name), progress: options.progress,
+            checkpoint: checkpoint)
         do {
-            return try await createFile(fromBatch: batch, named: name, in: folder, parent: parent)
+            let item = try await createFile(fromBatch: batch, named: name, in: folder, parent: parent)
+            await checkpoint?.remove()
+            return item
         } catch {
-            try? await client.deleteBatch(batch)
-            throw error
+            try await dropBatch(batch, after: error, checkpoint: checkpoint)
         }
     }
 
     /// Replaces the content of `existing`; with `ifMatch`, the server refuses a stale change token.
     func replaceFile(_ existing: NuxeoDocument, with source: any UploadSource, at path: ItemPath, options: UploadOptions) async throws -> Item {
-        let batch = try await uploadBatch(source, fileName: path.name, mimeType: options.mimeType, progress: options.progress)
+        let checkpoint = checkpointer(for: path, options: options)
+        let batch = try await uploader.upload(
+            source, fileName: path.name, mimeType: options.mimeType ?? MIMETypes.guess(path.name), progress: options.progress,
+            checkpoint: checkpoint)
         do {
-            return try await replaceContent(of: existing, fromBatch: batch, at: path, ifMatch: options.ifMatch)
+            let item = try await replaceContent(of: existing, fromBatch: batch, at: path, ifMatch: options.ifMatch)
+            await checkpoint?.remove()
+            return item
         } catch {
-            try? await client.deleteBatch(batch)
-            throw error
+            try await dropBatch(batch, after: error, checkpoint: checkpoint)
         }
+    }
+
+    /// The checkpoint of a resumable upload to `path`, when the services have a store and the
+    /// options a resume key.
+    func checkpointer(for path: ItemPath, options: UploadOptions) -> UploadCheckpointer? {
+        UploadCheckpointer(
+            store: uploadCheckpoints, account: account, destination: path, options: options, format: NuxeoUploadSession.format)
+    }
+
+    /// After the document could not be made from a complete batch: a recorded batch is kept when
+    /// the network was lost (a later upload attaches it without sending it again); otherwise it is dropped.
+    private func dropBatch(_ batch: String, after error: any Error, checkpoint: UploadCheckpointer?) async throws -> Never {
+        let failure = ProviderError.wrap(error)
+        if checkpoint != nil, failure.code == .network || failure.code == .cancelled { throw failure }
+        await checkpoint?.remove()
+        try? await client.deleteBatch(batch)
+        throw failure
     }
 
     /// A new `File` document whose content is the batch's file.

@@ -35,6 +35,8 @@ public struct NuxeoProvider: StorageProvider {
     let resolver: NuxeoPathResolver
     let mapper: NuxeoItemMapper
     let logger: Logger
+    /// Where chunked uploads keep their sessions for a resume (`ProviderServices.uploadCheckpoints`).
+    let uploadCheckpoints: (any UploadCheckpoints)?
     let feedChoice = NuxeoFeedChoice()
 
     /// What every Nuxeo server supports through this adapter.
@@ -109,6 +111,7 @@ public struct NuxeoProvider: StorageProvider {
         self.tokenAuthenticator = token
         self.mapper = mapper
         self.logger = configuration.logger
+        self.uploadCheckpoints = configuration.services.uploadCheckpoints
         self.capabilities = Self.standardCapabilities
         self.resolver = NuxeoPathResolver(client: client, mapper: mapper, rootPath: settings.rootPath)
         self.account = ProviderAccount(

@@ -190,23 +190,90 @@ extension PydioProvider {
 
     /// A large file in parts: the first creates `<name>.dlpart`, the next ones append to it, and the
     /// server renames it to `<name>` when it reaches the declared size.
+    ///
+    /// With an upload checkpoint (`ProviderServices.uploadCheckpoints` and a resume key), the parts
+    /// the server acknowledged are recorded; a later upload of the same content to the same place
+    /// looks at the `.dlpart` the server holds and, when its size is one the record allows, appends
+    /// only the rest (see ``resumeOffset(_:folder:name:length:)``).
     func uploadInParts(_ source: any UploadSource, length: Int64, to folder: ItemPath, name: String, options: UploadOptions) async throws -> PydioChange {
-        var reader = try PartReader(source: source, length: length, partSize: settings.chunkSize)
-        var last = try PydioChange(XMLElementTree(name: "tree"))
-        var sent: Int64 = 0
-        while let part = try await reader.next()?.bytes {
-            var extra: [(String, String)] = [("partial_upload", "true"), ("partial_target_bytesize", String(length))]
-            if sent > 0 { extra.append(("appendto_urlencoded_part", PercentEncoding.formEncode(Self.wire(name)))) }
-            if options.conflict == .rename, sent == 0 { extra.append(("auto_rename", "true")) }
-            let offset = sent
-            let report: ProgressHandler? = options.progress.map { handler in
-                { @Sendable p in handler(TransferProgress(completed: offset + p.completed, expected: length)) }
-            }
-            let partLength = Int64(part.readableBytes)
-            // The part goes out as it is (no copy); once sent, nothing else holds it and the reader refills it.
-            last = try await uploadPart(DataSource(buffer: part), to: folder, name: name, extra: extra, progress: report)
-            sent += partLength
+        // `auto_rename` may store the parts under another name: such an upload is not resumed.
+        let checkpoint = options.conflict == .rename
+            ? nil
+            : UploadCheckpointer(
+                store: uploadCheckpoints, account: account, destination: try folder.appending(name), options: options,
+                format: PydioUploadSession.format)
+        var session = PydioUploadSession(partSize: settings.chunkSize, length: length, acknowledged: 0)
+        if let checkpoint, let resumed = await resumeOffset(checkpoint, folder: folder, name: name, length: length) {
+            session = resumed
+        } else {
+            await checkpoint?.save(session)
         }
+        let partSize = session.partSize
+        let start = session.acknowledged
+        var reader: PartReader
+        if start > 0, let rest = try PartReader(source: source, from: start, length: length, partSize: partSize) {
+            reader = rest
+        } else {
+            let first = Int(start / Int64(partSize))
+            let last = Int(max(0, length - 1) / Int64(partSize))
+            reader = try PartReader(source: source, length: length, partSize: partSize, only: start > 0 ? Set(first...last) : nil)
+        }
+        var last = try PydioChange(XMLElementTree(name: "tree"))
+        var sent = start
+        do {
+            while let part = try await reader.next()?.bytes {
+                var extra: [(String, String)] = [("partial_upload", "true"), ("partial_target_bytesize", String(length))]
+                if sent > 0 { extra.append(("appendto_urlencoded_part", PercentEncoding.formEncode(Self.wire(name)))) }
+                if options.conflict == .rename, sent == 0 { extra.append(("auto_rename", "true")) }
+                let offset = sent
+                let report: ProgressHandler? = options.progress.map { handler in
+                    { @Sendable p in handler(TransferProgress(completed: offset + p.completed, expected: length)) }
+                }
+                let partLength = Int64(part.readableBytes)
+                // The part goes out as it is (no copy); once sent, nothing else holds it and the reader refills it.
+                last = try await uploadPart(DataSource(buffer: part), to: folder, name: name, extra: extra, progress: report)
+                sent += partLength
+                if sent < length, let checkpoint {
+                    session.acknowledged = sent
+                    await checkpoint.save(session)
+                }
+            }
+        } catch {
+            let failure = ProviderError.wrap(error)
+            // A lost network or a cancellation keeps the record: the `.dlpart` stays for a later upload.
+            if !(failure.code == .network || failure.code == .cancelled || Task.isCancelled) { await checkpoint?.remove() }
+            throw failure
+        }
+        await checkpoint?.remove()
         return last
     }
+
+    /// The recorded session of this content, when the server's `.dlpart` holds what the record
+    /// allows: the parts acknowledged, or one more (a part whose answer was lost). Otherwise `nil`,
+    /// and the upload starts over (its first part replaces the `.dlpart`).
+    func resumeOffset(_ checkpoint: UploadCheckpointer, folder: ItemPath, name: String, length: Int64) async -> PydioUploadSession? {
+        guard case .resumable(var session) = await checkpoint.load(PydioUploadSession.self) else { return nil }
+        let part = Int64(session.partSize)
+        guard session.length == length, part > 0, let partPath = try? folder.appending(name + ".dlpart"),
+            let node = try? await node(at: partPath), node.isFile,
+            node.path.unicodeScalars.elementsEqual(remote(partPath).unicodeScalars), let held = node.size,
+            held > 0, held < length, held % part == 0, held == session.acknowledged || held == session.acknowledged + part
+        else {
+            await checkpoint.remove()
+            return nil
+        }
+        session.acknowledged = held
+        return session
+    }
+}
+
+/// A Pydio upload in parts as ``UploadCheckpointer`` records it: the part size, the file's length
+/// and how many bytes the server acknowledged into the `.dlpart`.
+struct PydioUploadSession: Codable, Sendable, Hashable {
+    /// The record format's name.
+    static let format = "pydio.parts.v1"
+
+    var partSize: Int
+    var length: Int64
+    var acknowledged: Int64
 }

@@ -25,6 +25,8 @@ public struct PydioProvider: StorageProvider {
     /// The ceilings of page loops over this provider, its own paging included (from the configuration).
     public let pageLimits: PageLimits
     let logger: Logger
+    /// Where chunked uploads keep their sessions for a resume (`ProviderServices.uploadCheckpoints`).
+    let uploadCheckpoints: (any UploadCheckpoints)?
 
     /// What Pydio supports through this adapter: no etags, digests or preconditions; names
     /// without `? " | \`, a leading space or a leading dot, stored in NFC. Search by name only:
@@ -75,6 +77,7 @@ public struct PydioProvider: StorageProvider {
             base: settings.baseURL, username: user, password: password, transport: configuration.transport,
             retry: configuration.retry, logger: configuration.logger, onRetry: configuration.onRetry, signIn: configuration.signIn)
         self.logger = configuration.logger
+        self.uploadCheckpoints = configuration.services.uploadCheckpoints
         var capabilities = Self.standardCapabilities
         if settings.indexesContent { capabilities.features.insert(.fullTextSearch) }
         self.capabilities = capabilities

@@ -17,6 +17,13 @@ struct ChunkingUnavailable: Error {}
 /// content's SHA-1, so a later upload of the same content to the same place finds it: it lists
 /// the chunks already there (`PROPFIND`, `Depth: 1`) and sends only the missing ones. A network
 /// failure leaves the folder for that resume; any other failure, and cancellation, deletes it.
+///
+/// Given an upload checkpoint (`ProviderServices.uploadCheckpoints` and a resume key), the
+/// session (folder, destination, length, SHA-1, chunk size) is recorded too, so that a later
+/// upload of the same content resumes without reading the content first: the folder's chunks
+/// are checked against the record (numbers and sizes), and only the rest is read, from the
+/// source's offset where it can start there (``resume(_:source:to:options:exclusive:)``).
+/// A recorded upload keeps its folder when cancelled.
 /// Each chunk is held in memory while it is sent (``WebDAVDialect/chunkSize``), so that a
 /// retried request can send it again.
 struct ChunkedUploader: Sendable {
@@ -37,37 +44,145 @@ struct ChunkedUploader: Sendable {
     }
 
     func upload(
-        _ source: any UploadSource, length: Int64, sha1: String, to path: ItemPath, options: UploadOptions, exclusive: Bool
+        _ source: any UploadSource, length: Int64, sha1: String, to path: ItemPath, options: UploadOptions, exclusive: Bool,
+        checkpoint: UploadCheckpointer? = nil
     ) async throws -> Item {
         if exclusive, try await provider.itemIfExists(at: path) != nil {
             throw ProviderError(.alreadyExists, "\(path) already exists")
         }
         let destination = destinationURL(path)
         let id = Self.uploadID(user: dialect.user, destination: destination.absoluteString, length: length, sha1: sha1)
-        guard let folder = URL(string: dialect.uploadsRoot.absoluteString + id + "/") else {
-            throw ProviderError(.invalidArgument, "cannot build the upload folder URL")
-        }
-        var common = HTTPHeaders()
-        common.add(name: "Destination", value: destination.absoluteString)
-        common.add(name: "OC-Total-Length", value: String(length))
+        let folder = try folderURL(id)
+        let common = Self.headers(destination: destination, length: length)
+        let session = NextcloudUploadSession(
+            upload: id, destination: destination.absoluteString, length: length, sha1: sha1, chunkSize: dialect.chunkSize)
         do {
             let done = try await existingChunks(folder, headers: common)
-            let item = try await sendChunks(
-                source, length: length, folder: folder, done: done, headers: common, options: options)
-            _ = item
-            return try await assemble(folder, path: path, length: length, sha1: sha1, headers: common, options: options, exclusive: exclusive)
-        } catch let failure as ProviderError where failure.code == .network {
-            throw failure  // the chunks stay for a resume
+            await checkpoint?.save(session)
+            var reader = try PartReader(source: source, length: length, partSize: Int(dialect.chunkSize))
+            _ = try await sendChunks(
+                &reader, first: 1, length: length, folder: folder, done: done, headers: common, options: options,
+                session: session, checkpoint: checkpoint)
+            let item = try await assemble(folder, path: path, length: length, sha1: sha1, headers: common, options: options, exclusive: exclusive)
+            await checkpoint?.remove()
+            return item
         } catch let unavailable as ChunkingUnavailable {
             throw unavailable
         } catch {
-            await abort(folder)
-            throw ProviderError.wrap(error)
+            throw await failed(error, folder: folder, checkpoint: checkpoint)
         }
     }
 
-    /// Chunk number → size of the chunks already in the upload folder; creates the folder when missing.
-    func existingChunks(_ folder: URL, headers: HTTPHeaders) async throws -> [Int: Int64] {
+    /// After a failure: a lost network leaves the chunks for a resume (and, when recorded, a
+    /// cancellation too); any other failure deletes the upload folder and its record.
+    func failed(_ error: any Error, folder: URL, checkpoint: UploadCheckpointer?) async -> ProviderError {
+        let failure = ProviderError.wrap(error)
+        if failure.code == .network { return failure }
+        if checkpoint != nil, failure.code == .cancelled || Task.isCancelled { return failure }
+        await checkpoint?.remove()
+        await abort(folder)
+        return failure
+    }
+
+    /// The upload folder `id` below the user's upload area.
+    func folderURL(_ id: String) throws -> URL {
+        guard let folder = URL(string: dialect.uploadsRoot.absoluteString + id + "/") else {
+            throw ProviderError(.invalidArgument, "cannot build the upload folder URL")
+        }
+        return folder
+    }
+
+    /// `Destination` and `OC-Total-Length`, sent with every request of a chunked upload.
+    static func headers(destination: URL, length: Int64) -> HTTPHeaders {
+        var common = HTTPHeaders()
+        common.add(name: "Destination", value: destination.absoluteString)
+        common.add(name: "OC-Total-Length", value: String(length))
+        return common
+    }
+
+    /// Continues the upload recorded by `checkpoint` when it is this content's, to this
+    /// destination, and the server still holds its upload folder with the chunks as recorded:
+    /// sends the chunks missing, from where the source can start (``UploadSource/makeStream(from:)``),
+    /// and assembles the file with the SHA-1 recorded. `nil` when there is nothing to resume (a
+    /// session of another content, or one the server forgot or reports differently, is dropped)
+    /// or the source cannot start after the chunks held: the caller then uploads from the start.
+    func resume(
+        _ checkpoint: UploadCheckpointer, source: any UploadSource, to path: ItemPath, options: UploadOptions, exclusive: Bool
+    ) async throws -> Item? {
+        let destination = destinationURL(path)
+        let session: NextcloudUploadSession
+        switch await checkpoint.load(NextcloudUploadSession.self) {
+        case .none:
+            return nil
+        case .stale(let other):
+            // Another content's chunks for this destination: never reused.
+            if let folder = try? folderURL(other.upload) { await abort(folder) }
+            return nil
+        case .resumable(let recorded):
+            session = recorded
+        }
+        let folder = try folderURL(session.upload)
+        let length = session.length
+        guard source.length == length, session.destination == destination.absoluteString, session.chunkSize > 0 else {
+            await checkpoint.remove()
+            await abort(folder)
+            return nil
+        }
+        if exclusive, try await provider.itemIfExists(at: path) != nil {
+            throw ProviderError(.alreadyExists, "\(path) already exists")
+        }
+        let common = Self.headers(destination: destination, length: length)
+        guard let held = try await heldChunks(folder), Self.verify(held, session: session) else {
+            // Forgotten, or holding chunks the record cannot explain: start over cleanly.
+            await checkpoint.remove()
+            await abort(folder)
+            return nil
+        }
+        let count = session.chunkCount
+        var leading = 0
+        while leading < count, held[leading + 1] != nil { leading += 1 }
+        let offset = min(length, Int64(leading) * session.chunkSize)
+        do {
+            if leading < count {
+                guard var reader = try PartReader(source: source, from: offset, length: length, partSize: Int(session.chunkSize))
+                else { return nil }
+                _ = try await sendChunks(
+                    &reader, first: leading + 1, length: length, folder: folder, done: held, headers: common, options: options,
+                    session: session, checkpoint: checkpoint)
+            }
+            let item = try await assemble(
+                folder, path: path, length: length, sha1: session.sha1, headers: common, options: options, exclusive: exclusive)
+            await checkpoint.remove()
+            return item
+        } catch {
+            throw await failed(error, folder: folder, checkpoint: checkpoint)
+        }
+    }
+
+    /// Whether the chunks `held` are chunks of `session`: numbered within its count, each of the
+    /// size the chunk of that number has.
+    static func verify(_ held: [Int: Int64], session: NextcloudUploadSession) -> Bool {
+        held.allSatisfy { number, size in
+            guard number >= 1, number <= session.chunkCount else { return false }
+            let start = Int64(number - 1) * session.chunkSize
+            return size == min(session.chunkSize, session.length - start)
+        }
+    }
+
+    /// Chunk number → size of the chunks in the upload folder; `nil` when the server has no such folder.
+    func heldChunks(_ folder: URL) async throws -> [Int: Int64]? {
+        let request = Self.chunkListing(folder)
+        let response = try await provider.executor.execute(request)
+        if response.status == 404 {
+            await response.body.discard()
+            return nil
+        }
+        guard response.status == 207 else { throw await provider.error(for: response, request: request, path: nil) }
+        return try Self.chunks(in: try await provider.collect(response, request: request, limit: 16 << 20))
+    }
+
+    /// `PROPFIND` `Depth: 1` of an upload folder: its chunks and their sizes.
+    static func chunkListing(_ folder: URL) -> TransportRequest {
         var propfindHeaders = HTTPHeaders()
         propfindHeaders.add(name: "Depth", value: "1")
         propfindHeaders.add(name: "Content-Type", value: "application/xml; charset=utf-8")
@@ -75,23 +190,11 @@ struct ChunkedUploader: Sendable {
             <?xml version="1.0" encoding="utf-8"?>
             <d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/><d:getcontentlength/></d:prop></d:propfind>
             """
-        let request = TransportRequest(method: .PROPFIND, url: folder, headers: propfindHeaders, body: .bytes(ByteBuffer(string: body)))
-        let response = try await provider.executor.execute(request)
-        if response.status == 404 {
-            await response.body.discard()
-            let mkcol = TransportRequest(method: .MKCOL, url: folder, headers: headers)
-            let made = try await provider.executor.execute(mkcol)
-            if [404, 501].contains(made.status) {
-                // No upload area: this server has no chunking after all.
-                await made.body.discard()
-                throw ChunkingUnavailable()
-            }
-            guard made.isSuccess else { throw await provider.error(for: made, request: mkcol, path: nil) }
-            await made.body.discard()
-            return [:]
-        }
-        guard response.status == 207 else { throw await provider.error(for: response, request: request, path: nil) }
-        let data = try await provider.collect(response, request: request, limit: 16 << 20)
+        return TransportRequest(method: .PROPFIND, url: folder, headers: propfindHeaders, body: .bytes(ByteBuffer(string: body)))
+    }
+
+    /// The numbered chunks of an upload folder's listing, with their sizes.
+    static func chunks(in data: Data) throws -> [Int: Int64] {
         var chunks: [Int: Int64] = [:]
         for entry in try MultistatusParser.parse(data) {
             let name = entry.href.split(separator: "/").last.map(String.init) ?? ""
@@ -101,14 +204,31 @@ struct ChunkedUploader: Sendable {
         return chunks
     }
 
-    /// Reads the source once, sending each chunk not already on the server.
+    /// Chunk number → size of the chunks already in the upload folder; creates the folder when missing.
+    func existingChunks(_ folder: URL, headers: HTTPHeaders) async throws -> [Int: Int64] {
+        if let held = try await heldChunks(folder) { return held }
+        let mkcol = TransportRequest(method: .MKCOL, url: folder, headers: headers)
+        let made = try await provider.executor.execute(mkcol)
+        if [404, 501].contains(made.status) {
+            // No upload area: this server has no chunking after all.
+            await made.body.discard()
+            throw ChunkingUnavailable()
+        }
+        guard made.isSuccess else { throw await provider.error(for: made, request: mkcol, path: nil) }
+        await made.body.discard()
+        return [:]
+    }
+
+    /// Reads the chunks of `reader` (the first numbered `first`), sending each one not already on
+    /// the server; with a checkpoint, records each chunk the server acknowledged.
     func sendChunks(
-        _ source: any UploadSource, length: Int64, folder: URL, done: [Int: Int64], headers: HTTPHeaders,
-        options: UploadOptions
+        _ reader: inout PartReader, first: Int, length: Int64, folder: URL, done: [Int: Int64], headers: HTTPHeaders,
+        options: UploadOptions, session: NextcloudUploadSession, checkpoint: UploadCheckpointer?
     ) async throws -> Int {
-        var number = 1
-        var sent: Int64 = 0
-        options.progress?(TransferProgress(completed: 0, expected: length))
+        var number = first
+        var sent: Int64 = Int64(first - 1) * Int64(reader.partSize)
+        var session = session
+        options.progress?(TransferProgress(completed: sent, expected: length))
 
         func flush(_ chunk: ByteBuffer) async throws {
             let size = Int64(chunk.readableBytes)
@@ -117,12 +237,15 @@ struct ChunkedUploader: Sendable {
             } else {
                 try await putChunk(chunk, number: number, folder: folder, headers: headers, sentBefore: sent, total: length, options: options)
                 sent += size
+                if let checkpoint {
+                    session.acknowledged = number
+                    await checkpoint.save(session)
+                }
             }
             options.progress?(TransferProgress(completed: sent, expected: length))
             number += 1
         }
 
-        var reader = try PartReader(source: source, length: length, partSize: Int(dialect.chunkSize))
         while let part = try await reader.next() { try await flush(part.bytes) }
         if number == 1 { try await flush(ByteBuffer()) }  // an empty file is one empty chunk
         try await reader.expectEnd()
@@ -232,4 +355,21 @@ struct ChunkedUploader: Sendable {
             if let response = try? await executor.execute(request) { await response.body.discard() }
         }.value
     }
+}
+
+/// A chunked upload as ``UploadCheckpointer`` records it: the upload folder, what is assembled
+/// into which file, the content's SHA-1 (sent when the chunks are assembled, so that a resumed
+/// upload need not read the content before the chunks held) and the chunk size.
+struct NextcloudUploadSession: Codable, Sendable, Hashable {
+    /// The record format's name.
+    static let format = "nextcloud.chunking2.v1"
+
+    var upload: String
+    var destination: String
+    var length: Int64
+    var sha1: String
+    var chunkSize: Int64
+    var acknowledged: Int = 0
+
+    var chunkCount: Int { chunkSize > 0 ? max(1, Int((length + chunkSize - 1) / chunkSize)) : 0 }
 }

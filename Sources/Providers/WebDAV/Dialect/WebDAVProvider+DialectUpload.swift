@@ -12,6 +12,18 @@ extension WebDAVProvider {
     func dialectPut(
         _ source: any UploadSource, at path: ItemPath, options: UploadOptions, exclusive: Bool, dialect: WebDAVDialect
     ) async throws -> Item {
+        // An upload cut off earlier continues where the server's chunks end, without reading the
+        // content before them (its SHA-1 was recorded with the session).
+        let checkpoint = dialect.features.chunking
+            ? UploadCheckpointer(
+                store: uploadCheckpoints, account: account, destination: path, options: options, format: NextcloudUploadSession.format)
+            : nil
+        if let checkpoint, let length = source.length, length >= dialect.chunkThreshold {
+            let uploader = ChunkedUploader(provider: self, dialect: dialect)
+            if let item = try await uploader.resume(checkpoint, source: source, to: path, options: options, exclusive: exclusive) {
+                return item
+            }
+        }
         // A source that cannot be read twice, or whose length is unknown, is spooled to disk first.
         var spooled: URL?
         defer { if let spooled { try? FileManager.default.removeItem(at: spooled) } }
@@ -27,7 +39,7 @@ extension WebDAVProvider {
             let uploader = ChunkedUploader(provider: self, dialect: dialect)
             do {
                 return try await uploader.upload(
-                    source, length: length, sha1: sha1, to: path, options: options, exclusive: exclusive)
+                    source, length: length, sha1: sha1, to: path, options: options, exclusive: exclusive, checkpoint: checkpoint)
             } catch is ChunkingUnavailable {
                 // The capabilities promised chunking but there is no upload area: one PUT it is.
             }

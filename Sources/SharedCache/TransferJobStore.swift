@@ -1,0 +1,371 @@
+import Foundation
+import GRDB
+import ProviderAPI
+
+/// The plans and progress of transfer jobs (copy and sync between two providers), and the
+/// digests computed from source files, kept in the cache database so that a job killed half-way
+/// continues without sending its finished files again, and a digest is computed once per version
+/// of a file.
+///
+/// A job is identified by its ``TransferJobKey`` (mode, source and destination). Its actions are
+/// kept with their state (``ActionState``); each file the destination confirmed is kept with the
+/// ``FileFingerprint`` of the source it was read from and of the destination it became
+/// (``FinishedFile``). A job that ran to the end is marked complete; the next job for the same key
+/// replaces it, while an unfinished one is resumed (``begin(_:fresh:)``).
+///
+/// Every write is one short transaction; a file's record is written only after the destination
+/// took it, so a crash may lose the record of the files finished since the last write, never
+/// record a file that was not sent.
+public final class TransferJobStore: Sendable {
+    /// The state of a job's action.
+    public enum ActionState: String, Sendable, Hashable {
+        /// Planned, not done yet (or interrupted).
+        case planned
+        /// Done: for a file, the destination confirmed the upload.
+        case done
+        /// Tried, and failed.
+        case failed
+    }
+
+    /// One action of a job's plan, as recorded.
+    public struct Action: Sendable, Hashable {
+        /// The item below the job's two roots.
+        public var relativePath: ItemPath
+        /// What the action does (the transfer engine's action kind: `copyFile`, `createFolder`, `delete`).
+        public var kind: String
+        /// How far it got.
+        public var state: ActionState
+        /// For a finished file: what was read and what was written.
+        public var finished: FinishedFile?
+
+        /// Creates an action record.
+        public init(relativePath: ItemPath, kind: String, state: ActionState = .planned, finished: FinishedFile? = nil) {
+            self.relativePath = relativePath
+            self.kind = kind
+            self.state = state
+            self.finished = finished
+        }
+    }
+
+    /// A job as ``begin(_:fresh:)`` opened it.
+    public struct Job: Sendable {
+        /// The job's row.
+        public var id: Int64
+        /// Whether an unfinished job of the same key was taken up again (else it is a new job).
+        public var resumed: Bool
+        /// The files an earlier, interrupted run of the job finished.
+        public var finished: [FinishedFile]
+    }
+
+    let pool: DatabasePool
+    private let cache: CacheStore
+
+    /// The jobs kept in `cache`'s database.
+    public init(cache: CacheStore) {
+        self.cache = cache
+        pool = cache.pool
+    }
+
+    /// Opens the job of `key`: the unfinished job of that key, resumed with the files it finished,
+    /// or (none unfinished, or `fresh`) a new job replacing any earlier one.
+    public func begin(_ key: TransferJobKey, fresh: Bool = false) async throws -> Job {
+        let now = Date().timeIntervalSince1970
+        return try await cache.write { db in
+            if let row = try Row.fetchOne(
+                db, sql: "SELECT id, complete FROM transfer_job WHERE \(TransferJobKey.whereClause)", arguments: key.arguments)
+            {
+                let id: Int64 = row["id"]
+                let complete: Bool = row["complete"]
+                if !complete, !fresh {
+                    try db.execute(sql: "UPDATE transfer_job SET updatedAt = ? WHERE id = ?", arguments: [now, id])
+                    return Job(id: id, resumed: true, finished: try Self.finishedFiles(db, job: id))
+                }
+                try db.execute(sql: "DELETE FROM transfer_job_action WHERE job = ?", arguments: [id])
+                try db.execute(sql: "DELETE FROM transfer_job WHERE id = ?", arguments: [id])
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO transfer_job (mode, sourceAccount, sourcePath, destinationAccount, destinationPath, complete, startedAt, updatedAt)
+                    VALUES (?, ?, ?, ?, ?, 0, ?, ?)
+                    """,
+                arguments: key.arguments + [now, now])
+            return Job(id: db.lastInsertedRowID, resumed: false, finished: [])
+        }
+    }
+
+    /// The files the unfinished job of `key` finished, without opening it (for a dry run); `nil`
+    /// when there is no unfinished job.
+    public func unfinished(_ key: TransferJobKey) async throws -> [FinishedFile]? {
+        try await cache.read { db in
+            guard
+                let id = try Int64.fetchOne(
+                    db, sql: "SELECT id FROM transfer_job WHERE \(TransferJobKey.whereClause) AND complete = 0", arguments: key.arguments)
+            else { return nil }
+            return try Self.finishedFiles(db, job: id)
+        }
+    }
+
+    /// Records the actions of the job's plan as planned, leaving the actions it already finished as they are.
+    public func recordPlan(_ job: Int64, actions: [Action]) async throws {
+        try await record(job, actions)
+    }
+
+    /// Records the states of `actions` (each replacing the record of the same path and kind), in one transaction.
+    public func record(_ job: Int64, _ actions: [Action]) async throws {
+        guard !actions.isEmpty else { return }
+        let now = Date().timeIntervalSince1970
+        try await cache.write { db in
+            let statement = try db.cachedStatement(
+                sql: """
+                    INSERT INTO transfer_job_action (job, path, kind, state, size, modified, etag, digest, destinationSize, destinationETag)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (job, path, kind) DO UPDATE SET state = excluded.state, size = excluded.size,
+                        modified = excluded.modified, etag = excluded.etag, digest = excluded.digest,
+                        destinationSize = excluded.destinationSize, destinationETag = excluded.destinationETag
+                    WHERE transfer_job_action.state != 'done' OR excluded.state = 'done'
+                    """)
+            for action in actions {
+                let source = action.finished?.source
+                let destination = action.finished?.destination
+                try statement.execute(arguments: [
+                    job, action.relativePath.storageKey, action.kind, action.state.rawValue, source?.size,
+                    source?.modified?.timeIntervalSince1970, source?.etag, source?.digest, destination?.size, destination?.etag,
+                ])
+            }
+            try db.execute(sql: "UPDATE transfer_job SET updatedAt = ? WHERE id = ?", arguments: [now, job])
+        }
+    }
+
+    /// Marks the job complete: the next job of its key starts afresh.
+    public func complete(_ job: Int64) async throws {
+        let now = Date().timeIntervalSince1970
+        try await cache.write { db in
+            try db.execute(sql: "UPDATE transfer_job SET complete = 1, updatedAt = ? WHERE id = ?", arguments: [now, job])
+        }
+    }
+
+    /// The actions recorded for the job, in no particular order.
+    public func actions(of job: Int64) async throws -> [Action] {
+        try await cache.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM transfer_job_action WHERE job = ?", arguments: [job]
+            ).compactMap { row in
+                guard let path = try? ItemPath(row["path"] as String) else { return nil }
+                let state = ActionState(rawValue: row["state"]) ?? .planned
+                return Action(relativePath: path, kind: row["kind"], state: state, finished: state == .done ? Self.finished(row, path) : nil)
+            }
+        }
+    }
+
+    /// Whether the job of `key` is recorded, and complete.
+    public func isComplete(_ key: TransferJobKey) async throws -> Bool? {
+        try await cache.read { db in
+            try Bool.fetchOne(db, sql: "SELECT complete FROM transfer_job WHERE \(TransferJobKey.whereClause)", arguments: key.arguments)
+        }
+    }
+
+    // MARK: - Source digests
+
+    /// The `algorithm` digest computed earlier from the file at `path` of `account`, if the file is
+    /// still the version it was computed from (same size, modified time and etag).
+    public func digest(
+        of path: ItemPath, account: ProviderAccount, algorithm: DigestAlgorithm, version: FileFingerprint
+    ) async throws -> String? {
+        try await cache.read { db in
+            try String.fetchOne(
+                db,
+                sql: """
+                    SELECT digest FROM transfer_source_digest WHERE account = ? AND path = ? AND algorithm = ?
+                    AND size IS ? AND modified IS ? AND etag IS ?
+                    """,
+                arguments: [
+                    account.storageKey, path.storageKey, algorithm.rawValue, version.size, version.modified?.timeIntervalSince1970,
+                    version.etag,
+                ])
+        }
+    }
+
+    /// Keeps digests computed from source files, each with the version of the file it was computed from.
+    public func remember(digests: [ComputedDigest], account: ProviderAccount) async throws {
+        guard !digests.isEmpty else { return }
+        let now = Date().timeIntervalSince1970
+        try await cache.write { db in
+            let statement = try db.cachedStatement(
+                sql: """
+                    INSERT INTO transfer_source_digest (account, path, algorithm, size, modified, etag, digest, computedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (account, path, algorithm) DO UPDATE SET size = excluded.size, modified = excluded.modified,
+                        etag = excluded.etag, digest = excluded.digest, computedAt = excluded.computedAt
+                    """)
+            for computed in digests {
+                try statement.execute(arguments: [
+                    account.storageKey, computed.path.storageKey, computed.algorithm.rawValue, computed.version.size,
+                    computed.version.modified?.timeIntervalSince1970, computed.version.etag, computed.digest, now,
+                ])
+            }
+        }
+    }
+
+    // MARK: - Rows
+
+    private static func finishedFiles(_ db: Database, job: Int64) throws -> [FinishedFile] {
+        try Row.fetchAll(
+            db, sql: "SELECT * FROM transfer_job_action WHERE job = ? AND kind = 'copyFile' AND state = 'done'", arguments: [job]
+        ).compactMap { row in
+            guard let path = try? ItemPath(row["path"] as String) else { return nil }
+            return finished(row, path)
+        }
+    }
+
+    private static func finished(_ row: Row, _ path: ItemPath) -> FinishedFile {
+        let modified: Double? = row["modified"]
+        return FinishedFile(
+            relativePath: path,
+            source: FileFingerprint(
+                size: row["size"], modified: modified.map { Date(timeIntervalSince1970: $0) }, etag: row["etag"], digest: row["digest"]),
+            destination: FileFingerprint(size: row["destinationSize"], etag: row["destinationETag"]))
+    }
+
+    /// The tables, created by the cache's migration `v4-transfer-jobs`.
+    static func createTables(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE transfer_job (
+                    id INTEGER PRIMARY KEY,
+                    mode TEXT NOT NULL,
+                    sourceAccount TEXT NOT NULL,
+                    sourcePath TEXT NOT NULL,
+                    destinationAccount TEXT NOT NULL,
+                    destinationPath TEXT NOT NULL,
+                    complete INTEGER NOT NULL,
+                    startedAt REAL NOT NULL,
+                    updatedAt REAL NOT NULL,
+                    UNIQUE (mode, sourceAccount, sourcePath, destinationAccount, destinationPath)
+                );
+                CREATE TABLE transfer_job_action (
+                    job INTEGER NOT NULL,
+                    path TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    size INTEGER,
+                    modified REAL,
+                    etag TEXT,
+                    digest TEXT,
+                    destinationSize INTEGER,
+                    destinationETag TEXT,
+                    PRIMARY KEY (job, path, kind)
+                ) WITHOUT ROWID;
+                CREATE TABLE transfer_source_digest (
+                    account TEXT NOT NULL,
+                    path TEXT NOT NULL,
+                    algorithm TEXT NOT NULL,
+                    size INTEGER,
+                    modified REAL,
+                    etag TEXT,
+                    digest TEXT NOT NULL,
+                    computedAt REAL NOT NULL,
+                    PRIMARY KEY (account, path, algorithm)
+                ) WITHOUT ROWID;
+                """)
+    }
+}
+
+/// What identifies a transfer job: its mode and its two ends (account and path each).
+public struct TransferJobKey: Sendable, Hashable {
+    /// `copy` or `sync`.
+    public var mode: String
+    /// The source's account.
+    public var sourceAccount: ProviderAccount
+    /// The source folder or file.
+    public var sourcePath: ItemPath
+    /// The destination's account.
+    public var destinationAccount: ProviderAccount
+    /// The destination folder or file.
+    public var destinationPath: ItemPath
+
+    /// Creates a key.
+    public init(mode: String, sourceAccount: ProviderAccount, sourcePath: ItemPath, destinationAccount: ProviderAccount, destinationPath: ItemPath) {
+        self.mode = mode
+        self.sourceAccount = sourceAccount
+        self.sourcePath = sourcePath
+        self.destinationAccount = destinationAccount
+        self.destinationPath = destinationPath
+    }
+
+    static let whereClause = "mode = ? AND sourceAccount = ? AND sourcePath = ? AND destinationAccount = ? AND destinationPath = ?"
+
+    var arguments: StatementArguments {
+        [mode, sourceAccount.storageKey, sourcePath.storageKey, destinationAccount.storageKey, destinationPath.storageKey]
+    }
+}
+
+/// What a file was when a job read or wrote it: the fields a listing gives that change with its content.
+public struct FileFingerprint: Sendable, Hashable {
+    /// The size, where known.
+    public var size: Int64?
+    /// The modified time, where known.
+    public var modified: Date?
+    /// The etag, where the provider gives one.
+    public var etag: String?
+    /// A content digest, where known.
+    public var digest: String?
+
+    /// Creates a fingerprint.
+    public init(size: Int64? = nil, modified: Date? = nil, etag: String? = nil, digest: String? = nil) {
+        self.size = size
+        self.modified = modified
+        self.etag = etag
+        self.digest = digest
+    }
+
+    /// Whether `other` is the same version as this one: the same size and modified time (both known
+    /// or both unknown), the same etag where both have one, the same digest where both have one.
+    public func sameVersion(as other: FileFingerprint) -> Bool {
+        guard size == other.size else { return false }
+        switch (modified, other.modified) {
+        case (nil, nil): break
+        case (let left?, let right?): if abs(left.timeIntervalSince(right)) > 1e-6 { return false }
+        default: return false
+        }
+        if let left = etag, let right = other.etag, left != right { return false }
+        if let left = digest, let right = other.digest, left.lowercased() != right.lowercased() { return false }
+        return size != nil || modified != nil || etag != nil || digest != nil
+    }
+}
+
+/// A file an interrupted run of a job finished: what it read from the source, and what the destination took.
+public struct FinishedFile: Sendable, Hashable {
+    /// The file below the job's two roots.
+    public var relativePath: ItemPath
+    /// The source file as it was read.
+    public var source: FileFingerprint
+    /// The destination file as the upload answered it (its size and etag, where given).
+    public var destination: FileFingerprint
+
+    /// Creates a record.
+    public init(relativePath: ItemPath, source: FileFingerprint, destination: FileFingerprint) {
+        self.relativePath = relativePath
+        self.source = source
+        self.destination = destination
+    }
+}
+
+/// A digest computed from a source file, with the version of the file it was computed from.
+public struct ComputedDigest: Sendable, Hashable {
+    /// The file.
+    public var path: ItemPath
+    /// The digest's algorithm.
+    public var algorithm: DigestAlgorithm
+    /// The digest.
+    public var digest: String
+    /// The file's size, modified time and etag when it was read.
+    public var version: FileFingerprint
+
+    /// Creates a record.
+    public init(path: ItemPath, algorithm: DigestAlgorithm, digest: String, version: FileFingerprint) {
+        self.path = path
+        self.algorithm = algorithm
+        self.digest = digest
+        self.version = version
+    }
+}

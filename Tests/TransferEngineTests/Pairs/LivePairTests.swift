@@ -1,0 +1,98 @@
+import Foundation
+import ProviderAPI
+import Testing
+import TransferEngine
+
+/// Trees copied between real and loopback servers: the Apache and sabre that `scripts/with-servers`
+/// (and `scripts/test`) start, and the loopback Nuxeo, Pydio and Nextcloud servers started here, in
+/// this process. Each pair goes through ``PairExercise``'s steps. A missing server is a failure.
+@Suite("trees between servers")
+struct LivePairTests {
+    /// Runs `body`, then stops `servers` whatever happened.
+    static func using(_ servers: [PairServer], _ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch {
+            for server in servers { await server.stop() }
+            throw error
+        }
+        for server in servers { await server.stop() }
+    }
+
+    @Test("local → loopback Nuxeo → Apache: 1,000 files in nested folders and awkward names, each hop checked, a changed byte found and sent")
+    func localToNuxeoToApache() async throws {
+        let apache = try await PairServer.live("apache")
+        let nuxeo = try await PairServer.nuxeo()
+        try await Self.using([nuxeo, apache]) {
+            let tree = try LocalTree()
+            try PairTree.awkward(tree)
+            try PairTree.many(tree, count: 1000)
+            try PairTree.large(tree, "large/3 MiB.bin", size: 3 << 20)
+            let onNuxeo = try nuxeo.endpoint("tree")
+            try await PairExercise(
+                source: tree.endpoint, destination: onNuxeo, counting: nuxeo.counting, original: tree, label: "local → Nuxeo"
+            ).run()
+            let changed = try PairTree.changed.split(separator: "/").reduce(onNuxeo.path) { try $0.appending(String($1)) }
+            try await PairExercise(
+                source: onNuxeo, destination: try apache.endpoint("copy"), counting: apache.counting, original: tree,
+                sourceHops: [nuxeo.provider.capabilities.names],
+                writeChange: { _ = try await nuxeo.provider.upload(data: $0, to: changed, options: UploadOptions(conflict: .overwrite)) },
+                label: "Nuxeo → Apache"
+            ).run()
+        }
+    }
+
+    @Test("local → loopback Pydio → loopback Nextcloud: names Pydio refuses mapped there and carried on, a large file, a changed byte found by a digest computed on Pydio")
+    func localToPydioToNextcloud() async throws {
+        let pydio = try await PairServer.pydio()
+        let nextcloud: PairServer
+        do { nextcloud = try await PairServer.nextcloud() } catch {
+            await pydio.stop()
+            throw error
+        }
+        try await Self.using([pydio, nextcloud]) {
+            let tree = try LocalTree()
+            try PairTree.awkward(tree)
+            try PairTree.many(tree, count: 120)
+            try PairTree.large(tree, "large/16 MiB.bin", size: 16 << 20)
+            let onPydio = try pydio.endpoint("tree")
+            try await PairExercise(
+                source: tree.endpoint, destination: onPydio, counting: pydio.counting, original: tree, label: "local → Pydio"
+            ).run()
+            let changed = try PairTree.changed.split(separator: "/").reduce(onPydio.path) { try $0.appending(String($1)) }
+            try await PairExercise(
+                source: onPydio, destination: try nextcloud.endpoint("copy"), counting: nextcloud.counting, original: tree,
+                sourceHops: [pydio.provider.capabilities.names],
+                writeChange: { _ = try await pydio.provider.upload(data: $0, to: changed, options: UploadOptions(conflict: .overwrite)) },
+                label: "Pydio → Nextcloud"
+            ).run()
+        }
+    }
+
+    @Test("local → sabre: awkward names, empty folders, a changed byte found and sent")
+    func localToSabre() async throws {
+        let sabre = try await PairServer.live("sabre")
+        try await Self.using([sabre]) {
+            let tree = try LocalTree()
+            try PairTree.awkward(tree)
+            try PairTree.many(tree, count: 60)
+            try await PairExercise(
+                source: tree.endpoint, destination: try sabre.endpoint("copy"), counting: sabre.counting, original: tree, label: "local → sabre"
+            ).run()
+        }
+    }
+
+    @Test("local → loopback Nextcloud: awkward names, empty folders, a changed byte found by a digest computed on the source")
+    func localToNextcloud() async throws {
+        let nextcloud = try await PairServer.nextcloud()
+        try await Self.using([nextcloud]) {
+            let tree = try LocalTree()
+            try PairTree.awkward(tree)
+            try PairTree.many(tree, count: 60)
+            try await PairExercise(
+                source: tree.endpoint, destination: try nextcloud.endpoint("copy"), counting: nextcloud.counting, original: tree,
+                label: "local → Nextcloud"
+            ).run()
+        }
+    }
+}
