@@ -40,6 +40,19 @@ struct JournalApacheTests {
         defer { Task { _ = try? await strata(["rm", url], cache: false) } }
         #expect(try await strata(["put", try file("first.txt", "first"), "\(url)/a.txt"], cache: false).status == 0)
         #expect(try await strata(["put", try file("keep.txt", "keep"), "\(url)/keep.txt"], cache: false).status == 0)
+        // Apache gives a file written less than a second ago a weak etag (W/"…"), and the strong one
+        // later; the journal compares etags exactly, so the test caches the files once they are strong
+        // (the weak/strong mismatch is a journal issue of its own, not this test's subject).
+        for name in ["a.txt", "keep.txt"] {
+            var strong = false
+            for _ in 0..<50 where !strong {
+                let stat = try await strata(["stat", "--json", "\(url)/\(name)"], cache: false)
+                let item = try JSONSerialization.jsonObject(with: stat.output) as? [String: Any]
+                strong = (item?["etag"] as? String).map { !$0.hasPrefix("W/") } ?? false
+                if !strong { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(strong, "Apache kept a weak etag for \(name)")
+        }
         #expect(try await strata(["ls", url]).status == 0)
 
         for arguments in [
