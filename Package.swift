@@ -290,7 +290,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataCLITests",
-            dependencies: [ "StrataTestSupport", "HTTPProviderKit", "strata", "StrataCLI", "ProviderAPI"],
+            dependencies: [ "StrataTestSupport", "HTTPProviderKit", "strata", "StrataCLI", "ProviderAPI", "StrataProcessKit"],
             path: "Tests/StrataCLITests",
             swiftSettings: strictSettings
         ),

@@ -15,7 +15,9 @@ struct Strata: AsyncParsableCommand {
             (name:/path, from --remotes). Credentials come from --user and the STRATA_PASSWORD or \
             STRATA_TOKEN environment variables (or --password-file); they are never printed. Adapter \
             options go in -o key=value (repeatable), e.g. -o auth=token for Nuxeo token authentication. \
-            --cache DIR keeps an offline cache of what is read; --offline answers from it alone. \
+            --cache DIR keeps an offline cache of what is read; --offline answers from it alone, and \
+            records writes (mkdir, put, rm, mv, cp) in the cache's sync journal: 'strata pending' lists \
+            them, 'strata replay' sends them, 'strata resolve' settles conflicts. \
             `strata adapters` lists the adapters and schemes this build knows. `copy`, `sync` and `check` \
             transfer and compare trees between any two targets (two servers, or a server and a local folder).
             """,
@@ -24,7 +26,8 @@ struct Strata: AsyncParsableCommand {
             ListCommand.self, StatCommand.self, GetCommand.self, PutCommand.self, MkdirCommand.self,
             RemoveCommand.self, MoveCommand.self, CopyCommand.self, TreeCopyCommand.self, SyncCommand.self, CheckCommand.self,
             SearchCommand.self, ShareCommand.self,
-            SharesCommand.self, UnshareCommand.self, ConformanceCommand.self, DetectCommand.self, CacheCommand.self, AdaptersCommand.self,
+            SharesCommand.self, UnshareCommand.self, ConformanceCommand.self, DetectCommand.self, CacheCommand.self,
+            PendingCommand.self, ReplayCommand.self, ResolveCommand.self, AdaptersCommand.self,
         ])
 
     /// `error` as it may be printed: a ``ProviderError`` (whose message may quote a server) with

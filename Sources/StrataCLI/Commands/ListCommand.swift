@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ProviderAPI
 import ProviderKit
+import SharedCache
 
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -73,28 +74,40 @@ struct MkdirCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "mkdir", abstract: "Create a folder.")
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var journal: OfflineWriteOptions
     @Flag(name: .short, help: "Create missing parents too, and succeed if the folder exists.") var parents = false
     @Argument(help: "The folder to create.") var target: String
 
     func run() async throws {
-        let (provider, path) = try await global.open(target)
+        let (provider, path) = try await global.open(target, offlineWrites: journal.mode(global))
         guard !path.isRoot else { throw ValidationError("the root always exists") }
+        let watch = try await JournalWatch.start(provider)
         var created: Item?
         if parents {
             var current = ItemPath.root
+            let journaling = journal.mode(global) != .off
             for name in path.segments {
                 let next = try current.appending(name)
-                if let existing = try await provider.itemIfExists(at: next) {
+                defer { current = next }
+                let found: Item?
+                do {
+                    found = try await provider.lookUp(next)
+                } catch where journaling && next != path && CachedProvider.isOffline(error) {
+                    // Offline, an ancestor the cache does not know (above the folders browsed): the journal
+                    // checks the parent of what it records.
+                    continue
+                }
+                if let existing = found {
                     guard existing.isFolder else { throw ProviderError(.conflict, "\(next) is a file") }
                     created = existing
                 } else {
                     created = try await provider.createFolder(named: name, in: current)
                 }
-                current = next
             }
         } else {
             created = try await provider.createFolder(named: path.name, in: path.parent)
         }
+        try await watch.finish(json: global.json)
         if global.json, let created { try Output.json(created) }
     }
 }
@@ -103,10 +116,15 @@ struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete a file or a folder with its contents.")
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var journal: OfflineWriteOptions
     @Argument(help: "The item to delete.") var target: String
 
     func run() async throws {
-        let (provider, path) = try await global.open(target)
+        let (provider, path) = try await global.open(target, offlineWrites: journal.mode(global))
+        let watch = try await JournalWatch.start(provider)
         try await provider.delete(path)
+        let changes = try await watch.finish(json: global.json)
+        // Nothing to print after a delete on the server; a journaled one says which entry holds it.
+        if global.json, !changes.isEmpty { try Output.json(["journal": changes]) }
     }
 }

@@ -102,6 +102,7 @@ struct PutCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var journal: OfflineWriteOptions
     @Argument(help: "The local file or folder ('-' for standard input).") var source: String
     @Argument(help: "The remote folder (ending in /) or file. For a local folder: the remote folder that receives its contents (created if missing), or, ending in /, the folder in which a folder of the same name is made.") var destination: String
     @Option(help: "What to do when the name is taken: fail, overwrite or rename.") var conflict: String = "overwrite"
@@ -118,6 +119,10 @@ struct PutCommand: AsyncParsableCommand {
                 throw ValidationError(
                     "--conflict \(conflict) applies to a single file; a folder is put as `strata copy` does (files that differ are replaced)")
             }
+            guard journal.mode(global) == .off else {
+                throw ValidationError(
+                    "--offline and --queue-offline put single files: a folder is put as `strata copy` does, which needs the server")
+            }
             let (provider, path) = try await global.open(destination)
             let local = URL(fileURLWithPath: source, isDirectory: true).standardizedFileURL
             let target = destination.hasSuffix("/") || path.isRoot ? try path.appending(local.lastPathComponent) : path
@@ -127,7 +132,8 @@ struct PutCommand: AsyncParsableCommand {
                 global: global)
             return
         }
-        let (provider, path) = try await global.open(destination)
+        let (provider, path) = try await global.open(destination, offlineWrites: journal.mode(global))
+        let watch = try await JournalWatch.start(provider)
         let upload: any UploadSource
         var name: String
         if source == "-" {
@@ -140,7 +146,7 @@ struct PutCommand: AsyncParsableCommand {
         }
         var folder = path
         if !destination.hasSuffix("/"), !path.isRoot {
-            if let existing = try await provider.itemIfExists(at: path), existing.isFolder {
+            if let existing = try await provider.lookUp(path), existing.isFolder {
                 folder = path
             } else {
                 folder = path.parent
@@ -151,6 +157,7 @@ struct PutCommand: AsyncParsableCommand {
         let item = try await provider.upload(
             upload, to: folder, name: name, options: UploadOptions(conflict: policy, progress: bar.handler))
         bar.finish()
+        try await watch.finish(json: global.json)
         if global.json { try Output.json(item) } else if item.name != name { Output.line("uploaded as \(item.path)") }
     }
 }
@@ -173,17 +180,20 @@ struct CopyCommand: AsyncParsableCommand {
 /// on the same server as the source.
 struct ServerSideTransfer: ParsableArguments {
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var journal: OfflineWriteOptions
     @Flag(help: "Replace an existing destination.") var force = false
     @Argument(help: "The item to move or copy.") var source: String
     @Argument(help: "The new path: a URL on the same server or a path such as /a/b (below the provider root: the server for webdav://, the context path for nuxeo://).") var destination: String
 
     func run(move: Bool) async throws {
-        let (provider, from) = try await global.open(source)
+        let (provider, from) = try await global.open(source, offlineWrites: journal.mode(global))
         let to = try Self.destination(destination, source: source, registry: try global.registry())
         let options = TransferOptions(overwrite: force)
+        let watch = try await JournalWatch.start(provider)
         let item = move
             ? try await provider.move(from, to: to, options: options)
             : try await provider.copy(from, to: to, options: options)
+        try await watch.finish(json: global.json)
         if global.json { try Output.json(item) }
     }
 

@@ -53,7 +53,12 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
     @Option(name: .long, help: "Keep an offline cache of what is read in this folder (metadata and contents).")
     var cache: String?
 
-    @Flag(name: .long, help: "Answer from the cache only, without the network (the cache of --cache, or the default one).")
+    @Flag(
+        name: .long,
+        help: """
+            Answer from the cache only, without the network (the cache of --cache, or the default one); writes \
+            (mkdir, put, rm, mv, cp) are recorded in its sync journal, marked pending, until 'strata replay'.
+            """)
     var offline = false
 
     @Option(
@@ -212,8 +217,15 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
     /// `pydio://host/pydio/my-files/a/b`)
     /// a saved remote (`name:/a/b`), or a local path (`/tmp/x`, `./x`, `../x`, `.`), which is the `file` URL of the
     /// local adapter. `-o` options are added to a saved remote's own.
-    func open(_ target: String) async throws -> (provider: any StorageProvider, path: ItemPath) {
-        if let local = TargetText.localPathURL(target) { return try await open(local.absoluteString) }
+    ///
+    /// `offlineWrites` says whether the cached provider records writes in the sync journal (the
+    /// write commands' ``OfflineWriteOptions``); with ``OfflineWrites/whenUnreachable`` a server that
+    /// cannot be reached at connection is not an error: the provider is made without asking it.
+    /// `probe: false` makes the provider without asking the server at all (for the journal's own commands).
+    func open(
+        _ target: String, offlineWrites: OfflineWrites = .off, probe: Bool = true
+    ) async throws -> (provider: any StorageProvider, path: ItemPath) {
+        if let local = TargetText.localPathURL(target) { return try await open(local.absoluteString, offlineWrites: offlineWrites, probe: probe) }
         if TargetText.hasPassword(target) { Output.error(TargetText.passwordWarning(target)) }
         let registry = try registry()
         let options = try providerOptions()
@@ -238,18 +250,24 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         guard URLChecks.hasValidPort(url) else {
             throw ValidationError("the port of \(Redactor.redact(url: url)) is not in 1…65535")
         }
-        if offline {
-            // No probe: offline, the provider must not need the server to be made.
+        func resolved() throws -> (provider: any StorageProvider, path: ItemPath) {
             let (provider, path) = try registry.resolve(
                 url, credentials: try credentials(for: url), options: options, transport: try transport(), logger: logger,
                 retry: try retryPolicy(), timeouts: try timeouts(), onRetry: retryPrinter)
-            return (try cached(provider), path)
+            return (try cached(provider, offlineWrites: offlineWrites), path)
         }
-        let (provider, path) = try await registry.connect(
-            url, credentials: try credentials(for: url), options: options, transport: try transport(), logger: logger,
-            retry: try retryPolicy(), timeouts: try timeouts(), onRetry: retryPrinter)
-        signedIn(provider)
-        return (try cached(provider), path)
+        // No probe: offline, the provider must not need the server to be made.
+        if offline || !probe { return try resolved() }
+        do {
+            let (provider, path) = try await registry.connect(
+                url, credentials: try credentials(for: url), options: options, transport: try transport(), logger: logger,
+                retry: try retryPolicy(), timeouts: try timeouts(), onRetry: retryPrinter)
+            signedIn(provider)
+            return (try cached(provider, offlineWrites: offlineWrites), path)
+        } catch where offlineWrites == .whenUnreachable && CachedProvider.isOffline(error) {
+            // --queue-offline: the write is tried (and journaled when it fails the same way) without the probe.
+            return try resolved()
+        }
     }
 
     /// How a captcha asked at sign-in is answered: `--captcha`, `--captcha-out`, a prompt on a terminal.
@@ -266,11 +284,14 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         captchaPrompt().forget(server: provider.account.server, user: provider.account.user ?? "")
     }
 
-    /// `provider` behind the offline cache when `--cache` or `--offline` asks for one.
-    func cached(_ provider: any StorageProvider) throws -> any StorageProvider {
-        guard cache != nil || offline else { return provider }
+    /// `provider` behind the offline cache when `--cache` or `--offline` asks for one, or when
+    /// writes may be journaled (`offlineWrites`, from ``OfflineWriteOptions/mode(_:)``).
+    func cached(_ provider: any StorageProvider, offlineWrites: OfflineWrites = .off) throws -> any StorageProvider {
+        guard cache != nil || offline || offlineWrites != .off else { return provider }
         let store = try CommandCache.store(at: cacheFolder)
-        return CachedProvider(wrapping: provider, store: store, policy: offline ? .cacheOnly : .networkFirst, logger: logger)
+        return CachedProvider(
+            wrapping: provider, store: store, policy: offline ? .cacheOnly : .networkFirst,
+            offlineWrites: offlineWrites, logger: logger)
     }
 
     /// The cache folder: `--cache`, else `$XDG_CACHE_HOME/strata` or `~/.cache/strata` (not made here).

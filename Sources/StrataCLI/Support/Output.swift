@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import SharedCache
 
 /// Prints items and results as text or JSON.
 ///
@@ -163,7 +164,7 @@ enum Output {
     }
 
     /// One line per item: kind, size, modified time, and name (or, for search results from
-    /// several folders, the path).
+    /// several folders, the path); an item an offline write made or changed is marked `(pending #ID)`.
     /// Lines are gathered and written in large blocks, not one system call per item.
     static func table(_ items: [Item], showingPaths: Bool = false, write: (Data) -> Void = { Output.standardOutput($0) }) {
         var block = ""
@@ -176,7 +177,12 @@ enum Output {
             block += date(item.modified)
             block += "  "
             block += label
-            block += item.isFolder ? "/\n" : "\n"
+            block += item.isFolder ? "/" : ""
+            if item.properties[CacheMarks.pending] != nil {
+                // An offline write waiting in the sync journal (strata pending, strata replay).
+                block += "  (pending" + (item.properties[CacheMarks.journalEntry].map { " #" + TerminalText.escape($0) } ?? "") + ")"
+            }
+            block += "\n"
             if block.utf8.count >= 256 << 10 {
                 write(Data(block.utf8))
                 block.removeAll(keepingCapacity: true)
