@@ -39,7 +39,7 @@ extension CachedProvider {
         if let declared = Self.preferredDigest(of: item), await store.blobs.has(declared.hex) { return declared.hex }
         guard let cached, let key = cached.properties[CacheMarks.blob] else { return nil }
         if policy.mode == .cacheOnly || item.properties[CacheMarks.stale] == "true" { return key }
-        if let etag = item.etag { return etag == cached.etag ? key : nil }
+        if let etag = item.etag { return cached.etag.map { ETag.weaklyEqual(etag, $0) } == true ? key : nil }
         return cached.etag == nil && item.size == cached.size && item.modified == cached.modified ? key : nil
     }
 

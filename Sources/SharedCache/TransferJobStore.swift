@@ -180,7 +180,7 @@ public final class TransferJobStore: Sendable {
                     """,
                 arguments: [
                     account.storageKey, path.storageKey, algorithm.rawValue, version.size, version.modified?.timeIntervalSince1970,
-                    version.etag,
+                    version.etag.map { String(ETag.opaque($0)) },
                 ])
         }
     }
@@ -200,7 +200,7 @@ public final class TransferJobStore: Sendable {
             for computed in digests {
                 try statement.execute(arguments: [
                     account.storageKey, computed.path.storageKey, computed.algorithm.rawValue, computed.version.size,
-                    computed.version.modified?.timeIntervalSince1970, computed.version.etag, computed.digest, now,
+                    computed.version.modified?.timeIntervalSince1970, computed.version.etag.map { String(ETag.opaque($0)) }, computed.digest, now,
                 ])
             }
         }
@@ -327,7 +327,7 @@ public struct FileFingerprint: Sendable, Hashable {
         case (let left?, let right?): if abs(left.timeIntervalSince(right)) > 1e-6 { return false }
         default: return false
         }
-        if let left = etag, let right = other.etag, left != right { return false }
+        if let left = etag, let right = other.etag, !ETag.weaklyEqual(left, right) { return false }
         if let left = digest, let right = other.digest, left.lowercased() != right.lowercased() { return false }
         return size != nil || modified != nil || etag != nil || digest != nil
     }

@@ -127,6 +127,6 @@ struct FileCopier: Sendable {
     func resumeKey(_ action: TransferAction, source path: ItemPath) -> String {
         let modified = action.modified.map { String(format: "%.3f", $0.timeIntervalSince1970) } ?? "-"
         return ["strata-copy", source.provider.account.description, path.description, action.size.map(String.init) ?? "-",
-                action.sourceETag ?? "-", modified].joined(separator: "\n")
+                action.sourceETag.map { String(ETag.opaque($0)) } ?? "-", modified].joined(separator: "\n")
     }
 }

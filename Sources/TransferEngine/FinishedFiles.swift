@@ -23,7 +23,7 @@ struct FinishedFiles: Sendable {
             size: source.size, modified: source.modified, etag: source.etag, digest: algorithm.flatMap { source.digests[$0] })
         guard record.source.sameVersion(as: now) else { return false }
         if let written = record.destination.size ?? record.source.size, let size = destination.size, written != size { return false }
-        if let written = record.destination.etag, let etag = destination.etag, written != etag { return false }
+        if let written = record.destination.etag, let etag = destination.etag, !ETag.weaklyEqual(written, etag) { return false }
         return true
     }
 }

@@ -341,8 +341,7 @@ public struct HTTPDownloader: Sendable {
     /// value are the same content: Apache turns a weak etag strong within a second).
     static func changed(from before: String?, to after: String?) -> Bool {
         guard let before, let after else { return false }
-        func bare(_ tag: String) -> Substring { tag.hasPrefix("W/") ? tag.dropFirst(2) : Substring(tag) }
-        return bare(before) != bare(after)
+        return !ETag.weaklyEqual(before, after)
     }
 
     /// The first and last byte `range` asks for, in content of `total` bytes (ProviderKit's rule).

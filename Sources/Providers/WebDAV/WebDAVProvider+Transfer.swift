@@ -162,12 +162,8 @@ extension WebDAVProvider {
 }
 
 extension WebDAVProvider {
-    static func isWeak(_ etag: String) -> Bool { etag.hasPrefix("W/") }
+    static func isWeak(_ etag: String) -> Bool { ETag.isWeak(etag) }
 
-    /// Whether two etags name the same content, weak or not (Apache's weak etag of a file
-    /// changed within the last second turns strong later with the same tag).
-    static func sameETag(_ one: String, _ other: String) -> Bool {
-        func opaque(_ etag: String) -> Substring { etag.hasPrefix("W/") ? etag.dropFirst(2) : Substring(etag) }
-        return opaque(one) == opaque(other)
-    }
+    /// Whether two etags name the same content, weak or not (``ETag/weaklyEqual(_:_:)``).
+    static func sameETag(_ one: String, _ other: String) -> Bool { ETag.weaklyEqual(one, other) }
 }

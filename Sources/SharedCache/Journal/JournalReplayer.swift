@@ -217,7 +217,7 @@ extension SyncJournal {
         if isMove {
             guard source == nil else { return false }
             if !recorded.id.isEmpty, !target.id.isEmpty, recorded.properties[CacheMarks.pending] == nil { return recorded.id == target.id }
-            if let a = recorded.etag, let b = target.etag, a == b { return true }
+            if let a = recorded.etag, let b = target.etag, ETag.weaklyEqual(a, b) { return true }
             return target.kind == .folder || recorded.size == target.size
         }
         guard let source, source.kind == target.kind else { return false }
@@ -273,7 +273,9 @@ extension SyncJournal {
         guard let file = try await contentFile(of: id) else { throw ProviderError(.integrity, "the journal lost the bytes of entry \(id)") }
         let honoursIfMatch = provider.capabilities.features.isSuperset(of: [.preconditions, .etags])
         var options = UploadOptions(conflict: server == nil ? .fail : .overwrite, modified: content.modified, mimeType: content.mimeType)
-        if honoursIfMatch, let etag = server?.etag { options.ifMatch = etag }
+        // A server compares If-Match strongly: a weak tag (Apache's for a file changed within the
+        // last second) would never match, so it is checked by the comparison above alone.
+        if honoursIfMatch, let etag = server?.etag, !ETag.isWeak(etag) { options.ifMatch = etag }
         return try await provider.upload(try FileSource(url: file), to: path.parent, name: path.name, options: options)
     }
 
@@ -320,7 +322,7 @@ extension SyncJournal {
     /// have one, else the same size and modified time.
     static func sameVersion(_ recorded: Item, _ server: Item) -> Bool {
         guard recorded.kind == server.kind else { return false }
-        if let a = recorded.etag, let b = server.etag { return a == b }
+        if let a = recorded.etag, let b = server.etag { return ETag.weaklyEqual(a, b) }
         if recorded.kind == .folder { return true }
         guard recorded.size == server.size else { return false }
         guard let a = recorded.modified, let b = server.modified else { return true }
