@@ -39,6 +39,7 @@ let package = Package(
                 .product(name: "ProviderAPI", package: "Strata"),
                 .product(name: "ProviderConformance", package: "Strata"),
                 .product(name: "ProviderConformanceTesting", package: "Strata"),
+                .product(name: "SharedCacheConformance", package: "Strata"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

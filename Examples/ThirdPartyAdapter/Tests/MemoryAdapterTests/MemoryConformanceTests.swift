@@ -3,6 +3,7 @@ import MemoryAdapter
 import ProviderAPI
 import ProviderConformance
 import ProviderConformanceTesting
+import SharedCacheConformance
 import Testing
 
 @Suite("the memory adapter against the Strata conformance suite")
@@ -12,7 +13,10 @@ struct MemoryConformanceTests {
         let factory = MemoryProviderFactory()
         let url = try #require(URL(string: "memory://conformance/"))
         // The factory closure gets the suite's environment; a non-HTTP adapter ignores its transport.
-        let suite = ConformanceSuite(subject: "memory adapter") { _ in
+        // The standard cases, plus the shared offline cache and the sync journal in front of the
+        // adapter (offline reads; offline writes replayed, and a server-side change in between a conflict).
+        let cases = ConformanceCatalog.standard + SharedCacheConformance.offline + SharedCacheConformance.journal
+        let suite = ConformanceSuite(subject: "memory adapter", cases: cases) { _ in
             try factory.makeProvider(ProviderConfiguration(url: url))
         }
         // Prints the report and records an issue per failed case and per case skipped without a
