@@ -440,7 +440,7 @@ let package = Package(
         ),
         .target(
             name: "StrataTestSupport",
-            dependencies: ["ProviderAPI"],
+            dependencies: ["ProviderAPI", "HTTPProviderKit", "ProviderTesting"],
             path: "Tests/Support/Expectations",
             swiftSettings: strictSettings
         ),

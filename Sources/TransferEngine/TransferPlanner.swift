@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import ProviderKit
 import SharedCache
 
 /// Walks the source tree breadth first, lists the matching folder of the destination beside

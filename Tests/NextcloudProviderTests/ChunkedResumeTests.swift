@@ -16,61 +16,33 @@ struct ChunkedResumeTests {
     /// 11 chunks, the last one short.
     static let size = 10 * chunk + 1000
 
-    static func meter() -> ChunkMeter {
-        ChunkMeter { $0.method.rawValue == "PUT" && $0.url.path.contains("/remote.php/dav/uploads/") }
-    }
-
-    /// A fresh folder and a provider rooted there, sending through `meter`, keeping sessions in `store`.
-    static func provider(_ cloud: LoopbackNextcloud, meter: ChunkMeter, store: any UploadCheckpoints) async throws -> WebDAVProvider {
-        let root = try await cloud.provider()
-        let name = "t-\(UInt32.random(in: 0...UInt32.max))"
-        _ = try await root.createFolder(named: name, in: .root)
-        var configuration = cloud.configuration(
-            folder: name, options: ["chunkSize": String(chunk), "chunkThreshold": String(2 * chunk)], transport: meter.transport,
-            retry: .none)
-        configuration.services.uploadCheckpoints = store
-        return try await OwnCloudProviderFactory.connect(configuration, flavor: cloud.flavor)
-    }
-
-    static func cutUpload(_ provider: WebDAVProvider, _ source: OffsetSource, key: String) async {
-        let error = await #expect(throws: ProviderError.self) {
-            _ = try await provider.upload(source, to: .root, name: "big.bin", options: UploadOptions(resumeKey: key))
+    /// A provider rooted in a fresh folder, its chunk uploads metered.
+    static func scenario(_ cloud: LoopbackNextcloud) async throws -> ResumeScenario {
+        try await ResumeScenario.start(
+            chunk: chunk, isChunk: { $0.method.rawValue == "PUT" && $0.url.path.contains("/remote.php/dav/uploads/") }
+        ) { transport, store in
+            let root = try await cloud.provider()
+            let name = "t-\(UInt32.random(in: 0...UInt32.max))"
+            _ = try await root.createFolder(named: name, in: .root)
+            var configuration = cloud.configuration(
+                folder: name, options: ["chunkSize": String(chunk), "chunkThreshold": String(2 * chunk)], transport: transport,
+                retry: .none)
+            configuration.services.uploadCheckpoints = store
+            return try await OwnCloudProviderFactory.connect(configuration, flavor: cloud.flavor)
         }
-        #expect(error?.code == .network, "\(String(describing: error))")
-    }
-
-    static func content(_ provider: WebDAVProvider) async throws -> [UInt8] {
-        let sink = MemorySink(limit: 4 << 20)
-        _ = try await provider.download("/big.bin", to: sink, options: DownloadOptions())
-        return await sink.bytes
     }
 
     @Test("an upload cut after 4 of 11 chunks resumes with the 7 missing, read once from the source's offset; no checkpoint is left")
     func resumes() async throws {
         let cloud = try await LoopbackNextcloud.start()
         defer { Task { await cloud.stop() } }
-        let meter = Self.meter()
-        let store = InMemoryUploadCheckpoints()
-        let provider = try await Self.provider(cloud, meter: meter, store: store)
+        let upload = try await Self.scenario(cloud)
         let bytes = patternBytes(Self.size, seed: 3)
-        meter.cut(after: 4)
-        await Self.cutUpload(provider, OffsetSource(bytes), key: "source-1")
-        #expect(meter.chunks == 4)
-        #expect(await store.all.count == 1)
+        await upload.cut(bytes, after: 4)
         #expect(cloud.server.uploads(user: LoopbackNextcloud.user).count == 1)
 
-        meter.reset()
-        let again = OffsetSource(bytes)
-        let item = try await provider.upload(again, to: .root, name: "big.bin", options: UploadOptions(resumeKey: "source-1"))
-        let resumedAt = Int64(4 * Self.chunk)
-        #expect(meter.chunks == 7)
-        #expect(meter.bytes == Int64(Self.size) - resumedAt)
-        // Read once, from the offset: neither spooled nor read for its SHA-1 first.
-        #expect(again.offsets == [resumedAt])
-        #expect(again.bytesRead == Int64(Self.size) - resumedAt)
+        let item = try await upload.resume(bytes, cutAfter: 4)
         #expect(item.digests[.sha1] == Digester.hex(.sha1, of: bytes))
-        #expect(try await Self.content(provider) == bytes)
-        #expect(await store.all.isEmpty)
         #expect(cloud.server.uploads(user: LoopbackNextcloud.user).isEmpty)
     }
 
@@ -78,48 +50,30 @@ struct ChunkedResumeTests {
     func forgottenFolder() async throws {
         let cloud = try await LoopbackNextcloud.start()
         defer { Task { await cloud.stop() } }
-        let meter = Self.meter()
-        let store = InMemoryUploadCheckpoints()
-        let provider = try await Self.provider(cloud, meter: meter, store: store)
+        let upload = try await Self.scenario(cloud)
         let bytes = patternBytes(Self.size, seed: 4)
-        meter.cut(after: 3)
-        await Self.cutUpload(provider, OffsetSource(bytes), key: "source-1")
+        await upload.cut(bytes, after: 3)
         cloud.server.expireUploads()
 
-        meter.reset()
-        let again = OffsetSource(bytes)
-        _ = try await provider.upload(again, to: .root, name: "big.bin", options: UploadOptions(resumeKey: "source-1"))
-        #expect(meter.chunks == 11)
-        #expect(again.offsets == [0])
-        #expect(try await Self.content(provider) == bytes)
-        #expect(await store.all.isEmpty)
+        try await upload.sendsAll(bytes, key: "source-1")
     }
 
     @Test("a checkpoint whose chunks the server reports with other sizes is dropped: the folder deleted, everything sent again")
     func inconsistentFolder() async throws {
         let cloud = try await LoopbackNextcloud.start()
         defer { Task { await cloud.stop() } }
-        let meter = Self.meter()
-        let store = InMemoryUploadCheckpoints()
-        let provider = try await Self.provider(cloud, meter: meter, store: store)
+        let upload = try await Self.scenario(cloud)
         let bytes = patternBytes(Self.size, seed: 8)
-        meter.cut(after: 3)
-        await Self.cutUpload(provider, OffsetSource(bytes), key: "source-1")
+        await upload.cut(bytes, after: 3)
         // The record now says 32 KiB chunks: the 64 KiB chunks the server holds do not fit it.
-        let record = try #require(await store.all.first)
+        let record = try #require(await upload.store.all.first)
         var state = try #require(try JSONSerialization.jsonObject(with: record.state) as? [String: Any])
         state["chunkSize"] = Self.chunk / 2
         var changed = record
         changed.state = try JSONSerialization.data(withJSONObject: state)
-        await store.save(changed)
+        await upload.store.save(changed)
 
-        meter.reset()
-        let again = OffsetSource(bytes)
-        _ = try await provider.upload(again, to: .root, name: "big.bin", options: UploadOptions(resumeKey: "source-1"))
-        #expect(meter.chunks == 11)
-        #expect(again.offsets == [0])
-        #expect(try await Self.content(provider) == bytes)
-        #expect(await store.all.isEmpty)
+        try await upload.sendsAll(bytes, key: "source-1")
         #expect(cloud.server.uploads(user: LoopbackNextcloud.user).isEmpty)
     }
 
@@ -127,19 +81,10 @@ struct ChunkedResumeTests {
     func otherKey() async throws {
         let cloud = try await LoopbackNextcloud.start()
         defer { Task { await cloud.stop() } }
-        let meter = Self.meter()
-        let store = InMemoryUploadCheckpoints()
-        let provider = try await Self.provider(cloud, meter: meter, store: store)
-        meter.cut(after: 5)
-        await Self.cutUpload(provider, OffsetSource(patternBytes(Self.size, seed: 5)), key: "source-1")
+        let upload = try await Self.scenario(cloud)
+        await upload.cut(patternBytes(Self.size, seed: 5), after: 5)
 
-        meter.reset()
-        let other = patternBytes(Self.size, seed: 6)
-        let source = OffsetSource(other)
-        _ = try await provider.upload(source, to: .root, name: "big.bin", options: UploadOptions(resumeKey: "source-2"))
-        #expect(meter.chunks == 11)
-        #expect(try await Self.content(provider) == other)
-        #expect(await store.all.isEmpty)
+        try await upload.sendsAll(patternBytes(Self.size, seed: 6), key: "source-2")
         #expect(cloud.server.uploads(user: LoopbackNextcloud.user).isEmpty)
     }
 }

@@ -3,6 +3,7 @@ import HTTPProviderKit
 import NuxeoProvider
 import NuxeoTestServer
 import ProviderAPI
+import ProviderTesting
 import SharedCache
 import Testing
 import TransferEngine

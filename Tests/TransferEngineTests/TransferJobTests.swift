@@ -25,7 +25,7 @@ struct TransferJobTests {
 
     /// A destination that declares it keeps modified times but drops them, so that every file it
     /// holds looks changed to a size-and-time rule; uploads of names in `refused` fail.
-    struct ForgetfulDestination: StorageProvider {
+    struct ForgetfulDestination: ForwardingProvider {
         let base: any StorageProvider
         let refused = NIOLockedValueBox<Set<String>>([])
         let account = ProviderAccount(kind: "memory", server: "http://forgetful")
@@ -33,51 +33,23 @@ struct TransferJobTests {
             Capabilities(features: [.emptyFolders, .setModifiedTime, .etags], modifiedTimePrecision: .milliseconds(1))
         }
 
-        func item(at path: ItemPath) async throws -> Item { try await base.item(at: path) }
-        func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage { try await base.list(folder, page: page) }
-        func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
-            try await base.download(path, to: sink, options: options)
-        }
         func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
             if refused.withLockedValue({ $0.contains(name) }) { throw ProviderError(.forbidden, "\(name) is refused") }
             var options = options
             options.modified = nil
             return try await base.upload(source, to: folder, name: name, options: options)
         }
-        func createFolder(named name: String, in parent: ItemPath) async throws -> Item { try await base.createFolder(named: name, in: parent) }
-        func delete(_ path: ItemPath) async throws { try await base.delete(path) }
-        func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-            try await base.move(source, to: destination, options: options)
-        }
-        func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-            try await base.copy(source, to: destination, options: options)
-        }
     }
 
     /// A source whose downloads are counted, per path.
-    struct CountingReads: StorageProvider {
+    struct CountingReads: ForwardingProvider {
         let base: any StorageProvider
         let reads = NIOLockedValueBox<[String: Int]>([:])
-        var account: ProviderAccount { base.account }
-        var capabilities: Capabilities { base.capabilities }
         var total: Int { reads.withLockedValue { $0.values.reduce(0, +) } }
 
-        func item(at path: ItemPath) async throws -> Item { try await base.item(at: path) }
-        func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage { try await base.list(folder, page: page) }
         func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
             reads.withLockedValue { $0[path.description, default: 0] += 1 }
             return try await base.download(path, to: sink, options: options)
-        }
-        func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
-            try await base.upload(source, to: folder, name: name, options: options)
-        }
-        func createFolder(named name: String, in parent: ItemPath) async throws -> Item { try await base.createFolder(named: name, in: parent) }
-        func delete(_ path: ItemPath) async throws { try await base.delete(path) }
-        func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-            try await base.move(source, to: destination, options: options)
-        }
-        func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-            try await base.copy(source, to: destination, options: options)
         }
     }
 
@@ -95,13 +67,26 @@ struct TransferJobTests {
         return source
     }
 
+    /// The sample tree and a forgetful destination over a memory server, refusing uploads of `refused`.
+    private static func forgetful(refusing refused: Set<String>) throws -> (LocalTree, MemoryServer, ForgetfulDestination) {
+        let source = try sample()
+        let memory = MemoryServer()
+        let destination = ForgetfulDestination(base: memory.provider)
+        destination.refused.withLockedValue { $0 = refused }
+        return (source, memory, destination)
+    }
+
+    /// The key of a job of `mode` from the root of `source` to the root of `destination`.
+    private static func rootJob(_ mode: String, _ source: LocalTree, _ destination: any StorageProvider) -> TransferJobKey {
+        TransferJobKey(
+            mode: mode, sourceAccount: source.provider.account, sourcePath: .root, destinationAccount: destination.account,
+            destinationPath: .root)
+    }
+
     @Test("a run stopped by failures is taken up: finished files are not sent again, even where the rule alone sees them changed")
     func resumesWithoutResending() async throws {
         let jobs = try Jobs()
-        let source = try Self.sample()
-        let memory = MemoryServer()
-        let destination = ForgetfulDestination(base: memory.provider)
-        destination.refused.withLockedValue { $0 = ["f3.txt", "f8.txt"] }
+        let (source, memory, destination) = try Self.forgetful(refusing: ["f3.txt", "f8.txt"])
         let events = NIOLockedValueBox<[Int]>([])
         let manager = TransferManager(options: Self.options(jobs)) { event in
             if case .resumed(let done) = event { events.withLockedValue { $0.append(done) } }
@@ -125,8 +110,7 @@ struct TransferJobTests {
         #expect(Set(second.plan.actions(.copyFile).map(\.relativePath)) == ["/a/f3.txt", "/b/f8.txt"])
         #expect(memory.counting.count(of: "PUT") - puts == 2)
         #expect(events.withLockedValue { $0 } == [8])
-        #expect(try await jobs.store.isComplete(
-            TransferJobKey(mode: "sync", sourceAccount: source.provider.account, sourcePath: .root, destinationAccount: destination.account, destinationPath: .root)) == true)
+        #expect(try await jobs.store.isComplete(Self.rootJob("sync", source, destination)) == true)
 
         // The job finished: the next run is a new job, and this destination's lost times make every file look changed.
         let third = try await manager.sync(from: source.endpoint, to: target)
@@ -138,10 +122,7 @@ struct TransferJobTests {
     @Test("a finished file is sent again when its source changed, or its destination file, or the job starts fresh")
     func changesAreSentAgain() async throws {
         let jobs = try Jobs()
-        let source = try Self.sample()
-        let memory = MemoryServer()
-        let destination = ForgetfulDestination(base: memory.provider)
-        destination.refused.withLockedValue { $0 = ["f9.txt"] }
+        let (source, memory, destination) = try Self.forgetful(refusing: ["f9.txt"])
         let manager = TransferManager(options: Self.options(jobs))
         let target = TransferEndpoint(destination)
         #expect(try await manager.copy(from: source.endpoint, to: target).filesCopied == 9)
@@ -167,10 +148,7 @@ struct TransferJobTests {
     @Test("a dry run shows the files an unfinished run finished, and changes neither side nor the store")
     func dryRunPeeks() async throws {
         let jobs = try Jobs()
-        let source = try Self.sample()
-        let memory = MemoryServer()
-        let destination = ForgetfulDestination(base: memory.provider)
-        destination.refused.withLockedValue { $0 = ["f1.txt"] }
+        let (source, _, destination) = try Self.forgetful(refusing: ["f1.txt"])
         let target = TransferEndpoint(destination)
         _ = try await TransferManager(options: Self.options(jobs)).copy(from: source.endpoint, to: target)
         var dry = Self.options(jobs)
@@ -178,16 +156,12 @@ struct TransferJobTests {
         let report = try await TransferManager(options: dry).copy(from: source.endpoint, to: target)
         #expect(report.alreadyDone == 9)
         #expect(report.plan.actions(.copyFile).map(\.relativePath) == ["/a/f1.txt"])
-        #expect(try await jobs.store.unfinished(
-            TransferJobKey(mode: "copy", sourceAccount: source.provider.account, sourcePath: .root, destinationAccount: destination.account, destinationPath: .root))?.count == 9)
+        #expect(try await jobs.store.unfinished(Self.rootJob("copy", source, destination))?.count == 9)
     }
 
     @Test("without a store nothing is remembered: the rule alone decides, as before")
     func withoutStore() async throws {
-        let source = try Self.sample()
-        let memory = MemoryServer()
-        let destination = ForgetfulDestination(base: memory.provider)
-        destination.refused.withLockedValue { $0 = ["f2.txt"] }
+        let (source, _, destination) = try Self.forgetful(refusing: ["f2.txt"])
         let manager = TransferManager(options: Self.options(nil))
         _ = try await manager.copy(from: source.endpoint, to: TransferEndpoint(destination))
         destination.refused.withLockedValue { $0 = [] }
@@ -246,10 +220,7 @@ struct TransferJobTests {
         let report = try await TransferManager(options: options).copy(from: source.endpoint, to: destination.endpoint)
         #expect(report.succeeded)
         #expect(report.filesCopied == 1000)
-        let key = TransferJobKey(
-            mode: "copy", sourceAccount: source.provider.account, sourcePath: .root, destinationAccount: destination.provider.account,
-            destinationPath: .root)
-        #expect(try await jobs.store.isComplete(key) == true)
+        #expect(try await jobs.store.isComplete(Self.rootJob("copy", source, destination.provider)) == true)
         #expect(try destination.listing() == (try source.listing()))
     }
 }

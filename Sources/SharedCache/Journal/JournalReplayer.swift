@@ -293,9 +293,10 @@ extension SyncJournal {
             }
         }
         guard deep, server.size != nil else { return false }
-        let sink = DigestSink()
+        guard let sink = DigestSink(.sha256) else { return false }
         _ = try await provider.download(server.path, to: sink, options: DownloadOptions())
-        return sink.size == content.size && sink.sha256 == content.sha256
+        let (size, sha256) = (await sink.size, await sink.digest)
+        return size == content.size && sha256 == content.sha256
     }
 
     /// The nearest ancestor of `path` missing on the server, or nil when its folder is there.

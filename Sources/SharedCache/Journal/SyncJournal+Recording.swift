@@ -123,10 +123,7 @@ extension SyncJournal {
     func recordMove(from source: ItemPath, to destination: ItemPath, overwrite: Bool) async throws -> Item {
         try source.checkTransfer(to: destination)
         return try await record { db, work in
-            guard let existing = try work.cached(source, db) else { throw ProviderError(.notFound, "offline, and \(source) is not in the cache") }
-            let target = try work.cached(destination, db)
-            if target != nil, !overwrite { throw ProviderError(.alreadyExists, "\(destination) already exists (offline, in the cache)") }
-            try work.requireParent(of: destination, db)
+            let (existing, target) = try work.transferEnds(from: source, to: destination, overwrite: overwrite, db)
             let pending = try work.pending(db)
             let id: Int64
             if var made = pending.last(where: { work.same($0.entry.action.path, source) && ($0.entry.action.kind == .upload || $0.entry.action.kind == .createFolder) }),
@@ -165,10 +162,7 @@ extension SyncJournal {
     func recordCopy(from source: ItemPath, to destination: ItemPath, overwrite: Bool) async throws -> Item {
         try source.checkTransfer(to: destination)
         return try await record { db, work in
-            guard let existing = try work.cached(source, db) else { throw ProviderError(.notFound, "offline, and \(source) is not in the cache") }
-            let target = try work.cached(destination, db)
-            if target != nil, !overwrite { throw ProviderError(.alreadyExists, "\(destination) already exists (offline, in the cache)") }
-            try work.requireParent(of: destination, db)
+            let (existing, target) = try work.transferEnds(from: source, to: destination, overwrite: overwrite, db)
             let id = try work.insert(
                 .copy(from: source, to: destination), recorded: work.unmarked(existing), destination: target.map(work.unmarked), db)
             try CacheStore.removeSubtree(destination.storageKey, bounds: destination.descendantRange, account: work.key, in: db)
@@ -270,6 +264,18 @@ final class RecordingWork: @unchecked Sendable {
         let listed = try Bool.fetchOne(
             db, sql: "SELECT EXISTS (SELECT 1 FROM listing WHERE account = ? AND path = ?)", arguments: [key, parent.storageKey]) ?? false
         guard listed else { throw ProviderError(.notFound, "offline, and \(parent) is not in the cache") }
+    }
+
+    /// The cached `source` of a move or copy and what stands at `destination`, if anything: the
+    /// source must be in the cached view, the destination free unless `overwrite`, its folder known.
+    func transferEnds(
+        from source: ItemPath, to destination: ItemPath, overwrite: Bool, _ db: Database
+    ) throws -> (existing: Item, target: Item?) {
+        guard let existing = try cached(source, db) else { throw ProviderError(.notFound, "offline, and \(source) is not in the cache") }
+        let target = try cached(destination, db)
+        if target != nil, !overwrite { throw ProviderError(.alreadyExists, "\(destination) already exists (offline, in the cache)") }
+        try requireParent(of: destination, db)
+        return (existing, target)
     }
 
     func save(_ item: Item, _ db: Database) throws {

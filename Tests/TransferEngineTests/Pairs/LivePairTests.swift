@@ -19,26 +19,36 @@ struct LivePairTests {
         for server in servers { await server.stop() }
     }
 
+    /// A local tree of awkward names, `count` small files and a large file of `size` bytes at
+    /// `large`, copied to `first` (folder `tree`), then from there to `second` (folder `copy`), each
+    /// hop through ``PairExercise``; the change the second hop must find is written on `first`.
+    /// `names` label the two servers in failures.
+    static func twoHops(
+        _ first: PairServer, _ second: PairServer, names: (String, String), count: Int, large: String, size: Int
+    ) async throws {
+        let tree = try LocalTree()
+        try PairTree.awkward(tree)
+        try PairTree.many(tree, count: count)
+        try PairTree.large(tree, large, size: size)
+        let onFirst = try first.endpoint("tree")
+        try await PairExercise(
+            source: tree.endpoint, destination: onFirst, counting: first.counting, original: tree, label: "local → \(names.0)"
+        ).run()
+        let changed = try PairTree.changed.split(separator: "/").reduce(onFirst.path) { try $0.appending(String($1)) }
+        try await PairExercise(
+            source: onFirst, destination: try second.endpoint("copy"), counting: second.counting, original: tree,
+            sourceHops: [first.provider.capabilities.names],
+            writeChange: { _ = try await first.provider.upload(data: $0, to: changed, options: UploadOptions(conflict: .overwrite)) },
+            label: "\(names.0) → \(names.1)"
+        ).run()
+    }
+
     @Test("local → loopback Nuxeo → Apache: 1,000 files in nested folders and awkward names, each hop checked, a changed byte found and sent")
     func localToNuxeoToApache() async throws {
         let apache = try await PairServer.live("apache")
         let nuxeo = try await PairServer.nuxeo()
         try await Self.using([nuxeo, apache]) {
-            let tree = try LocalTree()
-            try PairTree.awkward(tree)
-            try PairTree.many(tree, count: 1000)
-            try PairTree.large(tree, "large/3 MiB.bin", size: 3 << 20)
-            let onNuxeo = try nuxeo.endpoint("tree")
-            try await PairExercise(
-                source: tree.endpoint, destination: onNuxeo, counting: nuxeo.counting, original: tree, label: "local → Nuxeo"
-            ).run()
-            let changed = try PairTree.changed.split(separator: "/").reduce(onNuxeo.path) { try $0.appending(String($1)) }
-            try await PairExercise(
-                source: onNuxeo, destination: try apache.endpoint("copy"), counting: apache.counting, original: tree,
-                sourceHops: [nuxeo.provider.capabilities.names],
-                writeChange: { _ = try await nuxeo.provider.upload(data: $0, to: changed, options: UploadOptions(conflict: .overwrite)) },
-                label: "Nuxeo → Apache"
-            ).run()
+            try await Self.twoHops(nuxeo, apache, names: ("Nuxeo", "Apache"), count: 1000, large: "large/3 MiB.bin", size: 3 << 20)
         }
     }
 
@@ -51,21 +61,7 @@ struct LivePairTests {
             throw error
         }
         try await Self.using([pydio, nextcloud]) {
-            let tree = try LocalTree()
-            try PairTree.awkward(tree)
-            try PairTree.many(tree, count: 120)
-            try PairTree.large(tree, "large/16 MiB.bin", size: 16 << 20)
-            let onPydio = try pydio.endpoint("tree")
-            try await PairExercise(
-                source: tree.endpoint, destination: onPydio, counting: pydio.counting, original: tree, label: "local → Pydio"
-            ).run()
-            let changed = try PairTree.changed.split(separator: "/").reduce(onPydio.path) { try $0.appending(String($1)) }
-            try await PairExercise(
-                source: onPydio, destination: try nextcloud.endpoint("copy"), counting: nextcloud.counting, original: tree,
-                sourceHops: [pydio.provider.capabilities.names],
-                writeChange: { _ = try await pydio.provider.upload(data: $0, to: changed, options: UploadOptions(conflict: .overwrite)) },
-                label: "Pydio → Nextcloud"
-            ).run()
+            try await Self.twoHops(pydio, nextcloud, names: ("Pydio", "Nextcloud"), count: 120, large: "large/16 MiB.bin", size: 16 << 20)
         }
     }
 
