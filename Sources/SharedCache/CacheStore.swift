@@ -64,22 +64,56 @@ public final class CacheStore: Sendable {
         }
     }
 
-    /// Removes the cached metadata of `account`, or of every account, every blob and every
-    /// `ServerFact` when `account` is nil.
-    public func clear(account: ProviderAccount? = nil) async throws {
-        try await write { db in
-            if let account {
-                let key = account.storageKey
-                for table in ["item", "listing", "hierarchy", "hierarchy_node"] {
+    /// Forgets what the cache holds for `account`, or for every account when `account` is nil:
+    /// item metadata, listings and hierarchies, the transfer jobs run from or to it, the digests
+    /// computed from its files and its upload checkpoints (a cut copy or upload then starts over:
+    /// only resumability is lost); with nil also every blob and every `ServerFact`.
+    ///
+    /// The ``SyncJournal``'s waiting entries and their kept bytes are never removed: they are the
+    /// user's offline writes, and a ``CachedProvider`` still shows them (made from the entries) until
+    /// they are replayed, or dropped with ``SyncJournal/resolve(_:_:on:)``.
+    ///
+    /// - Returns: how many journal entries were kept (of `account`, or of every account).
+    @discardableResult
+    public func clear(account: ProviderAccount? = nil) async throws -> Int {
+        let kept = try await write { db -> Int in
+            try Self.clearMetadata(account: account?.storageKey, in: db)
+            if let key = account?.storageKey {
+                try db.execute(
+                    sql: """
+                        DELETE FROM transfer_job_action WHERE job IN
+                        (SELECT id FROM transfer_job WHERE sourceAccount = ? OR destinationAccount = ?)
+                        """, arguments: [key, key])
+                try db.execute(sql: "DELETE FROM transfer_job WHERE sourceAccount = ? OR destinationAccount = ?", arguments: [key, key])
+                for table in ["transfer_source_digest", "upload_checkpoint"] {
                     try db.execute(sql: "DELETE FROM \(table) WHERE account = ?", arguments: [key])
                 }
-            } else {
-                for table in ["item", "listing", "hierarchy", "hierarchy_node", "server_fact"] {
-                    try db.execute(sql: "DELETE FROM \(table)")
-                }
+                return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM journal WHERE account = ?", arguments: [key]) ?? 0
             }
+            for table in ["server_fact", "transfer_job_action", "transfer_job", "transfer_source_digest", "upload_checkpoint"] {
+                try db.execute(sql: "DELETE FROM \(table)")
+            }
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM journal") ?? 0
         }
         if account == nil { try await blobs.reset() }
+        return kept
+    }
+
+    /// Removes the cached metadata of `account` (nil: every account) and nothing else: what a change
+    /// feed asking for a reset makes stale.
+    func clearMetadata(account: ProviderAccount) async throws {
+        let key = account.storageKey
+        try await write { db in try Self.clearMetadata(account: key, in: db) }
+    }
+
+    private static func clearMetadata(account key: String?, in db: Database) throws {
+        for table in ["item", "listing", "hierarchy", "hierarchy_node"] {
+            if let key {
+                try db.execute(sql: "DELETE FROM \(table) WHERE account = ?", arguments: [key])
+            } else {
+                try db.execute(sql: "DELETE FROM \(table)")
+            }
+        }
     }
 
     /// Counts of what the cache holds.

@@ -22,14 +22,20 @@ extension CachedProvider {
         }
         var token = ChangeToken(raw)
         var applied = 0
+        // The paths waiting journal entries answer for keep the journal's view until they are replayed.
+        let overlay = try await journal.overlay { _ in false }
         for _ in 0..<1000 {
             let batch = try await base.changes(since: token)
             if batch.resetRequired {
-                try await store.clear(account: account)
+                try await store.clearMetadata(account: account)
                 try await keepFeedToken(batch.next, root: nil)
                 return applied
             }
             for change in batch.changes {
+                guard overlay.owner(of: change.path) == .server, change.previousPath.map({ overlay.owner(of: $0) == .server }) ?? true else {
+                    applied += 1
+                    continue
+                }
                 switch change.kind {
                 case .deleted:
                     try await store.removeItem(at: change.path, account: account)

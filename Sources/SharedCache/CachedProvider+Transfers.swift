@@ -7,6 +7,24 @@ extension CachedProvider {
     /// or the blob recorded for an unchanged etag), keeps new ones there, and answers offline from it.
     /// Ranged and resumed downloads go to the server untouched.
     public func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
+        let overlay = try await journal.overlay { JournalOverlay.same($0, path) }
+        let owner = overlay.owner(of: path)
+        if case .journal(let id, let root) = owner, JournalOverlay.same(root, path), let mine = overlay.item(at: path), mine.kind == .file,
+            let file = try await journal.contentFile(of: id)
+        {
+            // A waiting upload: its kept bytes are the file's content until it is replayed.
+            guard options.range == nil, !options.resume else { throw ProviderError(.unsupported, "ranged download of a pending offline upload") }
+            return try await serve(file, item: mine, to: sink, options: options)
+        }
+        if owner != .server {
+            // Moved, copied or made by a waiting entry (hidden: not found): the server does not have it there yet.
+            let known = try await item(at: path)
+            let cached = try await store.item(at: path, account: account)?.item
+            guard options.range == nil, !options.resume, let key = await blobKey(for: known, cached: cached),
+                let file = await store.blobs.open(key)
+            else { throw ProviderError(.notFound, "the content of \(path) waits for a pending offline write and is not in the cache") }
+            return try await serve(file, item: known, to: sink, options: options)
+        }
         guard options.range == nil, !options.resume else { return try await base.download(path, to: sink, options: options) }
         let known: Item
         do {
@@ -147,15 +165,20 @@ extension CachedProvider {
 
     /// The server's search where it has one and can be reached; else the cached metadata.
     public func search(_ query: Query, page: PageRequest) async throws -> ItemPage {
+        // Found items the journal moved, deleted or replaced are shown as it says (items it made are found in the cached view).
+        let overlay = try await journal.overlay { _ in true }
         if policy.mode != .cacheOnly, base.capabilities.supports(.search) {
             do {
                 let found = try await base.search(query, page: page)
-                for item in found.items { try? await store.saveItem(item, account: account) }
-                return found
+                let owned = overlay.serverOwned(found.items)
+                if !owned.isEmpty { try? await store.saveItems(owned, account: account) }
+                guard !overlay.isEmpty else { return found }
+                let items = overlay.items(found.items)
+                return ItemPage(items: items, next: found.next, totalCount: found.next == nil ? items.count : found.totalCount)
             } catch where Self.isOffline(error) {}
         }
         if case .native = query { throw ProviderError.unsupported("native queries over the cache") }
-        let items = try await store.search(query, account: account, limit: page.limit)
+        let items = overlay.items(try await store.search(query, account: account, limit: page.limit))
         return ItemPage(items: items, totalCount: items.count)
     }
 

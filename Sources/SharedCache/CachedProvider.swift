@@ -97,6 +97,21 @@ public struct CachedProvider: StorageProvider {
     // MARK: Metadata
 
     public func item(at path: ItemPath) async throws -> Item {
+        let overlay = try await journal.overlay { JournalOverlay.same($0, path) }
+        switch overlay.owner(of: path) {
+        case .server: return try await serverItem(at: path, overlay: overlay)
+        case .hidden: throw ProviderError(.notFound, "\(path) is deleted or moved away by a pending offline write")
+        case .journal(_, let root):
+            if JournalOverlay.same(root, path), let mine = overlay.item(at: path) { return mine }
+            guard let cached = try await store.item(at: path, account: account) else {
+                throw ProviderError(.notFound, "\(path) is not in a folder made or moved by a pending offline write")
+            }
+            return Self.marked(cached.item, fetchedAt: cached.fetchedAt, stale: false)
+        }
+    }
+
+    /// ``item(at:)`` of a path the journal does not answer for.
+    private func serverItem(at path: ItemPath, overlay: JournalOverlay) async throws -> Item {
         let cached = try await store.item(at: path, account: account)
         switch policy.mode {
         case .cacheOnly:
@@ -131,7 +146,27 @@ public struct CachedProvider: StorageProvider {
         return item
     }
 
+    /// Lists `folder` as the ``policy`` says, with the account's waiting journal entries laid over the answer
+    /// (online or cached): new items shown marked ``CacheMarks/pending``, deleted ones hidden, moved ones at their new place only.
     public func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage {
+        let overlay = try await journal.overlay { JournalOverlay.same($0.parent, folder) && !$0.isRoot }
+        switch overlay.owner(of: folder) {
+        case .server:
+            let answer = try await serverList(folder, page: page, overlay: overlay)
+            guard !overlay.isEmpty else { return answer }
+            let items = overlay.children(answer.items, of: folder, addingNew: page.cursor == nil)
+            return ItemPage(items: items, next: answer.next, totalCount: answer.next == nil ? items.count : answer.totalCount)
+        case .hidden:
+            throw ProviderError(.notFound, "\(folder) is deleted or moved away by a pending offline write")
+        case .journal:
+            guard page.cursor == nil else { return ItemPage(items: []) }
+            let items = overlay.children(try await store.cachedChildren(of: folder, account: account), of: folder)
+            return ItemPage(items: items, totalCount: items.count)
+        }
+    }
+
+    /// ``list(_:page:)`` of a folder the journal does not answer for; what is kept in the cache leaves the journal's paths alone.
+    private func serverList(_ folder: ItemPath, page: PageRequest, overlay: JournalOverlay) async throws -> ItemPage {
         let cached = page.cursor == nil ? try await store.listing(of: folder, account: account) : nil
         let complete = cached.flatMap { $0.isComplete ? $0 : nil }
         switch policy.mode {
@@ -150,12 +185,13 @@ public struct CachedProvider: StorageProvider {
             break
         }
         do {
-            if page.cursor == nil, page.limit == nil { return ItemPage(items: try await fetchListing(folder)) }
+            if page.cursor == nil, page.limit == nil { return ItemPage(items: try await fetchListingReporting(folder, overlay: overlay).items) }
             // Cached items keep every field, whatever this caller needs.
             var full = page
             full.fields = .all
             let answer = try await base.list(folder, page: full)
-            for item in answer.items { try? await store.saveItem(item, account: account) }
+            let owned = overlay.serverOwned(answer.items)
+            if !owned.isEmpty { try? await store.saveItems(owned, account: account) }
             return answer
         } catch where Self.isOffline(error) {
             guard let complete else { throw error }
@@ -193,11 +229,20 @@ public struct CachedProvider: StorageProvider {
     ///   - knownETag: the folder's etag as its parent's listing just gave it; the folder is then not asked for it again.
     ///   - cachedItems: whether an unchanged folder's cached children are wanted (a tree walk needs none: under
     ///     recursive etags everything below an unchanged folder is unchanged).
+    ///   - overlay: the journal as already read for this folder (read here when nil): the listing kept in the cache
+    ///     holds the journal's items, not the server's, at the paths the journal answers for.
     func fetchListingReporting(
-        _ folder: ItemPath, knownETag: String? = nil, cachedItems: Bool = true
+        _ folder: ItemPath, knownETag: String? = nil, cachedItems: Bool = true, overlay known: JournalOverlay? = nil
     ) async throws -> (items: [Item], listed: Bool, changed: Int) {
+        let overlay: JournalOverlay
+        if let known { overlay = known } else { overlay = try await journal.overlay { JournalOverlay.same($0.parent, folder) && !$0.isRoot } }
+        guard overlay.owner(of: folder) == .server else {
+            // Made, moved or deleted by a waiting entry: the server has nothing to say about it yet.
+            let items = overlay.owner(of: folder) == .hidden ? [] : try await store.cachedChildren(of: folder, account: account)
+            return (overlay.children(items, of: folder), false, 0)
+        }
         guard base.capabilities.features.contains(.recursiveETags) else {
-            let items = try await base.listAll(folder)
+            let items = overlay.children(try await base.listAll(folder), of: folder)
             let changed = (try? await store.saveListing(items, of: folder, account: account, complete: true)) ?? items.count
             return (items, true, changed)
         }
@@ -207,10 +252,10 @@ public struct CachedProvider: StorageProvider {
             let unchanged = cachedItems ? (try? await store.listing(of: folder, account: account))?.items : []
         {
             _ = try? await store.touchListing(of: folder, account: account)
-            return (unchanged, false, 0)
+            return (overlay.children(unchanged, of: folder), false, 0)
         }
         // The etag is read before the listing: a change made while listing shows as a new etag next time.
-        let items = try await base.listAll(folder)
+        let items = overlay.children(try await base.listAll(folder), of: folder)
         let changed = (try? await store.saveListing(items, of: folder, account: account, complete: true, changeToken: etag)) ?? items.count
         return (items, true, changed)
     }
@@ -218,7 +263,8 @@ public struct CachedProvider: StorageProvider {
     /// A cached listing as one page (the cache answers whole listings; a limit is a hint).
     private func cachedPage(_ listing: CachedListing, stale: Bool, limit: Int?) -> ItemPage {
         let stamp = Self.stamp(listing.fetchedAt)
-        return ItemPage(items: listing.items.map { Self.marked($0, stamp: stamp, stale: stale) }, totalCount: listing.items.count)
+        let items = listing.items.map { $0.properties[CacheMarks.pending] == nil ? Self.marked($0, stamp: stamp, stale: stale) : $0 }
+        return ItemPage(items: items, totalCount: items.count)
     }
 
     /// Refreshes `key` in the background, unless it is being refreshed; a failure only leaves the cache as it was.

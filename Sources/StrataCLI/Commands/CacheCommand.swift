@@ -31,15 +31,35 @@ struct CacheStatsCommand: AsyncParsableCommand {
 }
 
 struct CacheClearCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "clear", abstract: "Empty the cache: metadata and blobs.")
+    static let configuration = CommandConfiguration(
+        commandName: "clear", abstract: "Empty the cache: metadata, blobs, transfer jobs, computed digests and upload checkpoints.",
+        discussion: """
+            A stopped copy, sync or upload then starts over instead of resuming. Pending offline writes \
+            (the sync journal) are kept with their bytes: 'strata replay' sends them, \
+            'strata resolve ID TARGET --drop' forgets one.
+            """)
 
     @OptionGroup var global: GlobalOptions
 
+    /// What `--json` prints.
+    struct Report: Encodable {
+        var cleared: String
+        var pendingKept: Int
+    }
+
     func run() async throws {
         let store = try CommandCache.store(at: try global.cacheDirectory())
-        try await store.clear()
-        try await store.blobs.reset()
+        let kept = try await store.clear()
+        if global.json {
+            try Output.json(Report(cleared: store.directory.path, pendingKept: kept))
+            return
+        }
         Output.line("cleared \(store.directory.path)")
+        if kept > 0 {
+            Output.line(
+                "kept \(kept) pending offline write\(kept == 1 ? "" : "s") (see 'strata pending TARGET'; "
+                    + "'strata replay TARGET' sends them, 'strata resolve ID TARGET --drop' forgets one)")
+        }
     }
 }
 

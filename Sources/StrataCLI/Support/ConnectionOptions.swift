@@ -237,11 +237,23 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
                 registry.addRemote(remote)
                 let store = FileCredentialStore(
                     url: StrataDirectories.config().appendingPathComponent("credentials.json"))
-                let provider = try await registry.makeProvider(
-                    remote: name, store: store, transport: try transport(), logger: logger, retry: try retryPolicy(),
-                    timeouts: try timeouts(), onRetry: retryPrinter)
-                signedIn(provider)
-                return (provider, path)
+                // As for a URL: behind the cache when asked, and made without the network offline.
+                func resolvedRemote() async throws -> (provider: any StorageProvider, path: ItemPath) {
+                    let provider = try await registry.resolve(
+                        remote: name, store: store, transport: try transport(), logger: logger, retry: try retryPolicy(),
+                        timeouts: try timeouts(), onRetry: retryPrinter)
+                    return (try cached(provider, offlineWrites: offlineWrites), path)
+                }
+                if offline || !probe { return try await resolvedRemote() }
+                do {
+                    let provider = try await registry.makeProvider(
+                        remote: name, store: store, transport: try transport(), logger: logger, retry: try retryPolicy(),
+                        timeouts: try timeouts(), onRetry: retryPrinter)
+                    signedIn(provider)
+                    return (try cached(provider, offlineWrites: offlineWrites), path)
+                } catch where offlineWrites == .whenUnreachable && CachedProvider.isOffline(error) {
+                    return try await resolvedRemote()
+                }
             }
         }
         guard let url = URL(string: target), url.scheme != nil else {

@@ -207,11 +207,39 @@ public final class ProviderRegistry: Sendable {
     }
 
     /// Makes the provider of a saved remote, with credentials from `store` under the remote's name.
+    ///
+    /// The adapter may probe the server first (``ProviderFactory/connect(_:)``), as
+    /// ``connect(_:credentials:options:services:logger:retry:timeouts:onRetry:)`` does for a URL;
+    /// ``resolve(remote:store:services:logger:retry:timeouts:onRetry:)`` makes it without the network.
     public func makeProvider(
         remote name: String, store: (any CredentialStore)?, services: ProviderServices = ProviderServices(),
         logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
         onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) async throws -> any StorageProvider {
+        let (factory, configuration) = try await remoteConfiguration(
+            name, store: store, services: services, logger: logger, retry: retry, timeouts: timeouts, onRetry: onRetry)
+        return try await factory.connect(configuration)
+    }
+
+    /// Makes the provider of a saved remote without asking its server
+    /// (``ProviderFactory/makeProvider(_:)``, as ``resolve(_:credentials:options:services:logger:retry:timeouts:onRetry:)``
+    /// does for a URL): for working offline, where a probe could only fail. Credentials come from `store`
+    /// under the remote's name; capabilities are the adapter's defaults, not the server's.
+    public func resolve(
+        remote name: String, store: (any CredentialStore)?, services: ProviderServices = ProviderServices(),
+        logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
+        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+    ) async throws -> any StorageProvider {
+        let (factory, configuration) = try await remoteConfiguration(
+            name, store: store, services: services, logger: logger, retry: retry, timeouts: timeouts, onRetry: onRetry)
+        return try factory.makeProvider(configuration)
+    }
+
+    /// The factory and configuration of the saved remote `name`.
+    private func remoteConfiguration(
+        _ name: String, store: (any CredentialStore)?, services: ProviderServices, logger: Logger, retry: RetryPolicy,
+        timeouts: Timeouts, onRetry: (@Sendable (RetryNotice) -> Void)?
+    ) async throws -> (factory: any ProviderFactory, configuration: ProviderConfiguration) {
         guard let remote = remote(named: name) else { throw ProviderError(.notFound, "no remote named \(name)") }
         guard let factory = factory(kind: remote.kind) else {
             throw ProviderError(.unsupported, "remote \(name) needs the \(remote.kind) adapter, which is not registered")
@@ -227,10 +255,10 @@ public final class ProviderRegistry: Sendable {
             throw ProviderError(.invalidArgument, "remote \(name) has an invalid URL \(Redactor.redact(url: url))")
         }
         let credentials = try await store?.credentials(for: name) ?? .none
-        return try await factory.connect(
-            prepared(ProviderConfiguration(
-                url: url, credentials: credentials, services: services, options: remote.options, logger: logger, retry: retry,
-                timeouts: timeouts, onRetry: onRetry)))
+        let configuration = prepared(ProviderConfiguration(
+            url: url, credentials: credentials, services: services, options: remote.options, logger: logger, retry: retry,
+            timeouts: timeouts, onRetry: onRetry))
+        return (factory, configuration)
     }
 
     /// Probes an unknown `http`/`https` server with every registered adapter, most confident first.

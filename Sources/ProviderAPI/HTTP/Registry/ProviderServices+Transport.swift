@@ -117,6 +117,18 @@ extension ProviderRegistry {
             onRetry: onRetry)
     }
 
+    /// `resolve(remote:store:services:logger:retry:timeouts:onRetry:)` sending through `transport`: a saved
+    /// remote's provider made without asking its server.
+    public func resolve(
+        remote name: String, store: (any CredentialStore)?, transport: any HTTPTransport,
+        logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
+        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+    ) async throws -> any StorageProvider {
+        try await resolve(
+            remote: name, store: store, services: .transport(transport), logger: logger, retry: retry, timeouts: timeouts,
+            onRetry: onRetry)
+    }
+
     /// `detect(_:credentials:services:)` sending through `transport`.
     public func detect(_ url: URL, credentials: Credentials = .none, transport: any HTTPTransport) async -> [ProbeResult] {
         await detect(url, credentials: credentials, services: .transport(transport))
