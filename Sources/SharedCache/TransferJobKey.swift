@@ -1,0 +1,32 @@
+import Foundation
+import GRDB
+import ProviderAPI
+
+/// What identifies a transfer job: its mode and its two ends (account and path each).
+public struct TransferJobKey: Sendable, Hashable {
+    /// `copy` or `sync`.
+    public var mode: String
+    /// The source's account.
+    public var sourceAccount: ProviderAccount
+    /// The source folder or file.
+    public var sourcePath: ItemPath
+    /// The destination's account.
+    public var destinationAccount: ProviderAccount
+    /// The destination folder or file.
+    public var destinationPath: ItemPath
+
+    /// Creates a key.
+    public init(mode: String, sourceAccount: ProviderAccount, sourcePath: ItemPath, destinationAccount: ProviderAccount, destinationPath: ItemPath) {
+        self.mode = mode
+        self.sourceAccount = sourceAccount
+        self.sourcePath = sourcePath
+        self.destinationAccount = destinationAccount
+        self.destinationPath = destinationPath
+    }
+
+    static let whereClause = "mode = ? AND sourceAccount = ? AND sourcePath = ? AND destinationAccount = ? AND destinationPath = ?"
+
+    var arguments: StatementArguments {
+        [mode, sourceAccount.storageKey, sourcePath.storageKey, destinationAccount.storageKey, destinationPath.storageKey]
+    }
+}
