@@ -2,15 +2,17 @@ import NIOConcurrencyHelpers
 import ProviderAPI
 
 extension FileCopier {
-    /// Files of at most this many bytes (as the source listed them) are downloaded whole into
-    /// memory and uploaded as one buffer, instead of streamed through a ``BytePipe``: at most
+    /// Files smaller than this (as the source listed them) are downloaded whole into memory and
+    /// uploaded as one buffer, instead of streamed through a ``BytePipe``: at most
     /// ``TransferManager/Options/transfers`` of them are held at once. The transports send a
     /// body of this size in one buffer too.
     static let wholeFileLimit: Int64 = 256 << 10
 
     /// Copies the file of `action`, of `size` bytes, through memory: its download, then its
     /// upload from one buffer. The file's and the job's progress move once, when it is stored.
-    func copyWhole(_ action: TransferAction, from sourcePath: ItemPath, size: Int64, counted: NIOLockedValueBox<Int64>) async throws {
+    /// Returns the destination's item as the upload answered it.
+    @discardableResult
+    func copyWhole(_ action: TransferAction, from sourcePath: ItemPath, size: Int64, counted: NIOLockedValueBox<Int64>) async throws -> Item {
         let sink = WholeFileSink(length: size)
         _ = try await source.provider.download(sourcePath, to: sink, options: DownloadOptions())
         guard let content = await sink.content else {
@@ -19,7 +21,8 @@ extension FileCopier {
         var settings = UploadOptions(conflict: .overwrite, readBack: false)
         if destination.provider.capabilities.supports(.setModifiedTime) { settings.modified = action.modified }
         let target = action.destination
-        _ = try await destination.provider.upload(DataSource(buffer: content), to: target.parent, name: target.name, options: settings)
+        let uploaded = try await destination.provider.upload(
+            DataSource(buffer: content), to: target.parent, name: target.name, options: settings)
         observer?(.fileProgress(action, TransferProgress(completed: size, expected: size)))
         let more = counted.withLockedValue { counted -> Int64 in
             let more = max(0, size - counted)
@@ -27,5 +30,6 @@ extension FileCopier {
             return more
         }
         counter.add(bytes: more)
+        return uploaded
     }
 }

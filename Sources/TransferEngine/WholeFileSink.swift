@@ -2,7 +2,7 @@ import NIOCore
 import ProviderAPI
 
 /// A download sink that holds a small file whole, so that its upload goes as one buffer: how
-/// ``FileCopier`` copies a file of at most ``FileCopier/wholeFileLimit`` bytes, sparing the pipe,
+/// ``FileCopier`` copies a file smaller than ``FileCopier/wholeFileLimit``, sparing the pipe,
 /// the streamed request body and their hand-offs between tasks (most of the cost of a small file).
 ///
 /// It takes exactly the length the listing declared: a byte more is refused while it arrives, a
