@@ -52,6 +52,10 @@ struct FileCopier: Sendable {
         guard let sourcePath = action.source, !action.destination.isRoot else {
             throw ProviderError(.invalidArgument, "\(action.relativePath) has no source or no destination name")
         }
+        if let size = action.size, size >= 0, size < Self.wholeFileLimit {
+            try await copyWhole(action, from: sourcePath, size: size, counted: counted)
+            return
+        }
         let observer = self.observer
         let counter = self.counter
         let pipe = BytePipe(capacity: options.pipeCapacity, expectedLength: action.size) { read in

@@ -19,6 +19,8 @@ mode and starts the servers; everything it needs comes from the environment:
   BENCH_NUXEO_URL, BENCH_PYDIO_URL   the loopback Nuxeo and Pydio servers, when started (their
                                      lines are in bench_np.py)
   BENCH_NP_MIB                       size of the big file of the Nuxeo and Pydio lines
+  BENCH_TREE_FILES                   files in the tree of the transfer lines (bench_transfer.py; default 10000)
+  STRATA_SERVERS_DIR                 the servers' folder: the transfer lines read the access logs there
 
 `bench.py --generate` only makes the data (scripts/bench seeds the Nuxeo and Pydio servers with it).
 
@@ -36,6 +38,7 @@ import sys
 import time
 
 import bench_np
+import bench_transfer
 
 ENV = os.environ
 RUNS = max(1, int(ENV.get("BENCH_RUNS", "5")))
@@ -528,7 +531,7 @@ def main():
         ("upload-apache", lambda: upload_line("apache", big)),
         ("small-apache", lambda: small_uploads_line("apache", small)),
     ]
-    for key, title, work in bench_np.lines(sys.modules[__name__]):
+    for key, title, work in bench_np.lines(sys.modules[__name__]) + bench_transfer.lines(sys.modules[__name__]):
         TITLES[key] = title
         lines.append((key, work))
     rows = []
@@ -543,6 +546,10 @@ def main():
     print()
     print("Goals (issue 6), from this run:")
     print(goals(rows) or "- (no goal line was run)")
+    transfers = bench_transfer.report()
+    if transfers:
+        print()
+        print(transfers)
     if failures:
         print(f"\n{len(failures)} check(s) failed:", file=sys.stderr)
         for failure in failures:

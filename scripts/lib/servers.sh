@@ -220,7 +220,7 @@ DefaultRuntimeDir $R/run
 Mutex file:$R/run default
 ErrorLog $R/run/apache-error.log
 LogLevel warn
-LogFormat "%t %>s %b %D \"%r\"" strata
+LogFormat "%t %>s %b %D \"%r\" \"%{Depth}i\"" strata
 CustomLog $R/run/apache-access.log strata
 $(for m in mpm_event authn_core authn_file authz_core authz_user auth_basic dav dav_fs mime; do
     echo "LoadModule ${m}_module modules/mod_$m.so"; done)
