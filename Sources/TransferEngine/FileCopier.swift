@@ -53,8 +53,7 @@ struct FileCopier: Sendable {
             throw ProviderError(.invalidArgument, "\(action.relativePath) has no source or no destination name")
         }
         if let size = action.size, size >= 0, size < Self.wholeFileLimit {
-            try await copyWhole(action, from: sourcePath, size: size, counted: counted)
-            return
+            return try await copyWhole(action, from: sourcePath, size: size, counted: counted)
         }
         let observer = self.observer
         let counter = self.counter
