@@ -34,8 +34,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         public var minimumSpeed: MinimumSpeed? = .standard
         /// Connections kept per host.
         public var maxConnectionsPerHost: Int = 8
-        /// How long an idle connection stays open.
-        public var idleTimeout: Duration = .seconds(60)
+        /// How long an idle connection stays open: 4 s by default, below the 5 s after which Apache
+        /// (`KeepAliveTimeout`) and lighttpd (`server.max-keep-alive-idle`) close an idle connection
+        /// by default. A connection the server closes while a request is being written on it fails
+        /// that request, and only idempotent requests may be sent again; a pool that lets its
+        /// connections go first never races the server's close (a MKCOL to lighttpd failed so).
+        public var idleTimeout: Duration = .seconds(4)
         /// Creates the default configuration.
         public init() {}
 
