@@ -18,18 +18,10 @@ extension FileCopier {
         guard let content = await sink.content else {
             throw ProviderError(.integrity, "the download of \(action.relativePath) ended without its \(size) bytes")
         }
-        var settings = UploadOptions(conflict: .overwrite, readBack: false)
-        if destination.provider.capabilities.supports(.setModifiedTime) { settings.modified = action.modified }
         let target = action.destination
         let uploaded = try await destination.provider.upload(
-            DataSource(buffer: content), to: target.parent, name: target.name, options: settings)
-        observer?(.fileProgress(action, TransferProgress(completed: size, expected: size)))
-        let more = counted.withLockedValue { counted -> Int64 in
-            let more = max(0, size - counted)
-            counted += more
-            return more
-        }
-        counter.add(bytes: more)
+            DataSource(buffer: content), to: target.parent, name: target.name, options: uploadOptions(action))
+        progress(action, completed: size, counted: counted)
         return uploaded
     }
 }

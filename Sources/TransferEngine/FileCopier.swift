@@ -12,11 +12,6 @@ struct FileCopier: Sendable {
     let observer: TransferObserver?
     let counter: JobCounter
 
-    /// Files from this size up start their download only when the upload says from where, so that
-    /// a destination that resumes uploads (Nuxeo batches, Nextcloud chunks, Pydio parts) gets
-    /// only what it lacks; smaller ones start both at once.
-    static let resumableSize: Int64 = 256 << 10
-
     /// The codes after which a file is sent again from its start.
     static let retryable: Set<ProviderError.Code> = [.network, .server, .rateLimited, .integrity]
 
@@ -55,26 +50,19 @@ struct FileCopier: Sendable {
         if let size = action.size, size >= 0, size < Self.wholeFileLimit {
             return try await copyWhole(action, from: sourcePath, size: size, counted: counted)
         }
-        let observer = self.observer
-        let counter = self.counter
-        let pipe = BytePipe(capacity: options.pipeCapacity, expectedLength: action.size) { read in
-            observer?(.fileProgress(action, TransferProgress(completed: read, expected: action.size)))
-            let more = counted.withLockedValue { counted -> Int64 in
-                let more = max(0, read - counted)
-                counted += more
-                return more
-            }
-            counter.add(bytes: more)
+        let pipe = BytePipe(capacity: options.pipeCapacity, expectedLength: action.size) { [self] read in
+            progress(action, completed: read, counted: counted)
         }
-        var uploadOptions = UploadOptions(conflict: .overwrite, readBack: false)
-        if destination.provider.capabilities.supports(.setModifiedTime) { uploadOptions.modified = action.modified }
+        var uploadOptions = self.uploadOptions(action)
         uploadOptions.resumeKey = resumeKey(action, source: sourcePath)
         let settings = uploadOptions
         let from = source.provider
-        // A large file whose source serves ranges waits for the upload to say where the content
-        // starts: a destination holding part of it from an earlier attempt takes only the rest.
+        // A file of known size (from ``wholeFileLimit`` up, as the smaller ones went whole) whose
+        // source serves ranges waits for the upload to say where the content starts: a destination
+        // that resumes uploads (Nuxeo batches, Nextcloud chunks, Pydio parts) and holds part of it
+        // from an earlier attempt takes only the rest.
         let start: PipeStart? =
-            from.capabilities.supports(.rangeDownload) && (action.size ?? 0) >= Self.resumableSize ? PipeStart() : nil
+            from.capabilities.supports(.rangeDownload) && (action.size ?? 0) >= Self.wholeFileLimit ? PipeStart() : nil
         let upload = PipeSource(pipe: pipe, length: action.size, start: start)
         let to = destination.provider
         let target = action.destination
@@ -123,6 +111,26 @@ struct FileCopier: Sendable {
         }
         guard let uploaded else { throw ProviderError(.server, "the upload of \(action.relativePath) ended without an answer") }
         return uploaded
+    }
+
+    /// How the file of `action` is uploaded: over what is there, with the source's modified time
+    /// where the destination can set it, not read back.
+    func uploadOptions(_ action: TransferAction) -> UploadOptions {
+        var options = UploadOptions(conflict: .overwrite, readBack: false)
+        if destination.provider.capabilities.supports(.setModifiedTime) { options.modified = action.modified }
+        return options
+    }
+
+    /// Reports that `completed` bytes of `action` are stored, and adds to the job's progress the
+    /// bytes not counted before (`counted`: what earlier attempts of the file already added).
+    func progress(_ action: TransferAction, completed: Int64, counted: NIOLockedValueBox<Int64>) {
+        observer?(.fileProgress(action, TransferProgress(completed: completed, expected: action.size)))
+        let more = counted.withLockedValue { counted -> Int64 in
+            let more = max(0, completed - counted)
+            counted += more
+            return more
+        }
+        counter.add(bytes: more)
     }
 
     /// The upload's resume key: the source's account and path, and the size, etag and modified

@@ -1,8 +1,10 @@
 import Foundation
+import NIOConcurrencyHelpers
 import LocalProvider
 import ProviderAPI
 import ProviderConformance
 import ProviderTesting
+import Testing
 import TransferEngine
 
 /// A fresh local folder, removed when the value goes, with a provider rooted there.
@@ -91,6 +93,26 @@ struct MemoryServer {
     }
 
     var endpoint: TransferEndpoint { TransferEndpoint(provider) }
+
+    /// Copies a file of `size` bytes from a server whose first download of it is cut after
+    /// `cutAfter` bytes into a local folder, and expects the copy to continue within that download
+    /// (one start of the file) and to arrive exact.
+    static func expectCutDownloadContinues(size: Int, cutAfter: Int64, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let memory = MemoryServer()
+        let bytes = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        _ = try await memory.provider.upload(data: bytes, to: "/cut.bin")
+        memory.faults.inject(.dropBody(after: cutAfter), method: "GET", count: 1)
+        let destination = try LocalTree()
+        let attempts = NIOLockedValueBox(0)
+        let manager = TransferManager(options: .testing()) { event in
+            if case .started = event { attempts.withLockedValue { $0 += 1 } }
+        }
+        let report = try await manager.copy(from: memory.endpoint, to: destination.endpoint)
+        #expect(report.succeeded, sourceLocation: sourceLocation)
+        #expect(memory.faults.appliedFaults == 1, sourceLocation: sourceLocation)
+        #expect(attempts.withLockedValue { $0 } == 1, "continued within the download, not started again", sourceLocation: sourceLocation)
+        #expect(try destination.read("cut.bin") == bytes, sourceLocation: sourceLocation)
+    }
 }
 
 /// The options of the tests: quick retries.

@@ -277,20 +277,7 @@ struct TransferManagerTests {
 
     @Test("a download cut in the middle continues from where it stopped, into the same upload")
     func cutDownloadContinues() async throws {
-        let memory = MemoryServer()
-        let bytes = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13) })
-        _ = try await memory.provider.upload(data: bytes, to: "/cut.bin")
-        memory.faults.inject(.dropBody(after: 300_000), method: "GET", count: 1)
-        let destination = try LocalTree()
-        let attempts = NIOLockedValueBox(0)
-        let manager = TransferManager(options: .testing()) { event in
-            if case .started = event { attempts.withLockedValue { $0 += 1 } }
-        }
-        let report = try await manager.copy(from: memory.endpoint, to: destination.endpoint)
-        #expect(report.succeeded)
-        #expect(memory.faults.appliedFaults == 1)
-        #expect(attempts.withLockedValue { $0 } == 1)  // continued within the download, not started again
-        #expect(try destination.read("cut.bin") == bytes)
+        try await MemoryServer.expectCutDownloadContinues(size: 1 << 20, cutAfter: 300_000)
     }
 
     @Test("a file that keeps failing is reported, the others still go, and a sync then deletes nothing")

@@ -39,20 +39,7 @@ struct WholeFileCopyTests {
 
     @Test("a small file's download cut in the middle continues into the same buffer, without starting the file again")
     func cutSmallDownloadContinues() async throws {
-        let memory = MemoryServer()
-        let bytes = Data((0..<(100 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 13) })
-        _ = try await memory.provider.upload(data: bytes, to: "/cut.bin")
-        memory.faults.inject(.dropBody(after: 30_000), method: "GET", count: 1)
-        let destination = try LocalTree()
-        let attempts = NIOLockedValueBox(0)
-        let manager = TransferManager(options: .testing()) { event in
-            if case .started = event { attempts.withLockedValue { $0 += 1 } }
-        }
-        let report = try await manager.copy(from: memory.endpoint, to: destination.endpoint)
-        #expect(report.succeeded)
-        #expect(memory.faults.appliedFaults == 1)
-        #expect(attempts.withLockedValue { $0 } == 1)
-        #expect(try destination.read("cut.bin") == bytes)
+        try await MemoryServer.expectCutDownloadContinues(size: 100 << 10, cutAfter: 30_000)
     }
 
     @Test("a small file whose content is longer or shorter than the source listed is an integrity failure, and nothing is stored")
@@ -77,17 +64,11 @@ enum RecordedUpload: Equatable, Sendable {
 }
 
 /// A provider that records how each upload's body came, then passes it on.
-struct UploadRecorder: StorageProvider {
+struct UploadRecorder: ForwardingProvider {
     let base: any StorageProvider
     let uploads = NIOLockedValueBox<[String: RecordedUpload]>([:])
-    var capabilities: Capabilities { base.capabilities }
     var account: ProviderAccount { ProviderAccount(kind: "memory", server: "http://recorder.invalid") }
 
-    func item(at path: ItemPath) async throws -> Item { try await base.item(at: path) }
-    func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage { try await base.list(folder, page: page) }
-    func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
-        try await base.download(path, to: sink, options: options)
-    }
     func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
         let kind: RecordedUpload
         if let whole = source as? any WholeBodySource, let length = source.length, try whole.wholeBody().readableBytes == length {
@@ -98,21 +79,12 @@ struct UploadRecorder: StorageProvider {
         uploads.withLockedValue { $0[name] = kind }
         return try await base.upload(source, to: folder, name: name, options: options)
     }
-    func createFolder(named name: String, in parent: ItemPath) async throws -> Item { try await base.createFolder(named: name, in: parent) }
-    func delete(_ path: ItemPath) async throws { try await base.delete(path) }
-    func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-        try await base.move(source, to: destination, options: options)
-    }
-    func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-        try await base.copy(source, to: destination, options: options)
-    }
 }
 
 /// A provider whose listings and lookups declare every file `change` bytes longer than it is.
-struct ListedSizeChanger: StorageProvider {
+struct ListedSizeChanger: ForwardingProvider {
     let base: any StorageProvider
     let change: Int64
-    var capabilities: Capabilities { base.capabilities }
     var account: ProviderAccount { ProviderAccount(kind: "memory", server: "http://lying.invalid") }
 
     private func changed(_ item: Item) -> Item {
@@ -126,19 +98,5 @@ struct ListedSizeChanger: StorageProvider {
         var listed = try await base.list(folder, page: page)
         listed.items = listed.items.map(changed)
         return listed
-    }
-    func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
-        try await base.download(path, to: sink, options: options)
-    }
-    func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
-        try await base.upload(source, to: folder, name: name, options: options)
-    }
-    func createFolder(named name: String, in parent: ItemPath) async throws -> Item { try await base.createFolder(named: name, in: parent) }
-    func delete(_ path: ItemPath) async throws { try await base.delete(path) }
-    func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-        try await base.move(source, to: destination, options: options)
-    }
-    func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-        try await base.copy(source, to: destination, options: options)
     }
 }
