@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import ProviderAPI
-import SharedCache
 import TransferEngine
 
 /// How `copy`, `sync` and `check` compare files.
@@ -37,16 +36,12 @@ struct TreeTransferArguments: ParsableArguments {
         let (sourceProvider, sourcePath) = try await global.open(source)
         let (destinationProvider, destinationPath) = try await global.open(destination)
         // The job's plan and progress live in the cache database, so a killed run continues.
-        let jobs = TransferJobStore(cache: try CommandCache.store(at: try global.cacheDirectory()))
         let options = TransferManager.Options(
             transfers: transfers, fileRetry: RetryPolicy(maxAttempts: fileAttempts, baseDelay: .milliseconds(500)), dryRun: dryRun,
-            maxDelete: maxDelete, computeSourceDigests: !comparison.noSourceDigests, jobStore: jobs, startFresh: fresh)
-        let printer = TreeTransferPrinter(json: global.json, dryRun: dryRun)
-        let manager = TransferManager(options: options, observer: printer.observe)
-        let report = try await manager.run(
-            mode, from: TransferEndpoint(sourceProvider, at: sourcePath), to: TransferEndpoint(destinationProvider, at: destinationPath))
-        try printer.summarize(report, maxDelete: maxDelete)
-        if !report.succeeded { throw ExitCode(1) }
+            maxDelete: maxDelete, computeSourceDigests: !comparison.noSourceDigests, startFresh: fresh)
+        try await TreeTransferJob.run(
+            mode, from: TransferEndpoint(sourceProvider, at: sourcePath), to: TransferEndpoint(destinationProvider, at: destinationPath),
+            options: options, global: global, maxDelete: maxDelete)
     }
 }
 
@@ -110,7 +105,7 @@ struct CheckCommand: AsyncParsableCommand {
         let (sourceProvider, sourcePath) = try await global.open(source)
         let (destinationProvider, destinationPath) = try await global.open(destination)
         // Digests computed from source files are kept in the cache database, so an unchanged tree is read once.
-        let jobs = TransferJobStore(cache: try CommandCache.store(at: try global.cacheDirectory()))
+        let jobs = try TreeTransferJob.jobStore(global)
         let report = try await TransferManager(options: .init(computeSourceDigests: !comparison.noSourceDigests, jobStore: jobs)).check(
             TransferEndpoint(sourceProvider, at: sourcePath), against: TransferEndpoint(destinationProvider, at: destinationPath))
         if global.json {

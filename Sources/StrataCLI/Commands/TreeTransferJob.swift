@@ -4,18 +4,32 @@ import ProviderAPI
 import SharedCache
 import TransferEngine
 
-/// `get -r` and `put` of a folder: the local special case of `strata copy`, run by the transfer
-/// engine with copy semantics and printed as `copy` prints (``TreeTransferPrinter``).
+/// A tree job of the command line: `copy` and `sync`, and `get -r` and `put` of a folder (the local
+/// special case of `copy`), run by the transfer engine and printed by ``TreeTransferPrinter``.
 enum TreeTransferJob {
-    /// Copies `source` into `destination`, `transfers` files at once, printing each action and a
-    /// summary (or the report with `--json`); exit status 1 when anything failed. The job is kept
-    /// in the cache folder as `strata copy` keeps it, so a stopped run continues where it was.
+    /// Copies `source` into `destination`, `transfers` files at once, as ``run(_:from:to:options:global:maxDelete:)`` does.
     static func copy(from source: TransferEndpoint, to destination: TransferEndpoint, transfers: Int, global: GlobalOptions) async throws {
-        let printer = TreeTransferPrinter(json: global.json, dryRun: false)
-        let jobs = TransferJobStore(cache: try CommandCache.store(at: try global.cacheDirectory()))
-        let manager = TransferManager(options: TransferManager.Options(transfers: transfers, jobStore: jobs), observer: printer.observe)
-        let report = try await manager.copy(from: source, to: destination)
-        try printer.summarize(report, maxDelete: nil)
+        try await run(.copy, from: source, to: destination, options: TransferManager.Options(transfers: transfers), global: global)
+    }
+
+    /// The job store of the cache folder (`--cache`, else the default one): jobs' plans and progress,
+    /// and the digests computed from source files.
+    static func jobStore(_ global: GlobalOptions) throws -> TransferJobStore {
+        TransferJobStore(cache: try CommandCache.store(at: try global.cacheDirectory()))
+    }
+
+    /// Runs a copy or a sync with `options`, printing each action and a summary (or the report with
+    /// `--json`); exit status 1 when anything failed. The job is kept in the cache folder (`--cache`),
+    /// so a stopped run continues where it was.
+    static func run(
+        _ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint, options: TransferManager.Options,
+        global: GlobalOptions, maxDelete: Int? = nil
+    ) async throws {
+        var options = options
+        options.jobStore = try jobStore(global)
+        let printer = TreeTransferPrinter(json: global.json, dryRun: options.dryRun)
+        let report = try await TransferManager(options: options, observer: printer.observe).run(mode, from: source, to: destination)
+        try printer.summarize(report, maxDelete: maxDelete)
         if !report.succeeded { throw ExitCode(1) }
     }
 }

@@ -238,22 +238,19 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
                 let store = FileCredentialStore(
                     url: StrataDirectories.config().appendingPathComponent("credentials.json"))
                 // As for a URL: behind the cache when asked, and made without the network offline.
-                func resolvedRemote() async throws -> (provider: any StorageProvider, path: ItemPath) {
-                    let provider = try await registry.resolve(
-                        remote: name, store: store, transport: try transport(), logger: logger, retry: try retryPolicy(),
-                        timeouts: try timeouts(), onRetry: retryPrinter)
-                    return (try cached(provider, offlineWrites: offlineWrites), path)
-                }
-                if offline || !probe { return try await resolvedRemote() }
-                do {
-                    let provider = try await registry.makeProvider(
-                        remote: name, store: store, transport: try transport(), logger: logger, retry: try retryPolicy(),
-                        timeouts: try timeouts(), onRetry: retryPrinter)
-                    signedIn(provider)
-                    return (try cached(provider, offlineWrites: offlineWrites), path)
-                } catch where offlineWrites == .whenUnreachable && CachedProvider.isOffline(error) {
-                    return try await resolvedRemote()
-                }
+                let provider = try await made(
+                    offlineWrites: offlineWrites, probe: probe,
+                    resolve: {
+                        try await registry.resolve(
+                            remote: name, store: store, transport: try transport(), logger: logger, retry: try retryPolicy(),
+                            timeouts: try timeouts(), onRetry: retryPrinter)
+                    },
+                    connect: {
+                        try await registry.makeProvider(
+                            remote: name, store: store, transport: try transport(), logger: logger, retry: try retryPolicy(),
+                            timeouts: try timeouts(), onRetry: retryPrinter)
+                    })
+                return (provider, path)
             }
         }
         guard let url = URL(string: target), url.scheme != nil else {
@@ -262,23 +259,42 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         guard URLChecks.hasValidPort(url) else {
             throw ValidationError("the port of \(Redactor.redact(url: url)) is not in 1…65535")
         }
-        func resolved() throws -> (provider: any StorageProvider, path: ItemPath) {
-            let (provider, path) = try registry.resolve(
-                url, credentials: try credentials(for: url), options: options, transport: try transport(), logger: logger,
-                retry: try retryPolicy(), timeouts: try timeouts(), onRetry: retryPrinter)
-            return (try cached(provider, offlineWrites: offlineWrites), path)
-        }
-        // No probe: offline, the provider must not need the server to be made.
-        if offline || !probe { return try resolved() }
+        // The path below the provider's root is the URL's, whether the server was asked or not.
+        var path = ItemPath.root
+        let provider = try await made(
+            offlineWrites: offlineWrites, probe: probe,
+            resolve: {
+                let resolved = try registry.resolve(
+                    url, credentials: try credentials(for: url), options: options, transport: try transport(), logger: logger,
+                    retry: try retryPolicy(), timeouts: try timeouts(), onRetry: retryPrinter)
+                path = resolved.path
+                return resolved.provider
+            },
+            connect: {
+                let connected = try await registry.connect(
+                    url, credentials: try credentials(for: url), options: options, transport: try transport(), logger: logger,
+                    retry: try retryPolicy(), timeouts: try timeouts(), onRetry: retryPrinter)
+                path = connected.path
+                return connected.provider
+            })
+        return (provider, path)
+    }
+
+    /// A provider made by `connect` (which may ask the server), behind the cache as asked; made by
+    /// `resolve` (without the network) instead when offline or told not to probe (the provider
+    /// must not need the server to be made), and with `--queue-offline` when the server cannot be
+    /// reached: the write is then tried, and journaled when it fails the same way.
+    private func made(
+        offlineWrites: OfflineWrites, probe: Bool,
+        resolve: () async throws -> any StorageProvider, connect: () async throws -> any StorageProvider
+    ) async throws -> any StorageProvider {
+        if offline || !probe { return try cached(try await resolve(), offlineWrites: offlineWrites) }
         do {
-            let (provider, path) = try await registry.connect(
-                url, credentials: try credentials(for: url), options: options, transport: try transport(), logger: logger,
-                retry: try retryPolicy(), timeouts: try timeouts(), onRetry: retryPrinter)
+            let provider = try await connect()
             signedIn(provider)
-            return (try cached(provider, offlineWrites: offlineWrites), path)
+            return try cached(provider, offlineWrites: offlineWrites)
         } catch where offlineWrites == .whenUnreachable && CachedProvider.isOffline(error) {
-            // --queue-offline: the write is tried (and journaled when it fails the same way) without the probe.
-            return try resolved()
+            return try cached(try await resolve(), offlineWrites: offlineWrites)
         }
     }
 
