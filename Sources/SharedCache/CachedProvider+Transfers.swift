@@ -92,75 +92,62 @@ extension CachedProvider {
     }
 
     public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
-        let paths = [(try? folder.appending(name)) ?? folder]
-        if try await journals(paths) { return try await journal.recordUpload(source, to: folder, name: name, options: options) }
-        guard policy.mode != .cacheOnly else { throw notCached("writing") }
-        let item: Item
-        do {
-            item = try await base.upload(source, to: folder, name: name, options: options)
-        } catch where journalsAfter(error, source: source) {
-            return try await journal.recordUpload(source, to: folder, name: name, options: options)
+        try await write(at: [(try? folder.appending(name)) ?? folder], source: source) {
+            try await journal.recordUpload(source, to: folder, name: name, options: options)
+        } online: {
+            let item = try await base.upload(source, to: folder, name: name, options: options)
+            try? await store.saveItem(item, account: account)
+            return item
         }
-        try? await store.saveItem(item, account: account)
-        return item
     }
 
     public func createFolder(named name: String, in parent: ItemPath) async throws -> Item {
         let path = try parent.appending(name)
-        if try await journals([path]) { return try await journal.recordCreateFolder(path) }
-        guard policy.mode != .cacheOnly else { throw notCached("writing") }
-        let item: Item
-        do {
-            item = try await base.createFolder(named: name, in: parent)
-        } catch where journalsAfter(error) {
-            return try await journal.recordCreateFolder(path)
+        return try await write(at: [path]) {
+            try await journal.recordCreateFolder(path)
+        } online: {
+            let item = try await base.createFolder(named: name, in: parent)
+            try? await store.saveItem(item, account: account)
+            _ = try? await store.saveListing([], of: item.path, account: account, complete: true)
+            return item
         }
-        try? await store.saveItem(item, account: account)
-        _ = try? await store.saveListing([], of: item.path, account: account, complete: true)
-        return item
     }
 
     public func delete(_ path: ItemPath) async throws {
-        if try await journals([path]) { return try await journal.recordDelete(path) }
-        guard policy.mode != .cacheOnly else { throw notCached("writing") }
-        do {
-            try await base.delete(path)
-        } catch let error as ProviderError where error.code == .notFound {
+        try await write(at: [path]) {
+            try await journal.recordDelete(path)
+        } online: {
+            do {
+                try await base.delete(path)
+            } catch let error as ProviderError where error.code == .notFound {
+                try? await store.removeItem(at: path, account: account)
+                throw error
+            }
             try? await store.removeItem(at: path, account: account)
-            throw error
-        } catch where journalsAfter(error) {
-            return try await journal.recordDelete(path)
         }
-        try? await store.removeItem(at: path, account: account)
     }
 
     public func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-        if try await journals([source, destination]) { return try await journal.recordMove(from: source, to: destination, overwrite: options.overwrite) }
-        guard policy.mode != .cacheOnly else { throw notCached("writing") }
-        let item: Item
-        do {
-            item = try await base.move(source, to: destination, options: options)
-        } catch where journalsAfter(error) {
-            return try await journal.recordMove(from: source, to: destination, overwrite: options.overwrite)
+        try await write(at: [source, destination]) {
+            try await journal.recordMove(from: source, to: destination, overwrite: options.overwrite)
+        } online: {
+            let item = try await base.move(source, to: destination, options: options)
+            try? await store.removeItem(at: destination, account: account)
+            try? await store.moveItem(from: source, to: destination, account: account)
+            try? await store.saveItem(item, account: account)
+            return item
         }
-        try? await store.removeItem(at: destination, account: account)
-        try? await store.moveItem(from: source, to: destination, account: account)
-        try? await store.saveItem(item, account: account)
-        return item
     }
 
     public func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-        if try await journals([source, destination]) { return try await journal.recordCopy(from: source, to: destination, overwrite: options.overwrite) }
-        guard policy.mode != .cacheOnly else { throw notCached("writing") }
-        let item: Item
-        do {
-            item = try await base.copy(source, to: destination, options: options)
-        } catch where journalsAfter(error) {
-            return try await journal.recordCopy(from: source, to: destination, overwrite: options.overwrite)
+        try await write(at: [source, destination]) {
+            try await journal.recordCopy(from: source, to: destination, overwrite: options.overwrite)
+        } online: {
+            let item = try await base.copy(source, to: destination, options: options)
+            try? await store.removeItem(at: destination, account: account)
+            try? await store.saveItem(item, account: account)
+            return item
         }
-        try? await store.removeItem(at: destination, account: account)
-        try? await store.saveItem(item, account: account)
-        return item
     }
 
     /// The server's search where it has one and can be reached; else the cached metadata.

@@ -28,6 +28,22 @@ extension CachedProvider {
         try await journal.resolve(id, resolution, on: base)
     }
 
+    /// A write on `paths`: `record`ed in the journal at once when ``journals(_:)`` says so; else
+    /// sent by `online` (which also updates the cache), unless the policy answers from the cache
+    /// alone; and `record`ed after all when `online` failed because the server could not be reached
+    /// and ``offlineWrites`` allow it (``journalsAfter(_:source:)``).
+    func write<Result>(
+        at paths: [ItemPath], source: (any UploadSource)? = nil, record: () async throws -> Result, online: () async throws -> Result
+    ) async throws -> Result {
+        if try await journals(paths) { return try await record() }
+        guard policy.mode != .cacheOnly else { throw notCached("writing") }
+        do {
+            return try await online()
+        } catch where journalsAfter(error, source: source) {
+            return try await record()
+        }
+    }
+
     /// Whether a write on `paths` goes straight to the journal: always in explicit offline mode,
     /// and while a journaled entry on an overlapping path waits (so writes stay in order).
     func journals(_ paths: [ItemPath]) async throws -> Bool {
