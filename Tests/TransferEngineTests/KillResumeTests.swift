@@ -108,10 +108,7 @@ struct KillResumeTests {
         let servers = try #require(environment["STRATA_SERVERS_DIR"], "STRATA_SERVERS_DIR is not set: run with scripts/with-servers")
         let served = try #require(environment["STRATA_APACHE_ROOT"], "STRATA_APACHE_ROOT is not set: run with scripts/with-servers")
         let log = URL(fileURLWithPath: servers).appendingPathComponent("run/apache-access.log")
-        guard case .basic(let user, let password) = apache.credentials else {
-            Issue.record("the Apache account is not a user and password")
-            return
-        }
+        let (user, password) = (apache.user, apache.password)
 
         // 200 files of 4 to 60 KiB in 5 folders.
         let source = try LocalTree()

@@ -11,8 +11,12 @@ public struct LiveWebDAVServer: Sendable, CustomStringConvertible {
     public let name: String
     /// Its root URL.
     public let url: URL
+    /// The test account's user name and password.
+    public let user: String
+    public let password: String
+
     /// The test account.
-    public let credentials: Credentials
+    public var credentials: Credentials { .basic(username: user, password: password) }
 
     public var description: String { name }
 
@@ -28,6 +32,6 @@ public struct LiveWebDAVServer: Sendable, CustomStringConvertible {
                 sourceLocation: sourceLocation)
             throw ProviderError(.network, "no \(name) server")
         }
-        return LiveWebDAVServer(name: name, url: url, credentials: .basic(username: user, password: password))
+        return LiveWebDAVServer(name: name, url: url, user: user, password: password)
     }
 }

@@ -15,10 +15,9 @@ struct LocalToApacheCommandTests {
         let apache = try await PairServer.live("apache")
         let live = try LiveWebDAVServer.named("apache")
         defer { Task { await apache.stop() } }
-        guard case .basic(let user, let password) = live.credentials, let host = live.url.host, let port = live.url.port else {
-            Issue.record("the Apache URL \(live.url) has no host and port, or its account no password")
-            return
-        }
+        let (user, password) = (live.user, live.password)
+        let host = try #require(live.url.host, "the Apache URL \(live.url) has no host")
+        let port = try #require(live.url.port, "the Apache URL \(live.url) has no port")
         let tree = try LocalTree()
         try PairTree.awkward(tree)
         try PairTree.many(tree, count: 1000)
