@@ -175,7 +175,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SharedCacheTests",
-            dependencies: [ "ProviderKit", "NextcloudTestServer",
+            dependencies: [ "ProviderKit", "NextcloudTestServer", "StrataProcessKit",
                 "SharedCache", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

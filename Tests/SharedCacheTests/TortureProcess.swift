@@ -1,4 +1,5 @@
 import Foundation
+import StrataProcessKit
 import Testing
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Testing
 
 /// The `strata-cache-torture` child process, found next to the test bundle.
 struct TortureProcess {
-    let process = Process()
+    let process: ChildProcess
     let log: URL
 
     /// The torture executable; a missing one is an error (the tests fail, never skip).
@@ -31,10 +32,7 @@ struct TortureProcess {
     /// Starts `arguments` with a fresh log file, appended as the last argument.
     init(_ arguments: [String], log: URL) throws {
         self.log = log
-        process.executableURL = try Self.executable()
-        process.arguments = arguments + [log.path]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        process = try ChildProcess(executable: try Self.executable(), arguments: arguments + [log.path], output: .null, error: .inherit)
     }
 
     /// The log's lines so far.
@@ -53,20 +51,17 @@ struct TortureProcess {
         }
     }
 
-    /// Kills the child with SIGKILL and waits for it.
-    func kill() {
-        #if canImport(Glibc)
-            _ = Glibc.kill(process.processIdentifier, SIGKILL)
-        #else
-            _ = Darwin.kill(process.processIdentifier, SIGKILL)
-        #endif
-        process.waitUntilExit()
+    /// Kills the child with SIGKILL and waits for it; returns how it ended (by itself, when it
+    /// was done before the signal).
+    @discardableResult
+    func kill() -> ChildProcess.Termination {
+        process.signal(SIGKILL)
+        return process.waitUntilExit()
     }
 
     /// Waits for the child to exit by itself; returns its status.
     func wait() async -> Int32 {
-        while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
-        return process.terminationStatus
+        await process.terminated().status
     }
 }
 

@@ -43,47 +43,32 @@ struct KillResumeTests {
     /// it printed `count` files as copied (then reads what it had printed before dying).
     static func runKilled(_ arguments: [String], environment: [String: String], afterCopied count: Int) async throws -> KilledRun {
         let binary = try StrataProcess.binary()
-        return try await withCheckedThrowingContinuation { continuation in
+        let errorURL = FileManager.default.temporaryDirectory.appendingPathComponent("strata-kill-\(UUID().uuidString).err")
+        defer { try? FileManager.default.removeItem(at: errorURL) }
+        let child = try ChildProcess(executable: binary, arguments: arguments, environment: environment, output: .pipe, error: .file(errorURL))
+        return await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                let process = Process()
-                process.executableURL = binary
-                process.arguments = arguments
-                process.environment = environment
-                let output = Pipe()
-                process.standardOutput = output
-                let errorURL = FileManager.default.temporaryDirectory.appendingPathComponent("strata-kill-\(UUID().uuidString).err")
-                _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-                defer { try? FileManager.default.removeItem(at: errorURL) }
-                process.standardError = try? FileHandle(forWritingTo: errorURL)
-                process.standardInput = FileHandle.nullDevice
-                do { try process.run() } catch {
-                    continuation.resume(throwing: error)
-                    return
-                }
                 var pending = Data()
                 var all = Data()
                 var reported: [String] = []
                 var sentKill = false
-                var buffer = [UInt8](repeating: 0, count: 64 << 10)
-                let descriptor = output.fileHandleForReading.fileDescriptor
                 while true {
-                    let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                    if got < 0, errno == EINTR { continue }
-                    if got <= 0 { break }
-                    pending.append(contentsOf: buffer[0..<got])
-                    all.append(contentsOf: buffer[0..<got])
+                    let piece = child.readPiece()
+                    if piece.isEmpty { break }
+                    pending.append(piece)
+                    all.append(piece)
                     while let newline = pending.firstIndex(of: 10) {
                         let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
                         pending.removeSubrange(pending.startIndex...newline)
                         if let path = copiedPath(line) { reported.append(path) }
                     }
                     if !sentKill, reported.count >= count {
-                        kill(process.processIdentifier, SIGKILL)
+                        child.signal(SIGKILL)
                         sentKill = true
                     }
                 }
-                process.waitUntilExit()
-                let killed = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+                let termination = child.waitUntilExit()
+                let killed = termination.signaled && termination.status == SIGKILL
                 let error = String(decoding: (try? Data(contentsOf: errorURL)) ?? Data(), as: UTF8.self)
                 continuation.resume(
                     returning: KilledRun(reported: reported, killed: killed, output: String(decoding: all, as: UTF8.self), error: error))

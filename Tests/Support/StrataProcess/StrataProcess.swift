@@ -63,59 +63,25 @@ public enum StrataProcess {
         return environment
     }
 
-    /// The next bytes from `handle` (empty at the end, or on an error), retrying a read that a
-    /// signal interrupted: Foundation's own `FileHandle` reads trap on `EINTR` on Linux, which a
-    /// child's SIGCHLD under load brought about (a crash of the whole test process in CI).
-    static func readPiece(_ handle: FileHandle) -> Data {
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
-            if count >= 0 { return Data(buffer[0..<count]) }
-            if errno != EINTR { return Data() }
-        }
-    }
-
-    /// Everything `handle` gives until its end (``readPiece(_:)`` after ``readPiece(_:)``).
-    static func readToEnd(_ handle: FileHandle) -> Data {
-        var data = Data()
-        while true {
-            let piece = readPiece(handle)
-            if piece.isEmpty { return data }
-            data.append(piece)
-        }
-    }
-
     /// Runs strata with `arguments`, stdin from /dev/null, killing it after `limit` seconds.
     public static func run(
         _ arguments: [String], environment overrides: [String: String?] = [:], directory: URL? = nil, limit: TimeInterval = 120
     ) async throws -> StrataRun {
         let binary = try binary()
-        return try await withCheckedThrowingContinuation { continuation in
+        let errorURL = FileManager.default.temporaryDirectory.appendingPathComponent("strata-run-\(UUID().uuidString).err")
+        defer { try? FileManager.default.removeItem(at: errorURL) }
+        let child = try ChildProcess(
+            executable: binary, arguments: arguments, environment: environment(overrides), directory: directory,
+            output: .pipe, error: .file(errorURL))
+        return await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                let process = Process()
-                process.executableURL = binary
-                process.arguments = arguments
-                process.environment = environment(overrides)
-                if let directory { process.currentDirectoryURL = directory }
-                let output = Pipe()
-                let errorURL = FileManager.default.temporaryDirectory.appendingPathComponent("strata-run-\(UUID().uuidString).err")
-                _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-                defer { try? FileManager.default.removeItem(at: errorURL) }
-                process.standardOutput = output
-                process.standardInput = FileHandle.nullDevice
-                do {
-                    process.standardError = try FileHandle(forWritingTo: errorURL)
-                    try process.run()
-                } catch {
-                    continuation.resume(throwing: error)
-                    return
-                }
-                let killed = watch(process, limit: limit)
-                let data = readToEnd(output.fileHandleForReading)
-                process.waitUntilExit()
+                let killed = watch(child, limit: limit)
+                let data = child.readToEnd()
+                let termination = child.waitUntilExit()
                 killed.timer.cancel()
                 let errorData = (try? Data(contentsOf: errorURL)) ?? Data()
-                continuation.resume(returning: result(process, killed: killed.flag, output: data, error: String(decoding: errorData, as: UTF8.self)))
+                continuation.resume(
+                    returning: result(termination, killed: killed.flag, output: data, error: String(decoding: errorData, as: UTF8.self)))
             }
         }
     }
@@ -129,59 +95,48 @@ public enum StrataProcess {
     ) async throws -> StrataRun {
         let binary = try binary()
         let command = ([binary.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        return try await withCheckedThrowingContinuation { continuation in
+        let child = try ChildProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/script"), arguments: ["-qefc", command, "/dev/null"],
+            environment: environment(overrides), input: .pipe, output: .pipe, error: .output)
+        return await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-                process.arguments = ["-qefc", command, "/dev/null"]
-                process.environment = environment(overrides)
-                let output = Pipe()
-                let input = Pipe()
-                process.standardOutput = output
-                process.standardError = output
-                process.standardInput = input
-                do {
-                    try process.run()
-                } catch {
-                    continuation.resume(throwing: error)
-                    return
-                }
-                let killed = watch(process, limit: limit)
+                let killed = watch(child, limit: limit)
                 var data = Data()
                 var answered = 0
                 while true {
-                    let piece = readPiece(output.fileHandleForReading)
+                    let piece = child.readPiece()
                     if piece.isEmpty { break }
                     data.append(piece)
                     let prompts = String(decoding: data, as: UTF8.self).components(separatedBy: prompt).count - 1
                     while answered < prompts {
                         answered += 1
-                        input.fileHandleForWriting.write(Data((answer(answered) + "\n").utf8))
+                        child.write(Data((answer(answered) + "\n").utf8))
                     }
                 }
-                process.waitUntilExit()
+                let termination = child.waitUntilExit()
                 killed.timer.cancel()
-                continuation.resume(returning: result(process, killed: killed.flag, output: data, error: String(decoding: data, as: UTF8.self)))
+                continuation.resume(
+                    returning: result(termination, killed: killed.flag, output: data, error: String(decoding: data, as: UTF8.self)))
             }
         }
     }
 
-    private static func watch(_ process: Process, limit: TimeInterval) -> (timer: DispatchWorkItem, flag: NIOLockedValueBox<Bool>) {
+    /// Sends SIGTERM to `child` after `limit` seconds unless the returned timer is cancelled first.
+    private static func watch(_ child: ChildProcess, limit: TimeInterval) -> (timer: DispatchWorkItem, flag: NIOLockedValueBox<Bool>) {
         let killed = NIOLockedValueBox(false)
         let timer = DispatchWorkItem {
-            if process.isRunning {
+            if child.isRunning, child.signal(SIGTERM) {
                 killed.withLockedValue { $0 = true }
-                process.terminate()
             }
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: timer)
         return (timer, killed)
     }
 
-    private static func result(_ process: Process, killed: NIOLockedValueBox<Bool>, output: Data, error: String) -> StrataRun {
+    private static func result(_ termination: ChildProcess.Termination, killed: NIOLockedValueBox<Bool>, output: Data, error: String) -> StrataRun {
         StrataRun(
-            status: process.terminationStatus,
-            trapped: process.terminationReason == .uncaughtSignal && process.terminationStatus != SIGTERM,
+            status: termination.status,
+            trapped: termination.signaled && termination.status != SIGTERM,
             killed: killed.withLockedValue { $0 }, output: output, error: error)
     }
 }
