@@ -193,6 +193,34 @@ struct SyncJournalTests {
         #expect(seen == ["recorded upload", "recorded createFolder", "failed", "replayed upload", "replayed createFolder"], "\(seen)")
     }
 
+    @Test("online again, a write at, above or below a waiting entry is journaled behind it; an unrelated write goes to the server")
+    func overlappingWritesStayInOrder() async throws {
+        let rig = try JournalRig()
+        defer { rig.remove() }
+        try await seeded(rig)
+        let cached = rig.online()
+        #expect(try await cached.journal.holds(["/docs"]) == false)
+        rig.cutNetwork()
+        _ = try await cached.upload(DataSource(string: "offline\n"), to: "/docs", name: "c.txt", options: UploadOptions())
+        let back = CachedProvider(wrapping: InMemoryProvider(transport: rig.recording), store: rig.store, offlineWrites: .whenUnreachable)
+        #expect(try await back.journal.holds(["/docs/c.txt"]))
+        #expect(try await back.journal.holds(["/docs"]))
+        #expect(try await back.journal.holds(["/docs/c.txt/inner"]))
+        #expect(try await back.journal.holds(["/docs/c.txt2", "/other"]) == false)
+        let sentBefore = rig.writes().count
+        // Below the pending upload's folder: journaled, nothing sent.
+        _ = try await back.upload(DataSource(string: "second\n"), to: "/docs", name: "c.txt", options: UploadOptions())
+        #expect(rig.writes().count == sentBefore)
+        #expect(try await back.journal.count() == 1)
+        // Elsewhere: sent at once.
+        _ = try await back.createFolder(named: "elsewhere", in: .root)
+        #expect(rig.writes().count == sentBefore + 1)
+        #expect(try await back.journal.count() == 1)
+        let report = try await back.replayJournal()
+        #expect(report.replayed.count == 1 && report.remaining == 0, "\(report)")
+        #expect(try await rig.content("/docs/c.txt") == "second\n")
+    }
+
     @Test("quota exceeded or a server error keeps the entry, reported as failed, and a later replay sends it once")
     func failuresKeepTheEntry() async throws {
         let rig = try JournalRig()

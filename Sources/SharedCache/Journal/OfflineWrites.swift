@@ -51,8 +51,7 @@ extension CachedProvider {
         case .off: return false
         case .always: return true
         case .whenUnreachable:
-            let waiting = try await journal.entries()
-            return waiting.contains { SyncJournal.overlaps($0.action.paths, paths) }
+            return try await journal.holds(paths)
         }
     }
 

@@ -63,6 +63,21 @@ public final class SyncJournal: Sendable {
         return try await store.read { db in try JournalSchema.rows(account: key, in: db).map(\.entry) }
     }
 
+    /// Whether a waiting entry's paths (``JournalAction/paths``) overlap any of `paths` (at, above or
+    /// below). An empty journal costs one indexed lookup; otherwise only the actions are decoded.
+    public func holds(_ paths: [ItemPath]) async throws -> Bool {
+        let key = accountKey
+        return try await store.read { db in
+            let actions = try Data.fetchCursor(db, sql: "SELECT action FROM journal WHERE account = ? ORDER BY id", arguments: [key])
+            let decoder = JSONDecoder()
+            while let data = try actions.next() {
+                let action = try decoder.decode(JournalAction.self, from: data)
+                if SyncJournal.overlaps(action.paths, paths) { return true }
+            }
+            return false
+        }
+    }
+
     /// The entry `id` of this account, or nil when there is none (replayed, dropped, or another account's).
     public func entry(_ id: Int64) async throws -> JournalEntry? {
         let key = accountKey
