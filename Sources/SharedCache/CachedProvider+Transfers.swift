@@ -150,9 +150,11 @@ extension CachedProvider {
         }
     }
 
-    /// The server's search where it has one and can be reached; else the cached metadata.
+    /// The server's search where it has one and can be reached (with the items waiting in the
+    /// journal that the query matches added to its first page); else the cached metadata.
     public func search(_ query: Query, page: PageRequest) async throws -> ItemPage {
-        // Found items the journal moved, deleted or replaced are shown as it says (items it made are found in the cached view).
+        // Found items the journal moved, deleted or replaced are shown as it says; on the first page,
+        // items it made or moved that the query matches in the cached view are added.
         let overlay = try await journal.overlay { _ in true }
         if policy.mode != .cacheOnly, base.capabilities.supports(.search) {
             do {
@@ -160,13 +162,31 @@ extension CachedProvider {
                 let owned = overlay.serverOwned(found.items)
                 if !owned.isEmpty { try? await store.saveItems(owned, account: account) }
                 guard !overlay.isEmpty else { return found }
-                let items = overlay.items(found.items)
-                return ItemPage(items: items, next: found.next, totalCount: found.next == nil ? items.count : found.totalCount)
+                var items = overlay.items(found.items)
+                let added = page.cursor == nil ? try await pendingMatches(query, overlay: overlay, besides: items, room: page.limit) : []
+                items += added
+                let total = found.next == nil ? items.count : found.totalCount.map { $0 + added.count }
+                return ItemPage(items: items, next: found.next, totalCount: total)
             } catch where Self.isOffline(error) {}
         }
         if case .native = query { throw ProviderError.unsupported("native queries over the cache") }
         let items = overlay.items(try await store.search(query, account: account, limit: page.limit))
         return ItemPage(items: items, totalCount: items.count)
+    }
+
+    /// The items the journal made or moved (not yet on the server, so no server search finds them)
+    /// that `query` matches in the cached view, beyond `besides`, at most enough to fill a page of
+    /// `room` items. None for a query the cache cannot evaluate (a native one).
+    private func pendingMatches(_ query: Query, overlay: JournalOverlay, besides items: [Item], room: Int?) async throws -> [Item] {
+        let space = room.map { $0 - items.count } ?? Int.max
+        guard space > 0, let cached = try? await store.search(query, account: account) else { return [] }
+        var seen = Set(items.map { PathKey($0.path) })
+        var added: [Item] = []
+        for item in overlay.items(cached) where added.count < space {
+            guard case .journal = overlay.owner(of: item.path), seen.insert(PathKey(item.path)).inserted else { continue }
+            added.append(item)
+        }
+        return added
     }
 
     public func shares(of path: ItemPath) async throws -> [Share] { try await base.shares(of: path) }

@@ -221,6 +221,27 @@ struct SyncJournalTests {
         #expect(try await rig.content("/docs/c.txt") == "second\n")
     }
 
+    @Test("online again before the replay, the server's search finds what was written offline, marked pending, and no longer what was deleted offline")
+    func searchShowsOfflineWrites() async throws {
+        let rig = try JournalRig()
+        defer { rig.remove() }
+        try await seeded(rig)
+        let cached = rig.online()
+        rig.cutNetwork()
+        _ = try await cached.upload(DataSource(string: "offline\n"), to: "/docs", name: "note-offline.txt", options: UploadOptions())
+        try await cached.delete("/docs/a.txt")
+        let back = CachedProvider(wrapping: InMemoryProvider(transport: rig.recording), store: rig.store, offlineWrites: .whenUnreachable)
+        #expect(back.capabilities.supports(.search))
+        let found = try await back.search(.nameContains("note-offline"), page: PageRequest())
+        #expect(found.items.map(\.path) == ["/docs/note-offline.txt"])
+        #expect(found.items.first?.properties[CacheMarks.pending] == "true")
+        let txt = try await back.search(.nameContains(".txt"), page: PageRequest())
+        #expect(Set(txt.items.map(\.path)) == ["/docs/b.txt", "/docs/note-offline.txt"])
+        #expect(txt.totalCount == 2)
+        let limited = try await back.search(.nameContains(".txt"), page: PageRequest(limit: 1))
+        #expect(limited.items.count == 1)
+    }
+
     @Test("quota exceeded or a server error keeps the entry, reported as failed, and a later replay sends it once")
     func failuresKeepTheEntry() async throws {
         let rig = try JournalRig()
