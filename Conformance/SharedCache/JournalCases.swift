@@ -9,7 +9,7 @@ import SharedCache
 /// The cases use the journal's explicit offline mode (`OfflineWrites.always` over a cache-only
 /// view), so they need no transport and run for every adapter, local ones included.
 enum JournalCases {
-    static var all: [ConformanceCase] { [replay, conflict, folderGone] }
+    static var all: [ConformanceCase] { [replay, conflict, folderGone, search] }
 
     /// A cache over the provider, read online once (`folder` listed), and an offline view of it that journals every write.
     private static func rig(_ context: ConformanceContext, _ name: String) async throws -> (online: CachedProvider, offline: CachedProvider) {
@@ -129,6 +129,27 @@ enum JournalCases {
 
         try await online.resolveJournal(conflict.entryID, .keepMine)
         try await context.expectContent(try folder.path.appending("orphan.txt"), mine, "after keep-mine")
+    }
+}
+
+extension JournalCases {
+    static let search = ConformanceCase(
+        "journal.search", requires: [.search],
+        summary: "Before the replay, the online search finds a file uploaded offline (marked pending) and not one deleted offline"
+    ) { context in
+        try await context.upload(text: "deleted offline\n", as: "jsearch-gone.txt")
+        let (online, offline) = try await rig(context, "journal-search-cache")
+        _ = try await offline.upload(DataSource(bytes: Array("offline\n".utf8)), to: context.folder, name: "jsearch-new.txt", options: UploadOptions())
+        try await offline.delete(try context.path("jsearch-gone.txt"))
+
+        let query = Query.and([.under(context.folder), .nameContains("jsearch")])
+        let found = try await online.search(query, page: PageRequest())
+        let names = found.items.map(\.name).sorted()
+        try context.expect(names == ["jsearch-new.txt"], "the online search before the replay found \(names)")
+        try context.expect(
+            found.items.first?.properties[CacheMarks.pending] == "true", "the file uploaded offline is found but not marked pending")
+        let report = try await online.replayJournal()
+        try context.expect(report.replayed.count == 2, "the replay: \(report.replayed.count) replayed")
     }
 }
 

@@ -26,7 +26,9 @@ public enum SharedCacheConformance {
     /// - `journal.replay`: offline uploads, a rename, a delete and a new folder, shown pending, replayed in order;
     /// - `journal.conflict`: a file changed on the server meanwhile is a conflict that changes nothing
     ///   on the server; keep-mine writes a new name, take-theirs keeps the server's;
-    /// - `journal.targetFolderGone`: an upload into a folder deleted on the server is a conflict; keep-mine makes it again.
+    /// - `journal.targetFolderGone`: an upload into a folder deleted on the server is a conflict; keep-mine makes it again;
+    /// - `journal.search` (providers with search): before the replay, the online search finds a file
+    ///   uploaded offline, marked pending, and not one deleted offline.
     ///
     /// The cases use the journal's explicit offline mode, so they need no transport and run for every adapter.
     public static var journal: [ConformanceCase] { JournalCases.all }
