@@ -12,7 +12,7 @@ struct Strata: AsyncParsableCommand {
             Targets are URLs whose scheme picks the adapter (webdav://host/path, webdavs://host/path, \
             nuxeo://host/nuxeo/default-domain/workspaces/ws, pydio://host/pydio/my-files/folder, \
             nuxeos://… and pydios://… for HTTPS) or saved remotes \
-            (name:/path, from --remotes). Credentials come from --user and the STRATA_PASSWORD or \
+            (name:/path, from --remotes; 'strata remote add NAME URL' saves one). Credentials come from --user and the STRATA_PASSWORD or \
             STRATA_TOKEN environment variables (or --password-file); they are never printed. Adapter \
             options go in -o key=value (repeatable), e.g. -o auth=token for Nuxeo token authentication. \
             --cache DIR keeps an offline cache of what is read; --offline answers from it alone, and \
@@ -27,7 +27,7 @@ struct Strata: AsyncParsableCommand {
             RemoveCommand.self, MoveCommand.self, CopyCommand.self, TreeCopyCommand.self, SyncCommand.self, CheckCommand.self,
             SearchCommand.self, ShareCommand.self,
             SharesCommand.self, UnshareCommand.self, ConformanceCommand.self, DetectCommand.self, CacheCommand.self,
-            PendingCommand.self, ReplayCommand.self, ResolveCommand.self, AdaptersCommand.self,
+            PendingCommand.self, ReplayCommand.self, ResolveCommand.self, AdaptersCommand.self, RemoteCommand.self,
         ])
 
     /// `error` as it may be printed: a ``ProviderError`` (whose message may quote a server) with

@@ -235,8 +235,11 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
                 let path = try ItemPath(String(target[target.index(after: colon)...]))
                 remote.options.merge(options) { _, new in new }
                 registry.addRemote(remote)
-                let store = FileCredentialStore(
-                    url: StrataDirectories.config().appendingPathComponent("credentials.json"))
+                // The saved login, unless one is given on the command line or none is saved.
+                let saved = FileCredentialStore(url: StrataDirectories.config().appendingPathComponent("credentials.json"))
+                let explicit = login.user != nil || bearer || passwordFile != nil
+                let hasSaved = try await saved.credentials(for: name).map { $0 != .none } ?? false
+                let store = RemoteCredentials(saved: saved, override: explicit || !hasSaved ? try credentials(for: remote.url) : nil)
                 // As for a URL: behind the cache when asked, and made without the network offline.
                 let provider = try await made(
                     offlineWrites: offlineWrites, probe: probe,

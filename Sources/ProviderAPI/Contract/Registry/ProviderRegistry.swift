@@ -104,6 +104,11 @@ public final class ProviderRegistry: Sendable {
         state.withLockedValue { $0.remotes[remote.name] = remote }
     }
 
+    /// Forgets the saved remote called `name` (``saveRemotes(to:)`` then writes the file without it).
+    public func removeRemote(named name: String) {
+        state.withLockedValue { _ = $0.remotes.removeValue(forKey: name) }
+    }
+
     /// The saved remote called `name`.
     public func remote(named name: String) -> SavedRemote? {
         state.withLockedValue { $0.remotes[name] }
