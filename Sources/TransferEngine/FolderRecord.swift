@@ -11,12 +11,16 @@ import SharedCache
 /// nothing below it, else read again once the run is over. A `check` records the folders it found
 /// the same. The record is used only by the same job (``TransferJobKey``) with the same settings
 /// (``settings``), and only where both sides declare recursive etags: one side's etag alone never
-/// shows a tree unchanged.
+/// shows a tree unchanged. A side that is a `CachedProvider` counts by its base's capabilities;
+/// while it holds offline writes waiting in its journal (which its listings show and its server's
+/// etags do not), the record is neither used nor made.
 struct FolderRecord: Sendable {
     let key: TransferJobKey
     let store: TransferJobStore
     /// The rule and options a record was made with; a record made with others is not used.
     let settings: String
+    /// The two sides, as the job reaches them.
+    let sides: [any StorageProvider]
 
     /// The record of the job of `key` in `store`, or `nil` when the two sides' folder etags do not
     /// both cover their contents.
@@ -26,13 +30,24 @@ struct FolderRecord: Sendable {
         else { return nil }
         self.key = key
         self.store = store
+        sides = [source.provider, destination.provider]
         settings = "rule=\(rule.kind.rawValue) algorithm=\(rule.algorithm?.rawValue ?? "-") computed=\(rule.computedOnSource) tolerance=\(rule.tolerance.map { "\($0)" } ?? "-")"
     }
 
     /// The folders recorded by the job's last finished run (a record that cannot be read is none:
     /// it costs listings, never a wrong answer).
     func known() async -> [ItemPath: FolderVersion] {
-        (try? await store.folderVersions(of: key, settings: settings)) ?? [:]
+        guard await !hasWaitingWrites() else { return [:] }
+        return (try? await store.folderVersions(of: key, settings: settings)) ?? [:]
+    }
+
+    /// Whether either side is a `CachedProvider` whose journal holds offline writes not yet sent
+    /// (a journal that cannot be read counts as holding some).
+    private func hasWaitingWrites() async -> Bool {
+        for case let cached as CachedProvider in sides {
+            guard let waiting = try? await cached.store.journal(for: cached.account).count(), waiting == 0 else { return true }
+        }
+        return false
     }
 
     /// Records the folders of `plan` after it ran with no failure (`wrote`: the run changed the
@@ -40,6 +55,7 @@ struct FolderRecord: Sendable {
     /// recorded). The destination folders the run wrote below are read again, up to `concurrency`
     /// at once.
     func record(_ plan: TransferPlan, wrote: Bool, destination: any StorageProvider, concurrency: Int) async {
+        guard await !hasWaitingWrites() else { return }
         let listed = plan.scan.listed
         // Folders with an action or a problem at or below them.
         var dirty: Set<ItemPath> = []

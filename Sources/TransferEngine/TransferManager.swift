@@ -79,7 +79,8 @@ public struct TransferManager: Sendable {
         /// one request per side, a change deep down one listing per folder on its way. A run
         /// started fresh (``startFresh``) or comparing by another ``SameFileRule`` lists every folder.
         public var jobStore: TransferJobStore?
-        /// Whether an unfinished job in ``jobStore`` is started over instead of taken up.
+        /// Whether an unfinished job in ``jobStore`` is started over instead of taken up, and the folder
+        /// etags its last finished run kept are ignored (every folder is listed).
         public var startFresh: Bool
 
         /// Creates options.

@@ -264,4 +264,35 @@ struct RecursiveETagResyncTests {
         #expect(destination.listed(since: mark) == Self.folders.map { $0 == "/" ? "/from-apache" : "/from-apache" + $0 }.sorted())
         await Self.stop(nextcloud, destination)
     }
+
+    @Test("a CachedProvider source counts by its base: one request per side; with an offline write waiting, every folder is listed")
+    func cachedSource() async throws {
+        let jobs = try TransferJobTests.Jobs()
+        let source = try await Side.start()
+        let destination = try await Side.start()
+        try await Self.fill(source.provider)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-cached-source-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cached = CachedProvider(wrapping: source.provider, store: try CacheStore(directory: folder), offlineWrites: .always)
+        #expect(cached.capabilities.features.contains(.recursiveETags))
+        var options = TransferManager.Options.testing()
+        options.pageSize = 1000
+        options.jobStore = jobs.store
+        let manager = TransferManager(options: options)
+        let from = TransferEndpoint(cached, at: .root)
+        #expect(try await manager.sync(from: from, to: Self.endpoint(destination)).filesCopied == 50)
+
+        let marks = (source.log.all.count, destination.log.all.count)
+        #expect(try await manager.sync(from: from, to: Self.endpoint(destination)).plan.changesNothing)
+        #expect(source.log.since(marks.0).count == 1, "\(source.log.since(marks.0))")
+        #expect(destination.log.since(marks.1).count == 1, "\(destination.log.since(marks.1))")
+
+        // An upload kept in the journal: the server's etags do not show it, the cached listing does.
+        _ = try await cached.upload(DataSource(string: "written offline"), to: "/a/b", name: "offline.txt", options: UploadOptions())
+        let pending = source.log.all.count
+        let again = try await manager.sync(from: from, to: Self.endpoint(destination))
+        #expect(again.plan.actions(.copyFile).map(\.relativePath) == ["/a/b/offline.txt"])
+        #expect(source.listed(since: pending) == Self.folders.sorted())
+        await Self.stop(source, destination)
+    }
 }
