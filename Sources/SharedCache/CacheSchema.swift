@@ -145,6 +145,9 @@ enum CacheSchema {
         migrator.registerMigration("v5-upload-checkpoints") { db in try UploadCheckpointTable.create(db) }
         // v6-sync-journal: the offline writes waiting for the server (SyncJournal), in order.
         migrator.registerMigration("v6-sync-journal") { db in try JournalSchema.create(db) }
+        // v7-job-folder-etags: each folder's etag on both sides after a transfer job's last finished
+        // run, where both sides' folder etags are recursive, so an unchanged subtree is not listed again.
+        migrator.registerMigration("v7-job-folder-etags") { db in try TransferJobStore.createFolderTable(db) }
         return migrator
     }
 }

@@ -85,12 +85,14 @@ public final class CacheStore: Sendable {
                         (SELECT id FROM transfer_job WHERE sourceAccount = ? OR destinationAccount = ?)
                         """, arguments: [key, key])
                 try db.execute(sql: "DELETE FROM transfer_job WHERE sourceAccount = ? OR destinationAccount = ?", arguments: [key, key])
+                try db.execute(
+                    sql: "DELETE FROM transfer_job_folder WHERE sourceAccount = ? OR destinationAccount = ?", arguments: [key, key])
                 for table in ["transfer_source_digest", "upload_checkpoint"] {
                     try db.execute(sql: "DELETE FROM \(table) WHERE account = ?", arguments: [key])
                 }
                 return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM journal WHERE account = ?", arguments: [key]) ?? 0
             }
-            for table in ["server_fact", "transfer_job_action", "transfer_job", "transfer_source_digest", "upload_checkpoint"] {
+            for table in ["server_fact", "transfer_job_action", "transfer_job", "transfer_job_folder", "transfer_source_digest", "upload_checkpoint"] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
             return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM journal") ?? 0

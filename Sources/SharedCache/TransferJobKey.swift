@@ -4,7 +4,7 @@ import ProviderAPI
 
 /// What identifies a transfer job: its mode and its two ends (account and path each).
 public struct TransferJobKey: Sendable, Hashable {
-    /// `copy` or `sync`.
+    /// `copy`, `sync` or `check`.
     public var mode: String
     /// The source's account.
     public var sourceAccount: ProviderAccount

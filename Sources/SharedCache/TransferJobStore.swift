@@ -58,7 +58,7 @@ public final class TransferJobStore: Sendable {
     }
 
     let pool: DatabasePool
-    private let cache: CacheStore
+    let cache: CacheStore
 
     /// The jobs kept in `cache`'s database.
     public init(cache: CacheStore) {

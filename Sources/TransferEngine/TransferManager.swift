@@ -70,8 +70,17 @@ public struct TransferManager: Sendable {
         /// alone could not tell. A job that finished with no failure is marked complete, and
         /// the next run of it starts afresh. A file is recorded only after the destination
         /// confirmed its upload, and before it is reported finished.
+        ///
+        /// Where both providers' folder etags change with anything below them
+        /// (`Capabilities.Features.recursiveETags`: ownCloud, Nextcloud), a run that finished with
+        /// no failure also keeps each folder's etag on both sides; the next run of the job (and the
+        /// next ``TransferManager/check(_:against:)`` of the same folders) reads the two roots and
+        /// lists only the folders whose etag changed on either side since: an unchanged tree costs
+        /// one request per side, a change deep down one listing per folder on its way. A run
+        /// started fresh (``startFresh``) or comparing by another ``SameFileRule`` lists every folder.
         public var jobStore: TransferJobStore?
-        /// Whether an unfinished job in ``jobStore`` is started over instead of taken up.
+        /// Whether an unfinished job in ``jobStore`` is started over instead of taken up, and the folder
+        /// etags its last finished run kept are ignored (every folder is listed).
         public var startFresh: Bool
 
         /// Creates options.
@@ -112,12 +121,13 @@ public struct TransferManager: Sendable {
     }
 
     private func plan(
-        _ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint, finished: FinishedFiles
+        _ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint, finished: FinishedFiles,
+        known: [ItemPath: FolderVersion]? = nil
     ) async throws -> TransferPlan {
         do {
             return try await TransferPlanner(
                 mode: mode, source: source, destination: destination, pageSize: options.pageSize, listings: options.transfers,
-                computeSourceDigests: options.computeSourceDigests, finished: finished, digests: options.jobStore
+                computeSourceDigests: options.computeSourceDigests, finished: finished, digests: options.jobStore, known: known
             ).plan()
         } catch {
             throw ProviderError.wrap(error)
@@ -156,20 +166,24 @@ public struct TransferManager: Sendable {
                 throw ProviderError.wrap(error)
             }
         }
-        let key = TransferJobKey(
-            mode: mode.rawValue, sourceAccount: source.provider.account, sourcePath: source.path,
-            destinationAccount: destination.provider.account, destinationPath: destination.path)
+        let key = Self.key(mode.rawValue, source, destination)
+        let folders = folderRecord(key, store, source, destination)
+        let known = options.startFresh ? nil : await folders?.known()
         do {
             if options.dryRun {
                 // A dry run changes nothing, the store included: it shows what taking the job up would do.
                 let finished = options.startFresh ? nil : try await store.unfinished(key)
-                return try await planAndRun(mode, source, destination, finished: finished, recorder: nil)
+                return try await planAndRun(mode, source, destination, finished: finished, known: known, recorder: nil)
             }
             let job = try await store.begin(key, fresh: options.startFresh)
             let recorder = JobRecorder(store: store, job: job.id)
             let report = try await planAndRun(
-                mode, source, destination, finished: job.resumed ? job.finished : nil, recorder: (recorder, store, job.id))
-            if report.succeeded { try await store.complete(job.id) }
+                mode, source, destination, finished: job.resumed ? job.finished : nil, known: known, recorder: (recorder, store, job.id))
+            if report.succeeded {
+                await folders?.record(
+                    report.plan, wrote: !report.plan.changesNothing, destination: destination.provider, concurrency: options.transfers)
+                try await store.complete(job.id)
+            }
             return report
         } catch {
             throw ProviderError.wrap(error)
@@ -180,9 +194,9 @@ public struct TransferManager: Sendable {
     /// plan, and runs it recording its progress.
     private func planAndRun(
         _ mode: TransferMode, _ source: TransferEndpoint, _ destination: TransferEndpoint, finished: [FinishedFile]?,
-        recorder: (JobRecorder, TransferJobStore, Int64)?
+        known: [ItemPath: FolderVersion]?, recorder: (JobRecorder, TransferJobStore, Int64)?
     ) async throws -> TransferReport {
-        let plan = try await self.plan(mode, from: source, to: destination, finished: FinishedFiles(finished ?? []))
+        let plan = try await self.plan(mode, from: source, to: destination, finished: FinishedFiles(finished ?? []), known: known)
         if finished != nil {
             observer?(.resumed(alreadyDone: plan.actions.filter { $0.kind == .skip && $0.reason == .finishedBefore }.count))
         }
@@ -200,9 +214,17 @@ public struct TransferManager: Sendable {
     /// Compares `destination` with `source` without changing anything: files and folders
     /// missing from the destination, extra there, and files that differ by the
     /// ``SameFileRule`` the two providers allow.
+    ///
+    /// With a ``Options/jobStore``, where both providers' folder etags cover their contents
+    /// (`Capabilities.Features.recursiveETags`), the folders found the same are recorded with
+    /// their etags, and the next check of the same two folders lists only those that changed since.
     public func check(_ source: TransferEndpoint, against destination: TransferEndpoint) async throws -> CheckReport {
-        let plan = try await self.plan(.sync, from: source, to: destination)
+        let folders = options.jobStore.flatMap { folderRecord(Self.key("check", source, destination), $0, source, destination) }
+        let known = options.startFresh ? nil : await folders?.known()
+        let plan = try await self.plan(.sync, from: source, to: destination, finished: FinishedFiles(), known: known)
+        await folders?.record(plan, wrote: false, destination: destination.provider, concurrency: options.transfers)
         var report = CheckReport(rule: plan.rule)
+        report.matching = plan.filesInUnchangedFolders
         report.mappedNames = plan.mappedNames
         let replaced = Set(plan.actions.filter { $0.kind == .delete && $0.reason == .kindDiffers }.map(\.relativePath))
         for action in plan.actions {
@@ -217,5 +239,22 @@ public struct TransferManager: Sendable {
         }
         report.differing += plan.problems.map(\.relativePath)
         return report
+    }
+
+    /// The job of `mode` from `source` to `destination`.
+    private static func key(_ mode: String, _ source: TransferEndpoint, _ destination: TransferEndpoint) -> TransferJobKey {
+        TransferJobKey(
+            mode: mode, sourceAccount: source.provider.account, sourcePath: source.path,
+            destinationAccount: destination.provider.account, destinationPath: destination.path)
+    }
+
+    /// The folder etags the job of `key` keeps, where both sides' folder etags are recursive.
+    private func folderRecord(
+        _ key: TransferJobKey, _ store: TransferJobStore, _ source: TransferEndpoint, _ destination: TransferEndpoint
+    ) -> FolderRecord? {
+        let rule = SameFileRule.choose(
+            source: source.provider.capabilities, destination: destination.provider.capabilities,
+            computingOnSource: options.computeSourceDigests)
+        return FolderRecord(key, store: store, source: source, destination: destination, rule: rule)
     }
 }

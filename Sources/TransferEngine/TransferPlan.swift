@@ -16,6 +16,13 @@ public struct TransferPlan: Sendable, Encodable {
     /// Items that cannot be transferred as planned (in a copy, a folder where the source has a
     /// file, or the reverse), with the error each will report.
     public var problems: [TransferFailure]
+    /// The folders listed on the way, and those left unlisted because the job's record showed them
+    /// unchanged on both sides (``TransferManager/Options/jobStore``).
+    var scan = FolderScan()
+
+    private enum CodingKeys: String, CodingKey {
+        case mode, rule, actions, mappedNames, problems
+    }
 
     /// Creates a plan.
     public init(
@@ -34,6 +41,10 @@ public struct TransferPlan: Sendable, Encodable {
 
     /// The bytes the copies will send, counting files of unknown size as 0.
     public var bytesToCopy: Int64 { actions.reduce(0) { $0 + ($1.kind == .copyFile ? ($1.size ?? 0) : 0) } }
+
+    /// Files not listed because they are below a folder that the job's record shows unchanged on
+    /// both sides since its last finished run: the same on both sides, like the skipped files.
+    public var filesInUnchangedFolders: Int { scan.unchanged.reduce(0) { $0 + $1.files } }
 
     /// Whether the plan changes nothing on the destination.
     public var changesNothing: Bool { !actions.contains { $0.kind != .skip } }

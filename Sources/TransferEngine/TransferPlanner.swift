@@ -18,11 +18,16 @@ struct TransferPlanner: Sendable {
     let finished: FinishedFiles
     /// Where digests computed from source files are kept, and looked up before reading a file.
     let digests: TransferJobStore?
+    /// The folders the job's last finished run found the same on both sides, with their etags then:
+    /// a folder whose etags are still those on both sides is not listed. `nil`: every folder is listed.
+    let known: [ItemPath: FolderVersion]?
 
     init(
         mode: TransferMode, source: TransferEndpoint, destination: TransferEndpoint, pageSize: Int?, listings: Int,
-        computeSourceDigests: Bool, finished: FinishedFiles = FinishedFiles(), digests: TransferJobStore? = nil
+        computeSourceDigests: Bool, finished: FinishedFiles = FinishedFiles(), digests: TransferJobStore? = nil,
+        known: [ItemPath: FolderVersion]? = nil
     ) {
+        self.known = known
         self.finished = finished
         self.digests = digests
         self.mode = mode
@@ -36,12 +41,22 @@ struct TransferPlanner: Sendable {
     }
 
     /// One folder to compare: where it is below the roots, on the source, on the destination,
-    /// and whether the destination has it (else it is not listed: everything below is missing).
+    /// and whether the destination has it (else it is not listed: everything below is missing);
+    /// the etags its parents' listings gave it.
     private struct Folder: Sendable {
         var relative: ItemPath
         var source: ItemPath
         var destination: ItemPath
         var destinationExists: Bool
+        var sourceETag: String? = nil
+        var destinationETag: String? = nil
+    }
+
+    /// The record of the folder at `relative` when its etags on both sides are still the recorded
+    /// ones: nothing below it changed on either side since the job's last finished run.
+    private func unchanged(_ relative: ItemPath, sourceETag: String?, destinationETag: String?) -> FolderVersion? {
+        guard let version = known?[relative], version.matches(sourceETag: sourceETag, destinationETag: destinationETag) else { return nil }
+        return version
     }
 
     func plan() async throws -> TransferPlan {
@@ -67,9 +82,20 @@ struct TransferPlanner: Sendable {
                     kind: .createFolder, reason: .missing, relativePath: .root, source: source.path, destination: destination.path,
                     isFolder: true, modified: sourceRoot.modified))
         }
+        if let version = unchanged(.root, sourceETag: sourceRoot.etag, destinationETag: destinationRoot?.etag) {
+            // Unchanged on both sides since the job last finished: one stat of each root was enough.
+            plan.scan.unchanged.append(version)
+            return plan
+        }
         // Level by level: the folders of one depth are listed several at once, and their plans
         // are joined in the order of the level, so the plan is the same whatever finishes first.
-        var level = [Folder(relative: .root, source: source.path, destination: destination.path, destinationExists: destinationRoot != nil)]
+        // A folder whose etags show it unchanged on both sides since the job last finished is not
+        // listed: only the folders on the way to a change are.
+        var level = [
+            Folder(
+                relative: .root, source: source.path, destination: destination.path, destinationExists: destinationRoot != nil,
+                sourceETag: sourceRoot.etag, destinationETag: destinationRoot?.etag)
+        ]
         while !level.isEmpty {
             if Task.isCancelled { throw ProviderError(.cancelled, "cancelled while planning") }
             var next: [Folder] = []
@@ -77,6 +103,7 @@ struct TransferPlanner: Sendable {
                 plan.actions += part.actions
                 plan.mappedNames += part.mappedNames
                 plan.problems += part.problems
+                plan.scan.append(part.scan)
                 next += subfolders
             }
             level = next
@@ -160,10 +187,18 @@ struct TransferPlanner: Sendable {
             let matching = there.flatMap { $0.kind == child.kind ? $0 : nil }
             if child.isFolder {
                 if let matching {
-                    next.append(Folder(relative: relative, source: child.path, destination: matching.path, destinationExists: true))
+                    if let version = unchanged(relative, sourceETag: child.etag, destinationETag: matching.etag) {
+                        plan.scan.unchanged.append(version)
+                    } else {
+                        next.append(
+                            Folder(
+                                relative: relative, source: child.path, destination: matching.path, destinationExists: true,
+                                sourceETag: child.etag, destinationETag: matching.etag))
+                    }
                 } else {
                     plan.actions.append(action(.createFolder, there == nil ? TransferAction.Reason.missing : TransferAction.Reason.kindDiffers, target))
-                    next.append(Folder(relative: relative, source: child.path, destination: target, destinationExists: false))
+                    next.append(
+                        Folder(relative: relative, source: child.path, destination: target, destinationExists: false, sourceETag: child.etag))
                 }
             } else if let matching {
                 if finished.stillValid(relative, source: child, destination: matching, algorithm: rule.algorithm) {
@@ -186,6 +221,10 @@ struct TransferPlanner: Sendable {
                 plan.actions.append(action(.copyFile, there == nil ? TransferAction.Reason.missing : TransferAction.Reason.kindDiffers, target))
             }
         }
+        plan.scan.listed.append(
+            FolderScan.Listed(
+                relative: folder.relative, destination: folder.destination, sourceETag: folder.sourceETag,
+                destinationETag: folder.destinationExists ? folder.destinationETag : nil, files: sourceItems.filter { !$0.isFolder }.count))
         if mode == .sync {
             for item in destinationItems where !claimed.contains(names.key(item.name)) {
                 plan.actions.append(

@@ -18,7 +18,7 @@ struct TransferRun: Sendable {
         var report = TransferReport(plan: plan, dryRun: options.dryRun)
         report.failures = plan.problems
         report.alreadyDone = plan.actions.filter { $0.kind == .skip && $0.reason == .finishedBefore }.count
-        report.unchanged = plan.actions(.skip).count - report.alreadyDone
+        report.unchanged = plan.actions(.skip).count - report.alreadyDone + plan.filesInUnchangedFolders
         let deletions = plan.actions(.delete)
         if let limit = options.maxDelete, deletions.count > limit { report.deletionLimitExceeded = true }
         if options.dryRun { return report }

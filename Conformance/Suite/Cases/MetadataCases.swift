@@ -5,7 +5,7 @@ import ProviderKit
 /// Sizes, modified times, etags, digests and MIME types.
 enum MetadataCases {
     static var all: [ConformanceCase] {
-        [size, modifiedTime, setModifiedTime, etags, recursiveETags, digests, mimeType, stableIDs, permissions]
+        [size, modifiedTime, setModifiedTime, etags, recursiveETags, recursiveETagsEveryAncestor, digests, mimeType, stableIDs, permissions]
     }
 
     static let size = ConformanceCase(
@@ -104,6 +104,50 @@ enum MetadataCases {
         try context.expect(afterOverwrite.1 != before.1, "\(context.folder) kept the etag \(before.1) after a change two levels down")
         try await context.provider.delete(file.path)
         try context.expect(try await etag(outer.path) != afterOverwrite.0, "\(outer.path) kept its etag after \(file.path) was deleted")
+    }
+
+    /// What a transfer job relies on to leave an unchanged subtree unlisted: every folder above a
+    /// change, at any depth, gets a new etag, whatever the change (a new file, an overwrite, a
+    /// rename, a new folder, a deletion).
+    static let recursiveETagsEveryAncestor = ConformanceCase(
+        "metadata.recursiveETagsEveryAncestor", requires: [.etags, .recursiveETags],
+        summary: "Each change three levels down (new file, overwrite, rename, new folder, delete) gives every folder above it a new etag"
+    ) { context in
+        let one = try await context.makeFolder("one")
+        let two = try await context.makeFolder("two", in: one.path)
+        let three = try await context.makeFolder("three", in: two.path)
+        let side = try await context.makeFolder("side")
+        let ancestors = [three.path, two.path, one.path, context.folder]
+        func etags() async throws -> [String] {
+            var tags: [String] = []
+            for path in ancestors + [side.path] {
+                guard let etag = try await context.provider.item(at: path).etag else { throw ConformanceFailure("\(path) has no etag") }
+                tags.append(etag)
+            }
+            return tags
+        }
+        let changes: [(String, @Sendable () async throws -> Void)] = [
+            ("a new file", { _ = try await context.upload(text: "deep", as: "deep.txt", in: three.path) }),
+            ("an overwrite", {
+                _ = try await context.upload(text: "deeper, longer", as: "deep.txt", in: three.path, options: UploadOptions(conflict: .overwrite))
+            }),
+            ("a rename", {
+                _ = try await context.provider.move(
+                    try three.path.appending("deep.txt"), to: try three.path.appending("renamed.txt"), options: TransferOptions())
+            }),
+            ("a new folder", { _ = try await context.makeFolder("inner", in: three.path) }),
+            ("a deletion", { try await context.provider.delete(try three.path.appending("renamed.txt")) }),
+        ]
+        var before = try await etags()
+        for (change, make) in changes {
+            try await make()
+            let after = try await etags()
+            for (index, path) in ancestors.enumerated() {
+                try context.expect(after[index] != before[index], "\(path) kept the etag \(before[index]) after \(change) in \(three.path)")
+            }
+            try context.expect(after[ancestors.count] == before[ancestors.count], "\(side.path), beside the change, got a new etag after \(change)")
+            before = after
+        }
     }
 
     static let digests = ConformanceCase(

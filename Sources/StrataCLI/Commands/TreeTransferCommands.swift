@@ -23,7 +23,9 @@ struct TreeTransferArguments: ParsableArguments {
     @Option(help: "How many files are sent at once (default 4).") var transfers: Int = 4
     @Option(help: "Attempts per file after a network or server error, the first included (default 3).") var fileAttempts: Int = 3
     @Flag(help: "Print what would be done, and change nothing.") var dryRun = false
-    @Flag(help: "Start the job over instead of continuing an unfinished run of it (same source and destination).") var fresh = false
+    @Flag(
+        help: "Start the job over instead of continuing an unfinished run of it (same source and destination), listing every folder again.")
+    var fresh = false
     @OptionGroup var comparison: ComparisonOptions
 
     func validate() throws {
@@ -99,6 +101,12 @@ struct CheckCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The source: a folder or a file.") var source: String
     @Argument(help: "The destination to compare with it.") var destination: String
+    @Flag(
+        help: """
+            List every folder again, ignoring the folder etags kept by the last check of the same two folders \
+            (kept where both servers' folder etags change with their contents: ownCloud, Nextcloud).
+            """)
+    var fresh = false
     @OptionGroup var comparison: ComparisonOptions
 
     func run() async throws {
@@ -106,7 +114,8 @@ struct CheckCommand: AsyncParsableCommand {
         let (destinationProvider, destinationPath) = try await global.open(destination)
         // Digests computed from source files are kept in the cache database, so an unchanged tree is read once.
         let jobs = try TreeTransferJob.jobStore(global)
-        let report = try await TransferManager(options: .init(computeSourceDigests: !comparison.noSourceDigests, jobStore: jobs)).check(
+        let options = TransferManager.Options(computeSourceDigests: !comparison.noSourceDigests, jobStore: jobs, startFresh: fresh)
+        let report = try await TransferManager(options: options).check(
             TransferEndpoint(sourceProvider, at: sourcePath), against: TransferEndpoint(destinationProvider, at: destinationPath))
         if global.json {
             try Output.json(report)

@@ -75,7 +75,13 @@ extension FilesEndpoint {
         switch update.name {
         case .o("favorite"): state.files.nodes[id]?.favorite = value.map { $0 == "1" || $0 == "true" } ?? false
         case .d("lastmodified"):
-            if let time = value.flatMap(Self.parseTime) { state.files.nodes[id]?.mtime = time }
+            // Nextcloud's touch rescans the node: a file gets a new etag, and the etags of the
+            // folders above it change, as for any write (folder etags stay recursive).
+            if let time = value.flatMap(Self.parseTime), let node = state.files.nodes[id] {
+                state.files.nodes[id]?.mtime = time
+                if !node.isFolder { state.files.nodes[id]?.etag = Identifiers.fileETag() }
+                state.files.propagate(from: node.isFolder ? id : node.parent ?? id, now: ServerCore.now, touchMtime: false)
+            }
         case .n("creation_time"):
             if let time = value.flatMap({ Int64($0) }) { state.files.nodes[id]?.creationTime = time }
         case .n("upload_time"):
