@@ -9,6 +9,8 @@ public struct Digester: Sendable {
         case md5(Insecure.MD5)
         case sha1(Insecure.SHA1)
         case sha256(SHA256)
+        /// Only while `update` holds the hash (never seen outside it).
+        case updating
     }
 
     private var state: State
@@ -26,20 +28,29 @@ public struct Digester: Sendable {
         }
     }
 
-    /// Adds bytes.
+    /// Adds bytes, hashing them where the buffer holds them (no copy).
     public mutating func update(_ buffer: ByteBuffer) {
-        buffer.withUnsafeReadableBytes { raw in
-            switch state {
-            case .md5(var hash):
-                hash.update(bufferPointer: raw)
-                state = .md5(hash)
-            case .sha1(var hash):
-                hash.update(bufferPointer: raw)
-                state = .sha1(hash)
-            case .sha256(var hash):
-                hash.update(bufferPointer: raw)
-                state = .sha256(hash)
-            }
+        buffer.withUnsafeReadableBytes { raw in update(raw) }
+    }
+
+    /// Hashes `raw` into the state in place: the hash is taken out of `state` first, so that
+    /// swift-crypto's copy-on-write context is uniquely referenced and not copied on each update.
+    private mutating func update(_ raw: UnsafeRawBufferPointer) {
+        switch state {
+        case .md5(var hash):
+            state = .updating
+            hash.update(bufferPointer: raw)
+            state = .md5(hash)
+        case .sha1(var hash):
+            state = .updating
+            hash.update(bufferPointer: raw)
+            state = .sha1(hash)
+        case .sha256(var hash):
+            state = .updating
+            hash.update(bufferPointer: raw)
+            state = .sha256(hash)
+        case .updating:
+            break
         }
     }
 
@@ -49,6 +60,7 @@ public struct Digester: Sendable {
         case .md5(let hash): return hex(hash.finalize())
         case .sha1(let hash): return hex(hash.finalize())
         case .sha256(let hash): return hex(hash.finalize())
+        case .updating: return ""
         }
     }
 
