@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HTTPProviderKit
 
 /// `strata-bench`: the Strata side of `scripts/bench`, calling the API directly (no CLI
@@ -19,7 +20,7 @@ struct StrataBench: AsyncParsableCommand {
 
     /// Runs the command with the process's tasks on the HTTP client's event loops, as `strata` does.
     static func main() async {
-        EventLoopTasks.install()
+        if ProcessInfo.processInfo.environment["STRATA_TASKS_ON_POOL"] == nil { EventLoopTasks.install() }
         await main(nil)
     }
 }

@@ -15,7 +15,7 @@ import NIOPosix
 /// whole process (`NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()`),
 /// so a task that blocks its thread (a synchronous file read or database call) now also holds up
 /// the network work of its loop; a library never calls it for its host. The `strata` command line
-/// and `strata-bench` do.
+/// and `strata-bench` do, unless the environment variable `STRATA_TASKS_ON_POOL` is set.
 public enum EventLoopTasks {
     /// Installs the shared event loops (`MultiThreadedEventLoopGroup.singleton`, which the
     /// transport's own clients use) as Swift's global executor; returns whether they run the
