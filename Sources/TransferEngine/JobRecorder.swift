@@ -12,7 +12,9 @@ import SharedCache
 /// sends it again: ``submit(_:then:)`` runs its `then` once the record is committed, and the
 /// transfer that submitted it goes on with its next file meanwhile (the store's commit is off the
 /// transfers' path: they no longer wait for it between two files). ``record(_:)`` waits for the
-/// commit. A write that fails loses only the memory of those actions (the next run sends them
+/// commit. A write gathers records for up to ``gathering`` (or ``batchSize`` of them) unless
+/// someone waits for it, so a job of many small files commits a batch at a time, not a file at a
+/// time. A write that fails loses only the memory of those actions (the next run sends them
 /// again); the job goes on. ``flush()`` returns once everything submitted is written.
 final class JobRecorder: Sendable {
     private struct State {
@@ -20,6 +22,10 @@ final class JobRecorder: Sendable {
         var committed: [@Sendable () -> Void] = []
         var writing = false
         var idle: [CheckedContinuation<Void, Never>] = []
+        /// Records someone waits for (``record(_:)``): written without gathering more.
+        var urgent = 0
+        /// The write waiting to gather more records, if any.
+        var gathering: CheckedContinuation<Void, Never>?
         /// Transactions written, and records in them (for tests and measurements).
         var writes = 0
         var records = 0
@@ -42,42 +48,92 @@ final class JobRecorder: Sendable {
     /// Records `action` in the next write, and calls `then` once it is committed (or its write
     /// failed); returns at once.
     func submit(_ action: TransferJobStore.Action, then: @escaping @Sendable () -> Void) {
-        let start = state.withLockedValue { state -> Bool in
+        submit(action, urgent: false, then: then)
+    }
+
+    private func submit(_ action: TransferJobStore.Action, urgent: Bool, then: @escaping @Sendable () -> Void) {
+        let (start, wake) = state.withLockedValue { state -> (Bool, CheckedContinuation<Void, Never>?) in
             state.pending.append(action)
             state.committed.append(then)
-            if state.writing { return false }
+            if urgent { state.urgent += 1 }
+            if state.writing { return (false, Self.takeGathering(&state)) }
             state.writing = true
-            return true
+            return (true, nil)
         }
+        wake?.resume()
         if start { Task { await self.writeAll() } }
     }
 
-    /// Records `action`, and returns once it is committed (or its write failed).
+    /// Records `action`, and returns once it is committed (or its write failed), without waiting
+    /// to gather other records.
     func record(_ action: TransferJobStore.Action) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            submit(action) { continuation.resume() }
+            submit(action, urgent: true) { continuation.resume() }
         }
     }
 
-    /// Returns once every record submitted before is written (or its write failed).
+    /// Returns once every record submitted before is written (or its write failed), without
+    /// waiting to gather more.
     func flush() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = state.withLockedValue { state -> Bool in
-                if !state.writing { return true }
+            let (now, wake) = state.withLockedValue { state -> (Bool, CheckedContinuation<Void, Never>?) in
+                if !state.writing { return (true, nil) }
                 state.idle.append(continuation)
-                return false
+                return (false, Self.takeGathering(&state))
             }
+            wake?.resume()
             if now { continuation.resume() }
         }
     }
 
+    /// The gathering write, to be resumed now: when enough records wait, someone waits for
+    /// them, or a flush does; `nil` otherwise.
+    private static func takeGathering(_ state: inout State) -> CheckedContinuation<Void, Never>? {
+        guard state.pending.count >= batchSize || state.urgent > 0 || !state.idle.isEmpty else { return nil }
+        defer { state.gathering = nil }
+        return state.gathering
+    }
+
+    /// Waits up to ``gathering`` for more records, unless a reason to write at once holds already
+    /// or comes meanwhile.
+    private func gather() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLockedValue { state -> Bool in
+                if state.pending.count >= Self.batchSize || state.urgent > 0 || !state.idle.isEmpty { return true }
+                state.gathering = continuation
+                return false
+            }
+            if now {
+                continuation.resume()
+                return
+            }
+            Task {
+                try? await Task.sleep(for: Self.gathering)
+                self.state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+                    defer { state.gathering = nil }
+                    return state.gathering
+                }?.resume()
+            }
+        }
+    }
+
+    /// How long a write waits for more records when fewer than ``batchSize`` are pending: small
+    /// files finish a few milliseconds apart, and one transaction per file cost more CPU than the
+    /// rest of the job's bookkeeping (a kill loses at most this much of the memory of what was
+    /// sent, never a report: reports follow the commit).
+    static let gathering: Duration = .milliseconds(20)
+    /// Records a write takes without waiting for more.
+    static let batchSize = 64
+
     /// Writes batches until nothing is pending.
     private func writeAll() async {
         while true {
+            await gather()
             let (batch, callbacks) = state.withLockedValue { state in
                 defer {
                     state.pending = []
                     state.committed = []
+                    state.urgent = 0
                 }
                 return (state.pending, state.committed)
             }
