@@ -109,19 +109,25 @@ struct TransferRun: Sendable {
         let recorder = self.recorder
         let results = await Self.concurrently(copies, limit: options.transfers, unstarted: ProviderError(.cancelled, "cancelled")) {
             action -> ProviderError? in
-            var error: ProviderError?
-            switch await copier.send(action) {
-            case .success(let uploaded):
-                // Known to the store before it is reported: a crash after the report never sends it again.
-                await recorder?.record(.init(action, state: .done, uploaded: uploaded))
-            case .failure(let failure):
-                error = failure
-                if failure.code != .cancelled { await recorder?.record(.init(action, state: .failed)) }
+            let result = await copier.send(action)
+            let error: ProviderError? = if case .failure(let failure) = result { failure } else { nil }
+            let report: @Sendable () -> Void = {
+                observer?(.finished(action, error))
+                counter.finishAction()
             }
-            observer?(.finished(action, error))
-            counter.finishAction()
+            // Known to the store before it is reported: a crash after the report never sends it again.
+            // The lane goes on with its next file while the record is written (with those of the
+            // files the other lanes finish meanwhile, in one transaction).
+            switch result {
+            case .success(let uploaded):
+                if let recorder { recorder.submit(.init(action, state: .done, uploaded: uploaded), then: report) } else { report() }
+            case .failure(let failure):
+                if let recorder, failure.code != .cancelled { recorder.submit(.init(action, state: .failed), then: report) } else { report() }
+            }
             return error
         }
+        // Every file's record written, and every file reported.
+        await recorder?.flush()
         for (action, error) in zip(copies, results) {
             if let error {
                 report.failures.append(TransferFailure(relativePath: action.relativePath, error: error))

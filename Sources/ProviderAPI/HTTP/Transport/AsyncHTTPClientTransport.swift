@@ -153,6 +153,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         let configuration = self.configuration.applying(request.timeouts)
         let client = self.client(for: configuration)
         let speed = configuration.minimumSpeed.flatMap { $0.isEnabled ? $0 : nil }
+        let summary = RequestSummary(request)
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = request.method
         outgoing.headers = request.headers
@@ -169,7 +170,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                     break
                 }
                 let stream = try source.makeStream()
-                uploadMonitor = speed.map { SpeedMonitor($0, request: request.summary) }
+                uploadMonitor = speed.map { SpeedMonitor($0, request: summary) }
                 let counted = CountingStream(
                     base: stream, expected: source.length, progress: request.uploadProgress,
                     loops: eventLoops, monitor: uploadMonitor)
@@ -195,8 +196,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 status: Int(response.status.code), headers: response.headers, url: request.url,
                 body: HTTPResponseBody(
                     MappedBody(
-                        base: body, request: request.summary, configuration: configuration,
-                        monitor: speed.map { SpeedMonitor($0, request: request.summary) }, deadline: deadline)))
+                        base: body, request: summary, configuration: configuration,
+                        monitor: speed.map { SpeedMonitor($0, request: summary) }, deadline: deadline)))
         } catch {
             throw AsyncHTTPClientTransport.map(error, request: request.summary, configuration: configuration)
         }
@@ -278,25 +279,25 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 private struct MappedBody: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
     let base: HTTPClientResponse.Body
-    let request: String
+    let request: RequestSummary
     let configuration: AsyncHTTPClientTransport.Configuration
     let monitor: SpeedMonitor?
     let deadline: ContinuousClock.Instant?
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var base: HTTPClientResponse.Body.AsyncIterator
-        let request: String
+        let request: RequestSummary
         let configuration: AsyncHTTPClientTransport.Configuration
         let monitor: SpeedMonitor?
         let deadline: ContinuousClock.Instant?
         mutating func next() async throws -> ByteBuffer? {
-            if let deadline, ContinuousClock.now >= deadline { throw ProviderError(.network, "timed out", request: request) }
+            if let deadline, ContinuousClock.now >= deadline { throw ProviderError(.network, "timed out", request: request.text) }
             monitor?.start()
             let piece: ByteBuffer?
             do {
                 piece = try await base.next()
             } catch {
-                throw AsyncHTTPClientTransport.map(error, request: request, configuration: configuration)
+                throw AsyncHTTPClientTransport.map(error, request: request.text, configuration: configuration)
             }
             guard let piece else {
                 monitor?.finish()

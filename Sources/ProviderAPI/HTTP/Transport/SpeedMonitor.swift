@@ -19,11 +19,11 @@ final class SpeedMonitor: Sendable {
     }
     private let state = NIOLockedValueBox(State())
     private let speed: MinimumSpeed
-    private let request: String
+    private let request: RequestSummary
     private let minimumBytes: Double
     private let step: Duration
 
-    init(_ speed: MinimumSpeed, request: String) {
+    init(_ speed: MinimumSpeed, request: RequestSummary) {
         self.speed = speed
         self.request = request
         let seconds = Double(speed.window.components.seconds) + Double(speed.window.components.attoseconds) / 1e18
@@ -87,5 +87,5 @@ final class SpeedMonitor: Sendable {
         }
     }
 
-    private var failure: ProviderError { ProviderError(.network, speed.message, request: request) }
+    private var failure: ProviderError { ProviderError(.network, speed.message, request: request.text) }
 }

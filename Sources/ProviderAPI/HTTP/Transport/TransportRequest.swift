@@ -78,7 +78,25 @@ public struct TransportRequest: Sendable {
     public var label: String?
 
     /// `METHOD path` with the query's secrets masked, then the ``label`` in brackets, for errors and logs.
-    public var summary: String {
+    public var summary: String { RequestSummary(self).text }
+}
+
+/// What a request's ``TransportRequest/summary`` says, made only when asked: a transport keeps
+/// one of these per request for the messages of errors that may never happen, instead of
+/// building (and redacting) the text for every request.
+struct RequestSummary: Sendable {
+    let method: HTTPMethod
+    let url: URL
+    let label: String?
+
+    init(_ request: TransportRequest) {
+        method = request.method
+        url = request.url
+        label = request.label
+    }
+
+    /// `METHOD path` with the query's secrets masked, then the label in brackets.
+    var text: String {
         let line = "\(method.rawValue) \(Redactor.redact(url: url, includeHost: false))"
         return label.map { "\(line) [\(Redactor.redact($0))]" } ?? line
     }
