@@ -37,6 +37,19 @@ struct RetryDeadlineTests {
         #expect(notices.values.isEmpty)
     }
 
+    @Test("a failed TLS handshake (certificate, host name, not TLS) is never retried")
+    func tlsNever() async throws {
+        let transport = ScriptedTransport(
+            [], fallback: .fail(ProviderError(.network, "TLS handshake failed: the server's certificate or TLS answer was refused")))
+        let notices = Collector<RetryNotice>()
+        let error = await #expect(throws: ProviderError.self) {
+            try await executor(transport, onRetry: { notices.append($0) }).execute(TransportRequest(method: .GET, url: base))
+        }
+        #expect(error?.message?.hasPrefix("TLS handshake failed") == true)
+        #expect(transport.count == 1)
+        #expect(notices.values.isEmpty)
+    }
+
     @Test("onRetry hears each retry with its attempt, the policy's maximum and the reason")
     func noticesForFailures() async throws {
         let transport = ScriptedTransport([], fallback: .connectionReset)

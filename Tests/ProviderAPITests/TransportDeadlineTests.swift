@@ -47,6 +47,26 @@ struct TransportDeadlineTests {
         try await server.stop()
     }
 
+    @Test("https to a server that answers in plain HTTP: a TLS failure, without BoringSSL's source paths, sent once through the executor")
+    func tlsToPlainServer() async throws {
+        let server = try await LoopbackSocketServer.start(.stallAfter("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"))
+        var components = try #require(URLComponents(url: server.url("/a"), resolvingAgainstBaseURL: false))
+        components.scheme = "https"
+        let secure = try #require(components.url)
+        let error = try await using(shortTransport()) { transport in
+            await #expect(throws: ProviderError.self) {
+                try await RequestExecutor(transport: transport, retry: .standard, logger: quietLogger)
+                    .execute(TransportRequest(method: .GET, url: secure, deadline: .seconds(5)))
+            }
+        }
+        #expect(error?.code == .network)
+        #expect(error?.message?.hasPrefix("TLS handshake failed") == true, "\(String(describing: error))")
+        let underlying = error?.underlying ?? ""
+        #expect(![".cc:", ".c:", "checkouts"].contains { underlying.contains($0) }, "\(underlying)")
+        #expect(server.accepted.withLockedValue { $0 } == 1, "connections: \(server.accepted.withLockedValue { $0 })")
+        try await server.stop()
+    }
+
     @Test("a body that stops mid-way fails with 'no data for 1 s'")
     func stallMidBody() async throws {
         let server = try await LoopbackSocketServer.start(.stallAfter("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n0123456789"))

@@ -4,6 +4,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import ProviderAPI
 
 /// The default ``HTTPTransport``, built on AsyncHTTPClient: streaming bodies both
@@ -241,6 +242,23 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 message = "HTTP client error"
             }
             return ProviderError(.network, message, request: request, underlying: underlying)
+        }
+        if let tls = error as? NIOSSLError {
+            let reason: String
+            switch tls {
+            case .handshakeFailed: reason = "the server's certificate or TLS answer was refused"
+            case .unableToValidateCertificate: reason = "the server's certificate could not be verified"
+            default: reason = "\(tls)".split(separator: "(").first.map(String.init) ?? "error"
+            }
+            return ProviderError(
+                .network, NetworkFailure.tlsMessage(reason), request: request,
+                underlying: NetworkFailure.withoutSourcePaths(underlying))
+        }
+        if let tls = error as? NIOSSLExtraError {
+            let reason = tls == .failedToValidateHostname ? "the certificate is for another host name" : "the TLS set-up was refused"
+            return ProviderError(
+                .network, NetworkFailure.tlsMessage(reason), request: request,
+                underlying: NetworkFailure.withoutSourcePaths(underlying))
         }
         if let parserError = error as? HTTPParserError, parserError != .invalidEOFState, parserError != .closedConnection {
             // Not HTTP (a head that never ends, a broken status line or chunk): the server's fault,

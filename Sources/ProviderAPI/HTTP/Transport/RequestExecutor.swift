@@ -90,7 +90,7 @@ public struct RequestExecutor: Sendable {
                     let delay = retry.delay(forRetry: attempt)
                     let allowed =
                         switch kind {
-                        case .unresolvedHost: false
+                        case .unresolvedHost, .tls: false
                         case .refused: refusedRetries < 1
                         case .other: true
                         }
