@@ -209,14 +209,18 @@ public struct WebDAVProvider: StorageProvider {
         var order = Array(items.indices)
         order.sort { bytesPrecede(names[$0], names[$1]) }
         var placed = [Bool](repeating: false, count: items.count)
-        for start in items.indices where !placed[start] {
-            var current = start
-            while true {
-                placed[current] = true
-                let next = order[current]
-                if next == start { break }
-                items.swapAt(current, next)
-                current = next
+        // Swapped in the buffer: `Array.swapAt` copied both items (a retain of each of their
+        // fields). `order` is a permutation of the indices, so every index is in the buffer.
+        items.withUnsafeMutableBufferPointer { buffer in
+            for start in buffer.indices where !placed[start] {
+                var current = start
+                while true {
+                    placed[current] = true
+                    let next = order[current]
+                    if next == start { break }
+                    buffer.swapAt(current, next)
+                    current = next
+                }
             }
         }
     }

@@ -92,15 +92,24 @@ public final class MultistatusParser {
         statusCode(line.utf8)
     }
 
-    /// The status code of a status line given as UTF-8 bytes.
+    /// The status code of a status line given as UTF-8 bytes: the second of the words the
+    /// spaces separate, when the first starts with `HTTP/` in any case (one pass, no array of words).
     package static func statusCode<Bytes: Collection<UInt8>>(_ line: Bytes) -> Int? {
-        // Byte by byte: the first two space-separated words, the first starting with HTTP/ in any case.
-        var words = line.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: true).makeIterator()
-        guard let version = words.next(), let code = words.next(), version.count >= 5 else { return nil }
+        let space = UInt8(ascii: " ")
+        var index = line.startIndex
+        func word() -> Bytes.SubSequence {
+            while index != line.endIndex, line[index] == space { index = line.index(after: index) }
+            let start = index
+            while index != line.endIndex, line[index] != space { index = line.index(after: index) }
+            return line[start..<index]
+        }
+        let version = word()
+        let code = word()
+        guard version.count >= 5, !code.isEmpty, code.count <= 9 else { return nil }
         let isHTTP = zip(version.prefix(5), "HTTP/".utf8).allSatisfy { byte, expected in
             (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte) == expected
         }
-        guard isHTTP, !code.isEmpty, code.count <= 9 else { return nil }
+        guard isHTTP else { return nil }
         var value = 0
         for byte in code {
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
