@@ -54,6 +54,18 @@ extension Parsing {
             }
         }
 
+        @Test("numbers and booleans in strings: white space at the ends is trimmed as Foundation trims it")
+        func numberTrimming() {
+            for text in ["588", " 588", "588\t", "\u{A0}588\u{3000}", "\u{200B}588", "\n588", "588\r", "5 88", "58\u{301}8", "", " ", "1e3", " 2.5 ", "\u{2003}true", "FALSE "] {
+                let trimmed = text.trimmingCharacters(in: .whitespaces)
+                let value = JSONValue.string(text)
+                let expected = Int64(trimmed) ?? Double(trimmed).flatMap { JSONValue.double($0).int64Value }
+                #expect(value.int64Value == expected, "\(text.debugDescription)")
+                #expect(value.doubleValue == Double(trimmed), "\(text.debugDescription)")
+                #expect(value.boolValue == JSONValue.string(trimmed).boolValue, "\(text.debugDescription)")
+            }
+        }
+
         @Test("a document with numbers and booleans as strings, odd dates and unknown keys")
         func stringlyDocument() throws {
             let json = """
