@@ -8,26 +8,50 @@ package enum DAVItemMapper {
         let isFolder = properties[.resourcetype]?.children.contains(.collection) ?? false
         var item = Item(path: path, kind: isFolder ? .folder : .file)
         var raw: [String: String] = [:]
-        for (name, value) in properties {
-            switch name {
-            case .resourcetype:
-                continue
-            case .getcontentlength:
-                item.size = Int64(value.text).flatMap { $0 >= 0 ? $0 : nil }
-            case .getlastmodified:
-                item.modified = HTTPDate.parse(value.text)
-            case .creationdate:
-                item.created = HTTPDate.parseISO8601(value.text) ?? HTTPDate.parse(value.text)
-            case .getetag:
-                item.etag = normalizeETag(value.text)
-            case .getcontenttype:
-                if !value.text.isEmpty, !isFolder { item.mimeType = value.text }
-            default:
-                if !value.text.isEmpty { raw[name.description] = value.text }
-            }
-        }
+        for (name, value) in properties { apply(name, value, to: &item, isFolder: isFolder, raw: &raw) }
         item.properties = raw
         return item
+    }
+
+    /// The item of a listing entry, from its ``DAVListingEntry/found`` properties: the same item
+    /// as ``item(path:properties:)`` with ``DAVResponse/found``.
+    package static func item(path: ItemPath, entry: DAVListingEntry) -> Item {
+        let isFolder = entry.found.first { $0.name.namespace == DAVPropertyName.dav && $0.name.name == "resourcetype" }?
+            .value.children.contains { $0.namespace == DAVPropertyName.dav && $0.name == "collection" } ?? false
+        var item = Item(path: path, kind: isFolder ? .folder : .file)
+        var raw: [String: String] = [:]
+        for (name, value) in entry.found { apply(name, value, to: &item, isFolder: isFolder, raw: &raw) }
+        item.properties = raw
+        return item
+    }
+
+    /// Sets the field `name` maps to, or keeps a non-empty value of another property in `raw`.
+    private static func apply(_ name: DAVPropertyName, _ value: DAVPropertyValue, to item: inout Item, isFolder: Bool, raw: inout [String: String]) {
+        // The names of the DAV: namespace by their local name: no comparison of both strings per name.
+        if name.namespace == DAVPropertyName.dav {
+            switch name.name {
+            case "resourcetype":
+                return
+            case "getcontentlength":
+                item.size = Int64(value.text).flatMap { $0 >= 0 ? $0 : nil }
+                return
+            case "getlastmodified":
+                item.modified = HTTPDate.parse(value.text)
+                return
+            case "creationdate":
+                item.created = HTTPDate.parseISO8601(value.text) ?? HTTPDate.parse(value.text)
+                return
+            case "getetag":
+                item.etag = normalizeETag(value.text)
+                return
+            case "getcontenttype":
+                if !value.text.isEmpty, !isFolder { item.mimeType = value.text }
+                return
+            default:
+                break
+            }
+        }
+        if !value.text.isEmpty { raw[name.description] = value.text }
     }
 
     /// Quotes an etag that a server (wsgidav) sent bare, so it can go back in `If-Match`.

@@ -14,7 +14,8 @@ package struct DAVPathMapper: Sendable {
     /// The root collection, always ending in `/`.
     let root: URL
     private let origin: (scheme: String, host: String, port: Int)
-    private let rootSegments: [String]
+    /// The root's decoded segments, as bytes: hrefs are compared with them byte by byte.
+    private let rootBytes: [[UInt8]]
 
     package init(root: URL) throws {
         try URLChecks.requireValidPort(root)
@@ -32,7 +33,7 @@ package struct DAVPathMapper: Sendable {
         guard let normalised = components.url else { throw ProviderError(.invalidArgument, "invalid WebDAV root URL") }
         self.root = normalised
         self.origin = (scheme, host.lowercased(), components.port ?? (scheme == "https" ? 443 : 80))
-        self.rootSegments = try DAVPathMapper.decodeSegments(path)
+        self.rootBytes = try DAVPathMapper.decodeSegments(path).map { Array($0.utf8) }
     }
 
     /// A name as one path segment: everything but RFC 3986 unreserved characters escaped.
@@ -79,35 +80,121 @@ package struct DAVPathMapper: Sendable {
             throw ProviderError(.invalidResponse, "an href that is not an absolute path: \(href.prefix(200))")
         }
         if let cut = rest.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { rest = rest[..<cut] }
-        let segments = try DAVPathMapper.decodeSegments(String(rest))
-        guard segments.count >= rootSegments.count,
-            zip(segments, rootSegments).allSatisfy({ DAVPathMapper.sameSegment($0, $1) })
-        else {
+        // One pass: each segment is decoded, checked and compared with the root's as it is split off.
+        let fast = try rest.utf8.withContiguousStorageIfAvailable { try DAVPathMapper.decode($0, below: rootBytes) }
+            ?? Array(rest.utf8).withUnsafeBufferPointer { try DAVPathMapper.decode($0, below: rootBytes) }
+        let decoded = try fast ?? DAVPathMapper.decodeBySplitting(rest, below: rootBytes)
+        guard decoded.belowRoot else {
             throw ProviderError(.invalidResponse, "the server named an item outside the root: \(href.prefix(200))")
         }
-        do {
-            return try ItemPath(segments: Array(segments.dropFirst(rootSegments.count)))
-        } catch {
-            throw ProviderError(.invalidResponse, "the server sent an invalid href: \(href.prefix(200))")
-        }
-    }
-
-    /// Root segments are compared by their bytes, so NFC and NFD spellings stay distinct.
-    private static func sameSegment(_ a: String, _ b: String) -> Bool {
-        a.utf8.elementsEqual(b.utf8)
+        // `decode` refused every segment `ItemPath.validate(name:)` would (empty, `.`, `..`, `/`, NUL).
+        return ItemPath(checkedSegments: decoded.segments)
     }
 
     /// Splits an encoded path on `/` and percent-decodes each segment.
     static func decodeSegments(_ encodedPath: String) throws -> [String] {
+        var path = encodedPath
+        return try path.withUTF8 { try decode($0, below: []) }?.segments
+            ?? decodeBySplitting(Substring(encodedPath), below: []).segments
+    }
+
+    /// ``decode(_:below:)`` for a path where a `/` is next to a byte that is not ASCII: the path is
+    /// split on the `/` characters (a `/` followed by a combining mark, or after a prepended
+    /// concatenation mark, is one character with it, not a separator), as hrefs always were.
+    private static func decodeBySplitting(_ path: Substring, below root: [[UInt8]]) throws -> (segments: [String], belowRoot: Bool) {
         var segments: [String] = []
-        for raw in encodedPath.split(separator: "/", omittingEmptySubsequences: true) {
+        for raw in path.split(separator: "/", omittingEmptySubsequences: true) {
             let decoded = try percentDecode(raw)
             if decoded == "." || decoded == ".." || decoded.utf8.contains(UInt8(ascii: "/")) || decoded.utf8.contains(0) {
                 throw ProviderError(.invalidResponse, "the server sent a path segment that is not a name: \(raw.prefix(100))")
             }
             segments.append(decoded)
         }
-        return segments
+        let belowRoot = segments.count >= root.count && zip(segments, root).allSatisfy { $0.utf8.elementsEqual($1) }
+        return (Array(segments.dropFirst(root.count)), belowRoot)
+    }
+
+    /// Splits the encoded path in `bytes` on `/`, percent-decodes each segment and refuses one that
+    /// is not a name (`.`, `..`, a decoded `/` or NUL, bytes that are not UTF-8), in one pass.
+    /// The first `root.count` segments are compared with `root` by their bytes and left out of
+    /// `segments`; `belowRoot` says whether they all matched (a path with fewer segments does not).
+    /// Every segment is checked, even after one that left the root, so the same error wins as
+    /// when the path is first decoded whole and then compared. `nil` when a `/` is next to a
+    /// byte that is not ASCII, before or after it (see ``decodeBySplitting(_:below:)``).
+    private static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, below root: [[UInt8]]
+    ) throws -> (segments: [String], belowRoot: Bool)? {
+        var segments: [String] = []
+        var belowRoot = true
+        var ordinal = 0
+        var scratch: [UInt8] = []
+        var index = 0
+        let end = bytes.count
+        while index < end {
+            if bytes[index] == UInt8(ascii: "/") {
+                // A `/` next to a byte that is not ASCII may be part of a larger character.
+                if index > 0, bytes[index - 1] >= 0x80 { return nil }
+                index += 1
+                if index < end, bytes[index] >= 0x80 { return nil }
+                continue
+            }
+            let start = index
+            var escaped = false
+            while index < end, bytes[index] != UInt8(ascii: "/") {
+                if bytes[index] == UInt8(ascii: "%") { escaped = true }
+                index += 1
+            }
+            let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            let keep = ordinal >= root.count
+            if escaped {
+                scratch.removeAll(keepingCapacity: true)
+                percentDecode(raw, into: &scratch)
+                guard let text = String(validating: scratch, as: UTF8.self) else {
+                    throw ProviderError(.invalidResponse, "the server sent a name that is not valid UTF-8")
+                }
+                try scratch.withUnsafeBufferPointer { try checkName($0, raw: raw) }
+                if keep {
+                    segments.append(text)
+                } else if !root[ordinal].elementsEqual(scratch) {
+                    belowRoot = false
+                }
+            } else {
+                try checkName(raw, raw: raw)
+                if keep {
+                    segments.append(String(decoding: raw, as: UTF8.self))
+                } else if !root[ordinal].elementsEqual(raw) {
+                    belowRoot = false
+                }
+            }
+            ordinal += 1
+        }
+        if ordinal < root.count { belowRoot = false }
+        return (segments, belowRoot)
+    }
+
+    /// Refuses a decoded segment that cannot be a name: `.`, `..`, or one holding `/` or NUL.
+    private static func checkName(_ name: UnsafeBufferPointer<UInt8>, raw: UnsafeBufferPointer<UInt8>) throws {
+        let dots = name.count <= 2 && name.allSatisfy { $0 == UInt8(ascii: ".") }
+        if dots || name.contains(where: { $0 == UInt8(ascii: "/") || $0 == 0 }) {
+            let text = String(decoding: raw, as: UTF8.self)
+            throw ProviderError(.invalidResponse, "the server sent a path segment that is not a name: \(text.prefix(100))")
+        }
+    }
+
+    /// Appends `text` with its `%XX` escapes decoded to `output`; a `%` not followed by two hex digits is kept as it is.
+    private static func percentDecode(_ text: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        var index = 0
+        let count = text.count
+        while index < count {
+            let byte = text[index]
+            if byte == UInt8(ascii: "%"), index + 2 < count, let high = hexValue(text[index + 1]), let low = hexValue(text[index + 2]) {
+                output.append(high << 4 | low)
+                index += 3
+            } else {
+                output.append(byte)
+                index += 1
+            }
+        }
     }
 
     /// Decodes `%XX` escapes; a `%` not followed by two hex digits is kept as it is.

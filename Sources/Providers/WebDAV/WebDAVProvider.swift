@@ -168,7 +168,7 @@ public struct WebDAVProvider: StorageProvider {
         var children: [Item] = []
         var count = 0
         do {
-            count = try await propfind(folder, depth: "1", body: propfindItemsBody(fields), folder: true) { response in
+            count = try await propfind(folder, depth: "1", body: propfindItemsBody(fields), folder: true) { (response: DAVListingEntry) in
                 let path = try self.mapper.path(forHref: response.href)
                 if path == folder {
                     let selfItem = try self.makeItem(response, expected: folder)
@@ -201,23 +201,45 @@ public struct WebDAVProvider: StorageProvider {
 
     /// Sorts `items` by the bytes of their names, checking first whether the server already sent that order.
     static func sortByName(_ items: inout [Item]) {
-        let names = items.map(\.name)
-        if zip(names, names.dropFirst()).allSatisfy({ !$1.utf8.lexicographicallyPrecedes($0.utf8) }) { return }
+        // A closure rather than `\.name`: the key path copied every item to read its name.
+        let names = items.map { $0.path.segments.last ?? "" }
+        if zip(names, names.dropFirst()).allSatisfy({ !bytesPrecede($1, $0) }) { return }
         // Indices are sorted rather than the (large) items, which are then moved into place
         // along the cycles of the permutation: position p receives the item at order[p].
         var order = Array(items.indices)
-        order.sort { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }
+        order.sort { bytesPrecede(names[$0], names[$1]) }
         var placed = [Bool](repeating: false, count: items.count)
-        for start in items.indices where !placed[start] {
-            var current = start
-            while true {
-                placed[current] = true
-                let next = order[current]
-                if next == start { break }
-                items.swapAt(current, next)
-                current = next
+        // Swapped in the buffer: `Array.swapAt` copied both items (a retain of each of their
+        // fields). `order` is a permutation of the indices, so every index is in the buffer.
+        items.withUnsafeMutableBufferPointer { buffer in
+            for start in buffer.indices where !placed[start] {
+                var current = start
+                while true {
+                    placed[current] = true
+                    let next = order[current]
+                    if next == start { break }
+                    buffer.swapAt(current, next)
+                    current = next
+                }
             }
         }
+    }
+
+    /// Whether the UTF-8 bytes of `a` precede those of `b`: one `memcmp` where both are stored
+    /// contiguously (every name a parser made), else byte by byte.
+    static func bytesPrecede(_ a: String, _ b: String) -> Bool {
+        let compared = a.utf8.withContiguousStorageIfAvailable { left in
+            b.utf8.withContiguousStorageIfAvailable { right -> Bool in
+                let common = min(left.count, right.count)
+                if common > 0, let l = left.baseAddress, let r = right.baseAddress {
+                    let order = memcmp(l, r, common)
+                    if order != 0 { return order < 0 }
+                }
+                return left.count < right.count
+            }
+        }
+        if let compared = compared ?? nil { return compared }
+        return a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
     // MARK: Requests
@@ -242,6 +264,16 @@ public struct WebDAVProvider: StorageProvider {
         _ path: ItemPath, depth: String, body: String, folder: Bool = false, each: @escaping (DAVResponse) throws -> Void
     ) async throws -> Int {
         let parser = MultistatusParser(onResponse: each)
+        _ = try await propfind(path, depth: depth, body: body, folder: folder, parser: parser)
+        return parser.responseCount
+    }
+
+    /// Sends `PROPFIND` and hands each response to `each` as a ``DAVListingEntry`` as soon as it
+    /// is parsed; returns how many there were.
+    func propfind(
+        _ path: ItemPath, depth: String, body: String, folder: Bool = false, each: @escaping (DAVListingEntry) throws -> Void
+    ) async throws -> Int {
+        let parser = MultistatusParser(onEntry: each)
         _ = try await propfind(path, depth: depth, body: body, folder: folder, parser: parser)
         return parser.responseCount
     }
@@ -314,6 +346,18 @@ public struct WebDAVProvider: StorageProvider {
         var retryAfter: Duration?
         if response.status == 429 || response.status == 503 { retryAfter = response.retryAfter }
         return ProviderError(code, message, httpStatus: response.status, request: request.summary, retryAfter: retryAfter)
+    }
+
+    /// Builds an item from a listing entry, as `makeItem(_:expected:)` does from a `DAVResponse`.
+    func makeItem(_ entry: DAVListingEntry, expected: ItemPath?) throws -> Item {
+        if let status = entry.status, !(200..<300).contains(status) {
+            throw ProviderError(
+                ProviderError.code(forHTTPStatus: status), entry.message.map(Redactor.redact) ?? "\(entry.href) answered \(status)",
+                httpStatus: status)
+        }
+        let path = try expected ?? mapper.path(forHref: entry.href)
+        let item = DAVItemMapper.item(path: path, entry: entry)
+        return dialect == nil ? item : OwnCloudProperties.refine(item, properties: entry.foundByName)
     }
 
     /// Builds an item from a PROPFIND response.

@@ -113,6 +113,32 @@ import Testing
         #expect(NuxeoBlob(digest: "abc").verifiableDigest == nil)
         #expect(NuxeoBlob(digestAlgorithmName: "MD5", digest: sha256).verifiableDigest == nil)
         #expect(NuxeoBlob(digestAlgorithmName: "MD5", digest: nil).verifiableDigest == nil)
+        #expect(NuxeoBlob(digestAlgorithmName: "Sha_256", digest: sha256).verifiableDigest?.algorithm == .sha256)
+        #expect(NuxeoBlob(digestAlgorithmName: "SHA-\u{200B}1", digest: String(repeating: "1", count: 40)).verifiableDigest?.algorithm
+            == DigestAlgorithm(rawValue: "sha\u{200B}1"), "a name that is not ASCII goes through Foundation's replace")
+        #expect(NuxeoBlob(digest: "b10a8db164e0754105b7a99be72e3fg5").verifiableDigest == nil)
+    }
+
+    @Test("display names: the first candidate that can be a path segment, in order (blob name, dc:title, title, path, uid)")
+    func displayNameOrder() throws {
+        func name(blob: String?, dcTitle: String?, title: String?, path: String?, folder: Bool = false, prefersBlob: Bool = true) throws -> String {
+            func json(_ text: String?) -> String { text.map { "\"\($0)\"" } ?? "null" }
+            let content = blob.map { #""file:content":{"name":\#(json($0)),"length":"1"},"# } ?? ""
+            let text = #"""
+                {"entity-type":"document","uid":"u-1","type":"\#(folder ? "Folder" : "File")","facets":[\#(folder ? #""Folderish""# : "")],
+                "title":\#(json(title)),"path":\#(json(path)),"properties":{\#(content)"dc:title":\#(json(dcTitle))}}
+                """#
+            let document = try NuxeoEntityRegistry.standard.decode(NuxeoDocument.self, from: Data(text.utf8))
+            return NuxeoItemMapper(prefersBlobFilename: prefersBlob).displayName(of: document)
+        }
+        #expect(try name(blob: "b.txt", dcTitle: "D", title: "T", path: "/w/p") == "b.txt")
+        #expect(try name(blob: "b.txt", dcTitle: "D", title: "T", path: "/w/p", prefersBlob: false) == "D")
+        #expect(try name(blob: "b.txt", dcTitle: "D", title: "T", path: "/w/p", folder: true) == "D")
+        #expect(try name(blob: "a/b", dcTitle: "..", title: "T", path: "/w/p") == "T")
+        #expect(try name(blob: "", dcTitle: "Q1/Q2", title: ".", path: "/w/p") == "p")
+        #expect(try name(blob: nil, dcTitle: nil, title: nil, path: "/w/p/") == "p")
+        #expect(try name(blob: nil, dcTitle: nil, title: "..", path: "/") == "u-1")
+        #expect(try name(blob: nil, dcTitle: nil, title: nil, path: nil) == "u-1")
     }
 
     @Test("permission names map to portable permissions")

@@ -42,6 +42,30 @@ extension Parsing {
             #expect(NuxeoDateParser.string(from: Date(timeIntervalSince1970: Self.base + 0.76)) == "2014-06-06T10:23:59.760Z")
         }
 
+        @Test("dates: white space around a date is trimmed as Foundation trims it, only where an end may be white space")
+        func dateTrimming() {
+            let date = "2014-06-06T10:23:59Z"
+            for text in [" \(date)", "\(date)\t", "\u{A0}\(date)\u{3000}", "\u{2003}1402050239760 ", " \(date) ", "\u{200B}\(date)"] {
+                let trimmed = NuxeoDateParser.date(from: text.trimmingCharacters(in: .whitespaces))
+                #expect(trimmed != nil && NuxeoDateParser.date(from: text) == trimmed, "\(text.debugDescription)")
+            }
+            for junk in ["\n\(date)", "\(date)\r", "\u{B}\(date)", "\u{85}\(date)", "\(date)\u{301}", "1402050239760\u{FF10}", "\u{FF11}402050239760", "12345678"] {
+                #expect(NuxeoDateParser.date(from: junk) == nil, "\(junk.debugDescription)")
+            }
+        }
+
+        @Test("numbers and booleans in strings: white space at the ends is trimmed as Foundation trims it")
+        func numberTrimming() {
+            for text in ["588", " 588", "588\t", "\u{A0}588\u{3000}", "\u{200B}588", "\n588", "588\r", "5 88", "58\u{301}8", "", " ", "1e3", " 2.5 ", "\u{2003}true", "FALSE "] {
+                let trimmed = text.trimmingCharacters(in: .whitespaces)
+                let value = JSONValue.string(text)
+                let expected = Int64(trimmed) ?? Double(trimmed).flatMap { JSONValue.double($0).int64Value }
+                #expect(value.int64Value == expected, "\(text.debugDescription)")
+                #expect(value.doubleValue == Double(trimmed), "\(text.debugDescription)")
+                #expect(value.boolValue == JSONValue.string(trimmed).boolValue, "\(text.debugDescription)")
+            }
+        }
+
         @Test("a document with numbers and booleans as strings, odd dates and unknown keys")
         func stringlyDocument() throws {
             let json = """

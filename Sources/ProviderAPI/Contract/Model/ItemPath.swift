@@ -41,6 +41,14 @@ public struct ItemPath: Hashable, Sendable, Comparable, CustomStringConvertible,
         self.segments = segments
     }
 
+    /// A path from names the caller has already checked by the rules of ``validate(name:)``
+    /// (an adapter that checks each name while it decodes it), so they are not checked twice.
+    /// Debug builds check them again.
+    package init(checkedSegments segments: [String]) {
+        assert(segments.allSatisfy { (try? ItemPath.validate(name: $0)) != nil }, "unchecked path segments")
+        self.segments = segments
+    }
+
     /// Checks that `name` can be one segment of a path.
     public static func validate(name: String) throws {
         if name.isEmpty {

@@ -96,6 +96,15 @@ extension JSONValue {
         }
     }
 
+    /// `text` without the `.whitespaces` at its ends: through Foundation (an NSString round trip,
+    /// most of a Nuxeo listing's numbers) only when an end may be white space, since the only
+    /// ASCII members of `.whitespaces` are space and tab.
+    static func trimmingSpaces(_ text: String) -> String {
+        func mayBeSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte >= 0x80 }
+        guard text.utf8.first.map(mayBeSpace) ?? false || text.utf8.last.map(mayBeSpace) ?? false else { return text }
+        return text.trimmingCharacters(in: .whitespaces)
+    }
+
     /// The value as a 64-bit integer: from an integer, an integral double, or a string such as `"588"`.
     public var int64Value: Int64? {
         switch self {
@@ -104,7 +113,7 @@ extension JSONValue {
             guard value.isFinite, value.rounded() == value, abs(value) < 9.2e18 else { return nil }
             return Int64(value)
         case .string(let text):
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = Self.trimmingSpaces(text)
             if let value = Int64(trimmed) { return value }
             if let value = Double(trimmed) { return JSONValue.double(value).int64Value }
             return nil
@@ -120,7 +129,7 @@ extension JSONValue {
         switch self {
         case .integer(let value): return Double(value)
         case .double(let value): return value
-        case .string(let text): return Double(text.trimmingCharacters(in: .whitespaces))
+        case .string(let text): return Double(Self.trimmingSpaces(text))
         default: return nil
         }
     }
@@ -131,7 +140,7 @@ extension JSONValue {
         case .bool(let value): return value
         case .integer(let value): return value == 0 ? false : (value == 1 ? true : nil)
         case .string(let text):
-            switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+            switch Self.trimmingSpaces(text).lowercased() {
             case "true", "1": return true
             case "false", "0": return false
             default: return nil

@@ -49,6 +49,10 @@ public struct NuxeoBlob: Sendable, Hashable {
         self.data = data
     }
 
+    private static func isASCIIHexDigit(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
+    }
+
     /// The digest as a verifiable (algorithm, lowercase hex) pair, or `nil` when it cannot be verified.
     ///
     /// The algorithm comes from `digestAlgorithm` (`MD5`, `SHA-1`, `SHA-256`, `SHA-512`, any case,
@@ -56,10 +60,13 @@ public struct NuxeoBlob: Sendable, Hashable {
     /// (32 md5, 40 sha1, 64 sha256, 128 sha512). A non-hex digest (Drive's `notInBinaryStore`,
     /// a provider key) gives `nil`.
     public var verifiableDigest: (algorithm: DigestAlgorithm, hex: String)? {
-        guard let digest, !digest.isEmpty, digest.allSatisfy(\.isHexDigit) else { return nil }
+        guard let digest, !digest.isEmpty, digest.utf8.allSatisfy(Self.isASCIIHexDigit) || digest.allSatisfy(\.isHexDigit) else { return nil }
         let hex = digest.lowercased()
         if let name = digestAlgorithmName, !name.isEmpty {
-            let normalized = name.lowercased().replacingOccurrences(of: "-", with: "").replacingOccurrences(of: "_", with: "")
+            // ASCII names (all of them in practice) without Foundation's replace.
+            let normalized = name.utf8.allSatisfy { $0 < 0x80 }
+                ? String(decoding: name.lowercased().utf8.filter { $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: "_") }, as: UTF8.self)
+                : name.lowercased().replacingOccurrences(of: "-", with: "").replacingOccurrences(of: "_", with: "")
             let algorithm = DigestAlgorithm(rawValue: normalized)
             let expectedLength: Int? = switch normalized {
             case "md5": 32

@@ -22,8 +22,11 @@ public enum NuxeoDateParser {
 
     /// The date in `text`, or `nil` when it is not a date.
     public static func date(from text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && $0.isNumber }), trimmed.count >= 9,
+        // Foundation's trim (an NSString round trip) only where an end may be white space: the
+        // only ASCII members of `.whitespaces` are space and tab.
+        let needsTrim = text.utf8.first.map(mayBeSpace) ?? false || text.utf8.last.map(mayBeSpace) ?? false
+        let trimmed = needsTrim ? text.trimmingCharacters(in: .whitespaces) : text
+        if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), trimmed.utf8.count >= 9,
            let millis = Int64(trimmed) {
             return UnixTime.date(milliseconds: Double(millis))
         }
@@ -38,6 +41,11 @@ public enum NuxeoDateParser {
     }
 
     // MARK: - Parsing
+
+    /// Whether `byte` may start or end white space: a space, a tab, or part of a character that is not ASCII.
+    private static func mayBeSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte >= 0x80
+    }
 
     private static func iso8601(_ bytes: [UInt8]) -> Date? {
         var index = 0

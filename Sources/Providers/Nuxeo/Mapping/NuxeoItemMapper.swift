@@ -54,16 +54,16 @@ public struct NuxeoItemMapper: Sendable {
     /// The server's own `name` (the path segment) is not used: Nuxeo trims, truncates and
     /// suffixes it, so it is not the name the user chose.
     public func displayName(of document: NuxeoDocument) -> String {
-        var candidates: [String?] = []
-        if prefersBlobFilename, !document.isFolderish { candidates.append(document.blob(at: blobXPath)?.name) }
-        candidates.append(document.properties["dc:title"]?.stringValue)
-        candidates.append(document.title)
-        candidates.append(document.path.flatMap { $0.split(separator: "/").last.map(String.init) })
         // A title is free text: "Q1/Q2", "..", or a NUL cannot be a path segment, so the next
         // candidate is taken (the document's own path segment, which the server keeps a name).
-        for case let candidate? in candidates where (try? ItemPath.validate(name: candidate)) != nil {
-            return candidate
+        // Each candidate is made only when the ones before it were passed over.
+        func usable(_ candidate: String?) -> String? {
+            candidate.flatMap { (try? ItemPath.validate(name: $0)) != nil ? $0 : nil }
         }
+        if prefersBlobFilename, !document.isFolderish, let name = usable(document.blob(at: blobXPath)?.name) { return name }
+        if let title = usable(document.properties["dc:title"]?.stringValue) { return title }
+        if let title = usable(document.title) { return title }
+        if let segment = usable(document.path.flatMap({ $0.split(separator: "/").last.map(String.init) })) { return segment }
         return document.uid
     }
 
@@ -89,6 +89,7 @@ public struct NuxeoItemMapper: Sendable {
     /// Scalar properties by xpath plus the system fields (see the type's documentation).
     public func flattenedProperties(of document: NuxeoDocument) -> [String: String] {
         var result: [String: String] = [:]
+        result.reserveCapacity(document.properties.count + 15)
         for (key, value) in document.properties {
             Self.flatten(value, at: key, depth: 0, into: &result)
         }

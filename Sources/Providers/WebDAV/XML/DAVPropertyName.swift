@@ -78,3 +78,24 @@ public struct DAVResponse: Hashable, Sendable {
         return result
     }
 }
+
+/// One `response` of a multistatus answer as a listing reads it: what ``DAVResponse`` holds,
+/// with the properties the server answered 2xx for (``DAVResponse/found``) in a short list
+/// in document order instead of a dictionary per `propstat`.
+package struct DAVListingEntry: Sendable {
+    /// The raw `href`, as the server wrote it.
+    package var href: String
+    /// The response-level status, for answers without `propstat`.
+    package var status: Int?
+    /// The `responsedescription` or error message, if any.
+    package var message: String?
+    /// The properties the server answered 2xx for: the first 2xx `propstat` naming one wins.
+    package var found: [(name: DAVPropertyName, value: DAVPropertyValue)]
+
+    /// ``found`` as ``DAVResponse/found`` gives it.
+    package var foundByName: [DAVPropertyName: DAVPropertyValue] {
+        var result: [DAVPropertyName: DAVPropertyValue] = [:]
+        for (name, value) in found { result[name] = value }
+        return result
+    }
+}

@@ -49,6 +49,15 @@ public final class MultistatusParser {
             delegate: builder, maxDepth: limits.maxDepth, maxTextLength: limits.maxTextLength, maxMarkupLength: limits.maxMarkupLength)
     }
 
+    /// A parser that hands each response to `onEntry` as soon as it is complete, as a
+    /// ``DAVListingEntry`` (no dictionary per `propstat`), keeping none. An error thrown by
+    /// `onEntry` ends the parse.
+    package init(limits: Limits = Limits(), onEntry: @escaping (DAVListingEntry) throws -> Void) {
+        builder = MultistatusBuilder(limits: limits, onEntry: onEntry)
+        reader = XMLByteReader(
+            delegate: builder, maxDepth: limits.maxDepth, maxTextLength: limits.maxTextLength, maxMarkupLength: limits.maxMarkupLength)
+    }
+
     /// How many responses the document had so far.
     package var responseCount: Int { builder.responseCount }
 
@@ -83,15 +92,24 @@ public final class MultistatusParser {
         statusCode(line.utf8)
     }
 
-    /// The status code of a status line given as UTF-8 bytes.
+    /// The status code of a status line given as UTF-8 bytes: the second of the words the
+    /// spaces separate, when the first starts with `HTTP/` in any case (one pass, no array of words).
     package static func statusCode<Bytes: Collection<UInt8>>(_ line: Bytes) -> Int? {
-        // Byte by byte: the first two space-separated words, the first starting with HTTP/ in any case.
-        var words = line.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: true).makeIterator()
-        guard let version = words.next(), let code = words.next(), version.count >= 5 else { return nil }
+        let space = UInt8(ascii: " ")
+        var index = line.startIndex
+        func word() -> Bytes.SubSequence {
+            while index != line.endIndex, line[index] == space { index = line.index(after: index) }
+            let start = index
+            while index != line.endIndex, line[index] != space { index = line.index(after: index) }
+            return line[start..<index]
+        }
+        let version = word()
+        let code = word()
+        guard version.count >= 5, !code.isEmpty, code.count <= 9 else { return nil }
         let isHTTP = zip(version.prefix(5), "HTTP/".utf8).allSatisfy { byte, expected in
             (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte) == expected
         }
-        guard isHTTP, !code.isEmpty, code.count <= 9 else { return nil }
+        guard isHTTP else { return nil }
         var value = 0
         for byte in code {
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
@@ -101,25 +119,46 @@ public final class MultistatusParser {
     }
 }
 
-/// Builds ``DAVResponse`` values from the reader's element events.
+/// Builds ``DAVResponse`` values (or ``DAVListingEntry`` values) from the reader's element events.
+///
+/// The properties of the open `propstat` are collected in a short list (a property named twice
+/// keeps its last value, as a dictionary would); when the `propstat` closes they become a
+/// ``DAVPropstat`` of the response, or, for an entry, join its ``DAVListingEntry/found``
+/// properties when its status is 2xx and no earlier 2xx `propstat` had them (as ``DAVResponse/found``).
 private final class MultistatusBuilder: XMLByteReaderDelegate {
     let limits: MultistatusParser.Limits
     var responses: [DAVResponse] = []
-    private(set) var responseCount = 0
+    @exclusivity(unchecked) private(set) var responseCount = 0
     private let onResponse: ((DAVResponse) throws -> Void)?
-    var sawMultistatus = false
+    private let onEntry: ((DAVListingEntry) throws -> Void)?
+    @exclusivity(unchecked) var sawMultistatus = false
 
-    private var response: DAVResponse?
-    private var propstat: DAVPropstat?
-    private var propName: DAVPropertyName?
-    private var propChildren: [DAVPropertyName] = []
-    private var propChildTexts: [String] = []
+    // Read and written only by the reader's calls, one at a time: no dynamic exclusivity checks.
+    @exclusivity(unchecked) private var inResponse = false
+    @exclusivity(unchecked) private var href = ""
+    @exclusivity(unchecked) private var status: Int?
+    @exclusivity(unchecked) private var message: String?
+    @exclusivity(unchecked) private var propstats: [DAVPropstat] = []
+    @exclusivity(unchecked) private var found: [(name: DAVPropertyName, value: DAVPropertyValue)] = []
+    @exclusivity(unchecked) private var inPropstat = false
+    @exclusivity(unchecked) private var propstatStatus = 0
+    @exclusivity(unchecked) private var properties: [(name: DAVPropertyName, value: DAVPropertyValue)] = []
+    @exclusivity(unchecked) private var propName: DAVPropertyName?
+    @exclusivity(unchecked) private var propChildren: [DAVPropertyName] = []
+    @exclusivity(unchecked) private var propChildTexts: [String] = []
     /// Whether the element at depth 4 is `DAV:prop`.
-    private var inProp = false
+    @exclusivity(unchecked) private var inProp = false
 
     init(limits: MultistatusParser.Limits, onResponse: ((DAVResponse) throws -> Void)?) {
         self.limits = limits
         self.onResponse = onResponse
+        self.onEntry = nil
+    }
+
+    init(limits: MultistatusParser.Limits, onEntry: @escaping (DAVListingEntry) throws -> Void) {
+        self.limits = limits
+        self.onResponse = nil
+        self.onEntry = onEntry
     }
 
     func didStart(_ name: DAVPropertyName, reader: XMLByteReader) throws {
@@ -134,12 +173,19 @@ private final class MultistatusBuilder: XMLByteReaderDelegate {
             if responseCount >= limits.maxResponses {
                 throw ProviderError(.invalidResponse, "more than \(limits.maxResponses) responses")
             }
-            response = DAVResponse(href: "", status: nil, propstats: [], message: nil)
-        } else if depth == 3, isDAV, name.name == "propstat", response != nil {
-            propstat = DAVPropstat(status: 0, properties: Dictionary(minimumCapacity: 8))
+            inResponse = true
+            href = ""
+            status = nil
+            message = nil
+            propstats = []
+            found = []
+        } else if depth == 3, isDAV, name.name == "propstat", inResponse {
+            inPropstat = true
+            propstatStatus = 0
+            properties.removeAll(keepingCapacity: true)
         } else if depth == 4 {
             inProp = isDAV && name.name == "prop"
-        } else if depth == 5, propstat != nil, inProp {
+        } else if depth == 5, inPropstat, inProp {
             propName = name
             propChildren = []
             propChildTexts = []
@@ -152,29 +198,52 @@ private final class MultistatusBuilder: XMLByteReaderDelegate {
         let depth = reader.depth
         let isDAV = name.namespace == DAVPropertyName.dav
         if depth == 3, isDAV, name.name == "href" {
-            response?.href = reader.text
+            if inResponse { href = reader.text }
         } else if depth == 3, isDAV, name.name == "status" {
-            response?.status = reader.textStatusCode
+            if inResponse { status = reader.textStatusCode }
         } else if depth == 3, isDAV, name.name == "responsedescription" || name.name == "error" {
             let value = reader.text
-            if !value.isEmpty { response?.message = value }
-        } else if depth == 4, isDAV, name.name == "status", propstat != nil {
-            propstat?.status = reader.textStatusCode ?? 0
+            if inResponse, !value.isEmpty { message = value }
+        } else if depth == 4, isDAV, name.name == "status", inPropstat {
+            propstatStatus = reader.textStatusCode ?? 0
         } else if depth == 6, propName != nil, propChildTexts.count < propChildren.count {
             propChildTexts.append(reader.text)
         } else if depth == 5, let propName, propName == name {
-            propstat?.properties[propName] = DAVPropertyValue(
-                text: reader.text, children: propChildren, childTexts: propChildTexts)
+            let value = DAVPropertyValue(text: reader.text, children: propChildren, childTexts: propChildTexts)
+            if let index = properties.firstIndex(where: { $0.name == propName }) {
+                properties[index].value = value
+            } else {
+                properties.append((propName, value))
+            }
             self.propName = nil
-        } else if depth == 3, isDAV, name.name == "propstat", let done = propstat {
-            response?.propstats.append(done)
-            propstat = nil
-        } else if depth == 2, isDAV, name.name == "response", let done = response {
-            if done.href.isEmpty { throw ProviderError(.invalidResponse, "a DAV:response without an href") }
+        } else if depth == 3, isDAV, name.name == "propstat", inPropstat {
+            closePropstat()
+            inPropstat = false
+        } else if depth == 2, isDAV, name.name == "response", inResponse {
+            if href.isEmpty { throw ProviderError(.invalidResponse, "a DAV:response without an href") }
             responseCount += 1
-            if let onResponse { try onResponse(done) } else { responses.append(done) }
-            response = nil
+            inResponse = false
+            if let onEntry {
+                try onEntry(DAVListingEntry(href: href, status: status, message: message, found: found))
+            } else {
+                let done = DAVResponse(href: href, status: status, propstats: propstats, message: message)
+                if let onResponse { try onResponse(done) } else { responses.append(done) }
+            }
+            propstats = []
+            found = []
         }
         if depth == 4 { inProp = false }
+    }
+
+    private func closePropstat() {
+        if onEntry == nil {
+            var dictionary = Dictionary<DAVPropertyName, DAVPropertyValue>(minimumCapacity: max(8, properties.count))
+            for (name, value) in properties { dictionary[name] = value }
+            propstats.append(DAVPropstat(status: propstatStatus, properties: dictionary))
+        } else if (200..<300).contains(propstatStatus) {
+            for property in properties where !found.contains(where: { $0.name == property.name }) {
+                found.append(property)
+            }
+        }
     }
 }
