@@ -189,6 +189,25 @@ extension Parsing {
             }
         }
 
+        @Test("a response of 100,000 distinct properties in two propstats: every one kept once, as the dictionaries did", .timeLimit(.minutes(1)))
+        func manyProperties() throws {
+            let count = 100_000
+            var xml = #"<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:x="urn:x"><d:response><d:href>/dav/a</d:href>"#
+            for status in ["HTTP/1.1 200 OK", "HTTP/1.1 200 OK"] {
+                xml += "<d:propstat><d:prop>"
+                for index in 0..<count { xml += "<x:p\(index)>\(index)</x:p\(index)>" }
+                xml += "</d:prop><d:status>\(status)</d:status></d:propstat>"
+            }
+            xml += "</d:response></d:multistatus>"
+            let data = Data(xml.utf8)
+            let listed = try entries(data, size: 64 << 10)
+            #expect(listed.count == 1)
+            #expect(listed.first?.found.count == count)
+            #expect(listed.first?.foundByName[DAVPropertyName("urn:x", "p77777")]?.text == "77777")
+            let parsed = try MultistatusParser.parse(data)
+            #expect(parsed.first?.found.count == count)
+        }
+
         @Test("names are ordered by their bytes, native, small, bridged or not ASCII")
         func bytesPrecede() {
             let names = [

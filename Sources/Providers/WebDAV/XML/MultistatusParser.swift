@@ -139,10 +139,10 @@ private final class MultistatusBuilder: XMLByteReaderDelegate {
     @exclusivity(unchecked) private var status: Int?
     @exclusivity(unchecked) private var message: String?
     @exclusivity(unchecked) private var propstats: [DAVPropstat] = []
-    @exclusivity(unchecked) private var found: [(name: DAVPropertyName, value: DAVPropertyValue)] = []
+    @exclusivity(unchecked) private var found = PropertyList()
     @exclusivity(unchecked) private var inPropstat = false
     @exclusivity(unchecked) private var propstatStatus = 0
-    @exclusivity(unchecked) private var properties: [(name: DAVPropertyName, value: DAVPropertyValue)] = []
+    @exclusivity(unchecked) private var properties = PropertyList()
     @exclusivity(unchecked) private var propName: DAVPropertyName?
     @exclusivity(unchecked) private var propChildren: [DAVPropertyName] = []
     @exclusivity(unchecked) private var propChildTexts: [String] = []
@@ -178,11 +178,11 @@ private final class MultistatusBuilder: XMLByteReaderDelegate {
             status = nil
             message = nil
             propstats = []
-            found = []
+            found.removeAll()
         } else if depth == 3, isDAV, name.name == "propstat", inResponse {
             inPropstat = true
             propstatStatus = 0
-            properties.removeAll(keepingCapacity: true)
+            properties.removeAll()
         } else if depth == 4 {
             inProp = isDAV && name.name == "prop"
         } else if depth == 5, inPropstat, inProp {
@@ -209,12 +209,7 @@ private final class MultistatusBuilder: XMLByteReaderDelegate {
         } else if depth == 6, propName != nil, propChildTexts.count < propChildren.count {
             propChildTexts.append(reader.text)
         } else if depth == 5, let propName, propName == name {
-            let value = DAVPropertyValue(text: reader.text, children: propChildren, childTexts: propChildTexts)
-            if let index = properties.firstIndex(where: { $0.name == propName }) {
-                properties[index].value = value
-            } else {
-                properties.append((propName, value))
-            }
+            properties.set(propName, DAVPropertyValue(text: reader.text, children: propChildren, childTexts: propChildTexts))
             self.propName = nil
         } else if depth == 3, isDAV, name.name == "propstat", inPropstat {
             closePropstat()
@@ -224,26 +219,24 @@ private final class MultistatusBuilder: XMLByteReaderDelegate {
             responseCount += 1
             inResponse = false
             if let onEntry {
-                try onEntry(DAVListingEntry(href: href, status: status, message: message, found: found))
+                try onEntry(DAVListingEntry(href: href, status: status, message: message, found: found.items))
             } else {
                 let done = DAVResponse(href: href, status: status, propstats: propstats, message: message)
                 if let onResponse { try onResponse(done) } else { responses.append(done) }
             }
             propstats = []
-            found = []
+            found.removeAll()
         }
         if depth == 4 { inProp = false }
     }
 
     private func closePropstat() {
         if onEntry == nil {
-            var dictionary = Dictionary<DAVPropertyName, DAVPropertyValue>(minimumCapacity: max(8, properties.count))
-            for (name, value) in properties { dictionary[name] = value }
+            var dictionary = Dictionary<DAVPropertyName, DAVPropertyValue>(minimumCapacity: max(8, properties.items.count))
+            for (name, value) in properties.items { dictionary[name] = value }
             propstats.append(DAVPropstat(status: propstatStatus, properties: dictionary))
         } else if (200..<300).contains(propstatStatus) {
-            for property in properties where !found.contains(where: { $0.name == property.name }) {
-                found.append(property)
-            }
+            for (name, value) in properties.items { found.add(name, value) }
         }
     }
 }
