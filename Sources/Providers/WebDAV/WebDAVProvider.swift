@@ -350,11 +350,7 @@ public struct WebDAVProvider: StorageProvider {
 
     /// Builds an item from a listing entry, as `makeItem(_:expected:)` does from a `DAVResponse`.
     func makeItem(_ entry: DAVListingEntry, expected: ItemPath?) throws -> Item {
-        if let status = entry.status, !(200..<300).contains(status) {
-            throw ProviderError(
-                ProviderError.code(forHTTPStatus: status), entry.message.map(Redactor.redact) ?? "\(entry.href) answered \(status)",
-                httpStatus: status)
-        }
+        try Self.requireSuccess(entry.status, message: entry.message, href: entry.href)
         let path = try expected ?? mapper.path(forHref: entry.href)
         let item = DAVItemMapper.item(path: path, entry: entry)
         return dialect == nil ? item : OwnCloudProperties.refine(item, properties: entry.foundByName)
@@ -362,13 +358,16 @@ public struct WebDAVProvider: StorageProvider {
 
     /// Builds an item from a PROPFIND response.
     func makeItem(_ response: DAVResponse, expected: ItemPath?) throws -> Item {
-        if let status = response.status, !(200..<300).contains(status) {
-            throw ProviderError(
-                ProviderError.code(forHTTPStatus: status), response.message.map(Redactor.redact) ?? "\(response.href) answered \(status)",
-                httpStatus: status)
-        }
+        try Self.requireSuccess(response.status, message: response.message, href: response.href)
         let path = try expected ?? mapper.path(forHref: response.href)
         let item = DAVItemMapper.item(path: path, properties: response.found)
         return dialect == nil ? item : OwnCloudProperties.refine(item, properties: response.found)
+    }
+
+    /// Throws the error of a `response` whose own status (answers without `propstat`) is not 2xx.
+    private static func requireSuccess(_ status: Int?, message: String?, href: String) throws {
+        guard let status, !(200..<300).contains(status) else { return }
+        throw ProviderError(
+            ProviderError.code(forHTTPStatus: status), message.map(Redactor.redact) ?? "\(href) answered \(status)", httpStatus: status)
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import ProviderAPI
 
 /// `strata remote add|list|remove`: the saved remotes of `--remotes` (default
-/// `$XDG_CONFIG_HOME/strata/remotes.json`) and their credentials (`credentials.json` beside it,
+/// `$XDG_CONFIG_HOME/strata/remotes.json`) and their logins (`credentials.json` in the config folder,
 /// mode 0600), so that `name:/path` works as a target without repeating the URL, options and login.
 struct RemoteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,16 +26,6 @@ struct RemoteSummary: Encodable, Equatable {
 }
 
 extension RemoteCommand {
-    /// The remotes file of `global` (`--remotes`, else the default one).
-    static func remotesFile(_ global: GlobalOptions) -> URL {
-        global.remotes.map { URL(fileURLWithPath: $0) } ?? StrataDirectories.config().appendingPathComponent("remotes.json")
-    }
-
-    /// The credential store saved remotes read from.
-    static func credentialStore() -> FileCredentialStore {
-        FileCredentialStore(url: StrataDirectories.config().appendingPathComponent("credentials.json"))
-    }
-
     /// A registry holding only the remotes of `file` (the adapters of this command line, for kinds).
     static func registry(_ file: URL) throws -> ProviderRegistry {
         let registry = StrataCommandLine.current.registry()
@@ -71,7 +61,7 @@ struct RemoteAddCommand: AsyncParsableCommand {
             The URL's scheme picks the adapter, as for any target (webdav://, webdavs://, nuxeo://, pydio://, \
             nextcloud://, …; `strata adapters` lists them). -o options are saved with the remote. With \
             --save-login the login of --user and STRATA_PASSWORD (or --password-file, or --bearer and \
-            STRATA_TOKEN) is saved in credentials.json beside the remotes file, readable by you only; \
+            STRATA_TOKEN) is saved in credentials.json in the config folder, readable by you only; \
             without it, commands on the remote take the login from the same options each time. Nothing \
             is sent to the server: the first command on the remote checks it.
             """)
@@ -95,7 +85,7 @@ struct RemoteAddCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let file = RemoteCommand.remotesFile(global)
+        let file = global.remotesFile
         let registry = try RemoteCommand.registry(file)
         guard let parsed = URL(string: url), parsed.scheme != nil, parsed.host != nil || parsed.scheme == "file" else {
             throw ValidationError("not a server URL: \(TerminalText.escape(TargetText.redacted(url)))")
@@ -109,7 +99,7 @@ struct RemoteAddCommand: AsyncParsableCommand {
         clean?.user = nil
         clean?.password = nil
         let saved = SavedRemote(name: name, kind: factory.kind, url: clean?.url ?? parsed, options: try global.providerOptions())
-        let store = RemoteCommand.credentialStore()
+        let store = GlobalOptions.savedLogins()
         if saveLogin {
             let credentials = try global.credentials(for: parsed)
             guard credentials != .none else {
@@ -137,8 +127,8 @@ struct RemoteListCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let registry = try RemoteCommand.registry(RemoteCommand.remotesFile(global))
-        let store = RemoteCommand.credentialStore()
+        let registry = try RemoteCommand.registry(global.remotesFile)
+        let store = GlobalOptions.savedLogins()
         var summaries: [RemoteSummary] = []
         for remote in registry.savedRemotes { summaries.append(try await Self.summary(remote, store: store)) }
         if global.json {
@@ -177,14 +167,14 @@ struct RemoteRemoveCommand: AsyncParsableCommand {
     @Argument(help: "The remote's name.") var name: String
 
     func run() async throws {
-        let file = RemoteCommand.remotesFile(global)
+        let file = global.remotesFile
         let registry = try RemoteCommand.registry(file)
         guard registry.remote(named: name) != nil else {
             throw ValidationError("no remote named \(TerminalText.escape(name)) in \(file.path)")
         }
         registry.removeRemote(named: name)
         try registry.saveRemotes(to: file)
-        try await RemoteCommand.credentialStore().setCredentials(nil, for: name)
+        try await GlobalOptions.savedLogins().setCredentials(nil, for: name)
         if global.json {
             try Output.json(["removed": name])
         } else {

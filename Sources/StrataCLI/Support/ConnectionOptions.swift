@@ -207,10 +207,18 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         registry.serverFacts = CommandServerFacts(folder: cacheFolder)
         // So do the sessions of chunked uploads, so that a cut copy or sync resumes a large file.
         registry.uploadCheckpoints = CommandUploadCheckpoints(folder: cacheFolder)
-        let file = remotes.map { URL(fileURLWithPath: $0) }
-            ?? StrataDirectories.config().appendingPathComponent("remotes.json")
-        try registry.loadRemotes(from: file)
+        try registry.loadRemotes(from: remotesFile)
         return registry
+    }
+
+    /// The saved remotes file: `--remotes`, else `remotes.json` in the config folder.
+    var remotesFile: URL {
+        remotes.map { URL(fileURLWithPath: $0) } ?? StrataDirectories.config().appendingPathComponent("remotes.json")
+    }
+
+    /// The logins saved with remotes (`strata remote add --save-login`): `credentials.json` in the config folder.
+    static func savedLogins() -> FileCredentialStore {
+        FileCredentialStore(url: StrataDirectories.config().appendingPathComponent("credentials.json"))
     }
 
     /// The provider and path a target names: a URL (`webdav://host/a/b`, `nextcloud://host/a/b`, `nuxeo://host/nuxeo/a/b`,
@@ -236,7 +244,7 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
                 remote.options.merge(options) { _, new in new }
                 registry.addRemote(remote)
                 // The saved login, unless one is given on the command line or none is saved.
-                let saved = FileCredentialStore(url: StrataDirectories.config().appendingPathComponent("credentials.json"))
+                let saved = Self.savedLogins()
                 let explicit = login.user != nil || bearer || passwordFile != nil
                 let hasSaved = try await saved.credentials(for: name).map { $0 != .none } ?? false
                 let store = RemoteCredentials(saved: saved, override: explicit || !hasSaved ? try credentials(for: remote.url) : nil)
