@@ -52,9 +52,12 @@ struct FolderRecord: Sendable {
 
     /// Records the folders of `plan` after it ran with no failure (`wrote`: the run changed the
     /// destination; else, as for a check, only the folders with nothing different below are
-    /// recorded). The destination folders the run wrote below are read again, up to `concurrency`
-    /// at once.
-    func record(_ plan: TransferPlan, wrote: Bool, destination: any StorageProvider, concurrency: Int) async {
+    /// recorded). `known` is the record the plan was made with (``known()``), whose folders below
+    /// those the plan left unlisted still hold. The destination folders the run wrote below are
+    /// read again, up to `concurrency` at once.
+    func record(
+        _ plan: TransferPlan, known: [ItemPath: FolderVersion]?, wrote: Bool, destination: any StorageProvider, concurrency: Int
+    ) async {
         guard await !hasWaitingWrites() else { return }
         let listed = plan.scan.listed
         // Folders with an action or a problem at or below them.
@@ -90,11 +93,22 @@ struct FolderRecord: Sendable {
                     relativePath: folder.relative, sourceETag: sourceETag, destinationETag: destinationETag, files: files[folder.relative] ?? 0))
         }
         // Below a folder left unlisted, the earlier record still holds.
-        let kept = plan.scan.unchanged.map(\.relativePath)
-        let known = kept.isEmpty ? [:] : await self.known()
-        for version in known.values where kept.contains(where: { version.relativePath == $0 || version.relativePath.isDescendant(of: $0) }) {
-            versions.append(version)
+        let kept = Set(plan.scan.unchanged.map(\.relativePath))
+        if !kept.isEmpty {
+            for version in (known ?? [:]).values where Self.isAtOrBelow(version.relativePath, any: kept) {
+                versions.append(version)
+            }
         }
         try? await store.replaceFolderVersions(of: key, settings: settings, with: versions)
+    }
+
+    /// Whether `path` or one of its ancestors is in `folders`.
+    private static func isAtOrBelow(_ path: ItemPath, any folders: Set<ItemPath>) -> Bool {
+        var current = path
+        while true {
+            if folders.contains(current) { return true }
+            if current.isRoot { return false }
+            current = current.parent
+        }
     }
 }

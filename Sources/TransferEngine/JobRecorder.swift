@@ -89,9 +89,15 @@ final class JobRecorder: Sendable {
     /// The gathering write, to be resumed now: when enough records wait, someone waits for
     /// them, or a flush does; `nil` otherwise.
     private static func takeGathering(_ state: inout State) -> CheckedContinuation<Void, Never>? {
-        guard state.pending.count >= batchSize || state.urgent > 0 || !state.idle.isEmpty else { return nil }
+        guard writesNow(state) else { return nil }
         defer { state.gathering = nil }
         return state.gathering
+    }
+
+    /// Whether a write goes ahead without gathering more: enough records wait, someone waits for
+    /// one of them (``record(_:)``), or a ``flush()`` does.
+    private static func writesNow(_ state: State) -> Bool {
+        state.pending.count >= batchSize || state.urgent > 0 || !state.idle.isEmpty
     }
 
     /// Waits up to ``gathering`` for more records, unless a reason to write at once holds already
@@ -99,7 +105,7 @@ final class JobRecorder: Sendable {
     private func gather() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = state.withLockedValue { state -> Bool in
-                if state.pending.count >= Self.batchSize || state.urgent > 0 || !state.idle.isEmpty { return true }
+                if Self.writesNow(state) { return true }
                 state.gathering = continuation
                 return false
             }

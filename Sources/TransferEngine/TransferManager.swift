@@ -181,7 +181,8 @@ public struct TransferManager: Sendable {
                 mode, source, destination, finished: job.resumed ? job.finished : nil, known: known, recorder: (recorder, store, job.id))
             if report.succeeded {
                 await folders?.record(
-                    report.plan, wrote: !report.plan.changesNothing, destination: destination.provider, concurrency: options.transfers)
+                    report.plan, known: known, wrote: !report.plan.changesNothing, destination: destination.provider,
+                    concurrency: options.transfers)
                 try await store.complete(job.id)
             }
             return report
@@ -222,7 +223,7 @@ public struct TransferManager: Sendable {
         let folders = options.jobStore.flatMap { folderRecord(Self.key("check", source, destination), $0, source, destination) }
         let known = options.startFresh ? nil : await folders?.known()
         let plan = try await self.plan(.sync, from: source, to: destination, finished: FinishedFiles(), known: known)
-        await folders?.record(plan, wrote: false, destination: destination.provider, concurrency: options.transfers)
+        await folders?.record(plan, known: known, wrote: false, destination: destination.provider, concurrency: options.transfers)
         var report = CheckReport(rule: plan.rule)
         report.matching = plan.filesInUnchangedFolders
         report.mappedNames = plan.mappedNames
