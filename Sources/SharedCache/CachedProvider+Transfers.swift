@@ -175,14 +175,25 @@ extension CachedProvider {
     }
 
     /// The items the journal made or moved (not yet on the server, so no server search finds them)
-    /// that `query` matches in the cached view, beyond `besides`, at most enough to fill a page of
-    /// `room` items. None for a query the cache cannot evaluate (a native one).
+    /// that `query` matches, beyond `besides`, in path order, at most enough to fill a page of
+    /// `room` items: each item an entry shows, and in a folder it shows, what the cached view holds
+    /// below it (a folder moved or made offline). Only the journal's paths are read, never a search
+    /// of the whole cache. None for a native query, which only the server can evaluate.
     private func pendingMatches(_ query: Query, overlay: JournalOverlay, besides items: [Item], room: Int?) async throws -> [Item] {
         let space = room.map { $0 - items.count } ?? Int.max
-        guard space > 0, let cached = try? await store.search(query, account: account) else { return [] }
+        guard space > 0 else { return [] }
         var seen = Set(items.map { PathKey($0.path) })
+        var candidates: [Item] = []
+        for root in overlay.shownRoots {
+            guard let item = overlay.item(at: root) else { continue }
+            candidates.append(item)
+            if item.kind == .folder, let below = try? await store.search(query, under: root, account: account) {
+                candidates += overlay.items(below)
+            }
+        }
         var added: [Item] = []
-        for item in overlay.items(cached) where added.count < space {
+        for item in candidates.sorted(by: { $0.path.storageKey.utf8.lexicographicallyPrecedes($1.path.storageKey.utf8) })
+        where added.count < space && query.matches(item) {
             guard case .journal = overlay.owner(of: item.path), seen.insert(PathKey(item.path)).inserted else { continue }
             added.append(item)
         }

@@ -50,6 +50,18 @@ struct JournalOverlay: Sendable {
         return owner
     }
 
+    /// The paths the entries show (new folders and uploads, destinations of moves and copies) that
+    /// still answer to them (no later entry hid or replaced them), each once.
+    var shownRoots: [ItemPath] {
+        var seen = Set<PathKey>()
+        return effects.compactMap { effect in
+            guard effect.shows, owner(of: effect.path) == .journal(entry: effect.entry.id, root: effect.path),
+                seen.insert(PathKey(effect.path)).inserted
+            else { return nil }
+            return effect.path
+        }
+    }
+
     /// The item the journal shows at `path`, when `path` is the root of a shown effect and was loaded.
     func item(at path: ItemPath) -> Item? {
         shown[PathKey(path)]
