@@ -21,16 +21,10 @@ struct KillResumeTests {
         var error: String
     }
 
-    /// The environment of the child: the test's, its own home and cache folder, the password.
+    /// The environment of the child: ``StrataProcess``'s (its own home, no login variables), its
+    /// own cache folder and the password.
     private static func environment(cache: URL, password: String) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = FileManager.default.temporaryDirectory.path
-        environment.removeValue(forKey: "STRATA_USER")
-        environment.removeValue(forKey: "STRATA_TOKEN")
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        environment["STRATA_PASSWORD"] = password
-        environment["XDG_CACHE_HOME"] = cache.path
-        return environment
+        StrataProcess.environment(["STRATA_PASSWORD": password, "XDG_CACHE_HOME": cache.path])
     }
 
     /// The file of a `copied PATH (SIZE)` line; `nil` for other lines and the summary.

@@ -51,7 +51,7 @@ public enum StrataProcess {
     /// The child's environment: this process's, with `HOME` in the temporary folder, no
     /// `STRATA_USER`/`STRATA_TOKEN`, no backtraces (a trap ends at once), then `overrides`
     /// (a `nil` value removes the variable).
-    static func environment(_ overrides: [String: String?]) -> [String: String] {
+    public static func environment(_ overrides: [String: String?]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = FileManager.default.temporaryDirectory.path
         environment.removeValue(forKey: "STRATA_USER")
