@@ -259,15 +259,6 @@ public struct WebDAVProvider: StorageProvider {
         try await propfind(path, depth: depth, body: body, folder: folder, parser: MultistatusParser())
     }
 
-    /// Sends `PROPFIND` and hands each response to `each` as soon as it is parsed; returns how many there were.
-    func propfind(
-        _ path: ItemPath, depth: String, body: String, folder: Bool = false, each: @escaping (DAVResponse) throws -> Void
-    ) async throws -> Int {
-        let parser = MultistatusParser(onResponse: each)
-        _ = try await propfind(path, depth: depth, body: body, folder: folder, parser: parser)
-        return parser.responseCount
-    }
-
     /// Sends `PROPFIND` and hands each response to `each` as a ``DAVListingEntry`` as soon as it
     /// is parsed; returns how many there were.
     func propfind(
