@@ -48,10 +48,12 @@ let package = Package(
             path: "Sources/ProviderAPI/Contract",
             swiftSettings: strictSettings
         ),
+        // `openat2` for ProviderKit's LocalFolder (a system call Swift cannot reach by itself).
+        .target(name: "CProviderKitShims", path: "Sources/ProviderAPI/KitShims"),
         .target(
             name: "ProviderKit",
             dependencies: [
-                "ProviderAPI",
+                "ProviderAPI", "CProviderKitShims",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),

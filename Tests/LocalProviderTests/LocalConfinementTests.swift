@@ -86,6 +86,40 @@ struct LocalConfinementTests {
         #expect(box.outsideNames == ["secret.txt"])
     }
 
+    @Test("a symlinked folder deep in a path is not entered either, and a deep path without links is reached")
+    func deepFolderLink() async throws {
+        let box = try Sandbox()
+        let provider = box.provider
+        _ = try await provider.createFolder(named: "a", in: .root)
+        _ = try await provider.createFolder(named: "b", in: "/a")
+        _ = try await provider.createFolder(named: "c", in: "/a/b")
+        _ = try await provider.upload(DataSource(string: "deep"), to: "/a/b/c", name: "deep.txt", options: UploadOptions())
+        let deep = MemorySink()
+        _ = try await provider.download("/a/b/c/deep.txt", to: deep, options: DownloadOptions())
+        #expect(String(decoding: await deep.data, as: UTF8.self) == "deep")
+        #expect(try await provider.list("/a/b/c", page: .first).items.map(\.name) == ["deep.txt"])
+        try FileManager.default.createSymbolicLink(
+            atPath: box.root.appendingPathComponent("a/b/inside").path, withDestinationPath: box.outside.path)
+        try FileManager.default.createSymbolicLink(
+            atPath: box.root.appendingPathComponent("a/b/relative").path, withDestinationPath: "../../../outside")
+        try FileManager.default.createSymbolicLink(
+            atPath: box.root.appendingPathComponent("a/up").path, withDestinationPath: "b")
+        for folder in ["/a/b/inside", "/a/b/relative"] {
+            let path = try ItemPath(folder)
+            #expect(await code { _ = try await provider.list(path, page: .first) } == .notFound)
+            #expect(await code { _ = try await provider.item(at: path.appending("secret.txt")) } == .notFound)
+            #expect(await code { _ = try await provider.download(path.appending("secret.txt"), to: MemorySink(), options: DownloadOptions()) } == .notFound)
+            #expect(await code { _ = try await provider.upload(DataSource(string: "x"), to: path, name: "new.txt", options: UploadOptions()) } == .notFound)
+            #expect(await code { try await provider.delete(path.appending("secret.txt")) } == .notFound)
+        }
+        // A link in the middle of a path, even to a folder inside the root, is not followed.
+        #expect(await code { _ = try await provider.list("/a/up/c", page: .first) } == .notFound)
+        #expect(await code { _ = try await provider.download("/a/up/c/deep.txt", to: MemorySink(), options: DownloadOptions()) } == .notFound)
+        // A file where a folder is expected is the same error as one segment at a time.
+        #expect(await code { _ = try await provider.list("/a/b/c/deep.txt/x", page: .first) } == code { _ = try await provider.list("/a/b/c/deep.txt", page: .first) })
+        #expect(box.outsideNames == ["secret.txt"] && box.secret == "secret")
+    }
+
     @Test("deleting a folder removes the links in it, never what they point to")
     func deleteTree() async throws {
         let box = try Sandbox()

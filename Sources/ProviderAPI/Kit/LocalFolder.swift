@@ -1,3 +1,4 @@
+internal import CProviderKitShims
 import Foundation
 import ProviderAPI
 
@@ -76,10 +77,23 @@ public final class LocalFolder: Sendable {
         return LocalFolder(descriptor: fd, path: childPath(name))
     }
 
-    /// Walks down `path` from this folder, one ``openFolder(named:)`` per segment.
+    /// Walks down `path` from this folder, as one ``openFolder(named:)`` per segment would: never
+    /// through a symbolic link, never out of this folder.
+    ///
+    /// A path of several segments is opened in one call where the system can refuse every link
+    /// and every step outside on the way (Linux `openat2`, `RESOLVE_BENEATH |
+    /// RESOLVE_NO_SYMLINKS`), instead of one `openat` per segment: a copy of a tree reaches each
+    /// file's folder in one system call, however deep. Anything that call refuses is walked
+    /// segment by segment, which tells what is in the way.
     public func openFolder(at path: ItemPath) throws -> LocalFolder {
+        let segments = path.segments
+        if segments.count > 1 {
+            let relative = segments.joined(separator: "/")
+            let fd = cproviderkit_open_beneath(descriptor, relative, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if fd >= 0 { return LocalFolder(descriptor: fd, path: childPath(relative)) }
+        }
         var folder = self
-        for segment in path.segments { folder = try folder.openFolder(named: segment) }
+        for segment in segments { folder = try folder.openFolder(named: segment) }
         return folder
     }
 
