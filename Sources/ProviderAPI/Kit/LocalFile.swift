@@ -96,8 +96,10 @@ public final class LocalFile: Sendable {
                     throw ProviderError(.conflict, "\(file.path) shrank while it was read: it ends at \(position), not \(end)")
                 }
                 position += Int64(piece.readableBytes)
-                // A long read gives other tasks a turn between pieces rather than holding a thread of the shared pool.
-                await Task.yield()
+                // A long read gives other tasks a turn between pieces rather than holding a thread of the
+                // shared pool; after the last piece there is no more reading to interleave (a small file
+                // is one piece and no hop).
+                if position < end { await Task.yield() }
                 return piece
             }
         }
