@@ -73,6 +73,28 @@ struct NameEncoderTests {
         }
     }
 
+    @Test(
+        "accepts refuses exactly the names holding a forbidden Character or scalar, ASCII names and sets or not",
+        arguments: [
+            strict, charactersOnly, NameRules(forbiddenCharacters: ["\r", "\n", "~", "\u{7F}", "\0"]),
+            NameRules(forbiddenCharacters: ["?", "\u{037E}"]), NameRules(forbiddenCharacters: ["K", "\r\n"]), NameRules(),
+        ])
+    func acceptsMatchesDefinition(_ rules: NameRules) {
+        // The definition the byte-wise check of ASCII names must agree with.
+        func refused(_ name: String) -> Bool {
+            name.contains { rules.forbiddenCharacters.contains($0) }
+                || name.unicodeScalars.contains { rules.forbiddenCharacters.contains(Character($0)) }
+        }
+        let names = matrix + [
+            "a\r\nb", "a\rb", "x\ny", "tilde~", "del\u{7F}", "nul\0", "semi;colon", "greek\u{037E}", "Kelvin", "\u{212A}elvin", "k",
+            "plain-name_01.bin", "", "~", "\u{7F}",
+        ]
+        for name in names where name.utf8.count <= rules.maxNameBytes {
+            let shaped = NameRules(forbiddenCharacters: rules.forbiddenCharacters)
+            #expect(shaped.accepts(name) == !refused(name), "\(name.debugDescription)")
+        }
+    }
+
     @Test("a forbidden character carrying a combining mark is still encoded")
     func combiningMarks() {
         let encoder = NameEncoder(rules: strict)

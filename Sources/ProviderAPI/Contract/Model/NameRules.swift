@@ -56,8 +56,7 @@ public struct NameRules: Sendable, Hashable {
     /// even though Swift counts it as one Character.
     public func accepts(_ name: String) -> Bool {
         if name.utf8.count > maxNameBytes { return false }
-        if name.contains(where: { forbiddenCharacters.contains($0) }) { return false }
-        if name.unicodeScalars.contains(where: { forbiddenCharacters.contains(Character($0)) }) { return false }
+        if !forbiddenCharacters.isEmpty, containsForbidden(name) { return false }
         let first = name.unicodeScalars.first
         let last = name.unicodeScalars.last
         if !allowsLeadingSpace, first == " " { return false }
@@ -65,6 +64,33 @@ public struct NameRules: Sendable, Hashable {
         if !allowsTrailingDot, last == "." { return false }
         if !allowsDotFiles, first == "." { return false }
         return true
+    }
+
+    /// Whether `name` holds a forbidden character, as a Character or as a scalar of one.
+    ///
+    /// An ASCII name checked against ASCII characters alone (the usual `\ : * ? " < > |`) is
+    /// checked byte by byte: each of its Characters is one scalar (or CR LF, whose scalars are
+    /// checked), and no ASCII scalar is canonically equivalent to another, so it is the same test
+    /// without a Character's hash per letter (a listing of 10,000 names was paying it twice).
+    private func containsForbidden(_ name: String) -> Bool {
+        var mask: (low: UInt64, high: UInt64) = (0, 0)
+        var asciiOnly = true
+        for character in forbiddenCharacters {
+            let scalars = character.unicodeScalars
+            guard scalars.count == 1, let scalar = scalars.first, scalar.isASCII else {
+                asciiOnly = false
+                break
+            }
+            let value = scalar.value
+            if value < 64 { mask.low |= 1 << UInt64(value) } else { mask.high |= 1 << UInt64(value - 64) }
+        }
+        if asciiOnly, name.utf8.allSatisfy({ $0 < 0x80 }) {
+            return name.utf8.contains { byte in
+                byte < 64 ? mask.low & (1 << UInt64(byte)) != 0 : mask.high & (1 << UInt64(byte - 64)) != 0
+            }
+        }
+        if name.contains(where: { forbiddenCharacters.contains($0) }) { return true }
+        return name.unicodeScalars.contains(where: { forbiddenCharacters.contains(Character($0)) })
     }
 
     /// `name` as the server will store it, after its normalisation.
