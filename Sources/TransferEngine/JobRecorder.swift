@@ -64,6 +64,22 @@ final class JobRecorder: Sendable {
         if start { Task { await self.writeAll() } }
     }
 
+    /// Records the actions of a job's plan (as planned) in the next write, and returns at once: the
+    /// transfers start while the plan is written. A file finished before that write stays done (a
+    /// record never goes back from done to planned, ``TransferJobStore/record(_:_:)``), and a plan
+    /// that is never written only loses what it would have shown: resuming reads the done records.
+    func submitPlan(_ actions: [TransferJobStore.Action]) {
+        guard !actions.isEmpty else { return }
+        let (start, wake) = state.withLockedValue { state -> (Bool, CheckedContinuation<Void, Never>?) in
+            state.pending += actions
+            if state.writing { return (false, Self.takeGathering(&state)) }
+            state.writing = true
+            return (true, nil)
+        }
+        wake?.resume()
+        if start { Task { await self.writeAll() } }
+    }
+
     /// Records `action`, and returns once it is committed (or its write failed), without waiting
     /// to gather other records.
     func record(_ action: TransferJobStore.Action) async {

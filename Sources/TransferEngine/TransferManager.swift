@@ -178,7 +178,7 @@ public struct TransferManager: Sendable {
             let job = try await store.begin(key, fresh: options.startFresh)
             let recorder = JobRecorder(store: store, job: job.id)
             let report = try await planAndRun(
-                mode, source, destination, finished: job.resumed ? job.finished : nil, known: known, recorder: (recorder, store, job.id))
+                mode, source, destination, finished: job.resumed ? job.finished : nil, known: known, recorder: recorder)
             if report.succeeded {
                 await folders?.record(
                     report.plan, known: known, wrote: !report.plan.changesNothing, destination: destination.provider,
@@ -195,18 +195,18 @@ public struct TransferManager: Sendable {
     /// plan, and runs it recording its progress.
     private func planAndRun(
         _ mode: TransferMode, _ source: TransferEndpoint, _ destination: TransferEndpoint, finished: [FinishedFile]?,
-        known: [ItemPath: FolderVersion]?, recorder: (JobRecorder, TransferJobStore, Int64)?
+        known: [ItemPath: FolderVersion]?, recorder: JobRecorder?
     ) async throws -> TransferReport {
         let plan = try await self.plan(mode, from: source, to: destination, finished: FinishedFiles(finished ?? []), known: known)
         if finished != nil {
             observer?(.resumed(alreadyDone: plan.actions.filter { $0.kind == .skip && $0.reason == .finishedBefore }.count))
         }
-        if let (_, store, job) = recorder {
-            try await store.recordPlan(job, actions: plan.actions.filter { $0.kind != .skip }.map { .init($0, state: .planned) })
-        }
+        // Written beside the first transfers rather than before them (a plan of 10,000 files is
+        // 10,000 rows): nothing resumed depends on it, only on the done records.
+        recorder?.submitPlan(plan.actions.filter { $0.kind != .skip }.map { .init($0, state: .planned) })
         observer?(.planned(plan))
         var report = try await TransferRun(
-            plan: plan, source: source, destination: destination, options: options, observer: observer, recorder: recorder?.0
+            plan: plan, source: source, destination: destination, options: options, observer: observer, recorder: recorder
         ).run()
         report.resumed = finished != nil
         return report

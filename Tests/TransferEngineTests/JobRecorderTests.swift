@@ -71,4 +71,23 @@ struct JobRecorderTests {
         await recorder.flush()
         #expect(recorder.writes == 1)
     }
+
+    @Test("a plan submitted after a file was done leaves it done, records the rest as planned, and the flush waits for it")
+    func planBesideTransfers() async throws {
+        let jobs = try TransferJobTests.Jobs()
+        let job = try await jobs.store.begin(Self.key())
+        let recorder = JobRecorder(store: jobs.store, job: job.id)
+        let done = try ItemPath("/done.bin")
+        let waiting = try ItemPath("/waiting.bin")
+        let reported = NIOLockedValueBox(false)
+        recorder.submit(.init(relativePath: done, kind: "copyFile", state: .done)) { reported.withLockedValue { $0 = true } }
+        recorder.submitPlan([
+            .init(relativePath: done, kind: "copyFile", state: .planned), .init(relativePath: waiting, kind: "copyFile", state: .planned),
+        ])
+        await recorder.flush()
+        #expect(reported.withLockedValue { $0 })
+        let stored = Dictionary(uniqueKeysWithValues: try await jobs.store.actions(of: job.id).map { ($0.relativePath, $0.state) })
+        #expect(stored == [done: .done, waiting: .planned])
+        #expect(recorder.records == 3)
+    }
 }
