@@ -50,6 +50,33 @@ struct HTTPDateTests {
         #expect(HTTPDate.format(Date(timeIntervalSince1970: 1_709_251_199)) == "Thu, 29 Feb 2024 23:59:59 GMT")
     }
 
+    @Test("dates read from UTF-8 bytes agree with dates read from strings, valid or not")
+    func fromBytes() {
+        var texts: [[UInt8]] = [
+            "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
+            "  Sun, 06 Nov 1994 08:49:37 GMT  ", "\u{A0}Sun, 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 UTC",
+            "Sun, 6 Nov 1994 08:49:37 GMT", "Mon, 31 Aug 2020 06:40:13 GMT", "Thu, 29 Feb 2024 23:59:59 GMT",
+            "Xyz, 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 10000 08:49:37 GMT", "Sun, 06 Nov 0000 08:49:37 GMT",
+            "Sun, 06 Nov 999999 08:49:37 GMT", "Dim, 06 Nov 1994 08:49:37 GMT", "Sun, 06 nov 1994 08:49:37 GMT",
+            "", "yesterday", "Sun, 06 Nov 1994", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:49:37 GMT",
+            "Sun, 32 Nov 1994 08:49:37 GMT", "1994-11-06T08:49:37Z", "Sun, 06 Nov 1994 08:49 GMT", "Sun, 06 Nov 1994 08:49:37 GMTX",
+            "Sun, 06 Nov 1994 08:49:37 CET", "é, 06 Nov 1994 08:49:37 GMT", "Sé, 06 Nov 1994 08:49:37 GMT", "日, 06 Nov 1994 08:49:37 GMT",
+        ].map { Array($0.utf8) }
+        // Bytes that are not UTF-8, in the unchecked day name and elsewhere: the string path reads them as U+FFFD.
+        let rest = Array(", 06 Nov 1994 08:49:37 GMT".utf8)
+        texts += [[0xFF] + rest, [0xFF, 0x53, 0x75] + rest, [0x53, 0x75, 0x6E, 0xFF] + rest, [0xC3] + rest, [0x53, 0xC3, 0x75] + rest]
+        texts.append(Array("Sun, 06 N".utf8) + [0xFF] + Array("v 1994 08:49:37 GMT".utf8))
+        texts.append(Array("Sun, 06 Nov 1994 08:49:37 GM".utf8) + [0xFF])
+        for bytes in texts {
+            let fromString = HTTPDate.parse(String(decoding: bytes, as: UTF8.self))
+            let fromBytes = bytes.withUnsafeBufferPointer { HTTPDate.parse(utf8: $0) }
+            #expect(fromBytes == fromString, "\(bytes)")
+        }
+        #expect(Array("Sun, 06 Nov 1994 08:49:37 GMT".utf8).withUnsafeBufferPointer { HTTPDate.parse(utf8: $0) } == rfcExample)
+        // One byte that is not UTF-8 as the day name: the string reads it as U+FFFD (three bytes), so both read a date.
+        #expect(([0xFF] + rest).withUnsafeBufferPointer { HTTPDate.parse(utf8: $0) } == rfcExample)
+    }
+
     @Test("ISO 8601 with and without fractional seconds")
     func iso8601() throws {
         #expect(HTTPDate.parseISO8601("2023-07-24T16:30:44Z") == Date(timeIntervalSince1970: 1_690_216_244))

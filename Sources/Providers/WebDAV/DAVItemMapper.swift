@@ -16,12 +16,31 @@ package enum DAVItemMapper {
     /// The item of a listing entry, from its ``DAVListingEntry/found`` properties: the same item
     /// as ``item(path:properties:)`` with ``DAVResponse/found``.
     package static func item(path: ItemPath, entry: DAVListingEntry) -> Item {
+        if let fields = entry.fields { return item(path: path, fields: fields, others: entry.found) }
         let isFolder = entry.found.first { $0.name.namespace == DAVPropertyName.dav && $0.name.name == "resourcetype" }?
             .value.children.contains { $0.namespace == DAVPropertyName.dav && $0.name == "collection" } ?? false
         var item = Item(path: path, kind: isFolder ? .folder : .file)
         var raw: [String: String] = [:]
         for (name, value) in entry.found { apply(name, value, to: &item, isFolder: isFolder, raw: &raw) }
         item.properties = raw
+        return item
+    }
+
+    /// The item of a listing entry whose item properties were read into `fields`; `others` are the
+    /// remaining found properties, kept in ``ProviderAPI/Item/properties`` when not empty.
+    private static func item(path: ItemPath, fields: DAVItemFields, others: [(name: DAVPropertyName, value: DAVPropertyValue)]) -> Item {
+        let isFolder = fields.isCollection
+        var item = Item(path: path, kind: isFolder ? .folder : .file)
+        item.size = fields.size
+        item.modified = fields.modified
+        item.created = fields.created
+        item.etag = fields.etag
+        if !fields.contentType.isEmpty, !isFolder { item.mimeType = fields.contentType }
+        if !others.isEmpty {
+            var raw: [String: String] = [:]
+            for (name, value) in others { apply(name, value, to: &item, isFolder: isFolder, raw: &raw) }
+            item.properties = raw
+        }
         return item
     }
 

@@ -168,7 +168,10 @@ public struct WebDAVProvider: StorageProvider {
         var children: [Item] = []
         var count = 0
         do {
-            count = try await propfind(folder, depth: "1", body: propfindItemsBody(fields), folder: true) { (response: DAVListingEntry) in
+            // Without a dialect, items need only the DAV: properties: they are read as they stream.
+            count = try await propfind(
+                folder, depth: "1", body: propfindItemsBody(fields), folder: true, itemFields: dialect == nil
+            ) { (response: DAVListingEntry) in
                 let path = try self.mapper.path(forHref: response.href)
                 if path == folder {
                     let selfItem = try self.makeItem(response, expected: folder)
@@ -206,8 +209,24 @@ public struct WebDAVProvider: StorageProvider {
         if zip(names, names.dropFirst()).allSatisfy({ !bytesPrecede($1, $0) }) { return }
         // Indices are sorted rather than the (large) items, which are then moved into place
         // along the cycles of the permutation: position p receives the item at order[p].
-        var order = Array(items.indices)
-        order.sort { bytesPrecede(names[$0], names[$1]) }
+        // Each name's first 16 bytes in two big-endian integers, zero-padded: names hold no NUL, so
+        // a name that is a prefix of another sorts first, as by its bytes. Only names alike in
+        // those bytes are compared whole.
+        var keys = names.indices.map { index in
+            var key = SortKey(high: 0, low: 0, index: index)
+            var shift = 0
+            for byte in names[index].utf8.prefix(16) {
+                if shift < 64 { key.high |= UInt64(byte) << (56 - shift) } else { key.low |= UInt64(byte) << (120 - shift) }
+                shift += 8
+            }
+            return key
+        }
+        keys.sort { a, b in
+            if a.high != b.high { return a.high < b.high }
+            if a.low != b.low { return a.low < b.low }
+            return bytesPrecede(names[a.index], names[b.index])
+        }
+        let order = keys.map(\.index)
         var placed = [Bool](repeating: false, count: items.count)
         // Swapped in the buffer: `Array.swapAt` copied both items (a retain of each of their
         // fields). `order` is a permutation of the indices, so every index is in the buffer.
@@ -223,6 +242,13 @@ public struct WebDAVProvider: StorageProvider {
                 }
             }
         }
+    }
+
+    /// A name's place in ``sortByName(_:)``: its first 16 bytes, then its index in the list.
+    private struct SortKey {
+        var high: UInt64
+        var low: UInt64
+        var index: Int
     }
 
     /// Whether the UTF-8 bytes of `a` precede those of `b`: one `memcmp` where both are stored
@@ -260,11 +286,12 @@ public struct WebDAVProvider: StorageProvider {
     }
 
     /// Sends `PROPFIND` and hands each response to `each` as a ``DAVListingEntry`` as soon as it
-    /// is parsed; returns how many there were.
+    /// is parsed (with `itemFields`, its item properties in ``DAVListingEntry/fields``); returns how many there were.
     func propfind(
-        _ path: ItemPath, depth: String, body: String, folder: Bool = false, each: @escaping (DAVListingEntry) throws -> Void
+        _ path: ItemPath, depth: String, body: String, folder: Bool = false, itemFields: Bool = false,
+        each: @escaping (DAVListingEntry) throws -> Void
     ) async throws -> Int {
-        let parser = MultistatusParser(onEntry: each)
+        let parser = MultistatusParser(itemFields: itemFields, onEntry: each)
         _ = try await propfind(path, depth: depth, body: body, folder: folder, parser: parser)
         return parser.responseCount
     }

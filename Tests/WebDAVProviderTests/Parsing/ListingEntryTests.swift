@@ -5,9 +5,9 @@ import Testing
 @testable import WebDAVProvider
 
 /// The entries a listing reads, parsed while `data` streams in pieces of `size` bytes.
-private func entries(_ data: Data, size: Int = 7) throws -> [DAVListingEntry] {
+private func entries(_ data: Data, size: Int = 7, itemFields: Bool = false) throws -> [DAVListingEntry] {
     var result: [DAVListingEntry] = []
-    let parser = MultistatusParser(onEntry: { result.append($0) })
+    let parser = MultistatusParser(itemFields: itemFields, onEntry: { result.append($0) })
     var offset = 0
     while offset < data.count {
         try parser.feed(data.subdata(in: offset..<min(data.count, offset + size)))
@@ -83,6 +83,78 @@ extension Parsing {
             }
         }
 
+        @Test("every recording: item properties read as they stream give the same item, and the other properties stay found")
+        func recordingsWithItemFields() throws {
+            let mapper = try DAVPathMapper(root: try #require(URL(string: "https://cloud.example/")))
+            for name in try Fixtures.discoveredMultistatusNames() {
+                let data = try Fixtures.data(name)
+                let responses = try MultistatusParser.parse(data)
+                for size in [1, 7, 4096, data.count] {
+                    let listed = try entries(data, size: size, itemFields: true)
+                    try #require(listed.count == responses.count, "\(name)")
+                    for (entry, response) in zip(listed, responses) {
+                        #expect(entry.href == response.href && entry.status == response.status && entry.message == response.message, "\(name)")
+                        #expect(entry.fields != nil, "\(name)")
+                        #expect(entry.foundByName == response.found.filter { DAVItemFields.Property($0.key) == nil }, "\(name) \(response.href)")
+                        let path = (try? mapper.path(forHref: response.href)) ?? .root
+                        #expect(
+                            DAVItemMapper.item(path: path, entry: entry) == DAVItemMapper.item(path: path, properties: response.found),
+                            "\(name) \(response.href)")
+                    }
+                }
+            }
+        }
+
+        @Test("item fields follow the found rules: the last value within a propstat, the first 2xx propstat across them, none from a failed one")
+        func itemFieldRules() throws {
+            let text = #"""
+                <D:multistatus xmlns:D="DAV:" xmlns:x="urn:x"><D:response><D:href>/a</D:href>
+                <D:propstat><D:prop><D:getetag>"one"</D:getetag><x:p>first</x:p><D:getetag>"two"</D:getetag>
+                <D:getcontentlength>-3</D:getcontentlength><D:resourcetype/></D:prop>
+                <D:status>HTTP/1.1 200 OK</D:status></D:propstat>
+                <D:propstat><D:prop><D:getlastmodified>Sun, 06 Nov 1994 08:49:37 GMT</D:getlastmodified></D:prop><D:status>HTTP/1.1 404 Not Found</D:status></D:propstat>
+                <D:propstat><D:prop><x:p>second</x:p><D:getcontentlength>5</D:getcontentlength><D:resourcetype><D:collection/></D:resourcetype>
+                <D:getcontenttype>text/plain</D:getcontenttype><D:creationdate>2023-07-24T16:30:44Z</D:creationdate>
+                <D:getlastmodified> Mon, 31 Aug 2020 06:40:13 GMT </D:getlastmodified></D:prop>
+                <D:status>HTTP/1.1 200 OK</D:status></D:propstat>
+                </D:response><D:response><D:href>/b</D:href><D:propstat><D:prop><D:getetag>bare</D:getetag>
+                <D:getcontentlength>+0012</D:getcontentlength><D:resourcetype><x:collection/><D:other/></D:resourcetype>
+                <D:getcontenttype>text/plain</D:getcontenttype><D:getlastmodified>yesterday</D:getlastmodified>
+                <D:getcontentlength>99999999999999999999</D:getcontentlength><D:getcontentlength>123456789012345678</D:getcontentlength></D:prop>
+                <D:status>HTTP/1.1 200 OK</D:status></D:propstat><D:propstat><D:prop><D:getlastmodified>Sun, 06 Nov 1994 08:49:37 GMT</D:getlastmodified>
+                </D:prop><D:status>HTTP/1.1 403 Forbidden</D:status></D:propstat></D:response>
+                </D:multistatus>
+                """#
+            let data = Data(text.utf8)
+            let responses = try MultistatusParser.parse(data)
+            for size in [1, 7, data.count] {
+                let listed = try entries(data, size: size, itemFields: true)
+                try #require(listed.count == 2)
+                for (entry, response) in zip(listed, responses) {
+                    #expect(DAVItemMapper.item(path: "/a", entry: entry) == DAVItemMapper.item(path: "/a", properties: response.found))
+                }
+                let a = DAVItemMapper.item(path: "/a", entry: listed[0])
+                // resourcetype, getcontentlength (-3: no size) and getetag from the first 200 propstat; the rest from the second.
+                #expect(a.kind == .file && a.size == nil && a.etag == "\"two\"" && a.mimeType == "text/plain")
+                #expect(a.modified == Date(timeIntervalSince1970: 1_598_856_013) && a.created == Date(timeIntervalSince1970: 1_690_216_244))
+                #expect(a.properties == ["{urn:x}p": "first"])
+                #expect(listed[0].found.map(\.value.text) == ["first"])
+                let b = DAVItemMapper.item(path: "/b", entry: listed[1])
+                #expect(b.kind == .file && b.size == 123_456_789_012_345_678 && b.etag == "\"bare\"" && b.modified == nil)
+                #expect(b.properties.isEmpty && listed[1].found.isEmpty)
+            }
+        }
+
+        @Test("sizes read from bytes agree with Int64 of the text", arguments: [
+            "0", "5", "0012", "+12", "-0", "-5", "", "+", "-", " 5", "5 ", "1.5", "1e3", "0x10", "٣", "９",
+            "123456789012345678", "999999999999999999", "9223372036854775807", "9223372036854775808", "99999999999999999999",
+            "00000000000000000000000001",
+        ])
+        func sizesFromBytes(_ text: String) {
+            let want = Int64(text).flatMap { $0 >= 0 ? $0 : nil }
+            #expect(Array(text.utf8).withUnsafeBufferPointer { DAVItemFields.size(utf8: $0) } == want, "\(text.debugDescription)")
+        }
+
         @Test("found properties: the last value within a propstat, the first 2xx propstat across them, none from a failed one")
         func foundRules() throws {
             let text = #"""
@@ -114,6 +186,7 @@ extension Parsing {
         func refusals() throws {
             let noHref = Data(#"<D:multistatus xmlns:D="DAV:"><D:response><D:status>HTTP/1.1 200 OK</D:status></D:response></D:multistatus>"#.utf8)
             #expect(throws: ProviderError.self) { try entries(noHref) }
+            #expect(throws: ProviderError.self) { try entries(noHref, itemFields: true) }
             var limits = MultistatusParser.Limits()
             limits.maxResponses = 1
             let two = Data(#"<D:multistatus xmlns:D="DAV:"><D:response><D:href>/a</D:href></D:response><D:response><D:href>/b</D:href></D:response></D:multistatus>"#.utf8)

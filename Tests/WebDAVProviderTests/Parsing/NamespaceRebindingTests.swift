@@ -71,5 +71,24 @@ extension Parsing {
                 #expect(items.map(\.id) == sorted.map { "/" + $0 }, "each item moved whole")
             }
         }
+
+        @Test("names alike in their first 16 bytes, prefixes of each other and not ASCII are sorted by their bytes too")
+        func sortByNameLongPrefixes() throws {
+            let base = "entry-0000000001"  // 16 bytes
+            var names = [
+                base, base + "0", base + "\u{1}", base + "a", base + "é", base + "~", base + "0a", base + "00", "entry-0000000000",
+                "entry-000000000", "entry-00000000011", "entry-0000000001\u{7F}", "entry-000000000\u{80}", "entry-000000000é",
+                "\u{1}", "\u{1}\u{1}", "\u{FF}", "ÿ", "日本語のとても長いファイル名", "日本語のとても長いファイル名2", "x", "xy", "xyz",
+                "a long name that is not a small string", "a long name that is not a small string!", "a long name that is not",
+            ]
+            names += (0..<200).map { String(format: "entry-%05d.txt", $0 * 7919 % 200) }
+            names += (0..<50).map { "same-sixteen-byt" + String($0) }
+            for seed in 0..<10 {
+                var generator = SplitMix64(seed: UInt64(seed))
+                var items = try names.shuffled(using: &generator).map { Item(path: try ItemPath.root.appending($0), kind: .file) }
+                WebDAVProvider.sortByName(&items)
+                #expect(items.map(\.name) == names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+            }
+        }
     }
 }

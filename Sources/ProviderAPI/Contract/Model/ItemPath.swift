@@ -107,7 +107,17 @@ public struct ItemPath: Hashable, Sendable, Comparable, CustomStringConvertible,
     }
 
     /// `"/a/b"`; `"/"` for the root.
-    public var description: String { "/" + segments.joined(separator: "/") }
+    public var description: String {
+        // Built in one string of the final length (every item's default id is its path).
+        guard !segments.isEmpty else { return "/" }
+        var text = ""
+        text.reserveCapacity(segments.reduce(segments.count) { $0 + $1.utf8.count })
+        for segment in segments {
+            text.append("/")
+            text.append(segment)
+        }
+        return text
+    }
 
     public static func < (lhs: ItemPath, rhs: ItemPath) -> Bool {
         lhs.segments.lexicographicallyPrecedes(rhs.segments)

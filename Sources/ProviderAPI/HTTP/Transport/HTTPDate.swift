@@ -47,52 +47,68 @@ public enum HTTPDate {
 
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
+    /// ``parse(_:)`` of a date given as its UTF-8 bytes, for a parser that holds the text as bytes:
+    /// the RFC 1123 form every WebDAV server sends is read from them without making a `String`
+    /// (a listing reads one per entry); any other text goes through ``parse(_:)``, so both
+    /// answer the same for every input, including bytes that are not UTF-8.
+    public static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        // The fast path checks every byte but the day name's: with those ASCII too, a date it
+        // reads is all ASCII, the same bytes `parse(_:)` would read.
+        if bytes.count >= 3, bytes[0] < 0x80, bytes[1] < 0x80, bytes[2] < 0x80, let fast = parseRFC1123(bytes) {
+            return UnixTime.contains(fast) ? fast : nil
+        }
+        return parse(String(decoding: bytes, as: UTF8.self))
+    }
+
     /// A fast path for the RFC 1123 form that every WebDAV server sends, read byte by byte
     /// (a listing parses one per entry).
     static func parseRFC1123(_ s: String) -> Date? {
-        // "Sun, 06 Nov 1994 08:49:37 GMT" (a one-digit day and a longer year are accepted too).
         var text = s
-        return text.withUTF8 { bytes -> Date? in
-            var index = 0
-            func number(maxDigits: Int) -> Int? {
-                var value = 0
-                let start = index
-                while index < bytes.count, index - start < maxDigits, (0x30...0x39).contains(bytes[index]) {
-                    value = value * 10 + Int(bytes[index] - 0x30)
-                    index += 1
-                }
-                return index > start ? value : nil
-            }
-            func expect(_ byte: UInt8) -> Bool {
-                guard index < bytes.count, bytes[index] == byte else { return false }
+        return text.withUTF8 { parseRFC1123($0) }
+    }
+
+    /// ``parseRFC1123(_:)-(String)`` of UTF-8 bytes.
+    static func parseRFC1123(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        // "Sun, 06 Nov 1994 08:49:37 GMT" (a one-digit day and a longer year are accepted too).
+        var index = 0
+        func number(maxDigits: Int) -> Int? {
+            var value = 0
+            let start = index
+            while index < bytes.count, index - start < maxDigits, (0x30...0x39).contains(bytes[index]) {
+                value = value * 10 + Int(bytes[index] - 0x30)
                 index += 1
-                return true
             }
-            guard bytes.count >= 28, bytes[3] == UInt8(ascii: ",") else { return nil }
-            index = 4
-            guard expect(0x20), let day = number(maxDigits: 2), expect(0x20), index + 4 <= bytes.count else { return nil }
-            let monthKey = (bytes[index], bytes[index + 1], bytes[index + 2])
-            index += 3
-            guard expect(0x20), let year = number(maxDigits: 6), expect(0x20),
-                let hour = number(maxDigits: 2), expect(UInt8(ascii: ":")), let minute = number(maxDigits: 2),
-                expect(UInt8(ascii: ":")), let second = number(maxDigits: 2), expect(0x20), bytes.count - index == 3
-            else { return nil }
-            let zone = (bytes[index], bytes[index + 1], bytes[index + 2])
-            guard zone == (0x47, 0x4D, 0x54) || zone == (0x55, 0x54, 0x43) else { return nil }  // GMT, UTC
-            guard let month = monthKeys.firstIndex(where: { $0 == monthKey }).map({ $0 + 1 }),
-                (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
-            else { return nil }
-            // Days from civil (Howard Hinnant's algorithm), no calendar allocation.
-            let y = month <= 2 ? year - 1 : year
-            let era = (y >= 0 ? y : y - 399) / 400
-            let yoe = y - era * 400
-            let mp = (month + 9) % 12
-            let doy = (153 * mp + 2) / 5 + day - 1
-            let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-            let days = era * 146097 + doe - 719468
-            let seconds = days * 86400 + hour * 3600 + minute * 60 + second
-            return Date(timeIntervalSince1970: TimeInterval(seconds))
+            return index > start ? value : nil
         }
+        func expect(_ byte: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+        guard bytes.count >= 28, bytes[3] == UInt8(ascii: ",") else { return nil }
+        index = 4
+        guard expect(0x20), let day = number(maxDigits: 2), expect(0x20), index + 4 <= bytes.count else { return nil }
+        let monthKey = (bytes[index], bytes[index + 1], bytes[index + 2])
+        index += 3
+        guard expect(0x20), let year = number(maxDigits: 6), expect(0x20),
+            let hour = number(maxDigits: 2), expect(UInt8(ascii: ":")), let minute = number(maxDigits: 2),
+            expect(UInt8(ascii: ":")), let second = number(maxDigits: 2), expect(0x20), bytes.count - index == 3
+        else { return nil }
+        let zone = (bytes[index], bytes[index + 1], bytes[index + 2])
+        guard zone == (0x47, 0x4D, 0x54) || zone == (0x55, 0x54, 0x43) else { return nil }  // GMT, UTC
+        guard let month = monthKeys.firstIndex(where: { $0 == monthKey }).map({ $0 + 1 }),
+            (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+        else { return nil }
+        // Days from civil (Howard Hinnant's algorithm), no calendar allocation.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146097 + doe - 719468
+        let seconds = days * 86400 + hour * 3600 + minute * 60 + second
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
     private static let monthKeys: [(UInt8, UInt8, UInt8)] = months.map { name in

@@ -90,7 +90,11 @@ package struct DAVListingEntry: Sendable {
     /// The `responsedescription` or error message, if any.
     package var message: String?
     /// The properties the server answered 2xx for: the first 2xx `propstat` naming one wins.
+    /// Without the item properties when ``fields`` holds them.
     package var found: [(name: DAVPropertyName, value: DAVPropertyValue)]
+    /// The item properties, read as they streamed, when the parser was asked to
+    /// (``MultistatusParser/init(limits:itemFields:onEntry:)``); `nil` otherwise.
+    package var fields: DAVItemFields? = nil
 
     /// ``found`` as ``DAVResponse/found`` gives it.
     package var foundByName: [DAVPropertyName: DAVPropertyValue] {

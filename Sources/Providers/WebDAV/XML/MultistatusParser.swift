@@ -1,4 +1,5 @@
 import Foundation
+import HTTPProviderKit
 import NIOCore
 import ProviderAPI
 
@@ -52,8 +53,12 @@ public final class MultistatusParser {
     /// A parser that hands each response to `onEntry` as soon as it is complete, as a
     /// ``DAVListingEntry`` (no dictionary per `propstat`), keeping none. An error thrown by
     /// `onEntry` ends the parse.
-    package init(limits: Limits = Limits(), onEntry: @escaping (DAVListingEntry) throws -> Void) {
-        builder = MultistatusBuilder(limits: limits, onEntry: onEntry)
+    ///
+    /// With `itemFields`, the DAV: properties of an item (``DAVItemFields/Property``) are read
+    /// into each entry's ``DAVListingEntry/fields`` as they arrive, and left out of its
+    /// ``DAVListingEntry/found``, which then holds only the other properties.
+    package init(limits: Limits = Limits(), itemFields: Bool = false, onEntry: @escaping (DAVListingEntry) throws -> Void) {
+        builder = MultistatusBuilder(limits: limits, itemFields: itemFields, onEntry: onEntry)
         reader = XMLByteReader(
             delegate: builder, maxDepth: limits.maxDepth, maxTextLength: limits.maxTextLength, maxMarkupLength: limits.maxMarkupLength)
     }
@@ -148,17 +153,28 @@ private final class MultistatusBuilder: XMLByteReaderDelegate {
     @exclusivity(unchecked) private var propChildTexts: [String] = []
     /// Whether the element at depth 4 is `DAV:prop`.
     @exclusivity(unchecked) private var inProp = false
+    /// Whether item properties are read into ``DAVItemFields`` (entries only).
+    private let itemFields: Bool
+    /// The item property open at depth 5, read into fields.
+    @exclusivity(unchecked) private var fieldProperty: DAVItemFields.Property?
+    /// Whether the open `resourcetype` read into fields has a `DAV:collection` child.
+    @exclusivity(unchecked) private var fieldCollection = false
+    /// The item fields of the open `propstat`, and those its response has taken from 2xx ones.
+    @exclusivity(unchecked) private var propstatFields = DAVItemFields()
+    @exclusivity(unchecked) private var entryFields = DAVItemFields()
 
     init(limits: MultistatusParser.Limits, onResponse: ((DAVResponse) throws -> Void)?) {
         self.limits = limits
         self.onResponse = onResponse
         self.onEntry = nil
+        self.itemFields = false
     }
 
-    init(limits: MultistatusParser.Limits, onEntry: @escaping (DAVListingEntry) throws -> Void) {
+    init(limits: MultistatusParser.Limits, itemFields: Bool, onEntry: @escaping (DAVListingEntry) throws -> Void) {
         self.limits = limits
         self.onResponse = nil
         self.onEntry = onEntry
+        self.itemFields = itemFields
     }
 
     func didStart(_ name: DAVPropertyName, reader: XMLByteReader) throws {
@@ -179,18 +195,27 @@ private final class MultistatusBuilder: XMLByteReaderDelegate {
             message = nil
             propstats = []
             found.removeAll()
+            entryFields = DAVItemFields()
         } else if depth == 3, isDAV, name.name == "propstat", inResponse {
             inPropstat = true
             propstatStatus = 0
             properties.removeAll()
+            propstatFields = DAVItemFields()
         } else if depth == 4 {
             inProp = isDAV && name.name == "prop"
         } else if depth == 5, inPropstat, inProp {
+            if itemFields, let property = DAVItemFields.Property(name) {
+                fieldProperty = property
+                fieldCollection = false
+                return
+            }
             propName = name
             propChildren = []
             propChildTexts = []
         } else if depth == 6, propName != nil {
             propChildren.append(name)
+        } else if depth == 6, fieldProperty == .resourcetype, isDAV, name.name == "collection" {
+            fieldCollection = true
         }
     }
 
@@ -208,6 +233,9 @@ private final class MultistatusBuilder: XMLByteReaderDelegate {
             propstatStatus = reader.textStatusCode ?? 0
         } else if depth == 6, propName != nil, propChildTexts.count < propChildren.count {
             propChildTexts.append(reader.text)
+        } else if depth == 5, let property = fieldProperty {
+            readField(property, reader: reader)
+            fieldProperty = nil
         } else if depth == 5, let propName, propName == name {
             properties.set(propName, DAVPropertyValue(text: reader.text, children: propChildren, childTexts: propChildTexts))
             self.propName = nil
@@ -219,7 +247,11 @@ private final class MultistatusBuilder: XMLByteReaderDelegate {
             responseCount += 1
             inResponse = false
             if let onEntry {
-                try onEntry(DAVListingEntry(href: href, status: status, message: message, found: found.items))
+                // An empty list is passed as the empty array, so `found` keeps its storage unshared.
+                try onEntry(
+                    DAVListingEntry(
+                        href: href, status: status, message: message, found: found.items.isEmpty ? [] : found.items,
+                        fields: itemFields ? entryFields : nil))
             } else {
                 let done = DAVResponse(href: href, status: status, propstats: propstats, message: message)
                 if let onResponse { try onResponse(done) } else { responses.append(done) }
@@ -237,6 +269,28 @@ private final class MultistatusBuilder: XMLByteReaderDelegate {
             propstats.append(DAVPropstat(status: propstatStatus, properties: dictionary))
         } else if (200..<300).contains(propstatStatus) {
             for (name, value) in properties.items { found.add(name, value) }
+            entryFields.merge(propstatFields)
         }
+    }
+
+    /// Reads the text of the item property closing now into the open `propstat`'s fields
+    /// (a property named twice in one `propstat` keeps its last value, as in ``properties``).
+    private func readField(_ property: DAVItemFields.Property, reader: XMLByteReader) {
+        switch property {
+        case .resourcetype:
+            propstatFields.isCollection = fieldCollection
+        case .getcontentlength:
+            propstatFields.size = reader.withText { DAVItemFields.size(utf8: $0) }
+        case .getlastmodified:
+            propstatFields.modified = reader.withText { HTTPDate.parse(utf8: $0) }
+        case .creationdate:
+            let text = reader.text
+            propstatFields.created = HTTPDate.parseISO8601(text) ?? HTTPDate.parse(text)
+        case .getetag:
+            propstatFields.etag = DAVItemMapper.normalizeETag(reader.text)
+        case .getcontenttype:
+            propstatFields.contentType = reader.text
+        }
+        propstatFields.insert(property)
     }
 }

@@ -118,6 +118,18 @@ package final class XMLByteReader {
         return textBytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
     }
 
+    /// Calls `body` with the UTF-8 bytes of ``text`` (the same trimmed character data), without
+    /// making a `String`; the bytes are valid only during the call.
+    package func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try textBytes.withUnsafeBufferPointer { bytes in
+            var start = 0
+            var end = bytes.count
+            while start < end, Self.isSpace(bytes[start]) { start += 1 }
+            while end > start, Self.isSpace(bytes[end - 1]) { end -= 1 }
+            return try body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        }
+    }
+
     /// The status code of the HTTP status line in ``text`` (`HTTP/1.1 200 OK` → 200), read without making a `String`.
     package var textStatusCode: Int? {
         var start = 0
