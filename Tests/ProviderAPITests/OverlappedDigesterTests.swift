@@ -53,7 +53,7 @@ struct OverlappedDigesterTests {
         for piece in cut(big, [65_536, 4096]) { await digester.update(ByteBuffer(bytes: piece)) }
         #expect(await digester.finalize() == Digester.hex(.sha1, of: big))
         let inTask = seen.withLockedValue { $0 }
-        #expect(inTask.count == 3)
+        #expect(inTask.count == 2)  // two full batches of about 1 MiB; the rest is hashed by finalize()
         #expect(!inTask.contains(true))
     }
 
