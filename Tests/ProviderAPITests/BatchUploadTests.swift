@@ -102,4 +102,31 @@ struct BatchUploadTests {
         }
         #expect(try await dav.base.listAll(.root).isEmpty)
     }
+
+    @Test("an empty batch gives no result and starts nothing")
+    func emptyBatch() async throws {
+        let dav = provider()
+        let results = await dav.upload([], batch: BatchOptions(maxConcurrent: 4))
+        #expect(results.isEmpty)
+        #expect(await dav.gauge.peak == 0)
+    }
+
+    @Test("with stopOnFirstError and several lanes, the uploads under way finish, the rest end cancelled, and only the finished ones are stored")
+    func stopOnFirstErrorWide() async throws {
+        let dav = provider()
+        let names = ["fail-first"] + (0..<200).map { "n\($0)" }
+        let results = await dav.upload(entries(names), batch: BatchOptions(maxConcurrent: 4, stopOnFirstError: true))
+        #expect(results.count == names.count)
+        guard case .failure(let first) = results[0] else {
+            Issue.record("the refused upload succeeded")
+            return
+        }
+        #expect(first.code == .forbidden)
+        // The other lanes finish what they had taken; every other entry ends cancelled, never lost.
+        let succeeded = results.filter { (try? $0.get()) != nil }.count
+        let cancelled = results.filter { if case .failure(let error) = $0 { error.code == .cancelled } else { false } }.count
+        #expect(cancelled > 0)
+        #expect(succeeded + cancelled == names.count - 1)
+        #expect(try await dav.base.listAll(.root).count == succeeded)
+    }
 }

@@ -1,8 +1,10 @@
+import Dispatch
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import ProviderAPI
 import Testing
-import ProviderKit
+@testable import ProviderKit
 import HTTPProviderKit
 
 /// 3 MiB and a bit of a pattern: several 1 MiB batches and a remainder.
@@ -22,6 +24,15 @@ private func cut(_ bytes: [UInt8], _ sizes: [Int]) -> [[UInt8]] {
     return result
 }
 
+/// A counter shared with a hashing thread.
+private final class ManagedCounter: Sendable {
+    private let box = NIOLockedValueBox(0)
+    var value: Int { box.withLockedValue { $0 } }
+    /// Adds one; returns the new value.
+    @discardableResult
+    func increment() -> Int { box.withLockedValue { $0 += 1; return $0 } }
+}
+
 @Suite("OverlappedDigester")
 struct OverlappedDigesterTests {
     @Test("gives the digest Digester gives, whatever the pieces and batch size", arguments: [
@@ -32,6 +43,49 @@ struct OverlappedDigesterTests {
         var digester = OverlappedDigester(made, batchBytes: batch)
         for piece in cut(big, [65_536, 1, 300_001, 0, 4096]) { await digester.update(ByteBuffer(bytes: piece)) }
         #expect(await digester.finalize() == Digester.hex(algorithm, of: big))
+    }
+
+    @Test("hashes on a thread of its own, never in a Swift task (so not on an executor's event loop)")
+    func hashesOutsideTasks() async throws {
+        let seen = NIOLockedValueBox<[Bool]>([])
+        var digester = OverlappedDigester(try #require(Digester(.sha1)), batchBytes: 1 << 20)
+        digester.willHash = { seen.withLockedValue { $0.append(withUnsafeCurrentTask { $0 != nil }) } }
+        for piece in cut(big, [65_536, 4096]) { await digester.update(ByteBuffer(bytes: piece)) }
+        #expect(await digester.finalize() == Digester.hex(.sha1, of: big))
+        let inTask = seen.withLockedValue { $0 }
+        #expect(inTask.count == 2)  // two full batches of about 1 MiB; the rest is hashed by finalize()
+        #expect(!inTask.contains(true))
+    }
+
+    @Test("holds at most one batch hashing and one gathered: a caller that outruns the hashing waits at the next full batch")
+    func boundedWindow() async throws {
+        let release = DispatchSemaphore(value: 0)
+        let hashing = ManagedCounter()
+        let returned = ManagedCounter()
+        var digester = OverlappedDigester(try #require(Digester(.md5)), batchBytes: 4096)
+        digester.willHash = {
+            // The first batch's hashing waits until the test lets it go.
+            if hashing.increment() == 1 { _ = release.wait(timeout: .now() + 30) }
+        }
+        let pieces = cut(Array(big.prefix(6 * 4096 + 100)), [1024])
+        let feeder = Task { [digester] in
+            var digester = digester
+            for piece in pieces {
+                await digester.update(ByteBuffer(bytes: piece))
+                returned.increment()
+            }
+            return await digester.finalize()
+        }
+        // Pieces 1-4 fill the first batch (now hashing, held); 5-7 gather; the 8th fills the second
+        // batch and must wait for the first.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while returned.value < 7, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(returned.value == 7)
+        #expect(hashing.value == 1)
+        release.signal()
+        #expect(await feeder.value == Digester.hex(.md5, of: Array(big.prefix(6 * 4096 + 100))))
+        #expect(hashing.value == 6)
     }
 
     @Test("of nothing is the empty digest")

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// One file of a batch upload: where its bytes come from and where they go.
 public struct BatchUploadEntry: Sendable {
@@ -48,26 +49,27 @@ extension StorageProvider {
     public func upload(
         _ entries: [BatchUploadEntry], options: UploadOptions = UploadOptions(), batch: BatchOptions = BatchOptions()
     ) async -> [Result<Item, ProviderError>] {
-        let width = max(1, batch.maxConcurrent)
+        let width = min(max(1, batch.maxConcurrent), max(1, entries.count))
+        let queue = BatchQueue(count: entries.count, stopOnFirstError: batch.stopOnFirstError)
+        // `width` lanes, each taking the next entry when its last one is done: a finished upload
+        // goes on to the next without waking a coordinating task (one hand-off less per file).
         let results = await withTaskGroup(
-            of: (Int, Result<Item, ProviderError>).self, returning: [Result<Item, ProviderError>?].self
+            of: [(Int, Result<Item, ProviderError>)].self, returning: [Result<Item, ProviderError>?].self
         ) { group in
-            var results = [Result<Item, ProviderError>?](repeating: nil, count: entries.count)
-            var next = 0
-            var stopped = false
-            while next < entries.count, next < width {
-                let (index, entry) = (next, entries[next])
-                group.addTask { (index, await uploadResult(entry, options: options)) }
-                next += 1
-            }
-            while let (index, result) = await group.next() {
-                results[index] = result
-                if case .failure = result, batch.stopOnFirstError { stopped = true }
-                if !stopped, !Task.isCancelled, next < entries.count {
-                    let (index, entry) = (next, entries[next])
-                    group.addTask { (index, await uploadResult(entry, options: options)) }
-                    next += 1
+            for _ in 0..<width {
+                group.addTask {
+                    var done: [(Int, Result<Item, ProviderError>)] = []
+                    while !Task.isCancelled, let index = queue.take() {
+                        let result = await uploadResult(entries[index], options: options)
+                        if case .failure = result { queue.failed() }
+                        done.append((index, result))
+                    }
+                    return done
                 }
+            }
+            var results = [Result<Item, ProviderError>?](repeating: nil, count: entries.count)
+            for await lane in group {
+                for (index, result) in lane { results[index] = result }
             }
             return results
         }
@@ -81,5 +83,38 @@ extension StorageProvider {
         } catch {
             return .failure(ProviderError.wrap(error))
         }
+    }
+}
+
+/// Hands out the indexes of a batch's entries in order to its lanes, until all are taken or
+/// (with ``BatchOptions/stopOnFirstError``) an upload has failed.
+private final class BatchQueue: Sendable {
+    private struct State {
+        var next = 0
+        var stopped = false
+    }
+
+    private let count: Int
+    private let stopOnFirstError: Bool
+    private let state = NIOLockedValueBox(State())
+
+    init(count: Int, stopOnFirstError: Bool) {
+        self.count = count
+        self.stopOnFirstError = stopOnFirstError
+    }
+
+    /// The next entry to upload, or `nil` when none is left or the batch stopped.
+    func take() -> Int? {
+        state.withLockedValue { state in
+            guard !state.stopped, state.next < count else { return nil }
+            defer { state.next += 1 }
+            return state.next
+        }
+    }
+
+    /// Notes a failed upload: with `stopOnFirstError`, no further entry is handed out.
+    func failed() {
+        guard stopOnFirstError else { return }
+        state.withLockedValue { $0.stopped = true }
     }
 }

@@ -30,7 +30,7 @@ package final class PosixFile: Sendable {
     deinit { closeNow() }
 
     /// Runs `body` with the open descriptor, holding the lock; a closed file is an error.
-    private func withDescriptor<T>(_ action: String, _ body: (Int32) throws -> T) throws -> T {
+    func withDescriptor<T>(_ action: String, _ body: (Int32) throws -> T) throws -> T {
         try descriptor.withLockedValue { fd in
             guard fd >= 0 else { throw ProviderError(.invalidArgument, "cannot \(action) \(path): the file is closed") }
             return try body(fd)

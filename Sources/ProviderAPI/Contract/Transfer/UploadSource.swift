@@ -139,11 +139,13 @@ extension FileSource: WholeBodySource {
         defer { file.closeNow() }
         let want = Int(length ?? 0)
         var buffer = ByteBufferAllocator().buffer(capacity: want)
-        while buffer.readableBytes < want {
-            var piece = ByteBuffer()
-            try file.read(count: want - buffer.readableBytes, at: Int64(buffer.readableBytes), into: &piece)
-            if piece.readableBytes == 0 { throw ProviderError(.conflict, "\(url.path) shrank while it was being uploaded") }
-            buffer.writeBuffer(&piece)
+        // Read straight into the one buffer (no piece allocated and copied per read).
+        try file.withDescriptor("read") { fd in
+            while buffer.readableBytes < want {
+                let before = buffer.readableBytes
+                try PosixFile.read(fd, count: want - before, at: Int64(before), appendingTo: &buffer, path: url.path)
+                if buffer.readableBytes == before { throw ProviderError(.conflict, "\(url.path) shrank while it was being uploaded") }
+            }
         }
         return buffer
     }
