@@ -202,16 +202,16 @@ public struct NuxeoProvider: StorageProvider {
     }
 
     /// The next page of a listing by cursor is the next page number (see ``list(_:page:)``),
-    /// unless the count of the page before says that page is past the end.
+    /// when the count of the page before says it exists. Without a count (`resultsCount: -2`, a
+    /// folder larger than a page) none is predicted: a guess would cost a request past the end.
     public func pageRequest(after request: PageRequest, in folder: ItemPath, previous: ItemPage) -> PageRequest? {
         guard request.limit != nil, let cursor = request.cursor, let position = NuxeoPageCursor(cursor),
             position.scope == folder.description, position.page < Int.max - 1
         else { return nil }
         let pageSize = listingPageSize(request)
-        if let total = previous.totalCount {
-            let (end, overflow) = (position.page + 1).multipliedReportingOverflow(by: pageSize)
-            guard !overflow, end < total else { return nil }
-        }
+        guard let total = previous.totalCount else { return nil }
+        let (end, overflow) = (position.page + 1).multipliedReportingOverflow(by: pageSize)
+        guard !overflow, end < total else { return nil }
         var next = request
         next.cursor = NuxeoPageCursor(scope: position.scope, page: position.page + 1).cursor
         return next
@@ -223,11 +223,12 @@ public struct NuxeoProvider: StorageProvider {
         max(1, min(request.limit ?? settings.pageSize, 1000))
     }
 
-    /// Whether the page after `index` may exist, judging by `previous`, the page before `index`:
-    /// not when the server counted its results and they end by page `index`.
+    /// Whether the page after `index` exists, judging by `previous`, the page before `index`:
+    /// only when the server counted its results and they go past page `index` (no request is
+    /// ever sent past the end on a guess).
     static func pageMayExist(_ index: Int, after previous: NuxeoDocumentList, pageSize: Int) -> Bool {
         guard index < Int.max - 1 else { return false }
-        guard let total = previous.knownResultsCount else { return true }
+        guard let total = previous.knownResultsCount else { return false }
         let (end, overflow) = (index + 1).multipliedReportingOverflow(by: pageSize)
         return !overflow && end < total
     }
