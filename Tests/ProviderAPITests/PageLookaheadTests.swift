@@ -182,9 +182,16 @@ struct PageLookaheadTests {
         #expect(try await pages.next()?.number == 0)
         pages.cancel()
         #expect(try await pages.next() == nil)
+        // Page 1's fetch may begin only now: wait until it has begun and ended.
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(10)
-        while await log.inFlight > 0, clock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        while clock.now < deadline {
+            let requested = await log.requested.count
+            let inFlight = await log.inFlight
+            if requested >= 2, inFlight == 0 { break }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(await log.requested == [0, 1])
         #expect(await log.cancelled == [1])
     }
 }
