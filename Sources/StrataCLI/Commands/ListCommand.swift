@@ -41,18 +41,14 @@ struct ListCommand: AsyncParsableCommand {
         output.finish()
     }
 
-    /// Prints the listing of `folder` into `output` page by page, each page checked by a ``PageGuard``.
+    /// Prints the listing of `folder` into `output` page by page, each page checked by a ``PageGuard``
+    /// (``StorageProvider/forEachPage(of:request:_:)``).
     static func stream(
         _ folder: ItemPath, from provider: any StorageProvider, pageSize: Int?, fields: ItemFields, into output: inout Output.ItemStream
     ) async throws {
-        var request = PageRequest(limit: pageSize, fields: fields)
-        var pages = PageGuard.listing(of: folder, limits: provider.pageLimits)
-        while true {
-            let page = try await provider.list(folder, page: request)
-            try pages.admit(page)
+        // The next page is fetched while this one prints (one ahead where the provider can tell it).
+        try await provider.forEachPage(of: folder, request: PageRequest(limit: pageSize, fields: fields)) { page in
             try output.append(page.items)
-            guard let next = page.next else { return }
-            request.cursor = next
         }
     }
 }

@@ -3,23 +3,29 @@ import Foundation
 extension StorageProvider {
     /// Every child of `folder`, fetching all pages; `fields` says which optional fields are needed.
     ///
+    /// The pages are fetched one ahead where the provider can tell them in advance
+    /// (``pageRequest(after:in:previous:)``).
+    ///
     /// - Throws: ``ProviderError/Code/invalidResponse`` when the pages repeat, bring nothing new or
     ///   pass ``pageLimits`` (see ``PageGuard``).
     public func listAll(_ folder: ItemPath, pageSize: Int? = nil, fields: ItemFields = .all) async throws -> [Item] {
         var items: [Item] = []
-        var request = PageRequest(limit: pageSize, fields: fields)
-        var pages = PageGuard.listing(of: folder, limits: pageLimits)
-        while true {
-            let page = try await list(folder, page: request)
-            try pages.admit(page)
+        var single: [Item]?
+        var count = 0
+        try await forEachPage(of: folder, request: PageRequest(limit: pageSize, fields: fields)) { page in
+            count += 1
             // A listing of one page is returned as it came, without copying every item.
-            guard let next = page.next else { return items.isEmpty ? page.items : items + page.items }
-            items += page.items
-            request.cursor = next
+            if count == 1, page.next == nil {
+                single = page.items
+            } else {
+                items += page.items
+            }
         }
+        return single ?? items
     }
 
-    /// The children of `folder` as an async sequence, one page fetched at a time.
+    /// The children of `folder` as an async sequence, one page fetched at a time (one ahead
+    /// where the provider can tell the next page in advance, see ``pageRequest(after:in:previous:)``).
     ///
     /// The sequence ends with ``ProviderError/Code/invalidResponse`` when the pages repeat, bring
     /// nothing new or pass ``pageLimits`` (see ``PageGuard``).
@@ -27,14 +33,8 @@ extension StorageProvider {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    var request = PageRequest(limit: pageSize)
-                    var pages = PageGuard.listing(of: folder, limits: pageLimits)
-                    while true {
-                        let page = try await list(folder, page: request)
-                        try pages.admit(page)
+                    try await forEachPage(of: folder, request: PageRequest(limit: pageSize)) { page in
                         for item in page.items { continuation.yield(item) }
-                        guard let next = page.next else { break }
-                        request.cursor = next
                     }
                     continuation.finish()
                 } catch {
@@ -42,6 +42,36 @@ extension StorageProvider {
                 }
             }
             continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Calls `body` with every page of the listing of `folder`, in order, from the page `request`
+    /// asks for; each page is checked by a ``PageGuard`` under ``pageLimits`` before `body` sees it.
+    ///
+    /// While `body` takes in a page, the next one is already being fetched; where the provider
+    /// can tell the page after that in advance (``pageRequest(after:in:previous:)``), it is asked
+    /// for while the loop waits for the next (``PageLookahead``): never more than one page beyond.
+    ///
+    /// - Throws: What ``list(_:page:)`` or `body` threw, where a serial loop would have met it;
+    ///   ``ProviderError/Code/invalidResponse`` when the pages repeat, bring nothing new or pass
+    ///   ``pageLimits``.
+    public func forEachPage(of folder: ItemPath, request: PageRequest, _ body: (ItemPage) throws -> Void) async throws {
+        var guardian = PageGuard.listing(of: folder, limits: pageLimits)
+        let pages = PageLookahead<PageRequest, ItemPage>(
+            first: request,
+            fetch: { request in try await self.list(folder, page: request) },
+            following: { page in
+                page.next.map { next in
+                    var following = request
+                    following.cursor = next
+                    return following
+                }
+            },
+            predict: { request, previous in self.pageRequest(after: request, in: folder, previous: previous) })
+        defer { pages.cancel() }
+        while let page = try await pages.next() {
+            try guardian.admit(page)
+            try body(page)
         }
     }
 

@@ -79,6 +79,8 @@ public struct ProviderAccount: Sendable, Hashable, Codable, CustomStringConverti
 /// ### Paging
 /// - ``pageLimits``
 /// - ``PageGuard``
+/// - ``pageRequest(after:in:previous:)``
+/// - ``PageLookahead``
 public protocol StorageProvider: Sendable {
     /// What this provider, on this server, supports.
     var capabilities: Capabilities { get }
@@ -107,6 +109,18 @@ public protocol StorageProvider: Sendable {
     /// Copies an item (a folder with its contents) on the server.
     func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item
 
+    /// The request for the page after the one `request` asks for in the listing of `folder`, told
+    /// before that page arrives, so that page loops can fetch it while they take in the pages
+    /// before it (``PageLookahead``); `nil` (the default) keeps them serial.
+    ///
+    /// `request` is what `previous.next` points to (its cursor is `previous.next`); `previous` is
+    /// the page before it, whose ``ItemPage/totalCount`` can tell that no page follows. A provider
+    /// whose cursors are page numbers or offsets answers the next number; a wrong guess costs only
+    /// a request: the page loops use a predicted page only when the page before it points to
+    /// exactly that request (``listAll(_:pageSize:fields:)``, ``children(of:pageSize:)``,
+    /// ``forEachPage(of:request:_:)``, `strata ls`).
+    func pageRequest(after request: PageRequest, in folder: ItemPath, previous: ItemPage) -> PageRequest?
+
     /// Items matching `query` (``Capabilities/Features/search``).
     func search(_ query: Query, page: PageRequest) async throws -> ItemPage
     /// The shares of the item at `path` (``Capabilities/Features/shares``).
@@ -123,6 +137,7 @@ public protocol StorageProvider: Sendable {
 
 extension StorageProvider {
     public var pageLimits: PageLimits { .standard }
+    public func pageRequest(after request: PageRequest, in folder: ItemPath, previous: ItemPage) -> PageRequest? { nil }
     public func search(_ query: Query, page: PageRequest) async throws -> ItemPage { throw ProviderError.unsupported("search") }
     public func shares(of path: ItemPath) async throws -> [Share] { throw ProviderError.unsupported("shares") }
     public func share(_ path: ItemPath, _ request: ShareRequest) async throws -> Share { throw ProviderError.unsupported("sharing") }

@@ -60,13 +60,14 @@ public struct NuxeoBlob: Sendable, Hashable {
     /// (32 md5, 40 sha1, 64 sha256, 128 sha512). A non-hex digest (Drive's `notInBinaryStore`,
     /// a provider key) gives `nil`.
     public var verifiableDigest: (algorithm: DigestAlgorithm, hex: String)? {
-        guard let digest, !digest.isEmpty, digest.utf8.allSatisfy(Self.isASCIIHexDigit) || digest.allSatisfy(\.isHexDigit) else { return nil }
-        let hex = digest.lowercased()
+        guard let digest, !digest.isEmpty else { return nil }
+        let ascii = digest.utf8.allSatisfy(Self.isASCIIHexDigit)
+        guard ascii || digest.allSatisfy(\.isHexDigit) else { return nil }
+        // Lowercase hex (what servers send) is taken as it is, without a copy.
+        let hex = ascii && !digest.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") }) ? digest : digest.lowercased()
+        let length = ascii ? hex.utf8.count : hex.count
         if let name = digestAlgorithmName, !name.isEmpty {
-            // ASCII names (all of them in practice) without Foundation's replace.
-            let normalized = name.utf8.allSatisfy { $0 < 0x80 }
-                ? String(decoding: name.lowercased().utf8.filter { $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: "_") }, as: UTF8.self)
-                : name.lowercased().replacingOccurrences(of: "-", with: "").replacingOccurrences(of: "_", with: "")
+            let normalized = Self.normalizedAlgorithm(name)
             let algorithm = DigestAlgorithm(rawValue: normalized)
             let expectedLength: Int? = switch normalized {
             case "md5": 32
@@ -75,15 +76,31 @@ public struct NuxeoBlob: Sendable, Hashable {
             case "sha512": 128
             default: nil
             }
-            if let expectedLength, expectedLength != hex.count { return nil }
+            if let expectedLength, expectedLength != length { return nil }
             return (algorithm, hex)
         }
-        switch hex.count {
+        switch length {
         case 32: return (.md5, hex)
         case 40: return (.sha1, hex)
         case 64: return (.sha256, hex)
         case 128: return (DigestAlgorithm(rawValue: "sha512"), hex)
         default: return nil
         }
+    }
+
+    /// An algorithm name in lowercase without dashes or underscores (`SHA-256` → `sha256`).
+    private static func normalizedAlgorithm(_ name: String) -> String {
+        // The spellings servers send, without building a new string.
+        switch name {
+        case "MD5", "md5": return "md5"
+        case "SHA-1", "SHA1", "sha1", "sha-1": return "sha1"
+        case "SHA-256", "SHA256", "sha256", "sha-256": return "sha256"
+        case "SHA-512", "SHA512", "sha512", "sha-512": return "sha512"
+        default: break
+        }
+        // ASCII names (all of them in practice) without Foundation's replace.
+        return name.utf8.allSatisfy { $0 < 0x80 }
+            ? String(decoding: name.lowercased().utf8.filter { $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: "_") }, as: UTF8.self)
+            : name.lowercased().replacingOccurrences(of: "-", with: "").replacingOccurrences(of: "_", with: "")
     }
 }

@@ -101,6 +101,8 @@ public struct NuxeoDocument: NuxeoEntityDecodable, Hashable {
 
     /// The value at a property xpath such as `dc:title`, `file:content/length` or `files:files/0/file`.
     public func property(_ xpath: String) -> JSONValue? {
+        // A top-level property (`file:content`, every listing's blob) needs no splitting.
+        if !xpath.utf8.contains(UInt8(ascii: "/")) { return properties[xpath] }
         var parts = xpath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard !parts.isEmpty, var value = properties[parts.removeFirst()] else { return nil }
         for part in parts {

@@ -31,7 +31,9 @@ public enum NuxeoDateParser {
             return UnixTime.date(milliseconds: Double(millis))
         }
         // A year 0000 is written by the grammar, but lies outside the dates Strata makes.
-        return iso8601(Array(trimmed.utf8)).flatMap { UnixTime.contains($0) ? $0 : nil }
+        // Read in place (a native string's bytes are contiguous): no copy of each date.
+        var text = trimmed
+        return text.withUTF8 { iso8601($0) }.flatMap { UnixTime.contains($0) ? $0 : nil }
     }
 
     /// Formats `date` as Nuxeo's own writer does: `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC.
@@ -47,7 +49,7 @@ public enum NuxeoDateParser {
         byte == 0x20 || byte == 0x09 || byte >= 0x80
     }
 
-    private static func iso8601(_ bytes: [UInt8]) -> Date? {
+    private static func iso8601(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         var index = 0
         func digits(_ count: Int) -> Int? {
             guard index + count <= bytes.count else { return nil }

@@ -93,26 +93,26 @@ public struct NuxeoItemMapper: Sendable {
         for (key, value) in document.properties {
             Self.flatten(value, at: key, depth: 0, into: &result)
         }
-        let system: [(String, String?)] = [
-            ("ecm:uuid", document.uid),
-            ("ecm:repository", document.repository),
-            ("ecm:path", document.path),
-            ("ecm:primaryType", document.type),
-            ("ecm:currentLifeCycleState", document.state),
-            ("ecm:parentId", document.parentRef),
-            ("ecm:changeToken", document.changeToken),
-            ("ecm:title", document.title),
-            ("ecm:versionLabel", document.versionLabel),
-            ("ecm:lockOwner", document.lockOwner),
-            ("ecm:isCheckedIn", document.isCheckedOut.map { $0 ? "false" : "true" }),
-            ("ecm:isVersion", document.isVersion.map { $0 ? "true" : "false" }),
-            ("ecm:isProxy", document.isProxy.map { $0 ? "true" : "false" }),
-            ("ecm:isTrashed", document.isTrashed.map { $0 ? "true" : "false" }),
-            ("ecm:mixinType", document.facets.isEmpty ? nil : document.facets.joined(separator: ",")),
-        ]
-        for case let (key, value?) in system { result[key] = value }
+        // Set one by one: no table of pairs is built for every document.
+        result["ecm:uuid"] = document.uid
+        if let value = document.repository { result["ecm:repository"] = value }
+        if let value = document.path { result["ecm:path"] = value }
+        if let value = document.type { result["ecm:primaryType"] = value }
+        if let value = document.state { result["ecm:currentLifeCycleState"] = value }
+        if let value = document.parentRef { result["ecm:parentId"] = value }
+        if let value = document.changeToken { result["ecm:changeToken"] = value }
+        if let value = document.title { result["ecm:title"] = value }
+        if let value = document.versionLabel { result["ecm:versionLabel"] = value }
+        if let value = document.lockOwner { result["ecm:lockOwner"] = value }
+        if let value = document.isCheckedOut { result["ecm:isCheckedIn"] = value ? "false" : "true" }
+        if let value = document.isVersion { result["ecm:isVersion"] = Self.text(value) }
+        if let value = document.isProxy { result["ecm:isProxy"] = Self.text(value) }
+        if let value = document.isTrashed { result["ecm:isTrashed"] = Self.text(value) }
+        if !document.facets.isEmpty { result["ecm:mixinType"] = document.facets.joined(separator: ",") }
         return result
     }
+
+    private static func text(_ flag: Bool) -> String { flag ? "true" : "false" }
 
     private static func flatten(_ value: JSONValue, at key: String, depth: Int, into result: inout [String: String]) {
         guard depth < 6 else { return }
@@ -122,12 +122,12 @@ public struct NuxeoItemMapper: Sendable {
         case .string, .integer, .double, .bool:
             if let text = value.stringValue { result[key] = text }
         case .array(let elements):
-            for (index, element) in elements.enumerated() {
-                flatten(element, at: "\(key)/\(index)", depth: depth + 1, into: &result)
+            for (index, element) in elements.enumerated() where !element.isNull {
+                flatten(element, at: key + "/" + String(index), depth: depth + 1, into: &result)
             }
         case .object(let members):
-            for (name, member) in members {
-                flatten(member, at: "\(key)/\(name)", depth: depth + 1, into: &result)
+            for (name, member) in members where !member.isNull {
+                flatten(member, at: key + "/" + name, depth: depth + 1, into: &result)
             }
         }
     }

@@ -81,6 +81,14 @@ actor NuxeoPathResolver {
         }
     }
 
+    /// Remembers the children of one listing page as the caller mapped them: `items[i]` is
+    /// `documents[i]`, placed where ``remember(children:of:)`` would place it.
+    func remember(children documents: [NuxeoDocument], as items: ArraySlice<Item>) {
+        for (document, item) in zip(documents, items) {
+            remember(item.path, uid: document.uid, isFolder: item.kind == .folder, serverPath: document.path)
+        }
+    }
+
     /// The path under which `uid` is cached now.
     func livePath(of uid: String) -> ItemPath? {
         keys[uid].flatMap { cache[$0]?.path }

@@ -151,7 +151,7 @@ public struct NuxeoProvider: StorageProvider {
     }
 
     public func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage {
-        let pageSize = max(1, min(page.limit ?? settings.pageSize, 1000))
+        let pageSize = listingPageSize(page)
         var index = 0
         if let cursor = page.cursor {
             guard let position = NuxeoPageCursor(cursor), position.scope == folder.description else {
@@ -165,25 +165,72 @@ public struct NuxeoProvider: StorageProvider {
         var first = true
         // Only the pages fetched here: the caller's own loop guards the pages it asks for by cursor.
         var pages = PageGuard.listing(of: folder, limits: pageLimits)
-        while true {
-            let list = try await client.children(of: parent, page: index, pageSize: pageSize)
+        // Without a limit every page is fetched here, one ahead: page n + 1 is on its way while
+        // page n is mapped (a page number is known before the page before it arrives).
+        let client = self.client
+        let wire = PageLookahead<Int, (index: Int, list: NuxeoDocumentList)>(
+            first: index,
+            fetch: { index in
+                let list = try await client.children(of: parent, page: index, pageSize: pageSize)
+                return (index, list)
+            },
+            following: { page.limit == nil && $0.list.hasNextPage && $0.index < Int.max ? $0.index + 1 : nil },
+            predict: { index, previous in Self.pageMayExist(index, after: previous.list, pageSize: pageSize) ? index + 1 : nil })
+        defer { wire.cancel() }
+        while let wirePage = try await wire.next() {
+            let list = wirePage.list
+            index = wirePage.index
             if first { totalCount = list.knownResultsCount }
             first = false
             let more = list.hasNextPage
             try pages.admit(keys: list.entries.lazy.map(\.uid), hasMore: more)
             items.reserveCapacity(items.count + list.entries.count)
+            let start = items.endIndex
             for document in list.entries {
                 items.append(mapper.item(from: document, at: try folder.appending(serverName: mapper.displayName(of: document))))
             }
-            try await resolver.remember(children: list.entries, of: folder)
+            // The paths just made, not made again.
+            await resolver.remember(children: list.entries, as: items[start...])
             guard more else { return ItemPage(items: items, totalCount: totalCount) }
             guard index < Int.max else { throw ProviderError(.invalidResponse, "the listing of \(folder) has too many pages") }
             if page.limit != nil {
                 return ItemPage(items: items, next: NuxeoPageCursor(scope: folder.description, page: index + 1).cursor, totalCount: totalCount)
             }
             // No limit: the caller wants everything, page after page, of the folder resolved once.
-            index += 1
         }
+        return ItemPage(items: items, totalCount: totalCount)
+    }
+
+    /// The next page of a listing by cursor is the next page number (see ``list(_:page:)``),
+    /// when the count of the page before says it exists. Without a count (`resultsCount: -2`, a
+    /// folder larger than a page) none is predicted: a guess would cost a request past the end.
+    public func pageRequest(after request: PageRequest, in folder: ItemPath, previous: ItemPage) -> PageRequest? {
+        guard request.limit != nil, let cursor = request.cursor, let position = NuxeoPageCursor(cursor),
+            position.scope == folder.description, position.page < Int.max - 1
+        else { return nil }
+        let pageSize = listingPageSize(request)
+        guard let total = previous.totalCount else { return nil }
+        let (end, overflow) = (position.page + 1).multipliedReportingOverflow(by: pageSize)
+        guard !overflow, end < total else { return nil }
+        var next = request
+        next.cursor = NuxeoPageCursor(scope: position.scope, page: position.page + 1).cursor
+        return next
+    }
+
+    /// The server page size of a listing request: its limit (the settings' page size without
+    /// one), between 1 and 1,000.
+    func listingPageSize(_ request: PageRequest) -> Int {
+        max(1, min(request.limit ?? settings.pageSize, 1000))
+    }
+
+    /// Whether the page after `index` exists, judging by `previous`, the page before `index`:
+    /// only when the server counted its results and they go past page `index` (no request is
+    /// ever sent past the end on a guess).
+    static func pageMayExist(_ index: Int, after previous: NuxeoDocumentList, pageSize: Int) -> Bool {
+        guard index < Int.max - 1 else { return false }
+        guard let total = previous.knownResultsCount else { return false }
+        let (end, overflow) = (index + 1).multipliedReportingOverflow(by: pageSize)
+        return !overflow && end < total
     }
 
     /// The uid of the folder at `path`; ``ProviderError/Code/invalidArgument`` when it is a file.

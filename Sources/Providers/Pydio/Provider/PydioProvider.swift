@@ -182,32 +182,69 @@ public struct PydioProvider: StorageProvider {
             number = value
         }
         var items: [Item] = []
-        var listing: PydioListing
+        var listing: PydioListing?
         // Only the pages fetched here: the caller's own loop guards the pages it asks for by cursor.
         var pages = PageGuard.listing(of: folder, limits: pageLimits)
-        repeat {
+        // Without a limit every page is fetched here, one ahead: page n + 1 is on its way while
+        // page n is read (the `<pagination>` of the page before tells whether it exists).
+        let remotePath = remote(folder)
+        let wire = PageLookahead<Int?, PydioListing>(
+            first: number,
+            fetch: { [self] number in try await ls(remotePath, page: number) },
+            following: { (listing: PydioListing) -> Int?? in
+                guard page.limit == nil, listing.hasNextPage else { return .none }
+                return .some((listing.page?.current ?? 1) + 1)
+            },
+            predict: { (number: Int?, previous: PydioListing) -> Int?? in
+                guard let number, let total = previous.page?.total, number < total else { return .none }
+                return .some(number + 1)
+            })
+        defer { wire.cancel() }
+        while true {
+            let current: PydioListing
             do {
-                listing = try await ls(remote(folder), page: number)
+                guard let next = try await wire.next() else { break }
+                current = next
             } catch let error as ProviderError where error.code == .notFound && !folder.isRoot {
                 if let node = try? await node(at: folder), node.isFile {
                     throw ProviderError(.invalidArgument, "\(folder) is a file, not a folder")
                 }
                 throw error
             }
-            if listing.folder?.isFile == true { throw ProviderError(.invalidArgument, "\(folder) is a file, not a folder") }
+            listing = current
+            if current.folder?.isFile == true { throw ProviderError(.invalidArgument, "\(folder) is a file, not a folder") }
             // The next page number, as the server counts: a server that names the same page again is caught as a repeated cursor.
-            let following = (listing.page?.current ?? 1) + 1
+            let following = (current.page?.current ?? 1) + 1
             try pages.admit(
-                keys: listing.children.lazy.map(\.path), cursor: listing.hasNextPage ? PageCursor(String(following)) : nil,
-                hasMore: listing.hasNextPage)
-            for child in listing.children {
+                keys: current.children.lazy.map(\.path), cursor: current.hasNextPage ? PageCursor(String(following)) : nil,
+                hasMore: current.hasNextPage)
+            for child in current.children {
                 if child.isRecycleBin, !settings.showsRecycleBin { continue }
                 items.append(item(child, at: try folder.appending(serverName: child.storedName)))
             }
             number = following
-        } while page.limit == nil && listing.hasNextPage
-        let next = page.limit != nil && listing.hasNextPage ? PageCursor("\(number ?? 2)|\(folder.description)") : nil
-        return ItemPage(items: items, next: next, totalCount: page.limit == nil ? items.count : listing.page?.count)
+        }
+        let more = listing?.hasNextPage ?? false
+        let next = page.limit != nil && more ? PageCursor("\(number ?? 2)|\(folder.description)") : nil
+        return ItemPage(items: items, next: next, totalCount: page.limit == nil ? items.count : listing?.page?.count)
+    }
+
+    /// The next page of a listing by cursor is the next page number (see ``list(_:page:)``), unless
+    /// the `<pagination>` of the page before says that page is past the end.
+    public func pageRequest(after request: PageRequest, in folder: ItemPath, previous: ItemPage) -> PageRequest? {
+        guard request.limit != nil, let cursor = request.cursor else { return nil }
+        let parts = cursor.rawValue.split(separator: "|", maxSplits: 1)
+        guard parts.count == 2, let number = Int(parts[0]), number >= 1, number < Int.max, String(parts[1]) == folder.description else {
+            return nil
+        }
+        // The server's own page size, as the page before shows it, tells whether `number` is the last page.
+        if let total = previous.totalCount, previous.items.count > 0 {
+            let (end, overflow) = number.multipliedReportingOverflow(by: previous.items.count)
+            if !overflow, end >= total { return nil }
+        }
+        var next = request
+        next.cursor = PageCursor("\(number + 1)|\(folder.description)")
+        return next
     }
 
     /// One `ls` page of `remotePath`: the literal text `%23<page>` after the folder selects a page of a
