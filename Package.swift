@@ -48,7 +48,8 @@ let package = Package(
             path: "Sources/ProviderAPI/Contract",
             swiftSettings: strictSettings
         ),
-        // `openat2` for ProviderKit's LocalFolder (a system call Swift cannot reach by itself).
+        // `openat2` for ProviderKit's LocalFolder (a system call Swift cannot reach by itself), and
+        // the Swift runtime's enqueue hook for HTTPProviderKit's EventLoopTasks (linked, not dlsym'd).
         .target(name: "CProviderKitShims", path: "Sources/ProviderAPI/KitShims"),
         .target(
             name: "ProviderKit",
@@ -66,6 +67,7 @@ let package = Package(
             dependencies: [
                 "ProviderAPI",
                 "ProviderKit",
+                "CProviderKitShims",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

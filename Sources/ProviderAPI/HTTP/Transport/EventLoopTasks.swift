@@ -1,3 +1,4 @@
+import CProviderKitShims
 import NIOCore
 import NIOPosix
 
@@ -24,5 +25,29 @@ public enum EventLoopTasks {
     public static func install() -> Bool { installed }
 
     /// The one attempt: Swift runs a static property's initializer once, whichever thread asks first.
-    private static let installed: Bool = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+    ///
+    /// swift-nio finds the runtime's hook with `dlsym`, which fails in an executable linked with
+    /// `--static-swift-stdlib` (the runtime's symbols are local to it): there the same hook is set
+    /// through a linked reference instead (``installLinked()``), so a static `strata` runs its
+    /// tasks on the event loops too.
+    private static let installed: Bool =
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor() || installLinked()
+
+    /// The runtime's hook as swift-nio's installer sets it: `(job, original) -> Void`.
+    private typealias EnqueueHook = @convention(thin) (UnownedJob, @convention(thin) (UnownedJob) -> Void) -> Void
+
+    /// Sets the hook to enqueue each job on an event loop of the singleton group, the one the
+    /// enqueuing thread runs if it is one of them (`any()` prefers it), exactly as swift-nio does.
+    private static func installLinked() -> Bool {
+        guard #available(macOS 14.0, iOS 17.0, watchOS 10.0, tvOS 17.0, *) else { return false }
+        return withUnsafeTemporaryAllocation(of: EnqueueHook.self, capacity: 1) { slot -> Bool in
+            guard let base = slot.baseAddress else { return false }
+            base.initialize(to: { job, _ in
+                MultiThreadedEventLoopGroup.singleton.any().executor.enqueue(job)
+            })
+            // A thin function value is one code pointer: read it as a raw pointer for the C side.
+            let pointer = UnsafeRawPointer(base).load(as: UnsafeRawPointer.self)
+            return cproviderkit_install_enqueue_global_hook(UnsafeMutableRawPointer(mutating: pointer))
+        }
+    }
 }
