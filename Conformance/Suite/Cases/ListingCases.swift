@@ -95,10 +95,25 @@ enum ListingCases {
         var request = PageRequest(limit: limit)
         var cursors: Set<PageCursor> = []
         var pages = 0
+        var previous: ItemPage?
+        var predictedPastEnd = 0
         while true {
             pages += 1
             try context.expect(pages <= count + 2, "the listing did not end after \(pages) pages")
+            // What the provider says comes after this page, told before it arrives (page loops
+            // fetch it ahead): when there is a next page, it must be exactly that one.
+            let predicted = previous.flatMap { context.provider.pageRequest(after: request, in: context.folder, previous: $0) }
             let page = try await context.provider.list(context.folder, page: request)
+            if let predicted {
+                if let next = page.next {
+                    var following = request
+                    following.cursor = next
+                    try context.expect(predicted == following, "page \(pages + 1) was predicted as \(predicted), the server points to \(following)")
+                } else {
+                    predictedPastEnd += 1
+                }
+            }
+            previous = page
             if context.capabilities.supports(.paging) {
                 try context.expect(page.items.count <= limit, "page \(pages) holds \(page.items.count) entries, the limit was \(limit)")
             }
@@ -122,7 +137,10 @@ enum ListingCases {
         }
         let unpaged = try await context.provider.listAll(context.folder)
         try context.expect(unpaged.count == count, "listing without a limit returned \(unpaged.count) of \(count) entries")
-        context.note("\(count) entries in \(pages) pages of \(limit)")
+        // The shared page loop (one page ahead where the provider predicts) sees the same entries.
+        let looped = try await context.provider.listAll(context.folder, pageSize: limit).map(\.name)
+        try context.expect(looped.count == count && Set(looped) == Set(names), "listAll with pages of \(limit) returned \(looped.count) entries (\(Set(looped).count) distinct) of \(count)")
+        context.note("\(count) entries in \(pages) pages of \(limit)" + (predictedPastEnd > 0 ? ", one page predicted past the end" : ""))
     }
 
     static let folderNotFound = ConformanceCase(
