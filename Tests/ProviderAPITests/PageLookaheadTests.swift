@@ -152,7 +152,7 @@ struct PageLookaheadTests {
         let log = FetchLog()
         let slow: @Sendable (Int) async throws -> ScriptedPage = { number in
             if number == 0 { return ScriptedPage(number: 0, next: 1) }
-            return try await source(log, delay: .seconds(60)) { $0 + 1 }(number)
+            return try await source(log, delay: .seconds(600)) { $0 + 1 }(number)
         }
         let consumer = Task {
             let pages = PageLookahead(first: 0, fetch: slow, following: { $0.next }, predict: { request, _ in request + 1 })
@@ -161,17 +161,17 @@ struct PageLookaheadTests {
             return seen
         }
         // Wait until pages 1 (awaited) and 2 (prefetched) are in flight. The limits are generous
-        // (the whole suite shares two cores) but far below the fetches' 60 s: a fetch that was not
-        // cancelled would pass them.
+        // (the whole suite shares two cores: a cancellation once took 27 s to come through) but far
+        // below the fetches' 600 s: a fetch that was not cancelled would pass them.
         let clock = ContinuousClock()
-        var deadline = clock.now + .seconds(40)
+        var deadline = clock.now + .seconds(120)
         while await log.inFlight < 2, clock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(await log.requested == [1, 2])
         let started = clock.now
         consumer.cancel()
         await #expect(throws: CancellationError.self) { _ = try await consumer.value }
-        #expect(clock.now - started < .seconds(40))
-        deadline = clock.now + .seconds(40)
+        #expect(clock.now - started < .seconds(120))
+        deadline = clock.now + .seconds(120)
         while await log.inFlight > 0, clock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(await log.cancelled == [1, 2])
     }
