@@ -24,11 +24,13 @@ enum Hostile {
     static let readTimeout: Duration = .seconds(30)
 
     /// A transport with the short deadlines of the hostile tests.
-    static func shortDeadlineTransport(readTimeout: Duration = readTimeout) -> AsyncHTTPClientTransport {
+    static func shortDeadlineTransport(
+        readTimeout: Duration = readTimeout, speedWindow: Duration = .seconds(2)
+    ) -> AsyncHTTPClientTransport {
         var configuration = AsyncHTTPClientTransport.Configuration()
         configuration.connectTimeout = .seconds(1)
         configuration.readTimeout = readTimeout
-        configuration.minimumSpeed = MinimumSpeed(bytesPerSecond: 1000, window: .seconds(2))
+        configuration.minimumSpeed = MinimumSpeed(bytesPerSecond: 1000, window: speedWindow)
         return AsyncHTTPClientTransport(configuration: configuration)
     }
 
@@ -57,9 +59,10 @@ enum Hostile {
 
     /// Runs `body` with a short-deadline transport, and shuts the transport down after.
     static func withTransport<T: Sendable>(
-        readTimeout: Duration = readTimeout, _ body: (AsyncHTTPClientTransport) async throws -> T
+        readTimeout: Duration = readTimeout, speedWindow: Duration = .seconds(2),
+        _ body: (AsyncHTTPClientTransport) async throws -> T
     ) async throws -> T {
-        let transport = shortDeadlineTransport(readTimeout: readTimeout)
+        let transport = shortDeadlineTransport(readTimeout: readTimeout, speedWindow: speedWindow)
         do {
             let value = try await body(transport)
             try? await transport.shutdown()

@@ -13,7 +13,10 @@ struct IntegrityTests {
         _ scenario: HostileScenario, options: DownloadOptions = DownloadOptions(), statFirst: Bool = false
     ) async throws -> (Hostile.Outcome<DownloadResult>, Set<String>) {
         try await Hostile.withServer(scenario) { server in
-            try await Hostile.withTransport { transport in
+            // These cases are about sizes, not speed: a minimum-speed window of 30 s (not 2) keeps
+            // a loaded machine's pauses from ending a 400-byte download as "slower than" before
+            // its cut is seen.
+            try await Hostile.withTransport(speedWindow: .seconds(30)) { transport in
                 let folder = try Hostile.temporaryFolder("integrity")
                 defer { try? FileManager.default.removeItem(at: folder) }
                 let provider = try Hostile.webdav(server, transport)
