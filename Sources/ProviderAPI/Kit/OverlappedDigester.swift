@@ -10,7 +10,7 @@ import ProviderAPI
 /// next batch.
 ///
 /// The hashing never runs as a Swift task: when an executable runs its tasks on the HTTP client's
-/// event loops (``EventLoopTasks``), a task would run on the very loop that receives the download
+/// event loops (`EventLoopTasks` in HTTPProviderKit), a task would run on the very loop that receives the download
 /// and stall its connection for each batch. A Dispatch thread is outside both pools.
 ///
 /// On a machine with a spare core the digest costs the transfer almost nothing (an MD5 of 256 MiB
