@@ -52,16 +52,11 @@ final class JobRecorder: Sendable {
     }
 
     private func submit(_ action: TransferJobStore.Action, urgent: Bool, then: @escaping @Sendable () -> Void) {
-        let (start, wake) = state.withLockedValue { state -> (Bool, CheckedContinuation<Void, Never>?) in
+        enqueue { state in
             state.pending.append(action)
             state.committed.append(then)
             if urgent { state.urgent += 1 }
-            if state.writing { return (false, Self.takeGathering(&state)) }
-            state.writing = true
-            return (true, nil)
         }
-        wake?.resume()
-        if start { Task { await self.writeAll() } }
     }
 
     /// Records the actions of a job's plan (as planned) in the next write, and returns at once: the
@@ -70,8 +65,14 @@ final class JobRecorder: Sendable {
     /// that is never written only loses what it would have shown: resuming reads the done records.
     func submitPlan(_ actions: [TransferJobStore.Action]) {
         guard !actions.isEmpty else { return }
+        enqueue { $0.pending += actions }
+    }
+
+    /// Adds to the pending records with `add`, then starts the writer, or wakes it if it is
+    /// gathering more before its write.
+    private func enqueue(_ add: (inout State) -> Void) {
         let (start, wake) = state.withLockedValue { state -> (Bool, CheckedContinuation<Void, Never>?) in
-            state.pending += actions
+            add(&state)
             if state.writing { return (false, Self.takeGathering(&state)) }
             state.writing = true
             return (true, nil)

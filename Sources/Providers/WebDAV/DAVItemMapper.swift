@@ -52,13 +52,13 @@ package enum DAVItemMapper {
             case "resourcetype":
                 return
             case "getcontentlength":
-                item.size = Int64(value.text).flatMap { $0 >= 0 ? $0 : nil }
+                item.size = DAVItemFields.size(value.text)
                 return
             case "getlastmodified":
                 item.modified = HTTPDate.parse(value.text)
                 return
             case "creationdate":
-                item.created = HTTPDate.parseISO8601(value.text) ?? HTTPDate.parse(value.text)
+                item.created = DAVItemFields.created(value.text)
                 return
             case "getetag":
                 item.etag = normalizeETag(value.text)

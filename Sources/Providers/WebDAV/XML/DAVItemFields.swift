@@ -1,4 +1,5 @@
 import Foundation
+import HTTPProviderKit
 import ProviderAPI
 
 /// The DAV: properties an ``ProviderAPI/Item`` is made of, read by the multistatus parser while the
@@ -74,6 +75,17 @@ package struct DAVItemFields: Sendable, Equatable {
         if taking(.getetag) { etag = later.etag }
         if taking(.getcontenttype) { contentType = later.contentType }
         present |= new
+    }
+
+    /// A `getcontentlength` text: a non-negative integer (``size(utf8:)`` of its bytes).
+    package static func size(_ text: String) -> Int64? {
+        var text = text
+        return text.withUTF8 { size(utf8: $0) }
+    }
+
+    /// A `creationdate` text: ISO 8601 (RFC 4918), or an HTTP date as some servers send.
+    package static func created(_ text: String) -> Date? {
+        HTTPDate.parseISO8601(text) ?? HTTPDate.parse(text)
     }
 
     /// A `getcontentlength` text as `Int64(text)` reads it, `nil` when negative: plain digits are

@@ -284,8 +284,7 @@ private final class MultistatusBuilder: XMLByteReaderDelegate {
         case .getlastmodified:
             propstatFields.modified = reader.withText { HTTPDate.parse(utf8: $0) }
         case .creationdate:
-            let text = reader.text
-            propstatFields.created = HTTPDate.parseISO8601(text) ?? HTTPDate.parse(text)
+            propstatFields.created = DAVItemFields.created(reader.text)
         case .getetag:
             propstatFields.etag = DAVItemMapper.normalizeETag(reader.text)
         case .getcontenttype:

@@ -110,33 +110,30 @@ package final class XMLByteReader {
 
     /// The character data since the last tag, without leading and trailing XML white space.
     package var text: String {
-        var start = 0
-        var end = textBytes.count
-        while start < end, Self.isSpace(textBytes[start]) { start += 1 }
-        while end > start, Self.isSpace(textBytes[end - 1]) { end -= 1 }
-        if start == end { return "" }
-        return textBytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
+        let range = trimmedText
+        if range.isEmpty { return "" }
+        return textBytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
     }
 
     /// Calls `body` with the UTF-8 bytes of ``text`` (the same trimmed character data), without
     /// making a `String`; the bytes are valid only during the call.
     package func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        try textBytes.withUnsafeBufferPointer { bytes in
-            var start = 0
-            var end = bytes.count
-            while start < end, Self.isSpace(bytes[start]) { start += 1 }
-            while end > start, Self.isSpace(bytes[end - 1]) { end -= 1 }
-            return try body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
-        }
+        let range = trimmedText
+        return try textBytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     /// The status code of the HTTP status line in ``text`` (`HTTP/1.1 200 OK` → 200), read without making a `String`.
     package var textStatusCode: Int? {
+        MultistatusParser.statusCode(textBytes[trimmedText])
+    }
+
+    /// Where ``text`` lies in the character data since the last tag: without leading and trailing XML white space.
+    private var trimmedText: Range<Int> {
         var start = 0
         var end = textBytes.count
         while start < end, Self.isSpace(textBytes[start]) { start += 1 }
         while end > start, Self.isSpace(textBytes[end - 1]) { end -= 1 }
-        return MultistatusParser.statusCode(textBytes[start..<end])
+        return start..<end
     }
 
     /// Reads `bytes`, reporting every token they complete.
