@@ -275,6 +275,7 @@ let package = Package(
             dependencies: [ "StrataTestSupport", "HTTPProviderKit", "ProviderTesting",
                 "NuxeoProvider", "NuxeoTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting", "SharedCacheConformance",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             path: "Tests/NuxeoProviderTests",
             swiftSettings: strictSettings
@@ -460,6 +461,7 @@ let package = Package(
             name: "StrataFuzzTargets",
             dependencies: [ "HTTPProviderKit",
                 "ProviderAPI", "WebDAVProvider", "NuxeoProvider", "PydioProvider",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Fuzz/Targets",

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import ProviderAPI
 import HTTPProviderKit
 
@@ -16,8 +17,32 @@ public enum JSONFuzzTargets {
         if let shallow, shallow != value {
             return .finding("JSON read with depth 4 and with the default depth gave different values")
         }
-        if let value { visit(value) }
+        if let value {
+            if let finding = skimDisagreement(data, value) { return .finding(finding) }
+            visit(value)
+        }
         return outcome
+    }
+
+    /// What is wrong with the skim of a document the whole read took as `value`, if anything: an
+    /// object must skim to its top-level members (arrays by their length, objects by at least
+    /// their number of distinct names, values as read), anything else to nothing.
+    static func skimDisagreement(_ data: Data, _ value: JSONValue) -> String? {
+        let skim = JSONByteReader.skimObject(from: ByteBuffer(bytes: data))
+        guard case .object(let members) = value else {
+            return skim == nil ? nil : "a JSON document that is not an object was skimmed as one"
+        }
+        guard let skim else { return "a JSON object the whole read takes was not skimmed" }
+        guard Set(skim.members.keys) == Set(members.keys) else { return "the skim names other top-level members" }
+        for (name, member) in members {
+            switch (member, skim[name]) {
+            case (.array(let elements), .array(let count)?) where count == elements.count: continue
+            case (.object(let nested), .object(let count)?) where count >= nested.count: continue
+            case (_, .value(let skimmed)?) where skimmed == member: continue
+            default: return "the skim of the top-level member \(name.debugDescription) differs from the whole read"
+            }
+        }
+        return nil
     }
 
     /// Reads every value the way callers do; iterative, so a deep document cannot exhaust the stack.

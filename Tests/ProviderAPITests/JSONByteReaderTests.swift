@@ -67,7 +67,7 @@ private func expectRefused(_ text: String, sourceLocation: SourceLocation = #_so
 
 /// Every recorded server answer in `../shared/fixtures` (nuxeo, nextcloud, pydio), and the
 /// bodies of the `.http` recordings, by name.
-private let fixtureDocuments: [(name: String, data: Data)] = {
+let fixtureDocuments: [(name: String, data: Data)] = {
     let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("../shared/fixtures", isDirectory: true).standardizedFileURL

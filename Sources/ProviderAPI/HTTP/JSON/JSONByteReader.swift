@@ -59,6 +59,19 @@ public enum JSONByteReader {
         var parser = JSONByteParser(bytes: bytes.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
         return try parser.document()
     }
+
+    /// Skims the JSON object in the readable bytes of `buffer`: its top-level members, without
+    /// building the arrays and objects nested in them (see ``JSONObjectSkim``).
+    ///
+    /// - Returns: the members, or `nil` when the bytes are not one JSON object that the skim can
+    ///   read (a caller then reads the document with ``value(from:maximumDepth:)-(ByteBuffer,_)``,
+    ///   which says what is wrong).
+    public static func skimObject(from buffer: ByteBuffer, maximumDepth: Int = defaultMaximumDepth) -> JSONObjectSkim? {
+        buffer.withUnsafeReadableBytes { bytes in
+            var parser = JSONByteParser(bytes: bytes.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
+            return try? parser.skimObject()
+        }
+    }
 }
 
 /// The state of one read: the bytes, where it is, and the containers still open.
@@ -90,17 +103,101 @@ private struct JSONByteParser {
 
     mutating func document() throws -> JSONValue {
         let count = bytes.count
-        if count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-            position = 3
-        } else if count >= 2, bytes[0] == 0 || bytes[1] == 0 || (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
-            throw failure("JSON that is not in UTF-8 is refused", at: 0)
-        }
+        try skipByteOrderMark()
         skipWhitespace()
         guard position < count else { throw failure("the document is empty") }
         let value = try readValue()
         skipWhitespace()
         guard position == count else { throw failure("unexpected \(describe(bytes[position])) after the value") }
         return value
+    }
+
+    /// Reads the top-level members of an object, skipping the containers nested in them.
+    mutating func skimObject() throws -> JSONObjectSkim {
+        try skipByteOrderMark()
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "{") else { throw failure("the document is not an object") }
+        position += 1
+        var skim = JSONObjectSkim(members: [:])
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+            position += 1
+        } else {
+            while true {
+                let name = try readMemberName()
+                skipWhitespace()
+                guard position < bytes.count else { throw failure("the document ends where a value was expected") }
+                let member: JSONObjectSkim.Member
+                switch bytes[position] {
+                case UInt8(ascii: "["): member = .array(count: try skipContainer())
+                case UInt8(ascii: "{"): member = .object(count: try skipContainer())
+                default: member = .value(try readValue())
+                }
+                // A repeated name keeps its first value, as the full read does.
+                if skim.members[name] == nil { skim.members[name] = member }
+                skipWhitespace()
+                guard position < bytes.count else { throw failure("the document ends inside an object") }
+                if bytes[position] == UInt8(ascii: ",") {
+                    position += 1
+                    continue
+                }
+                guard bytes[position] == UInt8(ascii: "}") else { throw failure("expected ',' or '}' after an object member") }
+                position += 1
+                break
+            }
+        }
+        skipWhitespace()
+        guard position == bytes.count else { throw failure("unexpected \(describe(bytes[position])) after the value") }
+        return skim
+    }
+
+    /// Steps over the array or object at `position`, following only its brackets and strings
+    /// (nothing inside is decoded or validated), and returns how many elements or members it
+    /// holds at its own level.
+    private mutating func skipContainer() throws -> Int {
+        var depth = 0
+        var count = 0
+        var empty = true
+        while position < bytes.count {
+            let byte = bytes[position]
+            switch byte {
+            case UInt8(ascii: "\""):
+                if depth == 1 { empty = false }
+                position += 1
+                while position < bytes.count, bytes[position] != UInt8(ascii: "\"") {
+                    position += bytes[position] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                guard position < bytes.count else { throw failure("the document ends inside a string") }
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                if depth == 1 { empty = false }
+                depth += 1
+                guard depth <= maximumDepth else { throw failure("nesting deeper than \(maximumDepth) levels") }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth -= 1
+                if depth == 0 {
+                    position += 1
+                    return empty ? 0 : count + 1
+                }
+            case UInt8(ascii: ","):
+                if depth == 1 { count += 1 }
+            case 0x20, 0x0A, 0x0D, 0x09:
+                break
+            default:
+                if depth == 1 { empty = false }
+            }
+            position += 1
+        }
+        throw failure("the document ends inside a container")
+    }
+
+    /// Steps over a UTF-8 byte order mark; refuses a document in UTF-16 or UTF-32.
+    private mutating func skipByteOrderMark() throws {
+        let count = bytes.count
+        if count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            position = 3
+        } else if count >= 2, bytes[0] == 0 || bytes[1] == 0 || (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
+            throw failure("JSON that is not in UTF-8 is refused", at: 0)
+        }
     }
 
     /// Reads one value and every container it opens, without recursion.
