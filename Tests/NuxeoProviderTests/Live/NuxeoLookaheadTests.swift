@@ -4,6 +4,7 @@ import NuxeoTestServer
 import ProviderAPI
 import Testing
 import HTTPProviderKit
+import NIOConcurrencyHelpers
 
 /// Listings fetched one page ahead (``PageLookahead``) give what a serial page loop gives.
 @Suite("Nuxeo listings one page ahead on the loopback server")
@@ -13,6 +14,13 @@ struct NuxeoLookaheadTests {
         nuxeo.server.requests().filter { $0.path.contains("@children") }.compactMap { request in
             URLComponents(string: "http://x/?" + (request.query ?? ""))?.queryItems?
                 .first { $0.name == "currentPageIndex" }?.value.flatMap { Int($0) }
+        }
+    }
+
+    /// Uploads `count` files `f0.txt`, `f1.txt`, … into the root of `provider`.
+    static func uploadFiles(_ count: Int, to provider: NuxeoProvider) async throws {
+        for index in 0..<count {
+            _ = try await provider.upload(DataSource(string: "\(index)"), to: .root, name: "f\(index).txt", options: UploadOptions())
         }
     }
 
@@ -33,9 +41,7 @@ struct NuxeoLookaheadTests {
         let nuxeo = try await LoopbackNuxeo.start()
         defer { Task { await nuxeo.stop() } }
         let scratch = try await nuxeo.scratch(options: ["pageSize": "5"])
-        for index in 0..<23 {
-            _ = try await scratch.upload(DataSource(string: "\(index)"), to: .root, name: "f\(index).txt", options: UploadOptions())
-        }
+        try await Self.uploadFiles(23, to: scratch)
         let serial = try await Self.serialListing(scratch, .root, pageSize: 5)
         #expect(serial.count == 23 && Set(serial).count == 23)
 
@@ -65,9 +71,7 @@ struct NuxeoLookaheadTests {
         let nuxeo = try await LoopbackNuxeo.start()
         defer { Task { await nuxeo.stop() } }
         let scratch = try await nuxeo.scratch(options: ["pageSize": "5"])
-        for index in 0..<3 {
-            _ = try await scratch.upload(DataSource(string: "\(index)"), to: .root, name: "f\(index).txt", options: UploadOptions())
-        }
+        try await Self.uploadFiles(3, to: scratch)
         nuxeo.server.resetRequests()
         #expect(try await scratch.listAll(.root).count == 3)
         #expect(Self.childrenPages(nuxeo) == [0])
@@ -81,9 +85,7 @@ struct NuxeoLookaheadTests {
         let nuxeo = try await LoopbackNuxeo.start()
         defer { Task { await nuxeo.stop() } }
         let provider = try await nuxeo.scratch()
-        for index in 0..<5 {
-            _ = try await provider.upload(DataSource(string: "\(index)"), to: .root, name: "f\(index).txt", options: UploadOptions())
-        }
+        try await Self.uploadFiles(5, to: provider)
         let first = try await provider.list(.root, page: PageRequest(limit: 2))
         let cursor = try #require(first.next)
         let request = PageRequest(limit: 2, cursor: cursor)
@@ -96,5 +98,65 @@ struct NuxeoLookaheadTests {
         // Another folder's cursor, or no limit: no prediction.
         #expect(provider.pageRequest(after: request, in: try ItemPath("/elsewhere"), previous: first) == nil)
         #expect(provider.pageRequest(after: PageRequest(cursor: cursor), in: .root, previous: first) == nil)
+    }
+
+    /// A fresh folder in the workspace and a provider rooted there that decodes with `entities`.
+    static func scratch(_ nuxeo: LoopbackNuxeo, pageSize: Int, entities: NuxeoEntityRegistry) async throws -> NuxeoProvider {
+        let name = "t-\(UInt32.random(in: 0...UInt32.max))"
+        _ = try await nuxeo.provider().createFolder(named: name, in: .root)
+        return try await NuxeoProvider.connect(
+            nuxeo.configuration(root: LoopbackNuxeo.workspace + "/" + name, options: ["pageSize": "\(pageSize)"]), entities: entities)
+    }
+
+    @Test("without a limit, the next page is asked for as soon as a page arrives, before the page is decoded")
+    func nextPageBeforeDecoding() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        // The decoder of the listing's first page waits (up to 60 s) until the server has seen the
+        // request for the second: a listing that decoded a page before asking for the next never lets it.
+        let waited = NIOLockedValueBox<[Bool]>([])
+        var registry = NuxeoEntityRegistry.standard
+        registry.register(entityType: NuxeoDocumentList.entityType) { json in
+            let list = try NuxeoDocumentList(nuxeoJSON: json)
+            guard list.currentPageIndex == 0, list.entries.count == 5, list.entries.allSatisfy({ $0.title?.hasPrefix("f") == true }),
+                  waited.withLockedValue({ $0.isEmpty })
+            else { return .documents(list) }
+            let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+            var asked = false
+            while !asked, ContinuousClock.now < deadline {
+                asked = Self.childrenPages(nuxeo).contains(1)
+                if !asked { usleep(2_000) }
+            }
+            waited.withLockedValue { $0.append(asked) }
+            return .documents(list)
+        }
+        let provider = try await Self.scratch(nuxeo, pageSize: 5, entities: registry)
+        try await Self.uploadFiles(12, to: provider)
+        nuxeo.server.resetRequests()
+        let names = try await provider.listAll(.root).map(\.name)
+        #expect(waited.withLockedValue { $0 } == [true])
+        #expect(names.count == 12 && Set(names) == Set((0..<12).map { "f\($0).txt" }))
+        #expect(Self.childrenPages(nuxeo).sorted() == [0, 1, 2])
+    }
+
+    @Test("an app's documents decoder that says more than the page's skim is followed: the listing goes on from the next page")
+    func decoderSaysMore() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        // Page 0 of 3 files in pages of 5 is short (the skim says it is the last); the app's decoder says there is more.
+        var registry = NuxeoEntityRegistry.standard
+        registry.register(entityType: NuxeoDocumentList.entityType) { json in
+            var list = try NuxeoDocumentList(nuxeoJSON: json)
+            if list.currentPageIndex == 0, list.entries.count == 3 {
+                list.pageSize = 3
+                list.isNextPageAvailable = true
+            }
+            return .documents(list)
+        }
+        let provider = try await Self.scratch(nuxeo, pageSize: 5, entities: registry)
+        try await Self.uploadFiles(3, to: provider)
+        nuxeo.server.resetRequests()
+        #expect(try await provider.listAll(.root).map(\.name).sorted() == ["f0.txt", "f1.txt", "f2.txt"])
+        #expect(Self.childrenPages(nuxeo) == [0, 1])
     }
 }

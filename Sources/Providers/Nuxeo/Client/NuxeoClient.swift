@@ -60,13 +60,20 @@ public struct NuxeoClient: Sendable {
 
     private static func entityDecoder<T: NuxeoEntityDecodable>(_ type: T.Type, _ registry: NuxeoEntityRegistry) -> TemplateDecoder {
         TemplateDecoder { head, body in
-            do {
-                return try registry.decode(T.self, from: Data(body.readableBytesView))
-            } catch var error as ProviderError {
-                if error.request == nil { error.request = head.request }
-                if error.httpStatus == nil { error.httpStatus = head.status }
-                throw error
-            }
+            try decodeEntity(T.self, registry, body: body, request: head.request, status: head.status)
+        }
+    }
+
+    /// Decodes `body` as a `T` with `registry`; an error names `request` and `status` unless it already names its own.
+    private static func decodeEntity<T: NuxeoEntityDecodable>(
+        _ type: T.Type, _ registry: NuxeoEntityRegistry, body: ByteBuffer, request: @autoclosure () -> String, status: Int
+    ) throws -> T {
+        do {
+            return try registry.decode(T.self, from: body)
+        } catch var error as ProviderError {
+            if error.request == nil { error.request = request() }
+            if error.httpStatus == nil { error.httpStatus = status }
+            throw error
         }
     }
 
@@ -97,6 +104,27 @@ public struct NuxeoClient: Sendable {
             "children",
             arguments: common(enrichers, ["uid": .string(uid), "page": .integer(Int64(page)), "pageSize": .integer(Int64(pageSize))]),
             as: NuxeoDocumentList.self)
+    }
+
+    /// One page of the children of the folder `uid`, as ``children(of:page:pageSize:enrichers:)``
+    /// sends it, with its paging read before its entries are decoded (``NuxeoDocumentListPage``):
+    /// a listing asks for the next page while this one is decoded.
+    public func childrenPage(of uid: String, page: Int, pageSize: Int, enrichers: [String] = []) async throws -> NuxeoDocumentListPage {
+        let arguments = common(enrichers, ["uid": .string(uid), "page": .integer(Int64(page)), "pageSize": .integer(Int64(pageSize))])
+        var template = try templates.catalog.template(named: "children")
+        // A catalog whose `children` decodes into something else than the documents entity is decoded as it says.
+        guard template.decoder == "documents" else {
+            let list = try await templates.execute(template, arguments: arguments, as: NuxeoDocumentList.self)
+            return try NuxeoDocumentListPage(body: ByteBuffer(), decode: { _ in list })
+        }
+        template.decoder = "raw"
+        let body = try await templates.execute(template, arguments: arguments, as: ByteBuffer.self)
+        let (entities, templates) = (self.entities, self.templates)
+        return try NuxeoDocumentListPage(body: body) { [template] body in
+            try Self.decodeEntity(
+                NuxeoDocumentList.self, entities, body: body,
+                request: (try? templates.makeRequest(template, arguments: arguments).summary) ?? "GET @children", status: 200)
+        }
     }
 
     /// Creates a document in the folder `parent`.

@@ -49,47 +49,37 @@ public struct NuxeoDocumentList: NuxeoEntityDecodable, Hashable {
         if let type = members["entity-type"]?.stringValue, type != Self.entityType {
             throw ProviderError(.invalidResponse, "expected a Nuxeo documents list, got entity-type \"\(type)\"")
         }
-        isPaginable = try members.optionalBool("isPaginable", in: entity)
-        resultsCount = try members.optionalInt("resultsCount", in: entity)
-        pageSize = try members.optionalInt("pageSize", in: entity)
+        let entries = try members.optionalArray("entries", in: entity)
+        let paging = try Paging(members: members, entryCount: entries.count)
+        isPaginable = paging.isPaginable
+        resultsCount = paging.resultsCount
+        pageSize = paging.pageSize
         maxPageSize = try members.optionalInt("maxPageSize", in: entity)
         currentPageSize = try members.optionalInt("currentPageSize", in: entity)
-        currentPageIndex = try members.optionalInt("currentPageIndex", in: entity) ?? members.optionalInt("pageIndex", in: entity)
+        currentPageIndex = paging.currentPageIndex
         currentPageOffset = try members.optionalInt("currentPageOffset", in: entity)
-        numberOfPages = try members.optionalInt("numberOfPages", in: entity) ?? members.optionalInt("pageCount", in: entity)
+        numberOfPages = paging.numberOfPages
         isPreviousPageAvailable = try members.optionalBool("isPreviousPageAvailable", in: entity)
-        isNextPageAvailable = try members.optionalBool("isNextPageAvailable", in: entity)
+        isNextPageAvailable = paging.isNextPageAvailable
         isLastPageAvailable = try members.optionalBool("isLastPageAvailable", in: entity)
         isSortable = try members.optionalBool("isSortable", in: entity)
         hasError = try members.optionalBool("hasError", in: entity)
         errorMessage = try members.optionalString("errorMessage", in: entity)
-        totalSize = try members.optionalInt("totalSize", in: entity)
-        entries = try members.optionalArray("entries", in: entity).map(NuxeoDocument.init(nuxeoJSON:))
+        totalSize = paging.totalSize
+        self.entries = try entries.map(NuxeoDocument.init(nuxeoJSON:))
+    }
+
+    /// What this page says of the pages after it (see ``Paging``).
+    public var paging: Paging {
+        Paging(
+            isPaginable: isPaginable, resultsCount: resultsCount, pageSize: pageSize, currentPageIndex: currentPageIndex,
+            numberOfPages: numberOfPages, isNextPageAvailable: isNextPageAvailable, totalSize: totalSize,
+            entryCount: entries.count)
     }
 
     /// The total number of results when the server knows it; `nil` for the `-2`/`-1` sentinels.
-    public var knownResultsCount: Int? {
-        if let resultsCount, resultsCount >= 0 { return resultsCount }
-        if resultsCount == nil, let totalSize, totalSize >= 0 { return totalSize }
-        return nil
-    }
+    public var knownResultsCount: Int? { paging.knownResultsCount }
 
-    /// Whether the next page should be fetched.
-    ///
-    /// The rule: stop on an empty page, and on a short page (fewer entries than ``pageSize``).
-    /// Otherwise continue when the server says `isNextPageAvailable`, or when a known page
-    /// count says pages remain — the recorded `document-list.json` has
-    /// `isNextPageAvailable: false` on page 0 of 7, so the flag alone is not trusted to stop
-    /// early. A negative count (`-2`) or `numberOfPages: 0` is never trusted.
-    public var hasNextPage: Bool {
-        guard !entries.isEmpty else { return false }
-        guard isPaginable != false else { return false }
-        if let pageSize, pageSize > 0, entries.count < pageSize { return false }
-        if isNextPageAvailable == true { return true }
-        if let pages = numberOfPages, pages > 0, let count = resultsCount, count >= 0,
-           let index = currentPageIndex, index >= 0, index < pages - 1 {
-            return true
-        }
-        return false
-    }
+    /// Whether the next page should be fetched (``Paging/hasNextPage``).
+    public var hasNextPage: Bool { paging.hasNextPage }
 }

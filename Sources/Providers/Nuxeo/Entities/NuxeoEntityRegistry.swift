@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import ProviderAPI
 import HTTPProviderKit
 
@@ -88,7 +89,15 @@ public struct NuxeoEntityRegistry: Sendable {
     /// - Throws: the error the body describes when it is an `exception` entity (see
     ///   ``NuxeoErrorMapper``), and `invalidResponse` when it is any other entity type.
     public func decode<T: NuxeoEntityDecodable>(_ type: T.Type, from data: Data) throws -> T {
-        let json = try NuxeoJSON.parse(data)
+        try decode(T.self, json: NuxeoJSON.parse(data))
+    }
+
+    /// Decodes the readable bytes of a response body as a `T`, as ``decode(_:from:)-(_,Data)`` does.
+    public func decode<T: NuxeoEntityDecodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
+        try decode(T.self, json: NuxeoJSON.parse(buffer))
+    }
+
+    private func decode<T: NuxeoEntityDecodable>(_ type: T.Type, json: JSONValue) throws -> T {
         let entityType = json["entity-type"]?.stringValue
         if entityType == NuxeoException.entityType, T.entityType != NuxeoException.entityType {
             let exception = try NuxeoException(nuxeoJSON: json)

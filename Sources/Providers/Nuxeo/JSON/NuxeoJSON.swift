@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import ProviderAPI
 import HTTPProviderKit
 
@@ -17,6 +18,11 @@ public enum NuxeoJSON {
     ///   or nests deeper than ``maximumDepth``.
     public static func parse(_ data: Data) throws -> JSONValue {
         try JSONByteReader.value(from: data, maximumDepth: maximumDepth)
+    }
+
+    /// Parses the readable bytes of `buffer` as one JSON value, as ``parse(_:)-(Data)`` does.
+    public static func parse(_ buffer: ByteBuffer) throws -> JSONValue {
+        try JSONByteReader.value(from: buffer, maximumDepth: maximumDepth)
     }
 
     /// Encodes `value` as compact JSON with sorted keys (stable output for tests and caches).

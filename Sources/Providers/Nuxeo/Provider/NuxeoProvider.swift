@@ -165,30 +165,40 @@ public struct NuxeoProvider: StorageProvider {
         var first = true
         // Only the pages fetched here: the caller's own loop guards the pages it asks for by cursor.
         var pages = PageGuard.listing(of: folder, limits: pageLimits)
-        // Without a limit every page is fetched here, one ahead: page n + 1 is on its way while
-        // page n is mapped (a page number is known before the page before it arrives).
+        // Without a limit every page is fetched here, one ahead: page n + 1 is asked for as soon as
+        // page n arrives (its paging is read from a skim of its body) and is on its way while page n
+        // is decoded and mapped.
         let client = self.client
-        let wire = PageLookahead<Int, (index: Int, list: NuxeoDocumentList)>(
-            first: index,
-            fetch: { index in
-                let list = try await client.children(of: parent, page: index, pageSize: pageSize)
-                return (index, list)
-            },
-            following: { page.limit == nil && $0.list.hasNextPage && $0.index < Int.max ? $0.index + 1 : nil },
-            predict: { index, previous in Self.pageMayExist(index, after: previous.list, pageSize: pageSize) ? index + 1 : nil })
+        func lookahead(from first: Int) -> PageLookahead<Int, (index: Int, page: NuxeoDocumentListPage)> {
+            PageLookahead(
+                first: first,
+                fetch: { index in (index, try await client.childrenPage(of: parent, page: index, pageSize: pageSize)) },
+                following: { page.limit == nil && $0.page.paging.hasNextPage && $0.index < Int.max ? $0.index + 1 : nil },
+                predict: { index, previous in
+                    Self.pageMayExist(after: index, total: previous.page.paging.knownResultsCount, pageSize: pageSize) ? index + 1 : nil
+                })
+        }
+        var wire = lookahead(from: index)
         defer { wire.cancel() }
+        let mapper = self.mapper
         while let wirePage = try await wire.next() {
-            let list = wirePage.list
+            // Decoded and mapped off the event loops, which meanwhile send and receive the next page.
+            let (list, mapped) = try await OffEventLoop.run { () throws -> (NuxeoDocumentList, [Item]) in
+                let list = try wirePage.page.list()
+                var mapped: [Item] = []
+                mapped.reserveCapacity(list.entries.count)
+                for document in list.entries {
+                    mapped.append(mapper.item(from: document, at: try folder.appending(serverName: mapper.displayName(of: document))))
+                }
+                return (list, mapped)
+            }
             index = wirePage.index
             if first { totalCount = list.knownResultsCount }
             first = false
             let more = list.hasNextPage
             try pages.admit(keys: list.entries.lazy.map(\.uid), hasMore: more)
-            items.reserveCapacity(items.count + list.entries.count)
             let start = items.endIndex
-            for document in list.entries {
-                items.append(mapper.item(from: document, at: try folder.appending(serverName: mapper.displayName(of: document))))
-            }
+            if items.isEmpty { items = mapped } else { items += mapped }
             // The paths just made, not made again.
             await resolver.remember(children: list.entries, as: items[start...])
             guard more else { return ItemPage(items: items, totalCount: totalCount) }
@@ -197,6 +207,12 @@ public struct NuxeoProvider: StorageProvider {
                 return ItemPage(items: items, next: NuxeoPageCursor(scope: folder.description, page: index + 1).cursor, totalCount: totalCount)
             }
             // No limit: the caller wants everything, page after page, of the folder resolved once.
+            // The decoded page goes by what an app's own `documents` decoder made of it: when it
+            // says more than the skim did, the listing goes on from the next page.
+            if !wirePage.page.paging.hasNextPage {
+                wire.cancel()
+                wire = lookahead(from: index + 1)
+            }
         }
         return ItemPage(items: items, totalCount: totalCount)
     }
@@ -206,12 +222,9 @@ public struct NuxeoProvider: StorageProvider {
     /// folder larger than a page) none is predicted: a guess would cost a request past the end.
     public func pageRequest(after request: PageRequest, in folder: ItemPath, previous: ItemPage) -> PageRequest? {
         guard request.limit != nil, let cursor = request.cursor, let position = NuxeoPageCursor(cursor),
-            position.scope == folder.description, position.page < Int.max - 1
+            position.scope == folder.description,
+            Self.pageMayExist(after: position.page, total: previous.totalCount, pageSize: listingPageSize(request))
         else { return nil }
-        let pageSize = listingPageSize(request)
-        guard let total = previous.totalCount else { return nil }
-        let (end, overflow) = (position.page + 1).multipliedReportingOverflow(by: pageSize)
-        guard !overflow, end < total else { return nil }
         var next = request
         next.cursor = NuxeoPageCursor(scope: position.scope, page: position.page + 1).cursor
         return next
@@ -223,12 +236,11 @@ public struct NuxeoProvider: StorageProvider {
         max(1, min(request.limit ?? settings.pageSize, 1000))
     }
 
-    /// Whether the page after `index` exists, judging by `previous`, the page before `index`:
-    /// only when the server counted its results and they go past page `index` (no request is
-    /// ever sent past the end on a guess).
-    static func pageMayExist(_ index: Int, after previous: NuxeoDocumentList, pageSize: Int) -> Bool {
-        guard index < Int.max - 1 else { return false }
-        guard let total = previous.knownResultsCount else { return false }
+    /// Whether the page after page `index` exists, judging by `total`, the results the server
+    /// counted on a page before it: only when it counted them and they go past page `index` (no
+    /// request is ever sent past the end on a guess).
+    static func pageMayExist(after index: Int, total: Int?, pageSize: Int) -> Bool {
+        guard index < Int.max - 1, let total else { return false }
         let (end, overflow) = (index + 1).multipliedReportingOverflow(by: pageSize)
         return !overflow && end < total
     }
