@@ -57,17 +57,18 @@ struct OverlappedDigesterTests {
         #expect(!inTask.contains(true))
     }
 
-    @Test("holds at most one batch hashing and one gathered: a caller that outruns the hashing waits at the next full batch")
-    func boundedWindow() async throws {
+    @Test("holds at most one batch hashing, the queued ones and one gathering: a caller that outruns the hashing waits at its next full batch", arguments: [0, 1, 3])
+    func boundedWindow(_ queued: Int) async throws {
         let release = DispatchSemaphore(value: 0)
         let hashing = ManagedCounter()
         let returned = ManagedCounter()
-        var digester = OverlappedDigester(try #require(Digester(.md5)), batchBytes: 4096)
+        var digester = OverlappedDigester(try #require(Digester(.md5)), batchBytes: 4096, queuedBatches: queued)
         digester.willHash = {
             // The first batch's hashing waits until the test lets it go.
             if hashing.increment() == 1 { _ = release.wait(timeout: .now() + 30) }
         }
-        let pieces = cut(Array(big.prefix(6 * 4096 + 100)), [1024])
+        let bytes = Array(big.prefix((queued + 4) * 4096 + 100))
+        let pieces = cut(bytes, [1024])
         let feeder = Task { [digester] in
             var digester = digester
             for piece in pieces {
@@ -76,16 +77,33 @@ struct OverlappedDigesterTests {
             }
             return await digester.finalize()
         }
-        // Pieces 1-4 fill the first batch (now hashing, held); 5-7 gather; the 8th fills the second
-        // batch and must wait for the first.
+        // Pieces 1-4 fill the first batch (now hashing, held); each next 4 pieces fill a batch that
+        // waits for the worker, `queued` of them; then 3 pieces gather, and the piece that fills the
+        // next batch must wait for the first.
+        let expected = 4 + 4 * queued + 3
         let deadline = ContinuousClock.now + .seconds(30)
-        while returned.value < 7, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        while returned.value < expected, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         try await Task.sleep(for: .milliseconds(100))
-        #expect(returned.value == 7)
+        #expect(returned.value == expected)
         #expect(hashing.value == 1)
         release.signal()
-        #expect(await feeder.value == Digester.hex(.md5, of: Array(big.prefix(6 * 4096 + 100))))
-        #expect(hashing.value == 6)
+        #expect(await feeder.value == Digester.hex(.md5, of: bytes))
+        #expect(hashing.value == queued + 4)
+    }
+
+    @Test("the worker goes on with the waiting batches by itself: a caller that stops updating still gets every batch hashed before finalize")
+    func workerDrains() async throws {
+        let hashed = ManagedCounter()
+        var digester = OverlappedDigester(try #require(Digester(.sha256)), batchBytes: 1 << 16, queuedBatches: 4)
+        digester.willHash = { hashed.increment() }
+        for piece in cut(big, [65_536]) { await digester.update(ByteBuffer(bytes: piece)) }
+        // Every full batch is hashed without another call from the caller.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while hashed.value < big.count / 65_536, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(hashed.value == big.count / 65_536)
+        #expect(await digester.finalize() == Digester.hex(.sha256, of: big))
+        // Finalizing again changes nothing.
+        #expect(await digester.finalize() == Digester.hex(.sha256, of: big))
     }
 
     @Test("of nothing is the empty digest")
