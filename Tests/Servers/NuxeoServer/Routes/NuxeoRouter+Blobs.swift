@@ -58,7 +58,9 @@ extension NuxeoRouter {
         }
         headers.append(("Content-Length", String(range.count)))
         if req.method == "HEAD" { return Reply.empty(status, headers: headers) }
-        let slice = blob.data.subdata(in: range)
+        // A view of the stored bytes (no copy of the whole blob per download: the bench's 256 MiB
+        // file cost the server as much CPU as the client's MD5 on a 2-core machine).
+        let slice = blob.data[range]
         let drop = core.faults.takeBlobDrop()
         let body = ResponseBody(contentLength: slice.count) { writer in
             let limit = drop.map { min($0, slice.count) } ?? slice.count

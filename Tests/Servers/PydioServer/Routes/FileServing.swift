@@ -40,7 +40,8 @@ enum FileServing {
                 ("Pragma", "no-cache"),
             ]
         }
-        let bytes = data.subdata(in: slice)
+        // A view of the stored bytes, not a copy of the whole file per download (as in the Nuxeo server).
+        let bytes = data[slice]
         let body = ResponseBody(contentLength: bytes.count) { writer in
             let limit = dropAfter.map { min($0, bytes.count) } ?? bytes.count
             var offset = 0
