@@ -59,7 +59,9 @@ public struct PageGuard: Sendable {
     /// - Throws: ``ProviderError/Code/invalidResponse`` when the page repeats, brings nothing
     ///   new, or passes a limit.
     public mutating func admit(_ page: ItemPage) throws {
-        try admit(keys: page.items.lazy.map(\.path), cursor: page.next, hasMore: page.next != nil)
+        // The paths read in place: a `map(\.path)` over the items copied every item (a retain of each of its fields) for its path.
+        let items = page.items
+        try admit(keys: items.indices.lazy.map { items[$0].path }, cursor: page.next, hasMore: page.next != nil)
     }
 
     /// Admits one page given by the keys of its entries (ids or paths: what tells entries apart),

@@ -196,7 +196,8 @@ public struct NuxeoProvider: StorageProvider {
             if first { totalCount = list.knownResultsCount }
             first = false
             let more = list.hasNextPage
-            try pages.admit(keys: list.entries.lazy.map(\.uid), hasMore: more)
+            let entries = list.entries
+            try pages.admit(keys: entries.indices.lazy.map { entries[$0].uid }, hasMore: more)
             let start = items.endIndex
             if items.isEmpty { items = mapped } else { items += mapped }
             // The paths just made, not made again.

@@ -215,8 +215,9 @@ public struct PydioProvider: StorageProvider {
             if current.folder?.isFile == true { throw ProviderError(.invalidArgument, "\(folder) is a file, not a folder") }
             // The next page number, as the server counts: a server that names the same page again is caught as a repeated cursor.
             let following = (current.page?.current ?? 1) + 1
+            let children = current.children
             try pages.admit(
-                keys: current.children.lazy.map(\.path), cursor: current.hasNextPage ? PageCursor(String(following)) : nil,
+                keys: children.indices.lazy.map { children[$0].path }, cursor: current.hasNextPage ? PageCursor(String(following)) : nil,
                 hasMore: current.hasNextPage)
             for child in current.children {
                 if child.isRecycleBin, !settings.showsRecycleBin { continue }
