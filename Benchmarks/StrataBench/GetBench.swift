@@ -32,7 +32,7 @@ struct GetBench: AsyncParsableCommand {
         if let size, result.bytesReceived != size {
             throw CheckFailed("received \(result.bytesReceived) bytes, expected \(size)")
         }
-        print(result.bytesReceived)
+        print(String(result.bytesReceived))
     }
 
     static func digest(ofFile path: String) throws -> String {

@@ -17,6 +17,6 @@ struct ListBench: AsyncParsableCommand {
         if let expect, items.count != expect {
             throw CheckFailed("listed \(items.count) entries, expected \(expect)")
         }
-        print(items.count)
+        print(String(items.count))  // a String: printing an Int looks up its conformances at run time
     }
 }

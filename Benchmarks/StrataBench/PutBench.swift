@@ -17,7 +17,7 @@ struct PutBench: AsyncParsableCommand {
         if let size = item.size, size != source.length {
             throw CheckFailed("the server reports \(size) bytes, the file has \(source.length ?? -1)")
         }
-        print(item.size ?? -1)
+        print(String(item.size ?? -1))
     }
 }
 
@@ -45,6 +45,6 @@ struct PutManyBench: AsyncParsableCommand {
             return nil
         }
         if let first = failures.first { throw CheckFailed("\(failures.count) of \(entries.count) uploads failed, first: \(first)") }
-        print(entries.count)
+        print(String(entries.count))
     }
 }
