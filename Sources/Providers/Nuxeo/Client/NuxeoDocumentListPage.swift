@@ -6,7 +6,7 @@ import HTTPProviderKit
 /// A page of documents as it arrived, with what it says of the pages after it read first: the
 /// answer of ``NuxeoClient/childrenPage(of:page:pageSize:enrichers:)``.
 ///
-/// Its ``paging`` is read from a skim of the body (``JSONByteReader/skimObject(from:maximumDepth:)``),
+/// Its ``paging`` is read from a skim of the body (`JSONByteReader.skimObject(from:maximumDepth:)`),
 /// which costs a fraction of decoding the entries, so a listing can ask for the next page as soon
 /// as this one arrives and decode this one (``list()``) while the next is on its way. A body the
 /// skim cannot read is decoded whole at once instead, and its paging taken from the decoded page.
