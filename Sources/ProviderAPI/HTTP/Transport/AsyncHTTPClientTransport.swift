@@ -6,6 +6,7 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import ProviderAPI
+import Tracing
 
 /// The default ``HTTPTransport``, built on AsyncHTTPClient: streaming bodies both
 /// ways with back-pressure, a pooled connection per host, TLS verification on.
@@ -98,8 +99,16 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         // until the connect timeout: RequestExecutor decides on retries (a refused connection once,
         // a host that cannot be resolved never).
         config.connectionPool.retryConnectionEstablishment = false
+        // With no tracer bootstrapped (InstrumentationSystem's no-op one), no span per request: the
+        // client keeps the tracer it finds now, and made and ended a no-op span around every request
+        // (2.2 % of the samples of 1,000 small uploads). A bootstrapped tracer is kept, as before.
+        if config.tracing.tracer is NoOpTracer { config.tracing.tracer = nil }
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
     }
+
+    /// Whether the transport's own client makes a tracing span per request: only when a tracer was
+    /// bootstrapped (`InstrumentationSystem`) before the transport was made.
+    package var tracesRequests: Bool { client.tracer != nil }
 
     /// The client for requests with `effective`'s connect and read timeouts: this transport's own,
     /// or one made for them (a client the caller owns is always used as it is).
