@@ -34,18 +34,22 @@ struct LoopbackNuxeo {
 
     func provider(
         root: String = workspace, credentials: Credentials? = nil, options: [String: String] = [:],
-        transport: any HTTPTransport = AsyncHTTPClientTransport.shared, retry: RetryPolicy = .standard
+        transport: any HTTPTransport = AsyncHTTPClientTransport.shared, retry: RetryPolicy = .standard,
+        entities: NuxeoEntityRegistry = .standard
     ) async throws -> NuxeoProvider {
         try await NuxeoProvider.connect(
-            configuration(root: root, credentials: credentials, options: options, transport: transport, retry: retry))
+            configuration(root: root, credentials: credentials, options: options, transport: transport, retry: retry),
+            entities: entities)
     }
 
-    /// A fresh folder in the workspace and a provider rooted there.
-    func scratch(options: [String: String] = [:], retry: RetryPolicy = .standard) async throws -> NuxeoProvider {
+    /// A fresh folder in the workspace and a provider rooted there (decoding with `entities`).
+    func scratch(
+        options: [String: String] = [:], retry: RetryPolicy = .standard, entities: NuxeoEntityRegistry = .standard
+    ) async throws -> NuxeoProvider {
         let root = try await provider()
         let name = "t-\(UInt32.random(in: 0...UInt32.max))"
         _ = try await root.createFolder(named: name, in: .root)
-        return try await provider(root: Self.workspace + "/" + name, options: options, retry: retry)
+        return try await provider(root: Self.workspace + "/" + name, options: options, retry: retry, entities: entities)
     }
 
     func stop() async { await server.stop() }

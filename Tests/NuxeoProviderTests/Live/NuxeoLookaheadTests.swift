@@ -100,14 +100,6 @@ struct NuxeoLookaheadTests {
         #expect(provider.pageRequest(after: PageRequest(cursor: cursor), in: .root, previous: first) == nil)
     }
 
-    /// A fresh folder in the workspace and a provider rooted there that decodes with `entities`.
-    static func scratch(_ nuxeo: LoopbackNuxeo, pageSize: Int, entities: NuxeoEntityRegistry) async throws -> NuxeoProvider {
-        let name = "t-\(UInt32.random(in: 0...UInt32.max))"
-        _ = try await nuxeo.provider().createFolder(named: name, in: .root)
-        return try await NuxeoProvider.connect(
-            nuxeo.configuration(root: LoopbackNuxeo.workspace + "/" + name, options: ["pageSize": "\(pageSize)"]), entities: entities)
-    }
-
     @Test("without a limit, the next page is asked for as soon as a page arrives, before the page is decoded")
     func nextPageBeforeDecoding() async throws {
         let nuxeo = try await LoopbackNuxeo.start()
@@ -130,7 +122,7 @@ struct NuxeoLookaheadTests {
             waited.withLockedValue { $0.append(asked) }
             return .documents(list)
         }
-        let provider = try await Self.scratch(nuxeo, pageSize: 5, entities: registry)
+        let provider = try await nuxeo.scratch(options: ["pageSize": "5"], entities: registry)
         try await Self.uploadFiles(12, to: provider)
         nuxeo.server.resetRequests()
         let names = try await provider.listAll(.root).map(\.name)
@@ -153,7 +145,7 @@ struct NuxeoLookaheadTests {
             }
             return .documents(list)
         }
-        let provider = try await Self.scratch(nuxeo, pageSize: 5, entities: registry)
+        let provider = try await nuxeo.scratch(options: ["pageSize": "5"], entities: registry)
         try await Self.uploadFiles(3, to: provider)
         nuxeo.server.resetRequests()
         #expect(try await provider.listAll(.root).map(\.name).sorted() == ["f0.txt", "f1.txt", "f2.txt"])

@@ -101,16 +101,19 @@ public struct NuxeoClient: Sendable {
     /// One page of the children of the folder `uid` (`@children`: not trashed, not hidden).
     public func children(of uid: String, page: Int, pageSize: Int, enrichers: [String] = []) async throws -> NuxeoDocumentList {
         try await templates.execute(
-            "children",
-            arguments: common(enrichers, ["uid": .string(uid), "page": .integer(Int64(page)), "pageSize": .integer(Int64(pageSize))]),
-            as: NuxeoDocumentList.self)
+            "children", arguments: childrenArguments(uid, page, pageSize, enrichers), as: NuxeoDocumentList.self)
+    }
+
+    /// The arguments of the `children` template.
+    private func childrenArguments(_ uid: String, _ page: Int, _ pageSize: Int, _ enrichers: [String]) -> TemplateArguments {
+        common(enrichers, ["uid": .string(uid), "page": .integer(Int64(page)), "pageSize": .integer(Int64(pageSize))])
     }
 
     /// One page of the children of the folder `uid`, as ``children(of:page:pageSize:enrichers:)``
     /// sends it, with its paging read before its entries are decoded (``NuxeoDocumentListPage``):
     /// a listing asks for the next page while this one is decoded.
     public func childrenPage(of uid: String, page: Int, pageSize: Int, enrichers: [String] = []) async throws -> NuxeoDocumentListPage {
-        let arguments = common(enrichers, ["uid": .string(uid), "page": .integer(Int64(page)), "pageSize": .integer(Int64(pageSize))])
+        let arguments = childrenArguments(uid, page, pageSize, enrichers)
         var template = try templates.catalog.template(named: "children")
         // A catalog whose `children` decodes into something else than the documents entity is decoded as it says.
         guard template.decoder == "documents" else {
