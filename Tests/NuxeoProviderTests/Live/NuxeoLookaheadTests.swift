@@ -1,5 +1,5 @@
 import Foundation
-import NuxeoProvider
+@testable import NuxeoProvider
 import NuxeoTestServer
 import ProviderAPI
 import Testing
@@ -129,6 +129,49 @@ struct NuxeoLookaheadTests {
         #expect(waited.withLockedValue { $0 } == [true])
         #expect(names.count == 12 && Set(names) == Set((0..<12).map { "f\($0).txt" }))
         #expect(Self.childrenPages(nuxeo).sorted() == [0, 1, 2])
+    }
+
+    @Test("by cursor, the page after this one is asked for while this one is decoded when the server says it follows but not how many; the next call takes it over")
+    func cursorPageAhead() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        // The decoder of page 0 waits (up to 60 s) until the server has seen the request for page 1:
+        // a listing by cursor that asked for page 1 only when called for it never lets it.
+        let waited = NIOLockedValueBox<[Bool]>([])
+        var registry = NuxeoEntityRegistry.standard
+        registry.register(entityType: NuxeoDocumentList.entityType) { json in
+            let list = try NuxeoDocumentList(nuxeoJSON: json)
+            guard list.currentPageIndex == 0, list.entries.count == 5, list.knownResultsCount == nil,
+                  list.entries.allSatisfy({ $0.title?.hasPrefix("f") == true }), waited.withLockedValue({ $0.isEmpty })
+            else { return .documents(list) }
+            let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+            var asked = false
+            while !asked, ContinuousClock.now < deadline {
+                asked = Self.childrenPages(nuxeo).contains(1)
+                if !asked { usleep(2_000) }
+            }
+            waited.withLockedValue { $0.append(asked) }
+            return .documents(list)
+        }
+        let provider = try await nuxeo.scratch(options: ["pageSize": "5"], entities: registry)
+        try await Self.uploadFiles(12, to: provider)
+        let expected = Set((0..<12).map { "f\($0).txt" })
+        nuxeo.server.resetRequests()
+        let names = try await Self.serialListing(provider, .root, pageSize: 5)
+        #expect(waited.withLockedValue { $0 } == [true])
+        #expect(names.count == 12 && Set(names) == expected)
+        // Every page once, the one asked for ahead included, and none past the last.
+        #expect(Self.childrenPages(nuxeo).sorted() == [0, 1, 2])
+        #expect(provider.listingPrefetch.pending.isEmpty)
+
+        // A caller that stops after the first page leaves one page asked for ahead, which a
+        // listing of the same folder later takes over (within its age) rather than asking again.
+        nuxeo.server.resetRequests()
+        _ = try await provider.list(.root, page: PageRequest(limit: 5))
+        let ahead = provider.listingPrefetch.pending
+        #expect(ahead.map(\.page) == [1])
+        #expect(try await Self.serialListing(provider, .root, pageSize: 5) == names)
+        #expect(Self.childrenPages(nuxeo).sorted() == [0, 0, 1, 2], "\(Self.childrenPages(nuxeo))")
     }
 
     @Test("an app's documents decoder that says more than the page's skim is followed: the listing goes on from the next page")

@@ -38,6 +38,16 @@ public struct NuxeoProvider: StorageProvider {
     /// Where chunked uploads keep their sessions for a resume (`ProviderServices.uploadCheckpoints`).
     let uploadCheckpoints: (any UploadCheckpoints)?
     let feedChoice = NuxeoFeedChoice()
+    /// Pages of cursor listings asked for as soon as the page before them said they exist (see
+    /// `list(_:page:)`).
+    let listingPrefetch = PagePrefetch<ListingPageKey, NuxeoDocumentListPage>()
+
+    /// A page of the children of a folder, as ``listingPrefetch`` keeps it.
+    struct ListingPageKey: Hashable, Sendable {
+        var parent: String
+        var page: Int
+        var pageSize: Int
+    }
 
     /// What every Nuxeo server supports through this adapter.
     public static let standardCapabilities = Capabilities(
@@ -169,10 +179,16 @@ public struct NuxeoProvider: StorageProvider {
         // page n arrives (its paging is read from a skim of its body) and is on its way while page n
         // is decoded and mapped.
         let client = self.client
+        let prefetch = listingPrefetch
         func lookahead(from first: Int) -> PageLookahead<Int, (index: Int, page: NuxeoDocumentListPage)> {
             PageLookahead(
                 first: first,
-                fetch: { index in (index, try await client.childrenPage(of: parent, page: index, pageSize: pageSize)) },
+                fetch: { index in
+                    if let page = await prefetch.take(ListingPageKey(parent: parent, page: index, pageSize: pageSize)) {
+                        return (index, page)
+                    }
+                    return (index, try await client.childrenPage(of: parent, page: index, pageSize: pageSize))
+                },
                 following: { page.limit == nil && $0.page.paging.hasNextPage && $0.index < Int.max ? $0.index + 1 : nil },
                 predict: { index, previous in
                     Self.pageMayExist(after: index, total: previous.page.paging.knownResultsCount, pageSize: pageSize) ? index + 1 : nil
@@ -182,6 +198,18 @@ public struct NuxeoProvider: StorageProvider {
         defer { wire.cancel() }
         let mapper = self.mapper
         while let wirePage = try await wire.next() {
+            // A listing by cursor returns this page alone: when the server says another follows
+            // but not how many (`resultsCount: -2`, so that no caller can predict it, see
+            // pageRequest(after:in:previous:)), it is asked for now, to be on its way while this one
+            // is decoded and the caller takes it in; the call for the next cursor takes it over.
+            if page.limit != nil, wirePage.page.paging.hasNextPage, wirePage.page.paging.knownResultsCount == nil,
+                wirePage.index < Int.max
+            {
+                let next = wirePage.index + 1
+                prefetch.start(ListingPageKey(parent: parent, page: next, pageSize: pageSize)) {
+                    try await client.childrenPage(of: parent, page: next, pageSize: pageSize)
+                }
+            }
             // Decoded and mapped off the event loops, which meanwhile send and receive the next page.
             let (list, mapped) = try await OffEventLoop.run { () throws -> (NuxeoDocumentList, [Item]) in
                 let list = try wirePage.page.list()

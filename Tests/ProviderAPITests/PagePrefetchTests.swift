@@ -1,0 +1,130 @@
+import Foundation
+import NIOConcurrencyHelpers
+import ProviderKit
+import Testing
+
+/// `PagePrefetch`: pages fetched ahead are handed out once, within their age, and never leak a fetch.
+@Suite struct PagePrefetchTests {
+    struct Failure: Error {}
+
+    /// A fetch that waits until `release` is opened, counting how it ended.
+    final class Gate: Sendable {
+        let opened = NIOLockedValueBox(false)
+        let outcomes = NIOLockedValueBox<[String]>([])
+
+        func fetch(_ value: Int) -> @Sendable () async throws -> Int {
+            { [self] in
+                do {
+                    while !opened.withLockedValue({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
+                    outcomes.withLockedValue { $0.append("done \(value)") }
+                    return value
+                } catch {
+                    outcomes.withLockedValue { $0.append("cancelled \(value)") }
+                    throw error
+                }
+            }
+        }
+
+        func open() { opened.withLockedValue { $0 = true } }
+
+        /// Waits up to 10 s for `count` fetches to have ended.
+        func ended(_ count: Int) async throws -> [String] {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while outcomes.withLockedValue({ $0.count }) < count, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            return outcomes.withLockedValue { $0 }
+        }
+    }
+
+    @Test func aPageIsHandedOutOnceAndOnlyForItsKey() async throws {
+        let prefetch = PagePrefetch<Int, String>()
+        prefetch.start(1) { "page 1" }
+        #expect(prefetch.pending == [1])
+        #expect(await prefetch.take(2) == nil)
+        #expect(await prefetch.take(1) == "page 1")
+        #expect(await prefetch.take(1) == nil)
+        #expect(prefetch.pending.isEmpty)
+    }
+
+    @Test func takeWaitsForAFetchOnItsWay() async throws {
+        let gate = Gate()
+        let prefetch = PagePrefetch<Int, Int>()
+        prefetch.start(7, fetch: gate.fetch(7))
+        let taken = Task { await prefetch.take(7) }
+        try await Task.sleep(for: .milliseconds(20))
+        gate.open()
+        #expect(await taken.value == 7)
+    }
+
+    @Test func aSecondStartForAKeyOnItsWayFetchesNothingMore() async throws {
+        let calls = NIOLockedValueBox(0)
+        let prefetch = PagePrefetch<Int, Int>()
+        for _ in 0..<3 {
+            prefetch.start(1) {
+                calls.withLockedValue { $0 += 1 }
+                return 1
+            }
+        }
+        #expect(await prefetch.take(1) == 1)
+        #expect(calls.withLockedValue { $0 } == 1)
+    }
+
+    @Test func pastItsCapacityTheOldestFetchIsCancelled() async throws {
+        let gate = Gate()
+        let prefetch = PagePrefetch<Int, Int>(capacity: 2)
+        prefetch.start(1, fetch: gate.fetch(1))
+        prefetch.start(2, fetch: gate.fetch(2))
+        prefetch.start(3, fetch: gate.fetch(3))
+        #expect(prefetch.pending == [2, 3])
+        #expect(try await gate.ended(1) == ["cancelled 1"])
+        gate.open()
+        #expect(await prefetch.take(1) == nil)
+        #expect(await prefetch.take(3) == 3)
+        #expect(await prefetch.take(2) == 2)
+    }
+
+    @Test func aPageOlderThanItsMaximumAgeIsNotHandedOut() async throws {
+        let gate = Gate()
+        let prefetch = PagePrefetch<Int, Int>(maximumAge: .milliseconds(5))
+        prefetch.start(1, fetch: gate.fetch(1))
+        try await Task.sleep(for: .milliseconds(30))
+        #expect(await prefetch.take(1) == nil)
+        // Its fetch was cancelled, not left to run.
+        #expect(try await gate.ended(1) == ["cancelled 1"])
+        #expect(prefetch.pending.isEmpty)
+    }
+
+    @Test func aFailedFetchGivesNothingForTheCallerToFetchItself() async throws {
+        let prefetch = PagePrefetch<Int, Int>()
+        prefetch.start(1) { throw Failure() }
+        #expect(await prefetch.take(1) == nil)
+    }
+
+    @Test func cancellingTheTakerCancelsTheFetch() async throws {
+        let gate = Gate()
+        let prefetch = PagePrefetch<Int, Int>()
+        prefetch.start(1, fetch: gate.fetch(1))
+        let taken = Task { await prefetch.take(1) }
+        try await Task.sleep(for: .milliseconds(20))
+        taken.cancel()
+        #expect(await taken.value == nil)
+        #expect(try await gate.ended(1) == ["cancelled 1"])
+    }
+
+    @Test func cancelAllAndReleaseCancelEveryFetch() async throws {
+        let gate = Gate()
+        let prefetch = PagePrefetch<Int, Int>()
+        prefetch.start(1, fetch: gate.fetch(1))
+        prefetch.cancelAll()
+        #expect(prefetch.pending.isEmpty)
+        #expect(await prefetch.take(1) == nil)
+        #expect(try await gate.ended(1) == ["cancelled 1"])
+
+        var released: PagePrefetch<Int, Int>? = PagePrefetch<Int, Int>()
+        released?.start(2, fetch: gate.fetch(2))
+        released = nil
+        #expect(released == nil)
+        #expect(try await gate.ended(2) == ["cancelled 1", "cancelled 2"])
+    }
+}
