@@ -7,7 +7,11 @@ import HTTPProviderKit
 import NIOConcurrencyHelpers
 
 /// Listings fetched one page ahead (``PageLookahead``) give what a serial page loop gives.
-@Suite("Nuxeo listings one page ahead on the loopback server")
+///
+/// Serialized: several tests hold a decoder (which runs on a thread of Swift's pool when not called
+/// from an event loop) until the server has seen a request; run side by side on a 2-core machine,
+/// two of them held both of the pool's threads, and the tasks that send those requests waited.
+@Suite("Nuxeo listings one page ahead on the loopback server", .serialized)
 struct NuxeoLookaheadTests {
     /// The `currentPageIndex` of every `@children` request the server saw, in order.
     static func childrenPages(_ nuxeo: LoopbackNuxeo) -> [Int] {
@@ -172,6 +176,67 @@ struct NuxeoLookaheadTests {
         #expect(ahead.map(\.page) == [1])
         #expect(try await Self.serialListing(provider, .root, pageSize: 5) == names)
         #expect(Self.childrenPages(nuxeo).sorted() == [0, 0, 1, 2], "\(Self.childrenPages(nuxeo))")
+    }
+
+    @Test("by cursor, the folder is checked again while the page is asked for (one round trip per page, not two); a folder replaced since is listed anew")
+    func cursorCheckOverlapsThePage() async throws {
+        let nuxeo = try await LoopbackNuxeo.start()
+        defer { Task { await nuxeo.stop() } }
+        // Once armed, the decoder of the folder `box`'s own document (the check of the folder)
+        // waits (up to 60 s) until the server has seen the request for page 1: a listing that
+        // checked the folder before asking for the page never lets it.
+        let armed = NIOLockedValueBox(false)
+        let waited = NIOLockedValueBox<[Bool]>([])
+        var registry = NuxeoEntityRegistry.standard
+        registry.register(entityType: NuxeoDocument.entityType) { json in
+            let document = try NuxeoDocument(nuxeoJSON: json)
+            guard document.title == "box", armed.withLockedValue({ armed in defer { armed = false }; return armed }) else {
+                return .document(document)
+            }
+            let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+            var asked = false
+            while !asked, ContinuousClock.now < deadline {
+                asked = Self.childrenPages(nuxeo).contains(1)
+                if !asked { usleep(2_000) }
+            }
+            waited.withLockedValue { $0.append(asked) }
+            return .document(document)
+        }
+        let provider = try await nuxeo.scratch(options: ["pageSize": "5"], entities: registry)
+        let box = try ItemPath("/box")
+        _ = try await provider.createFolder(named: "box", in: .root)
+        for index in 0..<8 {
+            _ = try await provider.upload(DataSource(string: "\(index)"), to: box, name: "a\(index).txt", options: UploadOptions())
+        }
+        let first = try await provider.list(box, page: PageRequest(limit: 5))
+        let cursor = try #require(first.next)
+        // Not the page asked for ahead (taken here, once it has arrived): this call asks for it itself.
+        _ = await provider.listingPrefetch.take(try #require(provider.listingPrefetch.pending.first))
+        nuxeo.server.resetRequests()
+        armed.withLockedValue { $0 = true }
+        let second = try await provider.list(box, page: PageRequest(limit: 5, cursor: cursor))
+        #expect(waited.withLockedValue { $0 } == [true])
+        #expect(Set((first.items + second.items).map(\.name)) == Set((0..<8).map { "a\($0).txt" }))
+        #expect(second.next == nil)
+        #expect(Self.childrenPages(nuxeo) == [1])
+
+        // Replaced between two pages by another client (this provider still knows the old uid):
+        // the cursor's page comes from the folder now at the path, not from the one it knew.
+        let again = try await provider.list(box, page: PageRequest(limit: 5))
+        let next = try #require(again.next)
+        _ = await provider.listingPrefetch.take(try #require(provider.listingPrefetch.pending.first))
+        let other = try await nuxeo.provider(root: provider.settings.rootPath)
+        try await other.delete(box)
+        _ = try await other.createFolder(named: "box", in: .root)
+        for index in 0..<7 {
+            _ = try await other.upload(DataSource(string: "\(index)"), to: box, name: "b\(index).txt", options: UploadOptions())
+        }
+        nuxeo.server.resetRequests()
+        let replaced = try await provider.list(box, page: PageRequest(limit: 5, cursor: next))
+        #expect(replaced.items.count == 2 && replaced.items.allSatisfy { $0.name.hasPrefix("b") }, "\(replaced.items.map(\.name))")
+        // The page from the new folder, and the one asked for from the old folder (gone: 404)
+        // unless the check came back before that request left.
+        #expect([[1], [1, 1]].contains(Self.childrenPages(nuxeo)), "\(Self.childrenPages(nuxeo))")
     }
 
     @Test("an app's documents decoder that says more than the page's skim is followed: the listing goes on from the next page")

@@ -60,6 +60,14 @@ actor NuxeoPathResolver {
     /// Whether `uid` is the provider root.
     func isRoot(_ uid: String) async throws -> Bool { try await root() == uid }
 
+    /// The uid this resolver last knew the folder at `path` by, without asking the server (the
+    /// folder may have been replaced since: ``document(at:enrichers:)`` checks it).
+    func cachedFolderUid(_ path: ItemPath) -> String? {
+        if path.isRoot { return rootUid }
+        guard let entry = cache[Self.key(path)], entry.isFolder else { return nil }
+        return entry.uid
+    }
+
     /// Remembers that `path` is the document `uid`.
     func remember(_ path: ItemPath, uid: String, isFolder: Bool, serverPath: String? = nil) {
         if path.isRoot { return }

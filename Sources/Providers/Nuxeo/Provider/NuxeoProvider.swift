@@ -169,7 +169,32 @@ public struct NuxeoProvider: StorageProvider {
             }
             index = position.page
         }
-        let parent = try await folderUid(folder)
+        let client = self.client
+        let prefetch = listingPrefetch
+        /// The first page asked for, when it is asked for before the folder is checked again.
+        var early: Task<NuxeoDocumentListPage, any Error>?
+        defer { early?.cancel() }
+        let parent: String
+        if page.cursor != nil, !folder.isRoot, let known = await resolver.cachedFolderUid(folder) {
+            // A page after the first: the folder is checked again (it may have been replaced since
+            // the page before) while the page is asked for from the folder it was, so that a page
+            // costs one round trip, not two; a folder replaced since is listed anew.
+            let key = ListingPageKey(parent: known, page: index, pageSize: pageSize)
+            let started = Task {
+                if let page = await prefetch.take(key) { return page }
+                return try await client.childrenPage(of: known, page: key.page, pageSize: pageSize)
+            }
+            early = started
+            parent = try await folderUid(folder)
+            if parent != known {
+                started.cancel()
+                early = nil
+            }
+        } else {
+            parent = try await folderUid(folder)
+        }
+        let firstPage = early
+        let firstIndex = index
         var items: [Item] = []
         var totalCount: Int?
         var first = true
@@ -178,12 +203,18 @@ public struct NuxeoProvider: StorageProvider {
         // Without a limit every page is fetched here, one ahead: page n + 1 is asked for as soon as
         // page n arrives (its paging is read from a skim of its body) and is on its way while page n
         // is decoded and mapped.
-        let client = self.client
-        let prefetch = listingPrefetch
         func lookahead(from first: Int) -> PageLookahead<Int, (index: Int, page: NuxeoDocumentListPage)> {
             PageLookahead(
                 first: first,
                 fetch: { index in
+                    if index == firstIndex, let firstPage {
+                        let page = try await withTaskCancellationHandler {
+                            try await firstPage.value
+                        } onCancel: {
+                            firstPage.cancel()
+                        }
+                        return (index, page)
+                    }
                     if let page = await prefetch.take(ListingPageKey(parent: parent, page: index, pageSize: pageSize)) {
                         return (index, page)
                     }
