@@ -293,7 +293,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CachedProviderTests",
-            dependencies: [ "HTTPProviderKit", "ProviderTesting","SharedCache", "ProviderConformance", "ProviderAPI"],
+            dependencies: [ "StrataTestSupport", "HTTPProviderKit", "ProviderTesting","SharedCache", "ProviderConformance", "ProviderAPI"],
             path: "Tests/CachedProviderTests",
             swiftSettings: strictSettings
         ),

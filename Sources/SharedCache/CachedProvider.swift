@@ -65,6 +65,14 @@ public struct CachedProvider: StorageProvider {
     /// The base provider's.
     public var pageLimits: PageLimits { base.pageLimits }
 
+    /// The base provider's prediction: a page with a cursor comes from the server (a listing
+    /// answered by the cache or the journal is one page, with no cursor), so the request after it
+    /// is the base provider's to tell; the page loops then fetch through the cache one page ahead
+    /// as they would from the base provider itself.
+    public func pageRequest(after request: PageRequest, in folder: ItemPath, previous: ItemPage) -> PageRequest? {
+        base.pageRequest(after: request, in: folder, previous: previous)
+    }
+
     /// Whether an error means the server could not be reached, so the cache may answer (and, with
     /// ``OfflineWrites/whenUnreachable``, the journal record a write): a `ProviderError.Code.network`
     /// error, or a `502`, `503` or `504` from a gateway.
