@@ -167,28 +167,16 @@ enum Output {
     /// several folders, the path); an item an offline write made or changed is marked `(pending #ID)`.
     /// Lines are gathered and written in large blocks, not one system call per item.
     static func table(_ items: [Item], showingPaths: Bool = false, write: (Data) -> Void = { Output.standardOutput($0) }) {
-        var block = ""
+        var block: [UInt8] = []
         block.reserveCapacity(min(items.count, 4096) * 64)
         for item in items {
-            let label = TerminalText.escape(showingPaths ? item.path.description : item.name)
-            block += item.isFolder ? "d " : "- "
-            block += (item.isFolder ? "-" : size(item.size)).leftPadded(10)
-            block += "  "
-            block += date(item.modified)
-            block += "  "
-            block += label
-            block += item.isFolder ? "/" : ""
-            if item.properties[CacheMarks.pending] != nil {
-                // An offline write waiting in the sync journal (strata pending, strata replay).
-                block += "  (pending" + (item.properties[CacheMarks.journalEntry].map { " #" + TerminalText.escape($0) } ?? "") + ")"
-            }
-            block += "\n"
-            if block.utf8.count >= 256 << 10 {
-                write(Data(block.utf8))
+            TableLine.append(item, showingPaths: showingPaths, to: &block)
+            if block.count >= 256 << 10 {
+                write(Data(block))
                 block.removeAll(keepingCapacity: true)
             }
         }
-        if !block.isEmpty { write(Data(block.utf8)) }
+        if !block.isEmpty { write(Data(block)) }
     }
 
     static func describe(_ item: Item) {
@@ -202,11 +190,5 @@ enum Output {
         for (algorithm, value) in item.digests.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             line("\(algorithm.rawValue):\(String(repeating: " ", count: max(1, 9 - algorithm.rawValue.count)))\(value)")
         }
-    }
-}
-
-extension String {
-    func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }
