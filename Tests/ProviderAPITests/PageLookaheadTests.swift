@@ -3,32 +3,6 @@ import ProviderAPI
 import StrataTestSupport
 import Testing
 
-/// What a scripted page source saw: which pages were asked for, how many at once, which were
-/// cancelled.
-private actor FetchLog {
-    private(set) var requested: [Int] = []
-    private(set) var inFlight = 0
-    private(set) var mostInFlight = 0
-    private(set) var cancelled: Set<Int> = []
-    /// The most pages asked for beyond the pages the consumer had received when each was asked for.
-    private(set) var mostAhead = 0
-    private var received = 0
-
-    func begin(_ page: Int) {
-        requested.append(page)
-        inFlight += 1
-        mostInFlight = max(mostInFlight, inFlight)
-        mostAhead = max(mostAhead, page - received)
-    }
-
-    func end(_ page: Int, cancelled wasCancelled: Bool) {
-        inFlight -= 1
-        if wasCancelled { cancelled.insert(page) }
-    }
-
-    func receive() { received += 1 }
-}
-
 /// One scripted page: its number, and the page it points to next (`nil` after the last).
 private struct ScriptedPage: Sendable, Equatable {
     var number: Int
@@ -196,32 +170,6 @@ struct PageLookaheadTests {
         }
         #expect(await log.requested == [0, 1])
         #expect(await log.cancelled == [1])
-    }
-}
-
-/// A provider whose listing is `count` pages of 10 items, cursor = page number, that can tell
-/// the next page (or not), and records how many `list` calls run at once.
-private struct PredictingProvider: StubProvider {
-    let count: Int
-    let predicts: Bool
-    let log: FetchLog
-    var capabilities: Capabilities { Capabilities(features: [.paging]) }
-    var account: ProviderAccount { ProviderAccount(kind: "predicting", server: "memory") }
-
-    func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage {
-        let number = page.cursor.flatMap { Int($0.rawValue) } ?? 0
-        await log.begin(number)
-        try? await Task.sleep(for: .milliseconds(10))
-        await log.end(number, cancelled: Task.isCancelled)
-        let items = try (0..<10).map { Item(path: try folder.appending("f\(number * 10 + $0)"), kind: .file) }
-        return ItemPage(items: number < count ? items : [], next: number + 1 < count ? PageCursor(String(number + 1)) : nil)
-    }
-
-    func pageRequest(after request: PageRequest, in folder: ItemPath, previous: ItemPage) -> PageRequest? {
-        guard predicts, let number = request.cursor.flatMap({ Int($0.rawValue) }) else { return nil }
-        var next = request
-        next.cursor = PageCursor(String(number + 1))
-        return next
     }
 }
 

@@ -21,6 +21,34 @@ struct NuxeoLookaheadTests {
         }
     }
 
+    /// Waits, blocking its thread (a decoder's), up to 60 s for the server to see the request for
+    /// `page` of a listing; whether it did.
+    static func waitForPage(_ page: Int, of nuxeo: LoopbackNuxeo) -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+        while ContinuousClock.now < deadline {
+            if childrenPages(nuxeo).contains(page) { return true }
+            usleep(2_000)
+        }
+        return false
+    }
+
+    /// Entities whose decoder of the first full page (5 files `f…`, count unknown) of a listing
+    /// waits until the server has seen the request for `page` (``waitForPage(_:of:)``), once,
+    /// recording in `waited` whether it did: a listing that decoded a page before asking for the
+    /// next never lets it.
+    static func holdingFirstPage(of nuxeo: LoopbackNuxeo, until page: Int, _ waited: NIOLockedValueBox<[Bool]>) -> NuxeoEntityRegistry {
+        var registry = NuxeoEntityRegistry.standard
+        registry.register(entityType: NuxeoDocumentList.entityType) { json in
+            let list = try NuxeoDocumentList(nuxeoJSON: json)
+            guard list.currentPageIndex == 0, list.entries.count == 5, list.knownResultsCount == nil,
+                  list.entries.allSatisfy({ $0.title?.hasPrefix("f") == true }), waited.withLockedValue({ $0.isEmpty })
+            else { return .documents(list) }
+            waited.withLockedValue { $0.append(waitForPage(page, of: nuxeo)) }
+            return .documents(list)
+        }
+        return registry
+    }
+
     /// Uploads `count` files `f0.txt`, `f1.txt`, … into the root of `provider`.
     static func uploadFiles(_ count: Int, to provider: NuxeoProvider) async throws {
         for index in 0..<count {
@@ -111,22 +139,7 @@ struct NuxeoLookaheadTests {
         // The decoder of the listing's first page waits (up to 60 s) until the server has seen the
         // request for the second: a listing that decoded a page before asking for the next never lets it.
         let waited = NIOLockedValueBox<[Bool]>([])
-        var registry = NuxeoEntityRegistry.standard
-        registry.register(entityType: NuxeoDocumentList.entityType) { json in
-            let list = try NuxeoDocumentList(nuxeoJSON: json)
-            guard list.currentPageIndex == 0, list.entries.count == 5, list.entries.allSatisfy({ $0.title?.hasPrefix("f") == true }),
-                  waited.withLockedValue({ $0.isEmpty })
-            else { return .documents(list) }
-            let deadline = ContinuousClock.now.advanced(by: .seconds(60))
-            var asked = false
-            while !asked, ContinuousClock.now < deadline {
-                asked = Self.childrenPages(nuxeo).contains(1)
-                if !asked { usleep(2_000) }
-            }
-            waited.withLockedValue { $0.append(asked) }
-            return .documents(list)
-        }
-        let provider = try await nuxeo.scratch(options: ["pageSize": "5"], entities: registry)
+        let provider = try await nuxeo.scratch(options: ["pageSize": "5"], entities: Self.holdingFirstPage(of: nuxeo, until: 1, waited))
         try await Self.uploadFiles(12, to: provider)
         nuxeo.server.resetRequests()
         let names = try await provider.listAll(.root).map(\.name)
@@ -142,22 +155,7 @@ struct NuxeoLookaheadTests {
         // The decoder of page 0 waits (up to 60 s) until the server has seen the request for page 1:
         // a listing by cursor that asked for page 1 only when called for it never lets it.
         let waited = NIOLockedValueBox<[Bool]>([])
-        var registry = NuxeoEntityRegistry.standard
-        registry.register(entityType: NuxeoDocumentList.entityType) { json in
-            let list = try NuxeoDocumentList(nuxeoJSON: json)
-            guard list.currentPageIndex == 0, list.entries.count == 5, list.knownResultsCount == nil,
-                  list.entries.allSatisfy({ $0.title?.hasPrefix("f") == true }), waited.withLockedValue({ $0.isEmpty })
-            else { return .documents(list) }
-            let deadline = ContinuousClock.now.advanced(by: .seconds(60))
-            var asked = false
-            while !asked, ContinuousClock.now < deadline {
-                asked = Self.childrenPages(nuxeo).contains(1)
-                if !asked { usleep(2_000) }
-            }
-            waited.withLockedValue { $0.append(asked) }
-            return .documents(list)
-        }
-        let provider = try await nuxeo.scratch(options: ["pageSize": "5"], entities: registry)
+        let provider = try await nuxeo.scratch(options: ["pageSize": "5"], entities: Self.holdingFirstPage(of: nuxeo, until: 1, waited))
         try await Self.uploadFiles(12, to: provider)
         let expected = Set((0..<12).map { "f\($0).txt" })
         nuxeo.server.resetRequests()
@@ -193,13 +191,7 @@ struct NuxeoLookaheadTests {
             guard document.title == "box", armed.withLockedValue({ armed in defer { armed = false }; return armed }) else {
                 return .document(document)
             }
-            let deadline = ContinuousClock.now.advanced(by: .seconds(60))
-            var asked = false
-            while !asked, ContinuousClock.now < deadline {
-                asked = Self.childrenPages(nuxeo).contains(1)
-                if !asked { usleep(2_000) }
-            }
-            waited.withLockedValue { $0.append(asked) }
+            waited.withLockedValue { $0.append(Self.waitForPage(1, of: nuxeo)) }
             return .document(document)
         }
         let provider = try await nuxeo.scratch(options: ["pageSize": "5"], entities: registry)
