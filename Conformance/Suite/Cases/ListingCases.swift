@@ -84,7 +84,7 @@ enum ListingCases {
     }
 
     static let paging = ConformanceCase(
-        "listing.paging", summary: "Paging through a large folder with a limit returns every entry exactly once"
+        "listing.paging", summary: "Paging through a large folder with a limit returns every entry exactly once, also after a listing left at its first page"
     ) { context in
         let count = context.options.pagingCount
         let names = (0..<count).map { index in "p-\(String(repeating: "0", count: max(0, 5 - String(index).count)))\(index).txt" }
@@ -140,6 +140,24 @@ enum ListingCases {
         // The shared page loop (one page ahead where the provider predicts) sees the same entries.
         let looped = try await context.provider.listAll(context.folder, pageSize: limit).map(\.name)
         try context.expect(looped.count == count && Set(looped) == Set(names), "listAll with pages of \(limit) returned \(looped.count) entries (\(Set(looped).count) distinct) of \(count)")
+        // A caller that leaves a listing after its first page and lists again by cursor gets every
+        // entry once: what an adapter fetched ahead for the page it left (PagePrefetch) is the
+        // next page of the same folder, never a page of another listing nor one given twice.
+        let left = try await context.provider.list(context.folder, page: PageRequest(limit: limit))
+        var again: [String] = []
+        var restart = PageRequest(limit: limit)
+        var restartPages = 0
+        while true {
+            restartPages += 1
+            try context.expect(restartPages <= count + 2, "the listing after one left at its first page did not end")
+            let page = try await context.provider.list(context.folder, page: restart)
+            again += page.items.map(\.name)
+            guard let next = page.next else { break }
+            restart.cursor = next
+        }
+        try context.expect(
+            again.count == count && Set(again) == Set(names),
+            "a listing by cursor after one left at its first page (of \(left.items.count)) returned \(again.count) entries (\(Set(again).count) distinct) of \(count)")
         context.note("\(count) entries in \(pages) pages of \(limit)" + (predictedPastEnd > 0 ? ", one page predicted past the end" : ""))
     }
 
