@@ -7,6 +7,10 @@ import Testing
 @Suite struct PagePrefetchTests {
     struct Failure: Error {}
 
+    /// An age no test reaches, where age is not the subject: on a machine loaded by the whole
+    /// suite, seconds can pass between two lines of a test (the default is 10 s).
+    static let noAge: Duration = .seconds(3600)
+
     /// A fetch that waits until `release` is opened, counting how it ended.
     final class Gate: Sendable {
         let opened = NIOLockedValueBox(false)
@@ -38,7 +42,7 @@ import Testing
     }
 
     @Test func aPageIsHandedOutOnceAndOnlyForItsKey() async throws {
-        let prefetch = PagePrefetch<Int, String>()
+        let prefetch = PagePrefetch<Int, String>(maximumAge: Self.noAge)
         prefetch.start(1) { "page 1" }
         #expect(prefetch.pending == [1])
         #expect(await prefetch.take(2) == nil)
@@ -49,7 +53,7 @@ import Testing
 
     @Test func takeWaitsForAFetchOnItsWay() async throws {
         let gate = Gate()
-        let prefetch = PagePrefetch<Int, Int>()
+        let prefetch = PagePrefetch<Int, Int>(maximumAge: Self.noAge)
         prefetch.start(7, fetch: gate.fetch(7))
         let taken = Task { await prefetch.take(7) }
         try await Task.sleep(for: .milliseconds(20))
@@ -59,7 +63,7 @@ import Testing
 
     @Test func aSecondStartForAKeyOnItsWayFetchesNothingMore() async throws {
         let calls = NIOLockedValueBox(0)
-        let prefetch = PagePrefetch<Int, Int>()
+        let prefetch = PagePrefetch<Int, Int>(maximumAge: Self.noAge)
         for _ in 0..<3 {
             prefetch.start(1) {
                 calls.withLockedValue { $0 += 1 }
@@ -72,7 +76,7 @@ import Testing
 
     @Test func pastItsCapacityTheOldestFetchIsCancelled() async throws {
         let gate = Gate()
-        let prefetch = PagePrefetch<Int, Int>(capacity: 2)
+        let prefetch = PagePrefetch<Int, Int>(capacity: 2, maximumAge: Self.noAge)
         prefetch.start(1, fetch: gate.fetch(1))
         prefetch.start(2, fetch: gate.fetch(2))
         prefetch.start(3, fetch: gate.fetch(3))
@@ -96,14 +100,14 @@ import Testing
     }
 
     @Test func aFailedFetchGivesNothingForTheCallerToFetchItself() async throws {
-        let prefetch = PagePrefetch<Int, Int>()
+        let prefetch = PagePrefetch<Int, Int>(maximumAge: Self.noAge)
         prefetch.start(1) { throw Failure() }
         #expect(await prefetch.take(1) == nil)
     }
 
     @Test func cancellingTheTakerCancelsTheFetch() async throws {
         let gate = Gate()
-        let prefetch = PagePrefetch<Int, Int>()
+        let prefetch = PagePrefetch<Int, Int>(maximumAge: Self.noAge)
         prefetch.start(1, fetch: gate.fetch(1))
         let taken = Task { await prefetch.take(1) }
         try await Task.sleep(for: .milliseconds(20))
@@ -114,14 +118,14 @@ import Testing
 
     @Test func cancelAllAndReleaseCancelEveryFetch() async throws {
         let gate = Gate()
-        let prefetch = PagePrefetch<Int, Int>()
+        let prefetch = PagePrefetch<Int, Int>(maximumAge: Self.noAge)
         prefetch.start(1, fetch: gate.fetch(1))
         prefetch.cancelAll()
         #expect(prefetch.pending.isEmpty)
         #expect(await prefetch.take(1) == nil)
         #expect(try await gate.ended(1) == ["cancelled 1"])
 
-        var released: PagePrefetch<Int, Int>? = PagePrefetch<Int, Int>()
+        var released: PagePrefetch<Int, Int>? = PagePrefetch<Int, Int>(maximumAge: Self.noAge)
         released?.start(2, fetch: gate.fetch(2))
         released = nil
         #expect(released == nil)

@@ -162,8 +162,10 @@ struct NuxeoLookaheadTests {
         let names = try await Self.serialListing(provider, .root, pageSize: 5)
         #expect(waited.withLockedValue { $0 } == [true])
         #expect(names.count == 12 && Set(names) == expected)
-        // Every page once, the one asked for ahead included, and none past the last.
-        #expect(Self.childrenPages(nuxeo).sorted() == [0, 1, 2])
+        // Every page once, the one asked for ahead included, and none past the last (or page 1
+        // asked for again where more than the 10 s a page fetched ahead is kept passed before
+        // the call for it, on a machine loaded by the whole suite).
+        #expect([[0, 1, 2], [0, 1, 1, 2]].contains(Self.childrenPages(nuxeo).sorted()), "\(Self.childrenPages(nuxeo))")
         #expect(provider.listingPrefetch.pending.isEmpty)
 
         // A caller that stops after the first page leaves one page asked for ahead, which a
@@ -173,7 +175,7 @@ struct NuxeoLookaheadTests {
         let ahead = provider.listingPrefetch.pending
         #expect(ahead.map(\.page) == [1])
         #expect(try await Self.serialListing(provider, .root, pageSize: 5) == names)
-        #expect(Self.childrenPages(nuxeo).sorted() == [0, 0, 1, 2], "\(Self.childrenPages(nuxeo))")
+        #expect([[0, 0, 1, 2], [0, 0, 1, 1, 2]].contains(Self.childrenPages(nuxeo).sorted()), "\(Self.childrenPages(nuxeo))")
     }
 
     @Test("by cursor, the folder is checked again while the page is asked for (one round trip per page, not two); a folder replaced since is listed anew")
