@@ -64,8 +64,10 @@ struct OverlappedDigesterTests {
         let returned = ManagedCounter()
         var digester = OverlappedDigester(try #require(Digester(.md5)), batchBytes: 4096, queuedBatches: queued)
         digester.willHash = {
-            // The first batch's hashing waits until the test lets it go.
-            if hashing.increment() == 1 { _ = release.wait(timeout: .now() + 30) }
+            // The first batch's hashing waits until the test lets it go (the timeout only keeps a
+            // broken digester from hanging the suite: under the whole suite's load on 2 cores,
+            // feeding these few pieces once took more than 30 s, and the hash went on early).
+            if hashing.increment() == 1 { _ = release.wait(timeout: .now() + 300) }
         }
         let bytes = Array(big.prefix((queued + 4) * 4096 + 100))
         let pieces = cut(bytes, [1024])
@@ -81,7 +83,7 @@ struct OverlappedDigesterTests {
         // waits for the worker, `queued` of them; then 3 pieces gather, and the piece that fills the
         // next batch must wait for the first.
         let expected = 4 + 4 * queued + 3
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(240)
         while returned.value < expected, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         try await Task.sleep(for: .milliseconds(100))
         #expect(returned.value == expected)
@@ -98,7 +100,7 @@ struct OverlappedDigesterTests {
         digester.willHash = { hashed.increment() }
         for piece in cut(big, [65_536]) { await digester.update(ByteBuffer(bytes: piece)) }
         // Every full batch is hashed without another call from the caller.
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(240)
         while hashed.value < big.count / 65_536, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(hashed.value == big.count / 65_536)
         #expect(await digester.finalize() == Digester.hex(.sha256, of: big))

@@ -31,9 +31,10 @@ import Testing
 
         func open() { opened.withLockedValue { $0 = true } }
 
-        /// Waits up to 10 s for `count` fetches to have ended.
+        /// Waits up to 120 s (the whole suite's load on 2 cores can starve a task for tens of
+        /// seconds) for `count` fetches to have ended.
         func ended(_ count: Int) async throws -> [String] {
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(120)
             while outcomes.withLockedValue({ $0.count }) < count, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(1))
             }

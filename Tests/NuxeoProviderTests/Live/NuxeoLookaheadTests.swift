@@ -21,10 +21,10 @@ struct NuxeoLookaheadTests {
         }
     }
 
-    /// Waits, blocking its thread (a decoder's), up to 60 s for the server to see the request for
+    /// Waits, blocking its thread (a decoder's), up to 120 s for the server to see the request for
     /// `page` of a listing; whether it did.
     static func waitForPage(_ page: Int, of nuxeo: LoopbackNuxeo) -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+        let deadline = ContinuousClock.now.advanced(by: .seconds(120))
         while ContinuousClock.now < deadline {
             if childrenPages(nuxeo).contains(page) { return true }
             usleep(2_000)
