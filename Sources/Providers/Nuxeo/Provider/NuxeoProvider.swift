@@ -171,6 +171,11 @@ public struct NuxeoProvider: StorageProvider {
         }
         let client = self.client
         let prefetch = listingPrefetch
+        /// Page `index` of the children of `parent`: the one fetched ahead for it, else asked for now.
+        let pageOf: @Sendable (String, Int) async throws -> NuxeoDocumentListPage = { parent, index in
+            if let page = await prefetch.take(ListingPageKey(parent: parent, page: index, pageSize: pageSize)) { return page }
+            return try await client.childrenPage(of: parent, page: index, pageSize: pageSize)
+        }
         /// The first page asked for, when it is asked for before the folder is checked again.
         var early: Task<NuxeoDocumentListPage, any Error>?
         defer { early?.cancel() }
@@ -179,11 +184,7 @@ public struct NuxeoProvider: StorageProvider {
             // A page after the first: the folder is checked again (it may have been replaced since
             // the page before) while the page is asked for from the folder it was, so that a page
             // costs one round trip, not two; a folder replaced since is listed anew.
-            let key = ListingPageKey(parent: known, page: index, pageSize: pageSize)
-            let started = Task {
-                if let page = await prefetch.take(key) { return page }
-                return try await client.childrenPage(of: known, page: key.page, pageSize: pageSize)
-            }
+            let started = Task { [index] in try await pageOf(known, index) }
             early = started
             parent = try await folderUid(folder)
             if parent != known {
@@ -215,10 +216,7 @@ public struct NuxeoProvider: StorageProvider {
                         }
                         return (index, page)
                     }
-                    if let page = await prefetch.take(ListingPageKey(parent: parent, page: index, pageSize: pageSize)) {
-                        return (index, page)
-                    }
-                    return (index, try await client.childrenPage(of: parent, page: index, pageSize: pageSize))
+                    return (index, try await pageOf(parent, index))
                 },
                 following: { page.limit == nil && $0.page.paging.hasNextPage && $0.index < Int.max ? $0.index + 1 : nil },
                 predict: { index, previous in
