@@ -58,50 +58,18 @@ enum Output {
         try? FileHandle.standardError.write(contentsOf: data)
     }
 
+    /// A size as `ls` shows it (``TableLine/appendSize(_:to:)``).
     static func size(_ bytes: Int64?) -> String {
-        guard let bytes else { return "-" }
-        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
-        var value = Double(bytes)
-        var unit = 0
-        while value >= 1024, unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        guard unit > 0 else { return "\(bytes) B" }
-        // One decimal, as "%.1f", without String(format:), which is slow on Linux.
-        let tenths = Int((value * 10).rounded(.toNearestOrEven))
-        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
+        var text: [UInt8] = []
+        TableLine.appendSize(bytes, to: &text)
+        return String(decoding: text, as: UTF8.self)
     }
 
-    /// `date` as RFC 3339 in UTC (`2026-01-31T09:05:00Z`), or `-`; formatted by hand, as
-    /// `ls` formats one per item and `ISO8601DateFormatter` costs tens of microseconds each.
-    /// Any `Date` is accepted: one outside the years 1–9999 (``UnixTime``), which RFC 3339
-    /// cannot write, is `-` too.
+    /// `date` as RFC 3339 in UTC (`2026-01-31T09:05:00Z`), or `-` (``TableLine/appendDate(_:to:)``).
     static func date(_ date: Date?) -> String {
-        guard let date, UnixTime.contains(date) else { return "-" }
-        var seconds = time_t(UnixTime.clampedSeconds(date))
-        var parts = tm()
-        guard gmtime_r(&seconds, &parts) != nil else { return "-" }
-        var text = ""
-        text.reserveCapacity(20)
-        func digits(_ value: Int32, _ width: Int) {
-            let string = String(value)
-            if string.count < width { text += String(repeating: "0", count: width - string.count) }
-            text += string
-        }
-        digits(parts.tm_year + 1900, 4)
-        text += "-"
-        digits(parts.tm_mon + 1, 2)
-        text += "-"
-        digits(parts.tm_mday, 2)
-        text += "T"
-        digits(parts.tm_hour, 2)
-        text += ":"
-        digits(parts.tm_min, 2)
-        text += ":"
-        digits(parts.tm_sec, 2)
-        text += "Z"
-        return text
+        var text: [UInt8] = []
+        TableLine.appendDate(date, to: &text)
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Items as `ls` prints them: a JSON array of items, or ``table(_:showingPaths:)``.

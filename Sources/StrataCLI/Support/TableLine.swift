@@ -2,10 +2,10 @@ import Foundation
 import ProviderAPI
 import SharedCache
 
-/// The lines of `strata ls`'s table (``Output/table(_:showingPaths:write:)``) written as bytes:
-/// the same text as building each line from ``Output/size(_:)`` and ``Output/date(_:)`` strings,
+/// The lines of `strata ls`'s table (``Output/table(_:showingPaths:write:)``) written as bytes,
 /// without a `String` made, grown and padded per column of every item (12 ms of the CLI's
-/// ~85 ms for 10,000 entries, measured with `perf`).
+/// ~85 ms for 10,000 entries, measured with `perf`); ``Output/size(_:)`` and ``Output/date(_:)``
+/// are these bytes as strings.
 enum TableLine {
     /// Appends `item`'s line: kind, size right-aligned in 10 columns, modified time, the name (or
     /// the path) escaped for a terminal, `/` after a folder, a pending offline write's mark.
@@ -37,7 +37,7 @@ enum TableLine {
         line.append(UInt8(ascii: "\n"))
     }
 
-    /// ``Output/size(_:)`` as bytes: `-`, `N B`, or one decimal and a binary unit (`1.5 KiB`).
+    /// A size as `ls` shows it: `-`, `N B`, or one decimal (as `%.1f`) and a binary unit (`1.5 KiB`).
     static func appendSize(_ bytes: Int64?, to line: inout [UInt8]) {
         guard let bytes else {
             line.append(UInt8(ascii: "-"))
@@ -62,7 +62,9 @@ enum TableLine {
         line.append(contentsOf: units[unit].utf8)
     }
 
-    /// ``Output/date(_:)`` as bytes: RFC 3339 in UTC (`2026-01-31T09:05:00Z`), or `-`.
+    /// A date as `ls` shows it: RFC 3339 in UTC (`2026-01-31T09:05:00Z`), or `-`; formatted by
+    /// hand, as `ISO8601DateFormatter` costs tens of microseconds each. Any `Date` is accepted: one
+    /// outside the years 1–9999 (``UnixTime``), which RFC 3339 cannot write, is `-` too.
     static func appendDate(_ date: Date?, to line: inout [UInt8]) {
         guard let date, UnixTime.contains(date) else {
             line.append(UInt8(ascii: "-"))
@@ -100,24 +102,16 @@ enum TableLine {
     }
 
     /// `value` in decimal (with a `-` when negative), as `String(value)` with zeros on its left
-    /// up to `width` characters.
+    /// up to `width` characters: written backwards, then turned around in place.
     private static func appendDecimal(_ value: Int64, width: Int = 1, to line: inout [UInt8]) {
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
+        let start = line.count
         var rest = value.magnitude
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0
-            // As Output.date pads `String(value)`: the zeros before it, sign included.
-            let signWidth = value < 0 ? 1 : 0
-            for _ in stride(from: count + signWidth, to: width, by: 1) { line.append(UInt8(ascii: "0")) }
-            if value < 0 { line.append(UInt8(ascii: "-")) }
-            for index in stride(from: count - 1, through: 0, by: -1) { line.append(buffer[index]) }
-        }
+        repeat {
+            line.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        if value < 0 { line.append(UInt8(ascii: "-")) }
+        while line.count - start < width { line.append(UInt8(ascii: "0")) }
+        line[start...].reverse()
     }
 }
