@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
+import ProviderKit
 import HTTPProviderKit
 
 /// A `StorageProvider` for RFC 4918 WebDAV servers: Apache mod_dav, sabre/dav,
@@ -163,30 +164,18 @@ public struct WebDAVProvider: StorageProvider {
 
     /// All children of `folder` from one `Depth: 1` PROPFIND, sorted by name.
     ///
-    /// Each response becomes an item as soon as it is parsed, so no response outlives its item.
+    /// Each response becomes an item as soon as it is parsed, so no response outlives its item;
+    /// in a large listing the items are made on another core while the parse goes on
+    /// (`OverlappedMapper`), with the errors an entry raises in document order.
     func fetchChildren(_ folder: ItemPath, fields: ItemFields = .all) async throws -> [Item] {
         var children: [Item] = []
         var count = 0
+        var mapped = OverlappedMapper { [self] (entry: DAVListingEntry) in try child(entry, of: folder) }
         do {
             // Without a dialect, items need only the DAV: properties: they are read as they stream.
             count = try await propfind(
-                folder, depth: "1", body: propfindItemsBody(fields), folder: true, itemFields: dialect == nil
-            ) { (response: DAVListingEntry) in
-                let path = try self.mapper.path(forHref: response.href)
-                if path == folder {
-                    let selfItem = try self.makeItem(response, expected: folder)
-                    if selfItem.kind != .folder {
-                        throw ProviderError(.invalidArgument, "\(folder) is a file, not a folder")
-                    }
-                    return
-                }
-                // `path.parent == folder`, without making the parent.
-                guard path.segments.count == folder.segments.count + 1, path.segments.starts(with: folder.segments) else {
-                    throw ProviderError(.invalidResponse, "the listing of \(folder) named \(path), which is not a child")
-                }
-                if let status = response.status, !(200..<300).contains(status) { return }
-                children.append(try self.makeItem(response, expected: path))
-            }
+                folder, depth: "1", body: propfindItemsBody(fields), folder: true, itemFields: dialect == nil,
+                each: { try mapped.add($0) }, settle: { children = try await mapped.finish() })
         } catch let failure as ProviderError where [400, 403, 404, 405, 409].contains(failure.httpStatus ?? 0) && !folder.isRoot {
             // Apache answers 400 and lighttpd 403 to a collection URL naming a file: say what really is there.
             if let existing = try await itemIfExists(at: folder), existing.kind == .file {
@@ -200,6 +189,25 @@ public struct WebDAVProvider: StorageProvider {
         }
         Self.sortByName(&children)
         return children
+    }
+
+    /// The item of a listing entry of `folder`: `nil` for the folder itself (which must be one) and
+    /// for a child the server answered with an error status; an error for anything not a child.
+    private func child(_ entry: DAVListingEntry, of folder: ItemPath) throws -> Item? {
+        let path = try mapper.path(forHref: entry.href)
+        if path == folder {
+            let selfItem = try makeItem(entry, expected: folder)
+            if selfItem.kind != .folder {
+                throw ProviderError(.invalidArgument, "\(folder) is a file, not a folder")
+            }
+            return nil
+        }
+        // `path.parent == folder`, without making the parent.
+        guard path.segments.count == folder.segments.count + 1, path.segments.starts(with: folder.segments) else {
+            throw ProviderError(.invalidResponse, "the listing of \(folder) named \(path), which is not a child")
+        }
+        if let status = entry.status, !(200..<300).contains(status) { return nil }
+        return try makeItem(entry, expected: path)
     }
 
     /// Sorts `items` by the bytes of their names, checking first whether the server already sent that order.
@@ -289,15 +297,19 @@ public struct WebDAVProvider: StorageProvider {
     /// is parsed (with `itemFields`, its item properties in ``DAVListingEntry/fields``); returns how many there were.
     func propfind(
         _ path: ItemPath, depth: String, body: String, folder: Bool = false, itemFields: Bool = false,
-        each: @escaping (DAVListingEntry) throws -> Void
+        each: @escaping (DAVListingEntry) throws -> Void, settle: (() async throws -> Void)? = nil
     ) async throws -> Int {
         let parser = MultistatusParser(itemFields: itemFields, onEntry: each)
-        _ = try await propfind(path, depth: depth, body: body, folder: folder, parser: parser)
+        _ = try await propfind(path, depth: depth, body: body, folder: folder, parser: parser, settle: settle)
         return parser.responseCount
     }
 
+    /// `settle`, when given, runs once the body is parsed, or failed to parse: what `each` left
+    /// to finish elsewhere. Its error comes before a parse error, since it is an entry's from
+    /// before the point where the parse failed.
     private func propfind(
-        _ path: ItemPath, depth: String, body: String, folder: Bool, parser: MultistatusParser
+        _ path: ItemPath, depth: String, body: String, folder: Bool, parser: MultistatusParser,
+        settle: (() async throws -> Void)? = nil
     ) async throws -> [DAVResponse] {
         var headers = HTTPHeaders()
         headers.add(name: "Depth", value: depth)
@@ -313,12 +325,19 @@ public struct WebDAVProvider: StorageProvider {
         // Parsed while the body streams in, so a large listing is ready when its last byte is.
         var received = 0
         do {
-            for try await piece in response.body {
-                received += piece.readableBytes
-                if received > 512 << 20 { throw ProviderError(.invalidResponse, "the multistatus answer is larger than 512 MiB") }
-                try parser.feed(piece)
+            let parsed: Result<[DAVResponse], any Error>
+            do {
+                for try await piece in response.body {
+                    received += piece.readableBytes
+                    if received > 512 << 20 { throw ProviderError(.invalidResponse, "the multistatus answer is larger than 512 MiB") }
+                    try parser.feed(piece)
+                }
+                parsed = .success(try parser.finish())
+            } catch {
+                parsed = .failure(error)
             }
-            return try parser.finish()
+            try await settle?()
+            return try parsed.get()
         } catch var failure as ProviderError where failure.code == .invalidResponse {
             failure.request = request.summary
             failure.httpStatus = 207
