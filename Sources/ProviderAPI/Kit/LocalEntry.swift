@@ -67,12 +67,62 @@ public struct LocalEntry: Sendable, Hashable {
     }
 
     /// An id for the file or folder that survives a rename: device and inode, in hex.
-    public var stableID: String { String(device, radix: 16) + ":" + String(inode, radix: 16) }
+    public var stableID: String {
+        var text = HexText(capacity: 34)
+        text.append(device)
+        text.append(UInt8(ascii: ":"))
+        text.append(inode)
+        return text.string
+    }
 
     /// A token that changes whenever the content is replaced or modified: the modified time to
     /// the nanosecond, the size and the inode (an atomic replace gives a new inode even when
     /// the time and size are the same), quoted like an HTTP entity tag.
     public var etag: String {
-        "\"\(String(modifiedSeconds, radix: 16)).\(String(modifiedNanoseconds, radix: 16))-\(String(size, radix: 16))-\(String(inode, radix: 16))\""
+        // Written as `String(_:radix: 16)` writes each number, without its generic conversion
+        // (six of those were most of the cost of an item in a copy of many small local files).
+        var text = HexText(capacity: 72)
+        text.append(UInt8(ascii: "\""))
+        text.append(modifiedSeconds)
+        text.append(UInt8(ascii: "."))
+        text.append(modifiedNanoseconds)
+        text.append(UInt8(ascii: "-"))
+        text.append(size)
+        text.append(UInt8(ascii: "-"))
+        text.append(inode)
+        text.append(UInt8(ascii: "\""))
+        return text.string
     }
+}
+
+/// ASCII text built from bytes and integers in lowercase hexadecimal, each written as
+/// `String(value, radix: 16)` writes it (a `-` before the digits of a negative value).
+struct HexText {
+    private var bytes: [UInt8] = []
+
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    mutating func append(_ byte: UInt8) { bytes.append(byte) }
+
+    mutating func append<Value: FixedWidthInteger>(_ value: Value) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        let start = bytes.count
+        repeat {
+            let digit = UInt8(truncatingIfNeeded: magnitude & 0xF)
+            bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+            magnitude >>= 4
+        } while magnitude != 0
+        // The digits were written least significant first: turned in place (reversing the slice
+        // `bytes[start...]` would copy it first).
+        var low = start
+        var high = bytes.count - 1
+        while low < high {
+            bytes.swapAt(low, high)
+            low += 1
+            high -= 1
+        }
+    }
+
+    var string: String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -106,16 +106,21 @@ public struct LocalProvider: StorageProvider {
         guard capabilities.names.accepts(name) else { throw ProviderError(.invalidArgument, "the name \(name.debugDescription) is too long") }
     }
 
-    /// The item for `entry` at `path`; `parent` (`nil` for the root) answers the permissions.
-    func item(_ entry: LocalEntry, at path: ItemPath, in parent: LocalFolder?) -> Item {
+    /// The item for `entry` at `path`; `parent` (`nil` for the root) answers the permissions,
+    /// unless `permissions` is `false`: then they are left unknown (`nil`).
+    func item(_ entry: LocalEntry, at path: ItemPath, in parent: LocalFolder?, permissions withPermissions: Bool = true) -> Item {
         let name = path.name
-        func allows(_ mode: Int32) -> Bool { parent.map { $0.allows(mode, named: name) } ?? root.allows(mode) }
-        var permissions: ItemPermissions = []
         let isFolder = entry.kind == .folder
-        if allows(isFolder ? R_OK | X_OK : R_OK) { permissions.insert(.read) }
-        if allows(W_OK) { permissions.insert(.write) }
-        if isFolder, allows(W_OK | X_OK) { permissions.insert(.createChildren) }
-        if let parent, parent.allows(W_OK | X_OK) { permissions.formUnion([.delete, .rename]) }
+        var permissions: ItemPermissions?
+        if withPermissions {
+            func allows(_ mode: Int32) -> Bool { parent.map { $0.allows(mode, named: name) } ?? root.allows(mode) }
+            var known: ItemPermissions = []
+            if allows(isFolder ? R_OK | X_OK : R_OK) { known.insert(.read) }
+            if allows(W_OK) { known.insert(.write) }
+            if isFolder, allows(W_OK | X_OK) { known.insert(.createChildren) }
+            if let parent, parent.allows(W_OK | X_OK) { known.formUnion([.delete, .rename]) }
+            permissions = known
+        }
         return Item(
             id: entry.stableID, path: path, kind: isFolder ? .folder : .file, size: isFolder ? nil : entry.size,
             modified: entry.modified, etag: entry.etag, mimeType: isFolder ? nil : MIMETypes.guess(name), permissions: permissions)
