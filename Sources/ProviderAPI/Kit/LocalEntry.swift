@@ -94,35 +94,3 @@ public struct LocalEntry: Sendable, Hashable {
         return text.string
     }
 }
-
-/// ASCII text built from bytes and integers in lowercase hexadecimal, each written as
-/// `String(value, radix: 16)` writes it (a `-` before the digits of a negative value).
-struct HexText {
-    private var bytes: [UInt8] = []
-
-    init(capacity: Int) { bytes.reserveCapacity(capacity) }
-
-    mutating func append(_ byte: UInt8) { bytes.append(byte) }
-
-    mutating func append<Value: FixedWidthInteger>(_ value: Value) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        let start = bytes.count
-        repeat {
-            let digit = UInt8(truncatingIfNeeded: magnitude & 0xF)
-            bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
-            magnitude >>= 4
-        } while magnitude != 0
-        // The digits were written least significant first: turned in place (reversing the slice
-        // `bytes[start...]` would copy it first).
-        var low = start
-        var high = bytes.count - 1
-        while low < high {
-            bytes.swapAt(low, high)
-            low += 1
-            high -= 1
-        }
-    }
-
-    var string: String { String(decoding: bytes, as: UTF8.self) }
-}

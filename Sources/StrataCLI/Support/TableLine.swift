@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import ProviderKit
 import SharedCache
 
 /// The lines of `strata ls`'s table (``Output/table(_:showingPaths:write:)``) written as bytes,
@@ -112,13 +113,6 @@ enum TableLine {
         } while rest > 0
         if value < 0 { line.append(UInt8(ascii: "-")) }
         while line.count - start < width { line.append(UInt8(ascii: "0")) }
-        // Swapped in place: `line[start...].reverse()` copied the slice into a new buffer each time.
-        var low = start
-        var high = line.count - 1
-        while low < high {
-            line.swapAt(low, high)
-            low += 1
-            high -= 1
-        }
+        line.reverseTail(from: start)
     }
 }
