@@ -58,7 +58,7 @@ enum ListingCases {
     }
 
     static let fields = ConformanceCase(
-        "listing.fields", summary: "A listing asked for fewer fields (ItemFields) still has every entry with the same path, kind, size and etag"
+        "listing.fields", summary: "A listing asked for fewer fields (ItemFields) still has every entry with the same path, kind, size and etag, and the fields it was asked for"
     ) { context in
         try await context.upload(text: "text", as: "a.txt")
         try await context.upload(RandomBytes.make(100), as: "b.bin")
@@ -80,6 +80,15 @@ enum ListingCases {
         for item in full where item.mimeType != nil {
             let again = typed.first { $0.path == item.path }
             try context.expect(again?.mimeType == item.mimeType, "\(item.name) has the MIME type \(item.mimeType ?? "-") in a full listing, \(again?.mimeType ?? "none") when only MIME types are asked")
+        }
+        // Permissions asked alone: every entry that has them in a full listing has the same ones.
+        let permitted = try await context.provider.listAll(context.folder, fields: [.permissions])
+        try context.expect(essentials(permitted) == essentials(full), "with permissions only: \(essentials(permitted)), with all: \(essentials(full))")
+        for item in full where item.permissions != nil {
+            let again = permitted.first { $0.path == item.path }
+            try context.expect(
+                again?.permissions == item.permissions,
+                "\(item.name) has the permissions \(String(describing: item.permissions)) in a full listing, \(String(describing: again?.permissions)) when only permissions are asked")
         }
     }
 

@@ -6,12 +6,14 @@ extension LocalProvider {
     public func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
         try capabilities.require(options)
         guard !path.isRoot else { throw ProviderError(.invalidArgument, "/ is a folder, not a file") }
-        let (parent, _) = try locate(path)
-        let file = try parent.openFile(named: path.name)
+        guard Self.isVisible(path.name) else { throw ProviderError(.notFound, "\(path) does not exist") }
+        // One walk of the path where the system allows it; else the folder, then the file, which
+        // also says what is in the way.
+        let file = try root.openFile(at: path) ?? locate(path).parent.openFile(named: path.name)
         // The item of a download says what was sent (size, time, etag, type); its permissions are
         // left unknown, as a server's answer to GET leaves them: they cost three `faccessat` calls
         // per file, a third of the local side of a copy of many small files.
-        let item = item(try file.entry(), at: path, in: parent, permissions: false)
+        let item = item(try file.entry(), at: path, in: nil, permissions: false)
         let point = options.resume && options.range == nil ? try await sink.resumePoint() : nil
         let plan = try DownloadPlan(options: options, item: item, resumePoint: point)
         let driver = DownloadDriver(plan: plan, item: item, options: options, request: "download \(path)")

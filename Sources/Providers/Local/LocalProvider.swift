@@ -79,7 +79,9 @@ public struct LocalProvider: StorageProvider {
         let (selected, next) = ListingPager.page(of: names, request: page)
         var items: [Item] = []
         for name in selected {
-            if let entry = entries[name] { items.append(item(entry, at: try folderPath.appending(name), in: folder)) }
+            if let entry = entries[name] {
+                items.append(item(entry, at: try folderPath.appending(name), in: folder, permissions: page.fields.contains(.permissions)))
+            }
         }
         return ItemPage(items: items, next: next, totalCount: names.count)
     }

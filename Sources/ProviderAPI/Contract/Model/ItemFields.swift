@@ -19,6 +19,9 @@ public struct ItemFields: OptionSet, Hashable, Sendable, Codable {
 
     /// ``Item/mimeType``.
     public static let mimeType = ItemFields(rawValue: 1 << 0)
+    /// ``Item/permissions``: the local adapter checks each entry's access with the system for them
+    /// (three `faccessat` calls per entry), which a copy or a table of names does not need.
+    public static let permissions = ItemFields(rawValue: 1 << 1)
     /// Every field the provider can fill: the default.
     public static let all = ItemFields(rawValue: .max)
 }
