@@ -111,10 +111,14 @@ public final class MultistatusParser {
         let version = word()
         let code = word()
         guard version.count >= 5, !code.isEmpty, code.count <= 9 else { return nil }
-        let isHTTP = zip(version.prefix(5), "HTTP/".utf8).allSatisfy { byte, expected in
-            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte) == expected
+        // Byte by byte rather than through `zip`, whose generic sequence cost a run-time
+        // conformance lookup at its first use and more per status than the comparison itself.
+        var at = version.startIndex
+        for expected in "HTTP/".utf8 {
+            let byte = version[at]
+            guard (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte) == expected else { return nil }
+            at = version.index(after: at)
         }
-        guard isHTTP else { return nil }
         var value = 0
         for byte in code {
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
