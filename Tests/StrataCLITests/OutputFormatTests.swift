@@ -25,14 +25,8 @@ struct OutputFormatTests {
         0, 1, 1023, 1024, 1280, 1535, 1536, 10_240, 1_048_575, 1_048_576, 5_000_000_000, 1 << 50,
     ] as [Int64])
     func sizes(_ bytes: Int64) {
-        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
-        var value = Double(bytes)
-        var unit = 0
-        while value >= 1024, unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        let expected = unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
+        let (value, unit) = ReferenceSize.scaled(bytes)
+        let expected = unit == "B" ? "\(bytes) B" : String(format: "%.1f %@", value, unit)
         #expect(Output.size(bytes) == expected)
     }
 }

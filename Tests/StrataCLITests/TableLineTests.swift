@@ -27,16 +27,10 @@ struct TableLineTests {
     /// Sizes as `Output.size` wrote them from strings before `TableLine`.
     private func referenceSize(_ bytes: Int64?) -> String {
         guard let bytes else { return "-" }
-        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
-        var value = Double(bytes)
-        var unit = 0
-        while value >= 1024, unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        guard unit > 0 else { return "\(bytes) B" }
+        let (value, unit) = ReferenceSize.scaled(bytes)
+        guard unit != "B" else { return "\(bytes) B" }
         let tenths = Int((value * 10).rounded(.toNearestOrEven))
-        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
+        return "\(tenths / 10).\(tenths % 10) \(unit)"
     }
 
     /// Dates as `Output.date` wrote them from strings before `TableLine`.

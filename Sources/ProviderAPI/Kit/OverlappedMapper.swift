@@ -27,7 +27,6 @@ import NIOConcurrencyHelpers
 /// ```
 public struct OverlappedMapper<Input: Sendable, Output: Sendable>: Sendable {
     private let pipeline: MapPipeline<Input, Output>
-    private let transform: @Sendable (Input) throws -> Output?
     private var gathered: [Input] = []
     private let batchSize: Int
 
@@ -35,7 +34,6 @@ public struct OverlappedMapper<Input: Sendable, Output: Sendable>: Sendable {
     /// Inputs are handed to the worker in batches of `batchSize` (at least 1; 256 by default).
     public init(batchSize: Int = 256, transform: @escaping @Sendable (Input) throws -> Output?) {
         self.batchSize = max(1, batchSize)
-        self.transform = transform
         pipeline = MapPipeline(transform: transform)
         gathered.reserveCapacity(self.batchSize)
     }
@@ -58,7 +56,7 @@ public struct OverlappedMapper<Input: Sendable, Output: Sendable>: Sendable {
         gathered = []
         outputs.reserveCapacity(outputs.count + rest.count)
         for input in rest {
-            if let output = try transform(input) { outputs.append(output) }
+            if let output = try pipeline.transform(input) { outputs.append(output) }
         }
         return outputs
     }
@@ -79,7 +77,8 @@ private final class MapPipeline<Input: Sendable, Output: Sendable>: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
-    private let transform: @Sendable (Input) throws -> Output?
+    /// What maps one input; ``OverlappedMapper/finish()`` maps the unbatched rest with it too.
+    let transform: @Sendable (Input) throws -> Output?
 
     init(transform: @escaping @Sendable (Input) throws -> Output?) {
         self.transform = transform
@@ -138,12 +137,14 @@ private final class MapPipeline<Input: Sendable, Output: Sendable>: Sendable {
                 }
                 return .map(state.waiting.removeFirst())
             }
-            guard case .map(let batch) = step else {
-                if case .stop(let drainers, let result) = step {
-                    // One caller drains a mapper (``OverlappedMapper/finish()`` is mutating).
-                    for drainer in drainers { drainer.resume(returning: result ?? .success([])) }
-                }
+            let batch: [Input]
+            switch step {
+            case .stop(let drainers, let result):
+                // One caller drains a mapper (``OverlappedMapper/finish()`` is mutating).
+                for drainer in drainers { drainer.resume(returning: result ?? .success([])) }
                 return
+            case .map(let next):
+                batch = next
             }
             // Only this worker changes the outputs while it works: taken out, extended, put back.
             var outputs = state.withLockedValue { state -> [Output] in
