@@ -30,7 +30,16 @@ struct OpenFileBeneathTests {
         #if os(Linux)
             #expect(file != nil, "openat2 is there on this kernel: the path should open in one call")
         #endif
-        if let file { #expect(try file.entry().size == 4) }
+        if let file {
+            // What the open checked is handed on: the same as asking fstat again.
+            let checked = try #require(file.checkedEntry)
+            let asked = try file.entry()
+            #expect(checked.size == 4 && checked.kind == .file)
+            #expect(checked == asked)
+        }
+        let named = try LocalFolder.open(path: deep.path).openFile(named: "deep.txt")
+        #expect(named.checkedEntry == (try named.entry()))
+        #expect(LocalFile(descriptor: dup(named.descriptor), path: "dup").checkedEntry == nil)
 
         // A link in the middle (even to a folder inside the root), a link named last, a link out.
         #expect(try root.openFile(at: "/a/up/c/deep.txt") == nil)

@@ -26,11 +26,16 @@ public final class LocalFile: Sendable {
     public let descriptor: Int32
     /// The path, for messages.
     public let path: String
+    /// What `fstat` said when the file was opened and found to be a regular file (by
+    /// ``LocalFolder/openFile(named:)`` and ``LocalFolder/openFile(at:)``), so a reader that wants
+    /// its size and times need not ask again; `nil` for a file opened otherwise. ``entry()`` asks anew.
+    public let checkedEntry: LocalEntry?
 
-    /// Takes ownership of `descriptor`.
-    public init(descriptor: Int32, path: String) {
+    /// Takes ownership of `descriptor`; `checkedEntry` is what `fstat` said of it, if known.
+    public init(descriptor: Int32, path: String, checkedEntry: LocalEntry? = nil) {
         self.descriptor = descriptor
         self.path = path
+        self.checkedEntry = checkedEntry
     }
 
     deinit { _ = close(descriptor) }

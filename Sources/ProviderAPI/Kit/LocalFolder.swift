@@ -105,7 +105,7 @@ public final class LocalFolder: Sendable {
     public func openFile(named name: String) throws -> LocalFile {
         let fd = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw refusal(errno, name, wanted: "file") }
-        return try readable(LocalFile(descriptor: fd, path: childPath(name)))
+        return try readable(fd, path: childPath(name))
     }
 
     /// Opens the regular file at `path` below this folder for reading in one system call where
@@ -123,12 +123,21 @@ public final class LocalFolder: Sendable {
         let relative = path.segments.joined(separator: "/")
         let fd = cproviderkit_open_beneath(descriptor, relative, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
-        return try readable(LocalFile(descriptor: fd, path: childPath(relative)))
+        return try readable(fd, path: childPath(relative))
     }
 
-    /// `file`, opened without blocking, if it is a regular file: made blocking again for its reads.
-    private func readable(_ file: LocalFile) throws -> LocalFile {
-        switch try file.entry().kind {
+    /// The file of `descriptor` (which it takes over), opened without blocking, if it is a regular
+    /// file: made blocking again for its reads, with what `fstat` said of it.
+    private func readable(_ descriptor: Int32, path: String) throws -> LocalFile {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let code = errno
+            _ = close(descriptor)
+            throw ProviderError.posix(code, "stat", path: path)
+        }
+        let entry = LocalEntry(info)
+        let file = LocalFile(descriptor: descriptor, path: path, checkedEntry: entry)
+        switch entry.kind {
         case .file: break
         case .folder: throw ProviderError(.invalidArgument, "\(file.path) is a folder, not a file")
         default: throw ProviderError(.notFound, "\(file.path) is not a regular file")

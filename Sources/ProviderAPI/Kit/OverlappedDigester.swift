@@ -1,5 +1,3 @@
-import Dispatch
-import NIOConcurrencyHelpers
 import NIOCore
 import ProviderAPI
 
@@ -29,7 +27,7 @@ import ProviderAPI
 /// let hex = await digester.finalize()
 /// ```
 public struct OverlappedDigester: Sendable {
-    private let pipeline: HashPipeline
+    private let worker: OrderedBatchWorker<Batch, Digester, Never>
     private var gathered: [ByteBuffer] = []
     private var gatheredBytes = 0
     private let batchBytes: Int
@@ -41,7 +39,10 @@ public struct OverlappedDigester: Sendable {
     /// Wraps `digester`; pieces are hashed in batches of about `batchBytes` (1 MiB by default), of
     /// which up to `queuedBatches` (at least 0; 2 by default) wait for the worker beyond the one it hashes.
     public init(_ digester: Digester, batchBytes: Int = 1 << 20, queuedBatches: Int = 2) {
-        pipeline = HashPipeline(digester, capacity: max(0, queuedBatches))
+        worker = OrderedBatchWorker(digester, capacity: queuedBatches) { digester, batch in
+            batch.willHash?()
+            for piece in batch.pieces { digester.update(piece) }
+        }
         algorithm = digester.algorithm
         self.batchBytes = max(1, batchBytes)
     }
@@ -55,112 +56,19 @@ public struct OverlappedDigester: Sendable {
         let batch = gathered
         gathered = []
         gatheredBytes = 0
-        await pipeline.submit(batch, willHash: willHash)
+        await worker.submit(Batch(pieces: batch, willHash: willHash))
     }
 
     /// The digest of every piece, as lowercase hex.
     public mutating func finalize() async -> String {
-        var digester = await pipeline.drained()
+        var digester = await worker.drained()
         for piece in gathered { digester.update(piece) }
         return digester.finalize()
     }
-}
 
-/// The batches waiting to be hashed and the one worker hashing them in order on a Dispatch thread.
-/// The worker runs while batches wait, and stops when none is left; the next batch starts it again.
-private final class HashPipeline: Sendable {
-    private struct Job {
-        var batch: [ByteBuffer]
+    /// Pieces hashed together, and what the tests watch before they are.
+    private struct Batch: Sendable {
+        var pieces: [ByteBuffer]
         var willHash: (@Sendable () -> Void)?
-    }
-
-    private struct State {
-        /// The digest of every batch hashed so far.
-        var digester: Digester
-        var waiting: [Job] = []
-        var working = false
-        /// The caller, waiting for room among the waiting batches.
-        var submitter: CheckedContinuation<Void, Never>?
-        /// Callers waiting for every batch to be hashed.
-        var drainers: [CheckedContinuation<Digester, Never>] = []
-    }
-
-    private enum Step {
-        case hash(Job, resume: CheckedContinuation<Void, Never>?)
-        case stop(drainers: [CheckedContinuation<Digester, Never>], digester: Digester)
-    }
-
-    private let state: NIOLockedValueBox<State>
-    private let capacity: Int
-
-    init(_ digester: Digester, capacity: Int) {
-        state = NIOLockedValueBox(State(digester: digester))
-        self.capacity = capacity
-    }
-
-    /// Adds `batch` to the waiting batches (starting the worker if it stopped), and returns once
-    /// no more than `capacity` batches wait.
-    func submit(_ batch: [ByteBuffer], willHash: (@Sendable () -> Void)?) async {
-        let (start, room) = state.withLockedValue { state -> (Bool, Bool) in
-            state.waiting.append(Job(batch: batch, willHash: willHash))
-            let start = !state.working
-            state.working = true
-            return (start, state.waiting.count <= capacity)
-        }
-        if start { DispatchQueue.global(qos: .userInitiated).async { self.work() } }
-        if room { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let room = state.withLockedValue { state -> Bool in
-                if state.waiting.count <= capacity { return true }
-                state.submitter = continuation
-                return false
-            }
-            if room { continuation.resume() }
-        }
-    }
-
-    /// The digester once every submitted batch is hashed.
-    func drained() async -> Digester {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Digester, Never>) in
-            let done = state.withLockedValue { state -> Digester? in
-                if !state.working { return state.digester }
-                state.drainers.append(continuation)
-                return nil
-            }
-            if let done { continuation.resume(returning: done) }
-        }
-    }
-
-    /// Hashes the waiting batches in order until none is left.
-    private func work() {
-        while true {
-            let step = state.withLockedValue { state -> Step in
-                guard !state.waiting.isEmpty else {
-                    state.working = false
-                    let drainers = state.drainers
-                    state.drainers = []
-                    return .stop(drainers: drainers, digester: state.digester)
-                }
-                let job = state.waiting.removeFirst()
-                var resume: CheckedContinuation<Void, Never>?
-                if state.waiting.count <= capacity {
-                    resume = state.submitter
-                    state.submitter = nil
-                }
-                return .hash(job, resume: resume)
-            }
-            switch step {
-            case .stop(let drainers, let digester):
-                for drainer in drainers { drainer.resume(returning: digester) }
-                return
-            case .hash(let job, let resume):
-                resume?.resume()
-                job.willHash?()
-                // Only this worker changes the digester while it works: taken out, hashed, put back.
-                var digester = state.withLockedValue { $0.digester }
-                for piece in job.batch { digester.update(piece) }
-                state.withLockedValue { $0.digester = digester }
-            }
-        }
     }
 }

@@ -13,7 +13,7 @@ extension LocalProvider {
         // The item of a download says what was sent (size, time, etag, type); its permissions are
         // left unknown, as a server's answer to GET leaves them: they cost three `faccessat` calls
         // per file, a third of the local side of a copy of many small files.
-        let item = item(try file.entry(), at: path, in: nil, permissions: false)
+        let item = item(try file.checkedEntry ?? file.entry(), at: path, in: nil, permissions: false)
         let point = options.resume && options.range == nil ? try await sink.resumePoint() : nil
         let plan = try DownloadPlan(options: options, item: item, resumePoint: point)
         let driver = DownloadDriver(plan: plan, item: item, options: options, request: "download \(path)")
@@ -109,7 +109,7 @@ extension LocalProvider {
         try Task.checkCancellation()
         if kind == .file {
             let file = try from.openFile(named: name)
-            let entry = try file.entry()
+            let entry = try file.checkedEntry ?? file.entry()
             _ = try await to.commit(
                 file.chunks(from: 0, to: entry.size), as: newName, placement: replace ? .replace : .exclusive, modified: entry.modified,
                 expectedLength: entry.size)
