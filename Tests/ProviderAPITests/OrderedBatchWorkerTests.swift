@@ -8,6 +8,15 @@ private struct Refused: Error, Equatable {
     let batch: Int
 }
 
+/// A reference whose uniqueness says whether a value was copied.
+private final class Token: Sendable {}
+
+/// A value that notes, at each batch, whether the worker held it alone.
+private struct Held: Sendable {
+    var token = Token()
+    var alone: [Bool] = []
+}
+
 /// The mechanism under ``OverlappedDigester`` and ``OverlappedMapper``; those suites check it
 /// through them (order, back-pressure, the first error); these cases check what neither reaches.
 @Suite("OrderedBatchWorker")
@@ -64,5 +73,16 @@ struct OrderedBatchWorkerTests {
         try await Task.sleep(for: .milliseconds(20))
         gate.signal()
         #expect(await [first, second] == [5050, 5050])
+    }
+
+    @Test("the worker extends the value in place: it holds it alone at every batch (a shared value would be copied whole each time)")
+    func foldsInPlace() async throws {
+        let worker = OrderedBatchWorker<Int, Held, Never>(Held()) { held, _ in
+            held.alone.append(isKnownUniquelyReferenced(&held.token))
+        }
+        for batch in 0..<200 { worker.enqueue(batch) }
+        let held = await worker.drained(leaving: Held())
+        #expect(held.alone.count == 200)
+        #expect(!held.alone.contains(false))
     }
 }

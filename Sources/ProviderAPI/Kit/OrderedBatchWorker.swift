@@ -21,7 +21,7 @@ import NIOConcurrencyHelpers
 /// would run on the very loop that receives the bytes it works on.
 final class OrderedBatchWorker<Batch: Sendable, Value: Sendable, Failure: Error>: Sendable {
     private struct State {
-        /// The value of every batch folded so far; `nil` while the worker folds a batch, and once drained.
+        /// The value of every batch folded so far; `nil` while the worker works (it holds the value).
         var value: Value?
         var waiting: [Batch] = []
         var working = false
@@ -34,7 +34,7 @@ final class OrderedBatchWorker<Batch: Sendable, Value: Sendable, Failure: Error>
     }
 
     private enum Step {
-        case fold(Batch, Value, resume: CheckedContinuation<Void, Never>?)
+        case fold(Batch, resume: CheckedContinuation<Void, Never>?)
         case stop(resume: CheckedContinuation<Void, Never>?, drained: [(CheckedContinuation<Result<Value, Failure>, Never>, Result<Value, Failure>)])
     }
 
@@ -96,7 +96,7 @@ final class OrderedBatchWorker<Batch: Sendable, Value: Sendable, Failure: Error>
 
     private static func result(of state: inout State, leaving replacement: Value?) -> Result<Value, Failure> {
         if let failure = state.failure { return .failure(failure) }
-        // The value is out only while the worker folds a batch, and no one drains a working worker.
+        // The value is out only while the worker works, and no one drains a working worker.
         guard let value = state.value else { preconditionFailure("OrderedBatchWorker drained while folding") }
         if let replacement { state.value = replacement }
         return .success(value)
@@ -104,9 +104,13 @@ final class OrderedBatchWorker<Batch: Sendable, Value: Sendable, Failure: Error>
 
     /// Folds the waiting batches in order until none is left or one fails.
     private func work() {
+        // The worker holds the value while it works, so each batch extends it in place: a value
+        // also held by the state (or by a step) would be copied whole for every batch.
+        var value = state.withLockedValue { $0.value.take() }
         while true {
             let step = state.withLockedValue { state -> Step in
-                guard state.failure == nil, !state.waiting.isEmpty, let value = state.value else {
+                guard state.failure == nil, !state.waiting.isEmpty else {
+                    state.value = value.take()
                     state.waiting = []
                     state.working = false
                     // A producer held back by batches that will not be folded now goes on.
@@ -119,29 +123,29 @@ final class OrderedBatchWorker<Batch: Sendable, Value: Sendable, Failure: Error>
                     }
                     return .stop(resume: resume, drained: drained)
                 }
-                state.value = nil
                 let batch = state.waiting.removeFirst()
                 var resume: CheckedContinuation<Void, Never>?
                 if state.waiting.count <= capacity {
                     resume = state.submitter
                     state.submitter = nil
                 }
-                return .fold(batch, value, resume: resume)
+                return .fold(batch, resume: resume)
             }
             switch step {
             case .stop(let resume, let drained):
                 resume?.resume()
                 for (drainer, result) in drained { drainer.resume(returning: result) }
                 return
-            case .fold(let batch, var value, let resume):
+            case .fold(let batch, let resume):
                 resume?.resume()
-                // Only this worker changes the value while it works: taken out, folded, put back.
-                var failure: Failure?
-                do throws(Failure) { try fold(&value, batch) } catch { failure = error }
-                state.withLockedValue { state in
-                    state.value = value
-                    if let failure { state.failure = failure }
+                // Present from the start to the stop: only the worker takes it while working.
+                guard var current = value.take() else { continue }
+                do throws(Failure) {
+                    try fold(&current, batch)
+                } catch {
+                    state.withLockedValue { $0.failure = error }
                 }
+                value = current
             }
         }
     }
