@@ -1,4 +1,3 @@
-
 /// Maps what a producer makes on another core while the producer goes on: inputs are gathered
 /// into batches of `batchSize`, and the batches are mapped in order by one worker on a Dispatch
 /// thread. The outputs keep the order of the inputs.
