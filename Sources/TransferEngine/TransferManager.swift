@@ -79,6 +79,9 @@ public struct TransferManager: Sendable {
         /// one request per side, a change deep down one listing per folder on its way. A run
         /// started fresh (``startFresh``) or comparing by another ``SameFileRule`` lists every folder.
         public var jobStore: TransferJobStore?
+        /// How deep and how large the trees a job walks may be (``TreeLimits``): past a limit the
+        /// job stops while planning, before changing anything.
+        public var treeLimits = TreeLimits.standard
         /// Whether an unfinished job in ``jobStore`` is started over instead of taken up, and the folder
         /// etags its last finished run kept are ignored (every folder is listed).
         public var startFresh: Bool
@@ -125,10 +128,11 @@ public struct TransferManager: Sendable {
         known: [ItemPath: FolderVersion]? = nil
     ) async throws -> TransferPlan {
         do {
-            return try await TransferPlanner(
+            var planner = TransferPlanner(
                 mode: mode, source: source, destination: destination, pageSize: options.pageSize, listings: options.transfers,
-                computeSourceDigests: options.computeSourceDigests, finished: finished, digests: options.jobStore, known: known
-            ).plan()
+                computeSourceDigests: options.computeSourceDigests, finished: finished, digests: options.jobStore, known: known)
+            planner.limits = options.treeLimits
+            return try await planner.plan()
         } catch {
             throw ProviderError.wrap(error)
         }

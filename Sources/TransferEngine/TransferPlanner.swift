@@ -21,6 +21,8 @@ struct TransferPlanner: Sendable {
     /// The folders the job's last finished run found the same on both sides, with their etags then:
     /// a folder whose etags are still those on both sides is not listed. `nil`: every folder is listed.
     let known: [ItemPath: FolderVersion]?
+    /// How deep and how large the walk may go.
+    var limits = TreeLimits.standard
 
     init(
         mode: TransferMode, source: TransferEndpoint, destination: TransferEndpoint, pageSize: Int?, listings: Int,
@@ -96,8 +98,12 @@ struct TransferPlanner: Sendable {
                 relative: .root, source: source.path, destination: destination.path, destinationExists: destinationRoot != nil,
                 sourceETag: sourceRoot.etag, destinationETag: destinationRoot?.etag)
         ]
+        var depth = 0
         while !level.isEmpty {
             if Task.isCancelled { throw ProviderError(.cancelled, "cancelled while planning") }
+            // The children of this level's folders are `depth` levels below the roots.
+            depth += 1
+            try limits.check(depth: depth, below: source.path)
             var next: [Folder] = []
             for (part, subfolders) in try await compareAll(level) {
                 plan.actions += part.actions
@@ -106,6 +112,7 @@ struct TransferPlanner: Sendable {
                 plan.scan.append(part.scan)
                 next += subfolders
             }
+            try limits.check(entries: plan.scan.entries, below: source.path)
             level = next
         }
         return plan
@@ -141,6 +148,7 @@ struct TransferPlanner: Sendable {
         let destinationItems = folder.destinationExists
             ? try await destination.provider.listAll(folder.destination, pageSize: pageSize, fields: []) : []
         let sourceItems = try await sourceListing
+        plan.scan.entries = sourceItems.count + destinationItems.count
         var existing: [String: Item] = [:]
         for item in destinationItems where existing[names.key(item.name)] == nil { existing[names.key(item.name)] = item }
         var claimed: Set<String> = []

@@ -60,7 +60,7 @@ struct TransferRun: Sendable {
         }
 
         // 2. Folders, parents first: the folders of one depth several at once.
-        let folders = Dictionary(grouping: plan.actions(.createFolder), by: \.destination.segments.count)
+        let folders = Dictionary(grouping: plan.actions(.createFolder), by: \.destination.depth)
         for depth in folders.keys.sorted() {
             try checkCancellation()
             var ready: [TransferAction] = []

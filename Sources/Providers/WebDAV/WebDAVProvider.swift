@@ -194,16 +194,24 @@ public struct WebDAVProvider: StorageProvider {
     /// The item of a listing entry of `folder`: `nil` for the folder itself (which must be one) and
     /// for a child the server answered with an error status; an error for anything not a child.
     private func child(_ entry: DAVListingEntry, of folder: ItemPath) throws -> Item? {
-        let path = try mapper.path(forHref: entry.href)
-        if path == folder {
+        var path = try mapper.path(forHref: entry.href)
+        // The folder itself, in the server's spelling or the caller's (a server that stores NFC
+        // answers a request for an NFD name with the NFC href).
+        if path == folder || (path.depth == folder.depth && path.segments == folder.segments) {
             let selfItem = try makeItem(entry, expected: folder)
             if selfItem.kind != .folder {
                 throw ProviderError(.invalidArgument, "\(folder) is a file, not a folder")
             }
             return nil
         }
-        // `path.parent == folder`, without making the parent.
-        guard path.segments.count == folder.segments.count + 1, path.segments.starts(with: folder.segments) else {
+        guard path.depth == folder.depth + 1 else {
+            throw ProviderError(.invalidResponse, "the listing of \(folder) named \(path), which is not a child")
+        }
+        if path.parent == folder {
+            // The child's path below the caller's folder path, sharing it: the paths of a deep
+            // tree's listings take memory in proportion to its depth, not to its square.
+            path = try folder.appending(path.name)
+        } else if path.parent.segments != folder.segments {
             throw ProviderError(.invalidResponse, "the listing of \(folder) named \(path), which is not a child")
         }
         if let status = entry.status, !(200..<300).contains(status) { return nil }
@@ -213,7 +221,7 @@ public struct WebDAVProvider: StorageProvider {
     /// Sorts `items` by the bytes of their names, checking first whether the server already sent that order.
     static func sortByName(_ items: inout [Item]) {
         // A closure rather than `\.name`: the key path copied every item to read its name.
-        let names = items.map { $0.path.segments.last ?? "" }
+        let names = items.map { $0.path.name }
         if zip(names, names.dropFirst()).allSatisfy({ !bytesPrecede($1, $0) }) { return }
         // Indices are sorted rather than the (large) items, which are then moved into place
         // along the cycles of the permutation: position p receives the item at order[p].

@@ -27,6 +27,7 @@ struct TreeTransferArguments: ParsableArguments {
         help: "Start the job over instead of continuing an unfinished run of it (same source and destination), listing every folder again.")
     var fresh = false
     @OptionGroup var comparison: ComparisonOptions
+    @OptionGroup var treeLimits: TreeLimitOptions
 
     func validate() throws {
         guard transfers >= 1 else { throw ValidationError("--transfers takes a number of 1 or more") }
@@ -38,9 +39,10 @@ struct TreeTransferArguments: ParsableArguments {
         let (sourceProvider, sourcePath) = try await global.open(source)
         let (destinationProvider, destinationPath) = try await global.open(destination)
         // The job's plan and progress live in the cache database, so a killed run continues.
-        let options = TransferManager.Options(
+        var options = TransferManager.Options(
             transfers: transfers, fileRetry: RetryPolicy(maxAttempts: fileAttempts, baseDelay: .milliseconds(500)), dryRun: dryRun,
             maxDelete: maxDelete, computeSourceDigests: !comparison.noSourceDigests, startFresh: fresh)
+        options.treeLimits = treeLimits.limits
         try await TreeTransferJob.run(
             mode, from: TransferEndpoint(sourceProvider, at: sourcePath), to: TransferEndpoint(destinationProvider, at: destinationPath),
             options: options, global: global, maxDelete: maxDelete)
@@ -108,13 +110,15 @@ struct CheckCommand: AsyncParsableCommand {
             """)
     var fresh = false
     @OptionGroup var comparison: ComparisonOptions
+    @OptionGroup var treeLimits: TreeLimitOptions
 
     func run() async throws {
         let (sourceProvider, sourcePath) = try await global.open(source)
         let (destinationProvider, destinationPath) = try await global.open(destination)
         // Digests computed from source files are kept in the cache database, so an unchanged tree is read once.
         let jobs = try TreeTransferJob.jobStore(global)
-        let options = TransferManager.Options(computeSourceDigests: !comparison.noSourceDigests, jobStore: jobs, startFresh: fresh)
+        var options = TransferManager.Options(computeSourceDigests: !comparison.noSourceDigests, jobStore: jobs, startFresh: fresh)
+        options.treeLimits = treeLimits.limits
         let report = try await TransferManager(options: options).check(
             TransferEndpoint(sourceProvider, at: sourcePath), against: TransferEndpoint(destinationProvider, at: destinationPath))
         if global.json {
