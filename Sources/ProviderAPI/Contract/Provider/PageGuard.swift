@@ -27,7 +27,18 @@ import ProviderAPI
 /// ```
 public struct PageGuard: Sendable {
     /// What is being paged, as error messages name it, such as `the listing of /Reports`.
-    public let subject: String
+    public var subject: String {
+        switch named {
+        case .text(let text): return text
+        case .listing(let folder): return "the listing of \(folder)"
+        }
+    }
+    /// The subject, written out only for an error: a folder's path is as long as the tree is deep.
+    private let named: Subject
+    private enum Subject: Sendable {
+        case text(String)
+        case listing(ItemPath)
+    }
     /// The ceilings.
     public let limits: PageLimits
     /// The pages admitted so far.
@@ -45,13 +56,17 @@ public struct PageGuard: Sendable {
 
     /// Creates a guard for one listing or search.
     public init(_ subject: String, limits: PageLimits = .standard) {
-        self.subject = subject
+        self.init(named: .text(subject), limits: limits)
+    }
+
+    private init(named: Subject, limits: PageLimits) {
+        self.named = named
         self.limits = limits
     }
 
     /// A guard for the listing of `folder`.
     public static func listing(of folder: ItemPath, limits: PageLimits = .standard) -> PageGuard {
-        PageGuard("the listing of \(folder)", limits: limits)
+        PageGuard(named: .listing(folder), limits: limits)
     }
 
     /// Admits a page of items (keyed by path), with its cursor to the next page.
