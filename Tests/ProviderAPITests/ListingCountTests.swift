@@ -33,10 +33,12 @@ struct ListingCountTests {
         await expectInvalidResponse("declared a count of -1") { _ = try await negative.listAll("/big") }
     }
 
-    @Test("completeness: counted when the count matched, ended without one, the weakest page's otherwise")
+    @Test("completeness: the pages' own, joined (the weakest page's), once the count matched")
     func completeness() async throws {
         let counted = PagedProvider(pages: { index in
-            ItemPage(items: files(index * 10..<index * 10 + 10), next: index < 2 ? PageCursor(String(index + 1)) : nil, totalCount: 30)
+            ItemPage(
+                items: files(index * 10..<index * 10 + 10), next: index < 2 ? PageCursor(String(index + 1)) : nil, totalCount: 30,
+                completeness: .counted)
         })
         let listed = try await counted.listing("/big")
         #expect(listed.items.count == 30)

@@ -74,10 +74,9 @@ public struct ItemPage: Sendable, Hashable, Codable {
     /// What the adapter knows of the completeness of the listing this page belongs to:
     /// ``ListingCompleteness/partial`` when entries are known to be missing from it,
     /// ``ListingCompleteness/cached`` when it comes from a kept copy, ``ListingCompleteness/counted``
-    /// when the adapter checked it against the server's count; ``ListingCompleteness/ended`` (the
-    /// default) when nothing is known against it. The page loop joins the pages' and upgrades an
-    /// ``ListingCompleteness/ended`` listing to ``ListingCompleteness/counted`` when the
-    /// declared ``totalCount`` matched.
+    /// when the server declared the count (``totalCount``, which the page loop then holds the
+    /// entries to); ``ListingCompleteness/ended`` (the default) when nothing is known against it,
+    /// such as a count the adapter made itself. The page loop joins the pages'.
     public var completeness: ListingCompleteness
 
     /// Creates a page.

@@ -44,8 +44,10 @@ public struct PageGuard: Sendable {
     public let checksCounts: Bool
     /// The count the first page admitted declared (``ItemPage/totalCount``), if it declared one.
     public private(set) var declaredCount: Int?
-    /// The pages' completeness so far, joined (``ListingCompleteness/joined(with:)``).
-    public private(set) var pagesCompleteness: ListingCompleteness = .ended
+    /// The pages' completeness so far, joined (``ListingCompleteness/joined(with:)``);
+    /// ``ListingCompleteness/ended`` before the first page.
+    public var pagesCompleteness: ListingCompleteness { joinedCompleteness ?? .ended }
+    private var joinedCompleteness: ListingCompleteness?
     private var cursors: Set<String> = []
     private var fingerprints: Set<Fingerprint> = []
 
@@ -78,7 +80,7 @@ public struct PageGuard: Sendable {
         // The paths read in place: a `map(\.path)` over the items copied every item (a retain of each of its fields) for its path.
         let items = page.items
         try admit(keys: items.indices.lazy.map { items[$0].path }, cursor: page.next, hasMore: page.next != nil)
-        pagesCompleteness = pagesCompleteness.joined(with: page.completeness)
+        joinedCompleteness = joinedCompleteness.map { $0.joined(with: page.completeness) } ?? page.completeness
         guard checksCounts, let declared = page.totalCount else { return }
         if pages == 1 { declaredCount = declared }
         if declared < 0 {
@@ -91,8 +93,7 @@ public struct PageGuard: Sendable {
     }
 
     /// What the listing admitted so far knows of itself, once its last page is admitted: the
-    /// pages' completeness joined, ``ListingCompleteness/counted`` when the first page declared
-    /// a count that the entries matched.
+    /// pages' completeness joined, after the first page's declared count is checked.
     ///
     /// Call it only for a listing admitted from its first page: the first page's count is of the
     /// whole folder.
@@ -107,7 +108,7 @@ public struct PageGuard: Sendable {
                 .invalidResponse,
                 "\(subject) declared \(declaredCount) entries on its first page but its \(pages) page(s) hold \(entries)")
         }
-        return pagesCompleteness == .ended ? .counted : pagesCompleteness
+        return pagesCompleteness
     }
 
     /// Admits one page given by the keys of its entries (ids or paths: what tells entries apart),

@@ -16,8 +16,8 @@ extension StorageProvider {
     }
 
     /// Every child of `folder`, fetching all pages as ``listAll(_:pageSize:fields:)`` does, and
-    /// what the listing knows of its completeness: the pages' own, joined, and
-    /// ``ListingCompleteness/counted`` when the count the first page declared matched.
+    /// what the listing knows of its completeness: the pages' own, joined, once the count the
+    /// first page declared (``ItemPage/totalCount``) is found to match the entries.
     ///
     /// - Throws: ``ProviderError/Code/invalidResponse`` when the pages repeat, bring nothing new,
     ///   pass ``pageLimits`` or contradict the count they declare (see ``PageGuard``).

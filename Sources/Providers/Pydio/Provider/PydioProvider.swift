@@ -258,7 +258,8 @@ public struct PydioProvider: StorageProvider {
         // on the last page): no count is given where one may be hidden.
         let hidesBin = !settings.showsRecycleBin
             && (hidden || (listing?.folder?.attributes["repo_has_recycle"]).map { !$0.isEmpty && $0 != "false" } ?? false)
-        return ItemPage(items: items, next: next, totalCount: hidesBin ? nil : listing?.page?.count)
+        let count = hidesBin ? nil : listing?.page?.count
+        return ItemPage(items: items, next: next, totalCount: count, completeness: count == nil ? .ended : .counted)
     }
 
     /// The next page of a listing by cursor is the next page number (see ``list(_:page:)``), unless
