@@ -223,7 +223,7 @@ public struct PydioProvider: StorageProvider {
             let children = current.children
             if let position = current.page {
                 pageCount += 1
-                if pageCount == 1 { declared = position.count }
+                if pageCount == 1 { declared = current.declaredCount }
                 if position.total > 0, position.current > position.total {
                     throw ProviderError(
                         .invalidResponse, "the listing of \(folder) is not consistent: page \(position.current) of \(position.total) pages")
@@ -258,7 +258,7 @@ public struct PydioProvider: StorageProvider {
         // on the last page): no count is given where one may be hidden.
         let hidesBin = !settings.showsRecycleBin
             && (hidden || (listing?.folder?.attributes["repo_has_recycle"]).map { !$0.isEmpty && $0 != "false" } ?? false)
-        let count = hidesBin ? nil : listing?.page?.count
+        let count = hidesBin ? nil : listing?.declaredCount
         return ItemPage(items: items, next: next, totalCount: count, completeness: count == nil ? .ended : .counted)
     }
 
