@@ -144,10 +144,11 @@ struct TransferPlanner: Sendable {
     /// Plans one folder's children; returns that part of the plan and the subfolders to walk next.
     private func compare(_ folder: Folder) async throws -> (TransferPlan, [Folder]) {
         var plan = TransferPlan(mode: mode, rule: rule)
-        async let sourceListing = source.provider.listAll(folder.source, pageSize: pageSize, fields: [])
+        async let sourceListing = source.provider.listing(folder.source, pageSize: pageSize, fields: [])
         let destinationItems = folder.destinationExists
             ? try await destination.provider.listAll(folder.destination, pageSize: pageSize, fields: []) : []
-        let sourceItems = try await sourceListing
+        let sourceListed = try await sourceListing
+        let sourceItems = sourceListed.items
         plan.scan.entries = sourceItems.count + destinationItems.count
         var existing: [String: Item] = [:]
         for item in destinationItems where existing[names.key(item.name)] == nil { existing[names.key(item.name)] = item }
@@ -233,7 +234,15 @@ struct TransferPlanner: Sendable {
             FolderScan.Listed(
                 relative: folder.relative, destination: folder.destination, sourceETag: folder.sourceETag,
                 destinationETag: folder.destinationExists ? folder.destinationETag : nil, files: sourceItems.filter { !$0.isFolder }.count))
-        if mode == .sync {
+        if mode == .sync, !sourceListed.completeness.isComplete {
+            // Nothing is deleted on the strength of a source listing that did not prove itself whole.
+            plan.problems.append(
+                TransferFailure(
+                    relativePath: folder.relative,
+                    error: ProviderError(
+                        .preconditionFailed,
+                        "\(folder.source) was read as \(sourceListed.completeness.phrase), not a complete one: nothing in \(folder.destination) is deleted")))
+        } else if mode == .sync {
             for item in destinationItems where !claimed.contains(names.key(item.name)) {
                 plan.actions.append(
                     TransferAction(

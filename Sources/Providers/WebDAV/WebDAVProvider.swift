@@ -151,31 +151,45 @@ public struct WebDAVProvider: StorageProvider {
             guard let position = ListingSnapshots.Position(cursor), position.folder == folder.description else {
                 throw ProviderError(.invalidArgument, "the page cursor does not belong to a listing of \(folder)")
             }
-            var items = await snapshots.items(for: position.snapshot)
-            if items == nil { items = try await fetchChildren(folder, fields: page.fields) }
-            let all = items ?? []
+            var listing = await snapshots.listing(for: position.snapshot)
+            if listing == nil { listing = try await fetchListing(folder, fields: page.fields) }
+            let all = listing ?? ListingSnapshots.Listing(items: [], completeness: .ended)
             return await snapshots.page(all, folder: folder, offset: position.offset, limit: limit, snapshot: position.snapshot)
         }
-        let items = try await fetchChildren(folder, fields: page.fields)
-        guard let limit, items.count > limit else { return ItemPage(items: items, totalCount: items.count) }
-        let snapshot = await snapshots.store(items)
-        return await snapshots.page(items, folder: folder, offset: 0, limit: limit, snapshot: snapshot)
+        let listing = try await fetchListing(folder, fields: page.fields)
+        guard let limit, listing.items.count > limit else {
+            return ItemPage(items: listing.items, totalCount: listing.items.count, completeness: listing.completeness)
+        }
+        let snapshot = await snapshots.store(listing)
+        return await snapshots.page(listing, folder: folder, offset: 0, limit: limit, snapshot: snapshot)
     }
 
-    /// All children of `folder` from one `Depth: 1` PROPFIND, sorted by name.
+    /// All children of `folder` from one `Depth: 1` PROPFIND, sorted by name (``fetchListing(_:fields:)``).
+    func fetchChildren(_ folder: ItemPath, fields: ItemFields = .all) async throws -> [Item] {
+        try await fetchListing(folder, fields: fields).items
+    }
+
+    /// All children of `folder` from one `Depth: 1` PROPFIND, sorted by name, and whether that is
+    /// every child: ``ListingCompleteness/partial`` when the server named a child with an error
+    /// status of its own (it is there, but not described, so it is left out), else
+    /// ``ListingCompleteness/ended`` (a multistatus cut short is refused by the parser).
     ///
     /// Each response becomes an item as soon as it is parsed, so no response outlives its item;
     /// in a large listing the items are made on another core while the parse goes on
     /// (`OverlappedMapper`), with the errors an entry raises in document order.
-    func fetchChildren(_ folder: ItemPath, fields: ItemFields = .all) async throws -> [Item] {
+    func fetchListing(_ folder: ItemPath, fields: ItemFields = .all) async throws -> ListingSnapshots.Listing {
         var children: [Item] = []
         var count = 0
+        var undescribed = 0
         var mapped = OverlappedMapper { [self] (entry: DAVListingEntry) in try child(entry, of: folder) }
         do {
             // Without a dialect, items need only the DAV: properties: they are read as they stream.
             count = try await propfind(
                 folder, depth: "1", body: propfindItemsBody(fields), folder: true, itemFields: dialect == nil,
-                each: { try mapped.add($0) }, settle: { children = try await mapped.finish() })
+                each: { entry in
+                    if let status = entry.status, !(200..<300).contains(status) { undescribed += 1 }
+                    try mapped.add(entry)
+                }, settle: { children = try await mapped.finish() })
         } catch let failure as ProviderError where [400, 403, 404, 405, 409].contains(failure.httpStatus ?? 0) && !folder.isRoot {
             // Apache answers 400 and lighttpd 403 to a collection URL naming a file: say what really is there.
             if let existing = try await itemIfExists(at: folder), existing.kind == .file {
@@ -188,7 +202,8 @@ public struct WebDAVProvider: StorageProvider {
             throw ProviderError(.invalidResponse, "the listing of \(folder) answered no response")
         }
         Self.sortByName(&children)
-        return children
+        // The folder's own entry with an error status is an error (`child(_:of:)`): what is counted here are children.
+        return ListingSnapshots.Listing(items: children, completeness: undescribed > 0 ? .partial : .ended)
     }
 
     /// The item of a listing entry of `folder`: `nil` for the folder itself (which must be one) and

@@ -79,6 +79,7 @@ public struct ProviderAccount: Sendable, Hashable, Codable, CustomStringConverti
 /// ### Paging
 /// - ``pageLimits``
 /// - ``PageGuard``
+/// - ``ListingCompleteness``
 /// - ``pageRequest(after:in:previous:)``
 /// - ``PageLookahead``
 public protocol StorageProvider: Sendable {
