@@ -34,6 +34,7 @@ struct TransferRun: Sendable {
             // Stopped before any change: neither the copies nor the deletions are done.
             report.deletionShareExceeded = true
             report.deletionsSkipped = deletions.count
+            await recorder?.flush()
             return report
         }
         if options.dryRun { return report }
@@ -145,10 +146,9 @@ struct TransferRun: Sendable {
                     if try await backup.keep(action.destination) { backedUp.withLockedValue { $0 += 1 } }
                 } catch {
                     let failure = ProviderError.wrap(error)
+                    let reason = failure.message ?? failure.code.description
                     let error = ProviderError(
-                        failure.code,
-                        "\(action.relativePath) was not overwritten: it could not be moved to the backup folder (\(failure.message ?? failure.code.description))"
-                    )
+                        failure.code, "\(action.relativePath) was not overwritten: it could not be moved to the backup folder (\(reason))")
                     observer?(.finished(action, error))
                     counter.finishAction()
                     return error

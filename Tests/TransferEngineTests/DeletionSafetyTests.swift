@@ -173,6 +173,34 @@ struct DeletionSafetyTests {
         #expect(try server.listing() == before)
     }
 
+    /// A provider whose moves fail with a server error.
+    private struct FailingMoves: ForwardingProvider {
+        let base: any StorageProvider
+        func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
+            throw ProviderError(.server, "no move today")
+        }
+    }
+
+    @Test("an item that cannot be moved to the backup is neither overwritten nor deleted")
+    func backupFailureLosesNothing() async throws {
+        let source = try LocalTree()
+        try source.write("changed.txt", "the new content")
+        try source.write("kept.txt", "kept")
+        let server = try LocalTree()
+        try server.write("dst/changed.txt", "old")
+        try server.write("dst/kept.txt", "kept")
+        try server.sameTime("dst/kept.txt", as: source, "kept.txt")
+        try server.write("dst/extra.txt", "extra")
+        let before = try Self.contents(of: server, below: "dst")
+        let destination = TransferEndpoint(FailingMoves(base: server.provider), at: "/dst")
+        let report = try await TransferManager(options: .testing(maxDeletePercent: nil, backupDirectory: "/backups"))
+            .sync(from: source.endpoint, to: destination)
+        #expect(!report.succeeded)
+        #expect(report.failures.map(\.relativePath) == ["/changed.txt"])
+        #expect(report.backedUp == 0 && report.deleted == 0 && report.deletionsSkipped == 1)
+        #expect(try Self.contents(of: server, below: "dst") == before)
+    }
+
     /// Every file below `folder` of `tree` (its root when `nil`), by its path below it, with its content.
     private static func contents(of tree: LocalTree, below folder: String?) throws -> [String: Data] {
         let base = folder.map { tree.url.appendingPathComponent($0) } ?? tree.url
