@@ -49,9 +49,31 @@ public struct TransferManager: Sendable {
         public var fileRetry: RetryPolicy
         /// Plan and report, change nothing.
         public var dryRun: Bool
-        /// The most items a sync may delete; a plan with more deletes none and reports it
+        /// The most items a sync may delete, counting every file and folder inside a folder it
+        /// deletes (``TransferPlan/deletions``), not the folder alone; a plan with more deletes
+        /// none (items in the way of the source's included), still copies, and reports it
         /// (``TransferReport/deletionLimitExceeded``). `nil`: no limit.
         public var maxDelete: Int?
+        /// The largest share of the destination's files, in percent, that a sync may delete (50 by
+        /// default): a plan that would delete more (``DeletionCount/percentOfFiles``) stops before
+        /// anything is copied, overwritten or deleted, and reports it
+        /// (``TransferReport/deletionShareExceeded``). `nil`: no limit (the command line's `--force`).
+        ///
+        /// The destination's files are those below the job's root: the files the sync leaves,
+        /// replaces or deletes, those inside the folders it deletes included. A destination with no
+        /// file passes whatever the share.
+        public var maxDeletePercent: Double?
+        /// A folder on the destination's provider where a sync moves what it would delete or
+        /// overwrite, and a copy what it would overwrite, instead of losing it; `nil` (the default):
+        /// nothing is kept.
+        ///
+        /// Each run that has something to keep makes a folder of its own inside it, named after the
+        /// time (UTC) the run started (`2026-11-28T02-05-18Z`, `…-2` when that exists), and moves each
+        /// item there under its path below the destination's root (``TransferReport/backupFolder``,
+        /// ``TransferReport/backedUp``). The folder must be outside the destination's tree and the
+        /// source's, and the destination must move (or copy) on the server; else the job is refused
+        /// before anything is listed. A file whose move fails is not overwritten, an item not deleted.
+        public var backupDirectory: ItemPath?
         /// The page size of the listings; `nil` lets each provider choose.
         public var pageSize: Int?
         /// The most bytes held in memory between a file's download and its upload.
@@ -90,8 +112,11 @@ public struct TransferManager: Sendable {
         public init(
             transfers: Int = 4, fileRetry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(500)),
             dryRun: Bool = false, maxDelete: Int? = nil, pageSize: Int? = 1000, pipeCapacity: Int = 4 << 20,
-            computeSourceDigests: Bool = true, jobStore: TransferJobStore? = nil, startFresh: Bool = false
+            computeSourceDigests: Bool = true, jobStore: TransferJobStore? = nil, startFresh: Bool = false,
+            maxDeletePercent: Double? = 50, backupDirectory: ItemPath? = nil
         ) {
+            self.maxDeletePercent = maxDeletePercent
+            self.backupDirectory = backupDirectory
             self.jobStore = jobStore
             self.startFresh = startFresh
             self.computeSourceDigests = computeSourceDigests
@@ -119,20 +144,30 @@ public struct TransferManager: Sendable {
     ///
     /// - Throws: `ProviderError`: the source's or a listing's error; `conflict` when the source
     ///   is a folder and the destination a file.
+    ///
+    /// A sync's plan counts what its deletions take (``TransferPlan/deletions``): every folder it
+    /// would delete is listed down to its last file.
     public func plan(_ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint) async throws -> TransferPlan {
-        try await plan(mode, from: source, to: destination, finished: FinishedFiles())
+        try await plan(mode, from: source, to: destination, finished: FinishedFiles(), countDeletions: true)
     }
 
+    /// The plan; with `countDeletions`, a sync's ``TransferPlan/deletions`` counted (``DeletionCensus``).
     private func plan(
         _ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint, finished: FinishedFiles,
-        known: [ItemPath: FolderVersion]? = nil
+        known: [ItemPath: FolderVersion]? = nil, countDeletions: Bool = false
     ) async throws -> TransferPlan {
         do {
             var planner = TransferPlanner(
                 mode: mode, source: source, destination: destination, pageSize: options.pageSize, listings: options.transfers,
                 computeSourceDigests: options.computeSourceDigests, finished: finished, digests: options.jobStore, known: known)
             planner.limits = options.treeLimits
-            return try await planner.plan()
+            var plan = try await planner.plan()
+            if countDeletions, mode == .sync {
+                plan.deletions = try await DeletionCensus(
+                    provider: destination.provider, pageSize: options.pageSize, concurrency: options.transfers
+                ).count(plan)
+            }
+            return plan
         } catch {
             throw ProviderError.wrap(error)
         }
@@ -141,7 +176,8 @@ public struct TransferManager: Sendable {
     /// Copies the file or the folder's contents at `source` into `destination`: files missing
     /// or different there are sent, nothing is deleted. The folder `destination` is created
     /// (with its parents) when missing; a single file goes into it under its own name when it
-    /// is a folder, else to that path.
+    /// is a folder, else to that path. With a ``Options/backupDirectory``, a file about to be
+    /// overwritten is moved there first.
     ///
     /// - Returns: what was done; per-file failures are in ``TransferReport/failures``.
     /// - Throws: `ProviderError`, when the job cannot be planned or is cancelled.
@@ -151,6 +187,9 @@ public struct TransferManager: Sendable {
 
     /// Makes `destination` like `source`: copies as ``copy(from:to:)`` does, then deletes what the
     /// source does not have, unless a copy failed or the deletions pass ``Options/maxDelete``.
+    /// A sync that would delete more of the destination's files than ``Options/maxDeletePercent``
+    /// allows changes nothing. With a ``Options/backupDirectory``, what it would delete or overwrite
+    /// is moved there instead.
     ///
     /// - Returns: what was done; per-file failures are in ``TransferReport/failures``.
     /// - Throws: `ProviderError`, when the job cannot be planned or is cancelled.
@@ -160,9 +199,14 @@ public struct TransferManager: Sendable {
 
     /// Plans and runs a copy or a sync; with a ``Options/jobStore``, takes up the job's unfinished
     /// run, or starts a new one there.
+    ///
+    /// - Throws: `ProviderError`, when the job cannot be planned or is cancelled; before anything is
+    ///   listed, `invalidArgument` for a ``Options/backupDirectory`` inside either tree, `unsupported`
+    ///   for one on a destination that can neither move nor copy.
     public func run(_ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint) async throws -> TransferReport {
+        if let backup = options.backupDirectory { try BackupFolder.check(backup, source: source, destination: destination) }
         guard let store = options.jobStore else {
-            let plan = try await self.plan(mode, from: source, to: destination)
+            let plan = try await self.plan(mode, from: source, to: destination, finished: FinishedFiles(), countDeletions: true)
             observer?(.planned(plan))
             do {
                 return try await TransferRun(plan: plan, source: source, destination: destination, options: options, observer: observer).run()
@@ -201,7 +245,8 @@ public struct TransferManager: Sendable {
         _ mode: TransferMode, _ source: TransferEndpoint, _ destination: TransferEndpoint, finished: [FinishedFile]?,
         known: [ItemPath: FolderVersion]?, recorder: JobRecorder?
     ) async throws -> TransferReport {
-        let plan = try await self.plan(mode, from: source, to: destination, finished: FinishedFiles(finished ?? []), known: known)
+        let plan = try await self.plan(
+            mode, from: source, to: destination, finished: FinishedFiles(finished ?? []), known: known, countDeletions: true)
         if finished != nil {
             observer?(.resumed(alreadyDone: plan.actions.filter { $0.kind == .skip && $0.reason == .finishedBefore }.count))
         }

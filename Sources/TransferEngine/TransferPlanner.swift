@@ -191,7 +191,7 @@ struct TransferPlanner: Sendable {
                 plan.actions.append(
                     TransferAction(
                         kind: .delete, reason: .kindDiffers, relativePath: relative, source: nil, destination: there.path,
-                        isFolder: there.isFolder))
+                        isFolder: there.isFolder, size: there.isFolder ? nil : there.size))
             }
             let matching = there.flatMap { $0.kind == child.kind ? $0 : nil }
             if child.isFolder {
@@ -247,7 +247,7 @@ struct TransferPlanner: Sendable {
                 plan.actions.append(
                     TransferAction(
                         kind: .delete, reason: .extra, relativePath: try folder.relative.appending(item.name), source: nil,
-                        destination: item.path, isFolder: item.isFolder))
+                        destination: item.path, isFolder: item.isFolder, size: item.isFolder ? nil : item.size))
             }
         }
         await remember(computed)

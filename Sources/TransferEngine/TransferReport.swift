@@ -19,13 +19,26 @@ public struct TransferReport: Sendable, Encodable {
     public var alreadyDone = 0
     /// Whether the job took up an unfinished run of the same job (``TransferManager/Options/jobStore``).
     public var resumed = false
-    /// Items deleted from the destination.
+    /// Items deleted from the destination (a folder with its contents counts as one; what went to
+    /// the backup directory is counted in ``backedUp`` instead).
     public var deleted = 0
-    /// Deletions not done: all of them when the plan has more than the deletion limit, the
-    /// extras when a copy failed (a sync deletes only after every copy succeeded).
+    /// Items of the destination moved into the backup directory instead of being deleted or
+    /// overwritten (``TransferManager/Options/backupDirectory``): a folder with its contents counts as one.
+    public var backedUp = 0
+    /// The folder this run made inside the backup directory, where it moved ``backedUp`` items;
+    /// `nil` when nothing needed keeping.
+    public var backupFolder: ItemPath?
+    /// Deletions not done: all of them when the plan passes a deletion limit, the extras when a
+    /// copy failed (a sync deletes only after every copy succeeded).
     public var deletionsSkipped = 0
-    /// Whether the plan had more deletions than the limit allows.
+    /// Whether the plan deletes more items (files and folders, those inside deleted folders
+    /// included: ``TransferPlan/deletions``) than ``TransferManager/Options/maxDelete`` allows:
+    /// nothing was deleted, the copies were done.
     public var deletionLimitExceeded = false
+    /// Whether the plan deletes a larger share of the destination's files than
+    /// ``TransferManager/Options/maxDeletePercent`` allows: the job stopped before changing anything
+    /// (no copy, no deletion).
+    public var deletionShareExceeded = false
     /// What failed, the plan's problems included.
     public var failures: [TransferFailure] = []
 
@@ -35,8 +48,8 @@ public struct TransferReport: Sendable, Encodable {
         self.dryRun = dryRun
     }
 
-    /// Whether the job did all it should have: no failure and no deletion left undone.
-    public var succeeded: Bool { failures.isEmpty && !deletionLimitExceeded && deletionsSkipped == 0 }
+    /// Whether the job did all it should have: no failure, no deletion left undone, not stopped by a limit.
+    public var succeeded: Bool { failures.isEmpty && !deletionLimitExceeded && !deletionShareExceeded && deletionsSkipped == 0 }
 }
 
 /// What ``TransferManager/check(_:against:)`` found: where the destination is not like the source.

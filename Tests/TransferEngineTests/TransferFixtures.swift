@@ -117,10 +117,13 @@ struct MemoryServer {
 
 /// The options of the tests: quick retries.
 extension TransferManager.Options {
-    static func testing(transfers: Int = 4, dryRun: Bool = false, maxDelete: Int? = nil) -> TransferManager.Options {
+    static func testing(
+        transfers: Int = 4, dryRun: Bool = false, maxDelete: Int? = nil, maxDeletePercent: Double? = 50, backupDirectory: ItemPath? = nil
+    ) -> TransferManager.Options {
         TransferManager.Options(
             transfers: transfers, fileRetry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20)),
-            dryRun: dryRun, maxDelete: maxDelete, pageSize: 3, pipeCapacity: 64 << 10)
+            dryRun: dryRun, maxDelete: maxDelete, pageSize: 3, pipeCapacity: 64 << 10, maxDeletePercent: maxDeletePercent,
+            backupDirectory: backupDirectory)
     }
 }
 

@@ -28,6 +28,14 @@ struct TreeTransferArguments: ParsableArguments {
     var fresh = false
     @OptionGroup var comparison: ComparisonOptions
     @OptionGroup var treeLimits: TreeLimitOptions
+    @Option(
+        help: ArgumentHelp(
+            """
+            A folder on the destination's server (a URL, name:/path or local path, like the destination) where \
+            what would be overwritten (and, for sync, deleted) is moved instead, into a new folder named \
+            after the run's time (UTC); it must be outside the source and destination trees.
+            """, valueName: "target"))
+    var backupDir: String?
 
     func validate() throws {
         guard transfers >= 1 else { throw ValidationError("--transfers takes a number of 1 or more") }
@@ -35,18 +43,37 @@ struct TreeTransferArguments: ParsableArguments {
     }
 
     /// Plans and runs the job, printing as ``TreeTransferPrinter`` does; exits 1 when anything failed.
-    func run(_ mode: TransferMode, maxDelete: Int?) async throws {
+    ///
+    /// `limits` are the deletion limits of a sync (``SyncLimits``); a copy deletes nothing.
+    func run(_ mode: TransferMode, limits: SyncLimits? = nil) async throws {
         let (sourceProvider, sourcePath) = try await global.open(source)
         let (destinationProvider, destinationPath) = try await global.open(destination)
         // The job's plan and progress live in the cache database, so a killed run continues.
         var options = TransferManager.Options(
             transfers: transfers, fileRetry: RetryPolicy(maxAttempts: fileAttempts, baseDelay: .milliseconds(500)), dryRun: dryRun,
-            maxDelete: maxDelete, computeSourceDigests: !comparison.noSourceDigests, startFresh: fresh)
+            maxDelete: limits?.maxDelete, computeSourceDigests: !comparison.noSourceDigests, startFresh: fresh,
+            maxDeletePercent: limits?.percent)
+        if let backupDir {
+            let (backupProvider, backupPath) = try await global.open(backupDir)
+            // Items are moved there on the destination's server: another server would mean sending them.
+            guard backupProvider.account == destinationProvider.account else {
+                throw ValidationError("--backup-dir must be a folder on the destination's server (\(backupDir) is not)")
+            }
+            options.backupDirectory = backupPath
+        }
         options.treeLimits = treeLimits.limits
         try await TreeTransferJob.run(
             mode, from: TransferEndpoint(sourceProvider, at: sourcePath), to: TransferEndpoint(destinationProvider, at: destinationPath),
-            options: options, global: global, maxDelete: maxDelete)
+            options: options, global: global, limits: limits)
     }
+}
+
+/// The deletion limits of `sync` as given on the command line.
+struct SyncLimits: Sendable {
+    /// `--max-delete`: the most files and folders deleted; `nil`: no limit.
+    var maxDelete: Int?
+    /// `--max-delete-percent`; `nil` with `--force`.
+    var percent: Double?
 }
 
 struct TreeCopyCommand: AsyncParsableCommand {
@@ -68,7 +95,7 @@ struct TreeCopyCommand: AsyncParsableCommand {
             """)
     @OptionGroup var arguments: TreeTransferArguments
 
-    func run() async throws { try await arguments.run(.copy, maxDelete: nil) }
+    func run() async throws { try await arguments.run(.copy) }
 }
 
 struct SyncCommand: AsyncParsableCommand {
@@ -77,18 +104,38 @@ struct SyncCommand: AsyncParsableCommand {
         discussion: """
             Copies as `strata copy` does, then deletes from the destination what the source does not \
             have — only when every copy succeeded, and only when the deletions are within --max-delete \
-            (past it, nothing is deleted and the status is 1). Use --dry-run first. Exit status: 0 when \
-            the destination is like the source, 1 when a file failed, deletions were held back or an error \
+            (past it, nothing is deleted and the status is 1). A deleted folder counts with every file and \
+            folder inside it: the folders to delete are listed first, and the summary (and --dry-run) says \
+            how many files, folders and bytes would go. A sync that would delete more than \
+            --max-delete-percent of the destination's files (50 by default) stops before changing anything \
+            (status 1); --force lets it go on. With --backup-dir, what would be deleted or overwritten is \
+            moved there instead. Use --dry-run first. Exit status: 0 when the destination is like the \
+            source, 1 when a file failed, deletions were held back, a limit stopped the sync or an error \
             stopped the job, 64 for a usage error.
             """)
     @OptionGroup var arguments: TreeTransferArguments
-    @Option(help: "The most items the sync may delete; with more to delete it deletes none (default: no limit).") var maxDelete: Int?
+    @Option(
+        help: """
+            The most files and folders the sync may delete, counting everything inside a deleted folder; \
+            with more to delete it deletes none (default: no limit).
+            """)
+    var maxDelete: Int?
+    @Option(
+        help: """
+            The largest share, in percent, of the destination's files the sync may delete (default 50); \
+            with more it stops before changing anything.
+            """)
+    var maxDeletePercent: Double = 50
+    @Flag(help: "Let the sync delete more than --max-delete-percent of the destination's files.") var force = false
 
     func validate() throws {
         if let maxDelete, maxDelete < 0 { throw ValidationError("--max-delete takes a number of 0 or more") }
+        guard (0...100).contains(maxDeletePercent) else { throw ValidationError("--max-delete-percent takes a number from 0 to 100") }
     }
 
-    func run() async throws { try await arguments.run(.sync, maxDelete: maxDelete) }
+    func run() async throws {
+        try await arguments.run(.sync, limits: SyncLimits(maxDelete: maxDelete, percent: force ? nil : maxDeletePercent))
+    }
 }
 
 struct CheckCommand: AsyncParsableCommand {
