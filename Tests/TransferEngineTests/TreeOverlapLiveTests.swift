@@ -28,7 +28,7 @@ struct TreeOverlapLiveTests {
         var components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
         components.host = host
         components.user = user
-        components.path = relative
+        components.percentEncodedPath = relative
         return try #require(components.url)
     }
 
@@ -62,9 +62,10 @@ struct TreeOverlapLiveTests {
         let top = try dav("127.0.0.1", "/\(scratch.name)/src/")
         // Two roots on one server: the sub-folder's provider synced into the parent's.
         await Self.expectRefused { try await manager.sync(from: TransferEndpoint(try dav("127.0.0.1", "/\(scratch.name)/src/b")), to: TransferEndpoint(top)) }
-        // The same server as localhost, with `..` and doubled slashes in the path.
+        // The same server as localhost, with a doubled slash and a percent-escaped name in the path
+        // (a `..` in a WebDAV root is refused by the adapter itself: the server's hrefs never match it).
         await Self.expectRefused {
-            try await manager.sync(from: TransferEndpoint(try dav("localhost", "/\(scratch.name)//src/x/../b/")), to: TransferEndpoint(top))
+            try await manager.sync(from: TransferEndpoint(try dav("localhost", "/\(scratch.name)//src/%62/")), to: TransferEndpoint(top))
         }
         // A user name in one URL only, and another login on the same root: two users can see one tree.
         await Self.expectRefused {
