@@ -85,7 +85,7 @@ public struct TransferManager: Sendable {
         /// Whether a copy or sync whose two targets cannot be told apart by their locations (an
         /// adapter that does not say where its files are, host names that may name one server, two
         /// users' or workspaces' trees on one server) runs without the marker-file probe that
-        /// would tell (``TreeOverlap``); `false` by default. Targets whose locations show them to be
+        /// would tell; `false` by default. Targets whose locations show them to be
         /// one tree, or one inside the other, are refused whatever this says.
         public var assumeNoOverlap: Bool = false
 
