@@ -61,6 +61,8 @@ public struct CachedProvider: StorageProvider {
     }
 
     public var account: ProviderAccount { base.account }
+    /// The wrapped provider's location of the folder (the cache holds no tree of its own).
+    public func location(of path: ItemPath) async throws -> TreeLocation { try await base.location(of: path) }
 
     /// The base provider's.
     public var pageLimits: PageLimits { base.pageLimits }

@@ -107,6 +107,12 @@ public struct TransferManager: Sendable {
         /// Whether an unfinished job in ``jobStore`` is started over instead of taken up, and the folder
         /// etags its last finished run kept are ignored (every folder is listed).
         public var startFresh: Bool
+        /// Whether a copy or sync whose two targets cannot be told apart by their locations (an
+        /// adapter that does not say where its files are, host names that may name one server, two
+        /// users' or workspaces' trees on one server) runs without the marker-file probe that
+        /// would tell; `false` by default. Targets whose locations show them to be
+        /// one tree, or one inside the other, are refused whatever this says.
+        public var assumeNoOverlap: Bool = false
 
         /// Creates options.
         public init(
@@ -200,11 +206,21 @@ public struct TransferManager: Sendable {
     /// Plans and runs a copy or a sync; with a ``Options/jobStore``, takes up the job's unfinished
     /// run, or starts a new one there.
     ///
-    /// - Throws: `ProviderError`, when the job cannot be planned or is cancelled; before anything is
-    ///   listed, `invalidArgument` for a ``Options/backupDirectory`` inside either tree, `unsupported`
-    ///   for one on a destination that can neither move nor copy.
+    /// - Throws: `ProviderError`, when the job cannot be planned or is cancelled; `invalidArgument`,
+    ///   before anything is written, when the two targets are one tree or one is inside the other,
+    ///   however they are spelt (remotes, host aliases, users, links, `..`), or when that cannot be
+    ///   ruled out (see ``Options/assumeNoOverlap``); before anything is listed, `invalidArgument`
+    ///   for a ``Options/backupDirectory`` inside either tree, `unsupported` for one on a
+    ///   destination that can neither move nor copy.
     public func run(_ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint) async throws -> TransferReport {
         if let backup = options.backupDirectory { try BackupFolder.check(backup, source: source, destination: destination) }
+        // Nothing is written or deleted between two spellings of one tree (a dry run does not probe).
+        do {
+            try await TreeOverlap(source: source, destination: destination).check(
+                probe: !options.dryRun, assumeNoOverlap: options.assumeNoOverlap)
+        } catch {
+            throw ProviderError.wrap(error)
+        }
         guard let store = options.jobStore else {
             let plan = try await self.plan(mode, from: source, to: destination, finished: FinishedFiles(), countDeletions: true)
             observer?(.planned(plan))

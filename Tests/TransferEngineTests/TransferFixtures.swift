@@ -127,8 +127,15 @@ extension TransferManager.Options {
     }
 }
 
-/// A provider passed through under another account.
+/// A provider passed through under another account, on a server of its own (a kind of tree named
+/// after the account's server), so that two in-memory servers are not taken for one tree.
 struct OtherAccount: ForwardingProvider {
     let base: any StorageProvider
     let account: ProviderAccount
+
+    func location(of path: ItemPath) async throws -> TreeLocation {
+        var location = try await base.location(of: path)
+        location.server = ServerIdentity(family: "memory at \(account.server)")
+        return location
+    }
 }

@@ -26,6 +26,13 @@ struct TreeTransferArguments: ParsableArguments {
     @Flag(
         help: "Start the job over instead of continuing an unfinished run of it (same source and destination), listing every folder again.")
     var fresh = false
+    @Flag(
+        help: """
+            Run even where the two targets cannot be told apart by their servers and paths and the \
+            marker-file probe that would tell cannot run (a read-only source). Targets found to be one \
+            tree, or one inside the other, are refused whatever this says.
+            """)
+    var assumeNoOverlap = false
     @OptionGroup var comparison: ComparisonOptions
     @OptionGroup var treeLimits: TreeLimitOptions
     @Option(
@@ -62,6 +69,7 @@ struct TreeTransferArguments: ParsableArguments {
             options.backupDirectory = backupPath
         }
         options.treeLimits = treeLimits.limits
+        options.assumeNoOverlap = assumeNoOverlap
         try await TreeTransferJob.run(
             mode, from: TransferEndpoint(sourceProvider, at: sourcePath), to: TransferEndpoint(destinationProvider, at: destinationPath),
             options: options, global: global, limits: limits)
@@ -88,7 +96,11 @@ struct TreeCopyCommand: AsyncParsableCommand {
             modified since the copy), else by size; the rule used is printed. Modified times are carried where the destination can set them; names the \
             destination refuses are mapped to look-alikes (printed as renamed). The job's plan and progress \
             are kept in the cache folder (--cache): run again after being stopped, the same job continues \
-            without sending again the files it finished, and prints how many; --fresh starts it over. Each action is printed \
+            without sending again the files it finished, and prints how many; --fresh starts it over. A tree \
+            is never copied into itself, its parent or its child, whatever the spelling (saved remotes, \
+            host aliases such as 127.0.0.1 and localhost, user names, links, ..): the servers and canonical \
+            paths decide, and where they cannot, a marker file written on each side and looked for from \
+            the other (--assume-no-overlap skips that probe). Each action is printed \
             as it ends (copied, created, deleted; with --dry-run: would copy, …), then a summary; --json \
             prints one report instead. Exit status: 0 when everything was done, 1 when a file failed or an \
             error stopped the job, 64 for a usage error.
