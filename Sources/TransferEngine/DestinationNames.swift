@@ -18,9 +18,7 @@ struct DestinationNames: Sendable {
         return (encoder.encode(name), true)
     }
 
-    /// The key that tells two names on the destination apart.
-    func key(_ name: String) -> String {
-        let stored = rules.stored(name)
-        return rules.caseSensitive ? stored : stored.lowercased()
-    }
+    /// The key that tells two names on the destination apart: `NameRules.key(_:)`, compared by
+    /// its bytes (never `String ==`, which makes the NFC and NFD spellings of a name one).
+    func key(_ name: String) -> NameKey { rules.key(name) }
 }

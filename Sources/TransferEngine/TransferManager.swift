@@ -279,7 +279,10 @@ public struct TransferManager: Sendable {
 
     /// Compares `destination` with `source` without changing anything: files and folders
     /// missing from the destination, extra there, and files that differ by the
-    /// ``SameFileRule`` the two providers allow.
+    /// ``SameFileRule`` the two providers allow. Names are matched as the destination tells them
+    /// apart (`NameRules.key(_:)`: byte-exact, or after its normalisation and case folding;
+    /// ``CheckReport/names`` says which), so two source files the destination would hold as one are
+    /// ``CheckReport/nameConflicts``, never one match.
     ///
     /// With a ``Options/jobStore``, where both providers' folder etags cover their contents
     /// (`Capabilities.Features.recursiveETags`), the folders found the same are recorded with
@@ -290,6 +293,7 @@ public struct TransferManager: Sendable {
         let plan = try await self.plan(.sync, from: source, to: destination, finished: FinishedFiles(), known: known)
         await folders?.record(plan, known: known, wrote: false, destination: destination.provider, concurrency: options.transfers)
         var report = CheckReport(rule: plan.rule)
+        report.names = destination.provider.capabilities.names.identityDescription
         report.matching = plan.filesInUnchangedFolders
         report.mappedNames = plan.mappedNames
         let replaced = Set(plan.actions.filter { $0.kind == .delete && $0.reason == .kindDiffers }.map(\.relativePath))
@@ -303,7 +307,9 @@ public struct TransferManager: Sendable {
             default: report.missing.append(action.relativePath)
             }
         }
-        report.differing += plan.problems.map(\.relativePath)
+        report.nameConflicts = plan.nameConflicts
+        let conflicts = Set(plan.nameConflicts)
+        report.differing += plan.problems.map(\.relativePath).filter { !conflicts.contains($0) }
         return report
     }
 

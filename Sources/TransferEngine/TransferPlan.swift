@@ -23,6 +23,9 @@ public struct TransferPlan: Sendable, Encodable {
     /// The folders listed on the way, and those left unlisted because the job's record showed them
     /// unchanged on both sides (``TransferManager/Options/jobStore``).
     var scan = FolderScan()
+    /// The source items among ``problems`` whose names the destination would make one with
+    /// another's (none of such a group is copied); `check` reports them apart.
+    var nameConflicts: [ItemPath] = []
 
     private enum CodingKeys: String, CodingKey {
         case mode, rule, actions, mappedNames, problems, deletions

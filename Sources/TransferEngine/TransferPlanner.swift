@@ -109,6 +109,7 @@ struct TransferPlanner: Sendable {
                 plan.actions += part.actions
                 plan.mappedNames += part.mappedNames
                 plan.problems += part.problems
+                plan.nameConflicts += part.nameConflicts
                 plan.scan.append(part.scan)
                 next += subfolders
             }
@@ -150,20 +151,49 @@ struct TransferPlanner: Sendable {
         let sourceListed = try await sourceListing
         let sourceItems = sourceListed.items
         plan.scan.entries = sourceItems.count + destinationItems.count
-        var existing: [String: Item] = [:]
-        for item in destinationItems where existing[names.key(item.name)] == nil { existing[names.key(item.name)] = item }
-        var claimed: Set<String> = []
+        // The destination's items by the destination's identity of their names (bytes after its
+        // normalisation and case folding). A key two items hold (a server keeping two spellings it
+        // declares one name) is ambiguous: nothing is written over either.
+        var existing: [NameKey: Item] = [:]
+        var ambiguous: Set<NameKey> = []
+        for item in destinationItems {
+            let key = names.key(item.name)
+            if existing[key] == nil { existing[key] = item } else { ambiguous.insert(key) }
+        }
+        // The source's children under their destination names, and the groups of them the
+        // destination would make one name: each member of a group is a conflict, and none is
+        // copied (whichever went first, the next would overwrite it or fail halfway).
+        let children = sourceItems.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }).map { child in
+            let (name, mapped) = names.name(for: child.name)
+            return (child: child, name: name, mapped: mapped, key: names.key(name))
+        }
+        var group: [NameKey: [String]] = [:]
+        for entry in children { group[entry.key, default: []].append(entry.child.name) }
+        // Every source name keeps what the destination holds under it from a sync's deletions.
+        let claimed = Set(group.keys)
         var next: [Folder] = []
         var computed: [ComputedDigest] = []
-        for child in sourceItems.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+        for (child, name, mapped, key) in children {
             let relative = try folder.relative.appending(child.name)
-            let (name, mapped) = names.name(for: child.name)
-            let key = names.key(name)
-            guard claimed.insert(key).inserted else {
+            if let members = group[key], members.count > 1 {
+                let others = members.filter { !$0.utf8.elementsEqual(child.name.utf8) }.map(Self.spelled)
                 plan.problems.append(
                     TransferFailure(
                         relativePath: relative,
-                        error: ProviderError(.conflict, "\(relative) has the same name on the destination as another item of \(folder.relative)")))
+                        error: ProviderError(
+                            .conflict,
+                            "\(Self.spelled(child.name)) and \(others.joined(separator: ", ")) in \(folder.relative) would be one name on the destination (\(names.rules.identityDescription)): none of them is copied")))
+                plan.nameConflicts.append(relative)
+                continue
+            }
+            if ambiguous.contains(key) {
+                plan.problems.append(
+                    TransferFailure(
+                        relativePath: relative,
+                        error: ProviderError(
+                            .conflict,
+                            "the destination holds several items that are one name with \(relative) (\(names.rules.identityDescription)): none is overwritten")))
+                plan.nameConflicts.append(relative)
                 continue
             }
             let target: ItemPath
@@ -321,5 +351,13 @@ struct TransferPlanner: Sendable {
         } else {
             plan.actions.append(action(.copyFile, .missing))
         }
+    }
+
+    /// `name` quoted, with its non-ASCII scalars spelled out (`"cafe\u{301}.txt"`), so that two
+    /// spellings that print alike differ in a message.
+    private static func spelled(_ name: String) -> String {
+        guard !name.utf8.allSatisfy({ $0 < 0x80 }) else { return name.debugDescription }
+        let scalars = name.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }
+        return "\"" + scalars.joined() + "\""
     }
 }

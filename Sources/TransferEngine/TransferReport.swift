@@ -66,10 +66,16 @@ public struct CheckReport: Sendable, Encodable {
     public var matching = 0
     /// Names the destination cannot store, and what they are expected to be there.
     public var mappedNames: [NameMapping] = []
+    /// How names were matched: as the destination tells them apart (`NameRules.identityDescription`,
+    /// such as `case-sensitive, byte-exact` or `case-insensitive, NFC`).
+    public var names = "case-sensitive, byte-exact"
+    /// Source items whose names the destination would make one with another source item's (only
+    /// their case or Unicode normalisation differs): the destination cannot hold them all.
+    public var nameConflicts: [ItemPath] = []
 
     /// Creates an empty report.
     public init(rule: SameFileRule) { self.rule = rule }
 
     /// Whether the two trees are the same.
-    public var isIdentical: Bool { missing.isEmpty && extra.isEmpty && differing.isEmpty }
+    public var isIdentical: Bool { missing.isEmpty && extra.isEmpty && differing.isEmpty && nameConflicts.isEmpty }
 }

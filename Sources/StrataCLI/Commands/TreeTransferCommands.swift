@@ -186,12 +186,18 @@ struct CheckCommand: AsyncParsableCommand {
             for path in report.missing { Output.line("missing \(TreeTransferPrinter.text(path))") }
             for path in report.extra { Output.line("extra   \(TreeTransferPrinter.text(path))") }
             for path in report.differing { Output.line("differs \(TreeTransferPrinter.text(path))") }
+            for path in report.nameConflicts {
+                Output.line("clashes \(TreeTransferPrinter.text(path)) (the destination would make it one name with another)")
+            }
             for mapping in report.mappedNames {
                 Output.line("renamed \(TreeTransferPrinter.text(mapping.relativePath)) → \(mapping.destinationName) (the destination refuses the name)")
             }
             Output.line("compared by \(report.rule)")
+            Output.line("names compared as the destination does: \(report.names)")
+            let clashes = report.nameConflicts.isEmpty ? "" : ", \(report.nameConflicts.count) name conflicts"
             Output.line(
-                "\(report.matching) matching, \(report.missing.count) missing, \(report.extra.count) extra, \(report.differing.count) differing")
+                "\(report.matching) matching, \(report.missing.count) missing, \(report.extra.count) extra, \(report.differing.count) differing"
+                    + clashes)
         }
         if !report.isIdentical { throw ExitCode(1) }
     }

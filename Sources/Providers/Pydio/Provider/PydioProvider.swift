@@ -29,7 +29,8 @@ public struct PydioProvider: StorageProvider {
     let uploadCheckpoints: (any UploadCheckpoints)?
 
     /// What Pydio supports through this adapter: no etags, digests or preconditions; names
-    /// without `? " | \`, a leading space or a leading dot, stored in NFC. Search by name only:
+    /// without `? " | \`, a leading space or a leading dot, stored in NFC, and case-sensitive (the
+    /// server looks paths up byte for byte on its disk: `A.txt` and `a.txt` are two files). Search by name only:
     /// full text is added when ``Configuration/indexesContent`` says the workspace indexes contents
     /// (nothing in the server's registry tells; a stock "My Files" does not, recording 60).
     public static let standardCapabilities = Capabilities(
@@ -37,7 +38,7 @@ public struct PydioProvider: StorageProvider {
         modifiedTimePrecision: .seconds(1), shareKinds: [.publicLink],
         names: NameRules(
             forbiddenCharacters: ["?", "\"", "|", "\\"], allowsLeadingSpace: false, allowsDotFiles: false,
-            normalization: .nfc, caseSensitive: false, maxNameBytes: 255))
+            normalization: .nfc, caseSensitive: true, maxNameBytes: 255))
 
     /// Creates a provider, reading `configuration`'s string options as ``PydioProviderFactory`` does
     /// (see ``PydioProvider/Configuration``); nothing is sent until the first call.
