@@ -56,10 +56,16 @@ public struct TransferManager: Sendable {
         public var pageSize: Int?
         /// The most bytes held in memory between a file's download and its upload.
         public var pipeCapacity: Int
-        /// Whether a digest that only the destination declares is computed on the source, by
-        /// reading each source file whose size matches its destination file (``SameFileRule``);
-        /// `true` by default. Off, such a pair is compared by size and modified time, or size.
+        /// Whether a digest that only one side declares is computed on the other side, by reading
+        /// each of its files whose size matches the file on the side that declares it
+        /// (``SameFileRule``; the name is older than the rule, which is the same whichever side is the
+        /// source); `true` by default. Off, such a pair is compared by size and modified time, or size.
         public var computeSourceDigests: Bool
+        /// How strongly files are compared: what the listings allow (the default), content by
+        /// digests declared or computed (``SameFileRule/Comparison/checksum``: `--checksum`), or
+        /// content read from both files (``SameFileRule/Comparison/content``: `check --download`,
+        /// which also lists every folder, whatever a job's record says).
+        public var comparison: SameFileRule.Comparison = .listings
         /// Where jobs keep their plan and progress, and computed source digests; `nil` (the
         /// default): nothing is kept, and every run plans from the listings alone.
         ///
@@ -127,7 +133,8 @@ public struct TransferManager: Sendable {
         do {
             return try await TransferPlanner(
                 mode: mode, source: source, destination: destination, pageSize: options.pageSize, listings: options.transfers,
-                computeSourceDigests: options.computeSourceDigests, finished: finished, digests: options.jobStore, known: known
+                computeSourceDigests: options.computeSourceDigests, finished: finished, digests: options.jobStore, known: known,
+                comparison: options.comparison
             ).plan()
         } catch {
             throw ProviderError.wrap(error)
@@ -214,18 +221,24 @@ public struct TransferManager: Sendable {
 
     /// Compares `destination` with `source` without changing anything: files and folders
     /// missing from the destination, extra there, and files that differ by the
-    /// ``SameFileRule`` the two providers allow.
+    /// ``SameFileRule`` the two providers allow (the same rule whichever is the source), or by
+    /// their content with ``Options/comparison``. The report says how the matching files were
+    /// compared (``CheckReport/matchedBy``): those found the same by sizes or times only were not
+    /// compared by content.
     ///
     /// With a ``Options/jobStore``, where both providers' folder etags cover their contents
     /// (`Capabilities.Features.recursiveETags`), the folders found the same are recorded with
     /// their etags, and the next check of the same two folders lists only those that changed since.
     public func check(_ source: TransferEndpoint, against destination: TransferEndpoint) async throws -> CheckReport {
         let folders = options.jobStore.flatMap { folderRecord(Self.key("check", source, destination), $0, source, destination) }
-        let known = options.startFresh ? nil : await folders?.known()
+        // A content comparison reads every file, whatever an earlier check recorded.
+        let known = options.startFresh || options.comparison == .content ? nil : await folders?.known()
         let plan = try await self.plan(.sync, from: source, to: destination, finished: FinishedFiles(), known: known)
         await folders?.record(plan, known: known, wrote: false, destination: destination.provider, concurrency: options.transfers)
         var report = CheckReport(rule: plan.rule)
         report.matching = plan.filesInUnchangedFolders
+        report.unlisted = plan.filesInUnchangedFolders
+        report.matchedBy = plan.matchedBy
         report.mappedNames = plan.mappedNames
         let replaced = Set(plan.actions.filter { $0.kind == .delete && $0.reason == .kindDiffers }.map(\.relativePath))
         for action in plan.actions {
@@ -255,7 +268,7 @@ public struct TransferManager: Sendable {
     ) -> FolderRecord? {
         let rule = SameFileRule.choose(
             source: source.provider.capabilities, destination: destination.provider.capabilities,
-            computingOnSource: options.computeSourceDigests)
+            computingDigests: options.computeSourceDigests, comparison: options.comparison)
         return FolderRecord(key, store: store, source: source, destination: destination, rule: rule)
     }
 }

@@ -19,9 +19,13 @@ public struct TransferPlan: Sendable, Encodable {
     /// The folders listed on the way, and those left unlisted because the job's record showed them
     /// unchanged on both sides (``TransferManager/Options/jobStore``).
     var scan = FolderScan()
+    /// How the files found the same on both sides were compared: by content, or by sizes and
+    /// times only (files skipped as finished by an interrupted run, and files below folders left
+    /// unlisted, are not counted).
+    public var matchedBy = ComparisonCounts()
 
     private enum CodingKeys: String, CodingKey {
-        case mode, rule, actions, mappedNames, problems
+        case mode, rule, actions, mappedNames, problems, matchedBy
     }
 
     /// Creates a plan.
