@@ -87,8 +87,9 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
     public var kind: Kind
     /// The digest compared, for `digest`, `checksum` and `content`.
     public var algorithm: DigestAlgorithm?
-    /// The sides whose files are read to compute ``algorithm`` (only files whose size matches the
-    /// other side's file; for `content`, both sides and every file).
+    /// The sides that do not declare ``algorithm``, whose files are read to compute it (only files
+    /// whose size matches the other side's file; for `content`, both sides and every file; for
+    /// `checksum`, also a file of the other side whose listing left the digest out).
     public var computedOn: Set<Side>
     /// For `sizeAndNotNewer` (and a `digest` rule falling back to it): the side that cannot set
     /// modified times, whose file must not be older than the other's.
@@ -132,16 +133,13 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
         case .content:
             return SameFileRule(kind: .content, algorithm: .sha256, computedOn: [.source, .destination])
         case .checksum:
-            if let commonAlgorithm, Digester(commonAlgorithm) != nil || oneSided == nil {
-                // Computed where a listing leaves it out, when Strata can compute it.
-                let sides: Set<Side> = Digester(commonAlgorithm) == nil ? [] : [.source, .destination]
-                return SameFileRule(kind: .checksum, algorithm: commonAlgorithm, computedOn: sides)
-            }
-            let algorithm = oneSided ?? .sha256
+            // A digest both declare that Strata can compute where a listing leaves it out, else the
+            // preferred one either declares, else SHA-256 computed on both sides.
+            let algorithm = commonAlgorithm.flatMap { Digester($0) != nil ? $0 : nil } ?? oneSided ?? commonAlgorithm ?? .sha256
             var sides: Set<Side> = []
             if !declared.source.contains(algorithm) { sides.insert(.source) }
             if !declared.destination.contains(algorithm) { sides.insert(.destination) }
-            return SameFileRule(kind: .checksum, algorithm: algorithm, computedOn: sides.isEmpty ? [.source, .destination] : sides)
+            return SameFileRule(kind: .checksum, algorithm: algorithm, computedOn: sides)
         case .listings:
             let time = timeRule(source: source, destination: destination)
             if let commonAlgorithm {
@@ -212,7 +210,7 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
     public var description: String {
         let computed: String
         switch (computedOn.contains(.source), computedOn.contains(.destination)) {
-        case (true, true): computed = " (computed on both sides where missing)"
+        case (true, true): computed = " (computed on both sides)"
         case (true, false): computed = " (computed on the source)"
         case (false, true): computed = " (computed on the destination)"
         case (false, false): computed = ""

@@ -263,14 +263,14 @@ struct TransferPlanner: Sendable {
     private func withDigests(
         _ file: Item, _ other: Item, into computed: inout ComputedDigests
     ) async throws -> (source: Item, destination: Item) {
-        guard let algorithm = rule.algorithm, !rule.computedOn.isEmpty, file.size == nil || other.size == nil || file.size == other.size
+        guard let algorithm = rule.algorithm, !rule.computedOn.isEmpty || rule.comparesContent,
+            file.size == nil || other.size == nil || file.size == other.size
         else { return (file, other) }
         let needs = { (side: SameFileRule.Side, item: Item, paired: Item) -> Bool in
-            guard rule.computedOn.contains(side) else { return false }
             switch rule.kind {
             case .content: return true
             case .checksum: return item.digests[algorithm] == nil
-            default: return item.digests[algorithm] == nil && paired.digests[algorithm] != nil
+            default: return rule.computedOn.contains(side) && item.digests[algorithm] == nil && paired.digests[algorithm] != nil
             }
         }
         let cached = rule.kind != .content

@@ -27,6 +27,18 @@ struct ContentComparisonTests {
         }
     }
 
+    /// A server that declares digests but whose listings leave them out.
+    struct DroppedDigests: ForwardingProvider {
+        let base: any StorageProvider
+        let account = ProviderAccount(kind: "memory", server: "http://dropped")
+
+        func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage {
+            var listed = try await base.list(folder, page: page)
+            listed.items = listed.items.map { var item = $0; item.digests = [:]; return item }
+            return listed
+        }
+    }
+
     /// Rewrites `relative` in `tree` with `text` (the same size), its modified time set back to what it was.
     static func rewriteKeepingTime(_ tree: LocalTree, _ relative: String, _ text: String) throws {
         let path = tree.url.appendingPathComponent(relative).path
@@ -99,6 +111,30 @@ struct ContentComparisonTests {
         #expect(checksum.plan.actions(.copyFile).map(\.relativePath) == ["/docs/readme.md"])
         #expect(checksum.plan.matchedBy == ComparisonCounts(content: 8))
         #expect(try destination.read("docs/readme.md") == Data("# read me\n".utf8))
+    }
+
+    @Test("--checksum computes a digest a listing left out, even on the side that declares it: never size and time alone")
+    func checksumComputesWhatListingsLeaveOut() async throws {
+        let server = MemoryServer()
+        let dropped = DroppedDigests(base: server.provider)
+        let local = try LocalTree()
+        try local.write("same.txt", "same")
+        try local.write("changed.txt", "abcdef")
+        let when = Date(timeIntervalSince1970: 1_700_000_000)
+        for name in ["same.txt", "changed.txt"] {
+            try FileManager.default.setAttributes([.modificationDate: when], ofItemAtPath: local.url.appendingPathComponent(name).path)
+        }
+        _ = try await server.provider.upload(data: Data("same".utf8), to: "/same.txt", options: UploadOptions(modified: when))
+        _ = try await server.provider.upload(data: Data("abcdeF".utf8), to: "/changed.txt", options: UploadOptions(modified: when))
+        let fallback = try await TransferManager(options: .testing()).check(TransferEndpoint(dropped), against: local.endpoint)
+        #expect(fallback.isIdentical && fallback.contentNotCompared == 2)
+        var options = TransferManager.Options.testing()
+        options.comparison = .checksum
+        let check = try await TransferManager(options: options).check(TransferEndpoint(dropped), against: local.endpoint)
+        #expect(check.rule == SameFileRule(kind: .checksum, algorithm: .sha256, computedOn: [.destination]))
+        #expect(check.differing == ["/changed.txt"])
+        #expect(check.matchedBy == ComparisonCounts(content: 1))
+        #expect(server.counting.count(of: "GET") == 2)
     }
 
     @Test("--checksum computes a digest where a side lacks it, on both sides, and keeps it: an unchanged tree is read once")
