@@ -6,7 +6,8 @@ import ProviderAPI
 public struct ComparisonCounts: Sendable, Hashable, Encodable {
     /// Pairs found the same by a digest (declared or computed) or by reading both files.
     public var content = 0
-    /// Pairs found the same by their sizes and modified times, content not compared.
+    /// Pairs found the same by their sizes and modified times, content not compared (a digest kept
+    /// from an earlier read of a file of the same size, modified time and etag counts here).
     public var sizeAndModified = 0
     /// Pairs found the same by their sizes alone, content not compared.
     public var size = 0

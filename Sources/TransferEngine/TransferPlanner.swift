@@ -207,7 +207,7 @@ struct TransferPlanner: Sendable {
                     plan.actions.append(action(.skip, .finishedBefore, matching.path))
                     continue
                 }
-                let compared: (source: Item, destination: Item)
+                let compared: (source: Item, destination: Item, recalled: Bool)
                 do {
                     compared = try await withDigests(child, matching, into: &computed)
                 } catch {
@@ -215,7 +215,7 @@ struct TransferPlanner: Sendable {
                     continue
                 }
                 let verdict = rule.compare(compared.source, compared.destination)
-                if verdict.same { plan.matchedBy.add(verdict.basis) }
+                if verdict.same { plan.matchedBy.add(compared.recalled ? .sizeAndModified : verdict.basis) }
                 var planned = action(verdict.same ? .skip : .copyFile, verdict.same ? nil : .differs, matching.path)
                 planned.sourceDigest = rule.algorithm.flatMap { compared.source.digests[$0] }
                 plan.actions.append(planned)
@@ -259,13 +259,15 @@ struct TransferPlanner: Sendable {
     /// computes it on their side and the comparison needs it (the sizes do not already tell the
     /// two apart): by default, a file lacking a digest the other file carries; with `checksum`,
     /// any file lacking it; with `content`, both files, read again whatever the listings say.
-    /// Digests computed are added to `computed` (never for `content`).
+    /// Digests computed are added to `computed` (never for `content`); `recalled` tells that a
+    /// digest was taken from the store for the same size, time and etag instead of read (by
+    /// default only: `checksum` and `content` always read).
     private func withDigests(
         _ file: Item, _ other: Item, into computed: inout ComputedDigests
-    ) async throws -> (source: Item, destination: Item) {
+    ) async throws -> (source: Item, destination: Item, recalled: Bool) {
         guard let algorithm = rule.algorithm, !rule.computedOn.isEmpty || rule.comparesContent,
             file.size == nil || other.size == nil || file.size == other.size
-        else { return (file, other) }
+        else { return (file, other, false) }
         let needs = { (side: SameFileRule.Side, item: Item, paired: Item) -> Bool in
             switch rule.kind {
             case .content: return true
@@ -273,46 +275,47 @@ struct TransferPlanner: Sendable {
             default: return rule.computedOn.contains(side) && item.digests[algorithm] == nil && paired.digests[algorithm] != nil
             }
         }
-        let cached = rule.kind != .content
+        // A digest kept for the same size, time and etag is not content: --checksum reads again.
+        let (recall, keep) = (rule.kind == .digest, rule.kind != .content)
         let (readSource, readDestination) = (needs(.source, file, other), needs(.destination, other, file))
         // Both sides read at once where both are read (a content comparison).
-        async let left: (Item, ComputedDigest?) =
-            readSource ? withDigest(file, algorithm, from: source.provider, cached: cached) : (file, nil)
-        async let right: (Item, ComputedDigest?) =
-            readDestination ? withDigest(other, algorithm, from: destination.provider, cached: cached) : (other, nil)
-        let (sourceFile, sourceDigest) = try await left
-        let (destinationFile, destinationDigest) = try await right
+        async let left: (Item, ComputedDigest?, Bool) =
+            readSource ? withDigest(file, algorithm, from: source.provider, recall: recall, keep: keep) : (file, nil, false)
+        async let right: (Item, ComputedDigest?, Bool) =
+            readDestination ? withDigest(other, algorithm, from: destination.provider, recall: recall, keep: keep) : (other, nil, false)
+        let (sourceFile, sourceDigest, sourceRecalled) = try await left
+        let (destinationFile, destinationDigest, destinationRecalled) = try await right
         if let sourceDigest { computed.source.append(sourceDigest) }
         if let destinationDigest { computed.destination.append(destinationDigest) }
-        return (sourceFile, destinationFile)
+        return (sourceFile, destinationFile, sourceRecalled || destinationRecalled)
     }
 
     /// `file` with `algorithm`'s digest computed by reading it from `provider` (streamed: only the
     /// running digest is held).
     ///
-    /// With a store and `cached`, a digest computed earlier from the same version of the file
+    /// With a store and `recall`, a digest computed earlier from the same version of the file
     /// (size, modified time and etag; a file with neither a modified time nor an etag is always
-    /// read) is taken from it instead of reading the file; a digest computed now is returned to be
-    /// kept there. Without `cached` (a content comparison), the file is always read and nothing kept.
+    /// read) is taken from it instead of reading the file (and the third value is `true`); with
+    /// `keep`, a digest computed now is returned to be kept there.
     private func withDigest(
-        _ file: Item, _ algorithm: DigestAlgorithm, from provider: any StorageProvider, cached: Bool
-    ) async throws -> (Item, ComputedDigest?) {
+        _ file: Item, _ algorithm: DigestAlgorithm, from provider: any StorageProvider, recall: Bool, keep: Bool
+    ) async throws -> (Item, ComputedDigest?, Bool) {
         var computed = file
         computed.digests[algorithm] = nil
-        guard let sink = DigestSink(algorithm) else { return (computed, nil) }
+        guard let sink = DigestSink(algorithm) else { return (computed, nil, false) }
         let version = FileFingerprint(size: file.size, modified: file.modified, etag: file.etag)
-        let memorable = cached && digests != nil && (file.modified != nil || file.etag != nil)
-        if memorable, let digests,
+        let memorable = digests != nil && (file.modified != nil || file.etag != nil)
+        if recall, memorable, let digests,
             let known = try? await digests.digest(of: file.path, account: provider.account, algorithm: algorithm, version: version)
         {
             computed.digests[algorithm] = known
-            return (computed, nil)
+            return (computed, nil, true)
         }
         _ = try await provider.download(file.path, to: sink, options: DownloadOptions())
         let digest = await sink.digest
         computed.digests[algorithm] = digest
-        guard memorable, let digest else { return (computed, nil) }
-        return (computed, ComputedDigest(path: file.path, algorithm: algorithm, digest: digest, version: version))
+        guard keep, memorable, let digest else { return (computed, nil, false) }
+        return (computed, ComputedDigest(path: file.path, algorithm: algorithm, digest: digest, version: version), false)
     }
 
     /// A single file: into the destination folder under its own name, or onto the destination path.
@@ -344,7 +347,7 @@ struct TransferPlanner: Sendable {
             let compared = try await withDigests(file, there, into: &computed)
             await remember(computed)
             let verdict = rule.compare(compared.source, compared.destination)
-            if verdict.same { plan.matchedBy.add(verdict.basis) }
+            if verdict.same { plan.matchedBy.add(compared.recalled ? .sizeAndModified : verdict.basis) }
             var planned = verdict.same ? action(.skip, nil) : action(.copyFile, .differs)
             planned.sourceDigest = rule.algorithm.flatMap { compared.source.digests[$0] }
             plan.actions.append(planned)

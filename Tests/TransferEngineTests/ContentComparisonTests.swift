@@ -137,27 +137,68 @@ struct ContentComparisonTests {
         #expect(server.counting.count(of: "GET") == 2)
     }
 
-    @Test("--checksum computes a digest where a side lacks it, on both sides, and keeps it: an unchanged tree is read once")
-    func checksumRemembersBothSides() async throws {
+    /// A job store in a fresh cache folder, removed with the value.
+    final class Jobs: Sendable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-jobs-\(UUID().uuidString)", isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = TransferJobStore(cache: try CacheStore(directory: folder))
+        let store: TransferJobStore
+
+        init() throws { store = TransferJobStore(cache: try CacheStore(directory: folder)) }
+
+        deinit { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    @Test("--checksum reads the files on every run, never a digest kept for the same size and time: a same-size file with its time set back is sent again")
+    func checksumNeverRecalls() async throws {
+        let jobs = try Jobs()
+        let source = try LocalTree()
+        try source.fillSample()
+        let destination = try LocalTree()
+        var options = TransferManager.Options.testing()
+        options.comparison = .checksum
+        options.jobStore = jobs.store
+        let manager = TransferManager(options: options)
+        #expect(try await manager.sync(from: source.endpoint, to: destination.endpoint).filesCopied == 9)
+        // Computes (and keeps) both sides' digests.
+        let second = try await manager.sync(from: source.endpoint, to: destination.endpoint)
+        #expect(second.plan.changesNothing && second.plan.matchedBy == ComparisonCounts(content: 9))
+        try Self.rewriteKeepingTime(destination, "docs/readme.md", "# READ ME\n")
+        let third = try await manager.sync(from: source.endpoint, to: destination.endpoint)
+        #expect(third.plan.actions(.copyFile).map(\.relativePath) == ["/docs/readme.md"])
+        #expect(try destination.read("docs/readme.md") == Data("# read me\n".utf8))
+
+        // Between servers: each run reads both sides' files again.
         var capabilities = InMemoryProvider.basicCapabilities
         capabilities.features.insert(.setModifiedTime)
         let left = MemoryServer(capabilities: capabilities, host: "left")
         let right = MemoryServer(capabilities: capabilities, host: "right")
         for index in 0..<4 { _ = try await left.provider.upload(data: Data("file \(index)".utf8), to: try ItemPath("/f\(index).txt")) }
-        var options = TransferManager.Options.testing()
-        options.comparison = .checksum
-        options.jobStore = store
-        let manager = TransferManager(options: options)
         #expect(try await manager.copy(from: left.endpoint, to: right.endpoint).filesCopied == 4)
-        let (leftReads, rightReads) = (left.counting.count(of: "GET"), right.counting.count(of: "GET"))
-        let second = try await manager.copy(from: left.endpoint, to: right.endpoint)
-        #expect(second.plan.changesNothing && second.plan.matchedBy.content == 4)
-        #expect(left.counting.count(of: "GET") == leftReads + 4 && right.counting.count(of: "GET") == rightReads + 4)
-        let third = try await manager.copy(from: left.endpoint, to: right.endpoint)
-        #expect(third.plan.changesNothing && third.plan.matchedBy.content == 4)
-        #expect(left.counting.count(of: "GET") == leftReads + 4 && right.counting.count(of: "GET") == rightReads + 4)
+        for run in 1...2 {
+            let (leftReads, rightReads) = (left.counting.count(of: "GET"), right.counting.count(of: "GET"))
+            let again = try await manager.copy(from: left.endpoint, to: right.endpoint)
+            #expect(again.plan.changesNothing && again.plan.matchedBy.content == 4, "run \(run)")
+            #expect(left.counting.count(of: "GET") == leftReads + 4 && right.counting.count(of: "GET") == rightReads + 4, "run \(run)")
+        }
+    }
+
+    @Test("a digest kept from an earlier read of the same size, time and etag spares the read, and check counts that file as compared by size and time")
+    func recalledDigestIsNotContent() async throws {
+        let jobs = try Jobs()
+        let local = try LocalTree()
+        try local.fillSample()
+        var md5 = InMemoryProvider.basicCapabilities
+        md5.features.formUnion([.digests, .setModifiedTime])
+        md5.digestAlgorithms = [.md5]
+        let server = MemoryServer(capabilities: md5, host: "server")
+        var options = TransferManager.Options.testing()
+        options.jobStore = jobs.store
+        let manager = TransferManager(options: options)
+        #expect(try await manager.copy(from: local.endpoint, to: server.endpoint).succeeded)
+        let first = try await manager.check(local.endpoint, against: server.endpoint)
+        #expect(first.rule.algorithm == .md5 && first.rule.computedOn == [.source])
+        #expect(first.matchedBy == ComparisonCounts(content: 9) && first.contentNotCompared == 0)
+        let second = try await manager.check(local.endpoint, against: server.endpoint)
+        #expect(second.isIdentical)
+        #expect(second.matchedBy == ComparisonCounts(sizeAndModified: 9) && second.contentNotCompared == 9)
     }
 }
