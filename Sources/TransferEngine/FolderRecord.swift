@@ -31,7 +31,10 @@ struct FolderRecord: Sendable {
         self.key = key
         self.store = store
         sides = [source.provider, destination.provider]
-        settings = "rule=\(rule.kind.rawValue) algorithm=\(rule.algorithm?.rawValue ?? "-") computed=\(rule.computedOnSource) tolerance=\(rule.tolerance.map { "\($0)" } ?? "-")"
+        let computed = [SameFileRule.Side.source, .destination].filter(rule.computedOn.contains).map(\.rawValue).joined(separator: "+")
+        settings =
+            "rule=\(rule.kind.rawValue) algorithm=\(rule.algorithm?.rawValue ?? "-") computed=\(computed.isEmpty ? "-" : computed) "
+            + "later=\(rule.laterSide?.rawValue ?? "-") tolerance=\(rule.tolerance.map { "\($0)" } ?? "-")"
     }
 
     /// The folders recorded by the job's last finished run (a record that cannot be read is none:

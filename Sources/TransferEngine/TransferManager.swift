@@ -78,10 +78,16 @@ public struct TransferManager: Sendable {
         public var pageSize: Int?
         /// The most bytes held in memory between a file's download and its upload.
         public var pipeCapacity: Int
-        /// Whether a digest that only the destination declares is computed on the source, by
-        /// reading each source file whose size matches its destination file (``SameFileRule``);
-        /// `true` by default. Off, such a pair is compared by size and modified time, or size.
+        /// Whether a digest that only one side declares is computed on the other side, by reading
+        /// each of its files whose size matches the file on the side that declares it
+        /// (``SameFileRule``; the name is older than the rule, which is the same whichever side is the
+        /// source); `true` by default. Off, such a pair is compared by size and modified time, or size.
         public var computeSourceDigests: Bool
+        /// How strongly files are compared: what the listings allow (the default), content by
+        /// digests declared or computed (``SameFileRule/Comparison/checksum``: `--checksum`), or
+        /// content read from both files (``SameFileRule/Comparison/content``: `check --download`,
+        /// which also lists every folder, whatever a job's record says).
+        public var comparison: SameFileRule.Comparison = .listings
         /// Where jobs keep their plan and progress, and computed source digests; `nil` (the
         /// default): nothing is kept, and every run plans from the listings alone.
         ///
@@ -165,7 +171,8 @@ public struct TransferManager: Sendable {
         do {
             var planner = TransferPlanner(
                 mode: mode, source: source, destination: destination, pageSize: options.pageSize, listings: options.transfers,
-                computeSourceDigests: options.computeSourceDigests, finished: finished, digests: options.jobStore, known: known)
+                computeSourceDigests: options.computeSourceDigests, finished: finished, digests: options.jobStore, known: known,
+                comparison: options.comparison)
             planner.limits = options.treeLimits
             var plan = try await planner.plan()
             if countDeletions, mode == .sync {
@@ -279,22 +286,28 @@ public struct TransferManager: Sendable {
 
     /// Compares `destination` with `source` without changing anything: files and folders
     /// missing from the destination, extra there, and files that differ by the
-    /// ``SameFileRule`` the two providers allow. Names are matched as the destination tells them
-    /// apart (`NameRules.key(_:)`: byte-exact, or after its normalisation and case folding;
-    /// ``CheckReport/names`` says which), so two source files the destination would hold as one are
-    /// ``CheckReport/nameConflicts``, never one match.
+    /// ``SameFileRule`` the two providers allow (the same rule whichever is the source), or by
+    /// their content with ``Options/comparison``. The report says how the matching files were
+    /// compared (``CheckReport/matchedBy``): those found the same by sizes or times only were not
+    /// compared by content. Names are matched as the destination tells them apart
+    /// (`NameRules.key(_:)`: byte-exact, or after its normalisation and case folding;
+    /// ``CheckReport/names`` says which), so two source files the destination would hold as one
+    /// are ``CheckReport/nameConflicts``, never one match.
     ///
     /// With a ``Options/jobStore``, where both providers' folder etags cover their contents
     /// (`Capabilities.Features.recursiveETags`), the folders found the same are recorded with
     /// their etags, and the next check of the same two folders lists only those that changed since.
     public func check(_ source: TransferEndpoint, against destination: TransferEndpoint) async throws -> CheckReport {
         let folders = options.jobStore.flatMap { folderRecord(Self.key("check", source, destination), $0, source, destination) }
-        let known = options.startFresh ? nil : await folders?.known()
+        // A content comparison reads every file, whatever an earlier check recorded.
+        let known = options.startFresh || options.comparison == .content ? nil : await folders?.known()
         let plan = try await self.plan(.sync, from: source, to: destination, finished: FinishedFiles(), known: known)
         await folders?.record(plan, known: known, wrote: false, destination: destination.provider, concurrency: options.transfers)
         var report = CheckReport(rule: plan.rule)
         report.names = destination.provider.capabilities.names.identityDescription
         report.matching = plan.filesInUnchangedFolders
+        report.unlisted = plan.filesInUnchangedFolders
+        report.matchedBy = plan.matchedBy
         report.mappedNames = plan.mappedNames
         let replaced = Set(plan.actions.filter { $0.kind == .delete && $0.reason == .kindDiffers }.map(\.relativePath))
         for action in plan.actions {
@@ -326,7 +339,7 @@ public struct TransferManager: Sendable {
     ) -> FolderRecord? {
         let rule = SameFileRule.choose(
             source: source.provider.capabilities, destination: destination.provider.capabilities,
-            computingOnSource: options.computeSourceDigests)
+            computingDigests: options.computeSourceDigests, comparison: options.comparison)
         return FolderRecord(key, store: store, source: source, destination: destination, rule: rule)
     }
 }

@@ -27,7 +27,7 @@ struct TransferPlanner: Sendable {
     init(
         mode: TransferMode, source: TransferEndpoint, destination: TransferEndpoint, pageSize: Int?, listings: Int,
         computeSourceDigests: Bool, finished: FinishedFiles = FinishedFiles(), digests: TransferJobStore? = nil,
-        known: [ItemPath: FolderVersion]? = nil
+        known: [ItemPath: FolderVersion]? = nil, comparison: SameFileRule.Comparison = .listings
     ) {
         self.known = known
         self.finished = finished
@@ -38,7 +38,8 @@ struct TransferPlanner: Sendable {
         self.destination = destination
         self.pageSize = pageSize
         rule = SameFileRule.choose(
-            source: source.provider.capabilities, destination: destination.provider.capabilities, computingOnSource: computeSourceDigests)
+            source: source.provider.capabilities, destination: destination.provider.capabilities, computingDigests: computeSourceDigests,
+            comparison: comparison)
         names = DestinationNames(rules: destination.provider.capabilities.names)
     }
 
@@ -111,6 +112,7 @@ struct TransferPlanner: Sendable {
                 plan.problems += part.problems
                 plan.nameConflicts += part.nameConflicts
                 plan.scan.append(part.scan)
+                plan.matchedBy.add(part.matchedBy)
                 next += subfolders
             }
             try limits.check(entries: plan.scan.entries, below: source.path)
@@ -172,7 +174,7 @@ struct TransferPlanner: Sendable {
         // Every source name keeps what the destination holds under it from a sync's deletions.
         let claimed = Set(group.keys)
         var next: [Folder] = []
-        var computed: [ComputedDigest] = []
+        var computed = ComputedDigests()
         for (child, name, mapped, key) in children {
             let relative = try folder.relative.appending(child.name)
             if let members = group[key], members.count > 1 {
@@ -244,17 +246,17 @@ struct TransferPlanner: Sendable {
                     plan.actions.append(action(.skip, .finishedBefore, matching.path))
                     continue
                 }
-                let compared: Item
+                let compared: (source: Item, destination: Item, recalled: Bool)
                 do {
-                    let (item, digest) = try await withSourceDigest(child, against: matching)
-                    compared = item
-                    if let digest { computed.append(digest) }
+                    compared = try await withDigests(child, matching, into: &computed)
                 } catch {
                     plan.problems.append(TransferFailure(relativePath: relative, error: ProviderError.wrap(error)))
                     continue
                 }
-                var planned = action(rule.same(compared, matching) ? .skip : .copyFile, rule.same(compared, matching) ? nil : .differs, matching.path)
-                planned.sourceDigest = rule.algorithm.flatMap { compared.digests[$0] }
+                let verdict = rule.compare(compared.source, compared.destination)
+                if verdict.same { plan.matchedBy.add(compared.recalled ? .sizeAndModified : verdict.basis) }
+                var planned = action(verdict.same ? .skip : .copyFile, verdict.same ? nil : .differs, matching.path)
+                planned.sourceDigest = rule.algorithm.flatMap { compared.source.digests[$0] }
                 plan.actions.append(planned)
             } else {
                 plan.actions.append(action(.copyFile, there == nil ? TransferAction.Reason.missing : TransferAction.Reason.kindDiffers, target))
@@ -284,38 +286,83 @@ struct TransferPlanner: Sendable {
         return (plan, next)
     }
 
-    /// Keeps digests computed from source files in the store, for the next job (a failure to keep
-    /// them only costs reading the files again).
-    private func remember(_ computed: [ComputedDigest]) async {
-        guard let digests, !computed.isEmpty else { return }
-        try? await digests.remember(digests: computed, account: source.provider.account)
+    /// Digests computed from files of each side, to keep in the store.
+    struct ComputedDigests {
+        var source: [ComputedDigest] = []
+        var destination: [ComputedDigest] = []
     }
 
-    /// `file` with the digest of the rule computed from its content, when the rule computes digests
-    /// on the source and the comparison needs it: the destination's file carries the digest and
-    /// the sizes do not already tell the two apart.
+    /// Keeps digests computed from files in the store, for the next job (a failure to keep them
+    /// only costs reading the files again).
+    private func remember(_ computed: ComputedDigests) async {
+        guard let digests else { return }
+        if !computed.source.isEmpty { try? await digests.remember(digests: computed.source, account: source.provider.account) }
+        if !computed.destination.isEmpty {
+            try? await digests.remember(digests: computed.destination, account: destination.provider.account)
+        }
+    }
+
+    /// The two files with the digest of the rule computed from their content where the rule
+    /// computes it on their side and the comparison needs it (the sizes do not already tell the
+    /// two apart): by default, a file lacking a digest the other file carries; with `checksum`,
+    /// any file lacking it; with `content`, both files, read again whatever the listings say.
+    /// Digests computed are added to `computed` (never for `content`); `recalled` tells that a
+    /// digest was taken from the store for the same size, time and etag instead of read (by
+    /// default only: `checksum` and `content` always read).
+    private func withDigests(
+        _ file: Item, _ other: Item, into computed: inout ComputedDigests
+    ) async throws -> (source: Item, destination: Item, recalled: Bool) {
+        guard let algorithm = rule.algorithm, !rule.computedOn.isEmpty || rule.comparesContent,
+            file.size == nil || other.size == nil || file.size == other.size
+        else { return (file, other, false) }
+        let needs = { (side: SameFileRule.Side, item: Item, paired: Item) -> Bool in
+            switch rule.kind {
+            case .content: return true
+            case .checksum: return item.digests[algorithm] == nil
+            default: return rule.computedOn.contains(side) && item.digests[algorithm] == nil && paired.digests[algorithm] != nil
+            }
+        }
+        // A digest kept for the same size, time and etag is not content: --checksum reads again.
+        let (recall, keep) = (rule.kind == .digest, rule.kind != .content)
+        let (readSource, readDestination) = (needs(.source, file, other), needs(.destination, other, file))
+        // Both sides read at once where both are read (a content comparison).
+        async let left: (Item, ComputedDigest?, Bool) =
+            readSource ? withDigest(file, algorithm, from: source.provider, recall: recall, keep: keep) : (file, nil, false)
+        async let right: (Item, ComputedDigest?, Bool) =
+            readDestination ? withDigest(other, algorithm, from: destination.provider, recall: recall, keep: keep) : (other, nil, false)
+        let (sourceFile, sourceDigest, sourceRecalled) = try await left
+        let (destinationFile, destinationDigest, destinationRecalled) = try await right
+        if let sourceDigest { computed.source.append(sourceDigest) }
+        if let destinationDigest { computed.destination.append(destinationDigest) }
+        return (sourceFile, destinationFile, sourceRecalled || destinationRecalled)
+    }
+
+    /// `file` with `algorithm`'s digest computed by reading it from `provider` (streamed: only the
+    /// running digest is held).
     ///
-    /// With a store, a digest computed earlier from the same version of the file (size, modified
-    /// time and etag; a file with neither a modified time nor an etag is always read) is taken from
-    /// it instead of reading the file; a digest computed now is returned to be kept there.
-    private func withSourceDigest(_ file: Item, against other: Item) async throws -> (Item, ComputedDigest?) {
-        guard rule.computedOnSource, let algorithm = rule.algorithm, file.digests[algorithm] == nil, other.digests[algorithm] != nil,
-            file.size == nil || other.size == nil || file.size == other.size, let sink = DigestSink(algorithm)
-        else { return (file, nil) }
+    /// With a store and `recall`, a digest computed earlier from the same version of the file
+    /// (size, modified time and etag; a file with neither a modified time nor an etag is always
+    /// read) is taken from it instead of reading the file (and the third value is `true`); with
+    /// `keep`, a digest computed now is returned to be kept there.
+    private func withDigest(
+        _ file: Item, _ algorithm: DigestAlgorithm, from provider: any StorageProvider, recall: Bool, keep: Bool
+    ) async throws -> (Item, ComputedDigest?, Bool) {
         var computed = file
+        computed.digests[algorithm] = nil
+        guard let sink = DigestSink(algorithm) else { return (computed, nil, false) }
         let version = FileFingerprint(size: file.size, modified: file.modified, etag: file.etag)
         let memorable = digests != nil && (file.modified != nil || file.etag != nil)
-        if memorable, let digests,
-            let known = try? await digests.digest(of: file.path, account: source.provider.account, algorithm: algorithm, version: version)
+        if recall, memorable, let digests,
+            let known = try? await digests.digest(of: file.path, account: provider.account, algorithm: algorithm, version: version)
         {
             computed.digests[algorithm] = known
-            return (computed, nil)
+            return (computed, nil, true)
         }
-        _ = try await source.provider.download(file.path, to: sink, options: DownloadOptions())
+        _ = try await provider.download(file.path, to: sink, options: DownloadOptions())
         let digest = await sink.digest
         computed.digests[algorithm] = digest
-        guard memorable, let digest else { return (computed, nil) }
-        return (computed, ComputedDigest(path: file.path, algorithm: algorithm, digest: digest, version: version))
+        guard keep, memorable, let digest else { return (computed, nil, false) }
+        return (computed, ComputedDigest(path: file.path, algorithm: algorithm, digest: digest, version: version), false)
     }
 
     /// A single file: into the destination folder under its own name, or onto the destination path.
@@ -343,10 +390,13 @@ struct TransferPlanner: Sendable {
         } else if let there, finished.stillValid(relative, source: file, destination: there, algorithm: rule.algorithm) {
             plan.actions.append(action(.skip, .finishedBefore))
         } else if let there {
-            let (compared, digest) = try await withSourceDigest(file, against: there)
-            await remember(digest.map { [$0] } ?? [])
-            var planned = rule.same(compared, there) ? action(.skip, nil) : action(.copyFile, .differs)
-            planned.sourceDigest = rule.algorithm.flatMap { compared.digests[$0] }
+            var computed = ComputedDigests()
+            let compared = try await withDigests(file, there, into: &computed)
+            await remember(computed)
+            let verdict = rule.compare(compared.source, compared.destination)
+            if verdict.same { plan.matchedBy.add(compared.recalled ? .sizeAndModified : verdict.basis) }
+            var planned = verdict.same ? action(.skip, nil) : action(.copyFile, .differs)
+            planned.sourceDigest = rule.algorithm.flatMap { compared.source.digests[$0] }
             plan.actions.append(planned)
         } else {
             plan.actions.append(action(.copyFile, .missing))

@@ -62,8 +62,15 @@ public struct CheckReport: Sendable, Encodable {
     public var extra: [ItemPath] = []
     /// Files that differ by ``rule``, and names that are a file on one side and a folder on the other.
     public var differing: [ItemPath] = []
-    /// Files found the same.
+    /// Files found the same (``unlisted`` included).
     public var matching = 0
+    /// How the matching files that were listed were found the same: by content, or by sizes and
+    /// times only (``ComparisonCounts/notByContent``: a file rewritten at the same size with its
+    /// modified time set back is among these; `SameFileRule.Comparison.content` reads it).
+    public var matchedBy = ComparisonCounts()
+    /// Matching files not listed: below folders whose etags on both sides show them unchanged since
+    /// the last check of the same two folders found them the same by the same rule.
+    public var unlisted = 0
     /// Names the destination cannot store, and what they are expected to be there.
     public var mappedNames: [NameMapping] = []
     /// How names were matched: as the destination tells them apart (`NameRules.identityDescription`,
@@ -76,6 +83,30 @@ public struct CheckReport: Sendable, Encodable {
     /// Creates an empty report.
     public init(rule: SameFileRule) { self.rule = rule }
 
-    /// Whether the two trees are the same.
+    /// Whether the two trees are the same, as far as ``rule`` compares them.
     public var isIdentical: Bool { missing.isEmpty && extra.isEmpty && differing.isEmpty && nameConflicts.isEmpty }
+
+    /// Matching files whose content was not compared (found the same by sizes or times alone),
+    /// the unlisted ones included unless ``rule`` compares content for every file.
+    public var contentNotCompared: Int { matchedBy.notByContent + (rule.kind == .digest || rule.comparesContent ? 0 : unlisted) }
+
+    private enum CodingKeys: String, CodingKey {
+        case rule, names, missing, extra, differing, nameConflicts, matching, matchedBy, unlisted, contentNotCompared, mappedNames, isIdentical
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(rule, forKey: .rule)
+        try container.encode(missing, forKey: .missing)
+        try container.encode(extra, forKey: .extra)
+        try container.encode(differing, forKey: .differing)
+        try container.encode(names, forKey: .names)
+        try container.encode(nameConflicts, forKey: .nameConflicts)
+        try container.encode(matching, forKey: .matching)
+        try container.encode(matchedBy, forKey: .matchedBy)
+        try container.encode(unlisted, forKey: .unlisted)
+        try container.encode(contentNotCompared, forKey: .contentNotCompared)
+        try container.encode(mappedNames, forKey: .mappedNames)
+        try container.encode(isIdentical, forKey: .isIdentical)
+    }
 }

@@ -7,10 +7,20 @@ import TransferEngine
 struct ComparisonOptions: ParsableArguments {
     @Flag(
         help: """
-            Do not read source files to compute a digest that only the destination declares; compare \
-            such files by size and modified time (or size) instead.
+            Do not read files to compute a digest that only the other side declares; compare such files \
+            by size and modified time (or size) instead.
             """)
     var noSourceDigests = false
+    @Flag(
+        help: """
+            Compare content: by a digest both sides declare, else one computed by reading the files of \
+            the side(s) that lack it (files of the same size only); never by size or modified time alone.
+            """)
+    var checksum = false
+
+    func validate() throws {
+        if checksum, noSourceDigests { throw ValidationError("--checksum computes the digests --no-source-digests turns off: give one") }
+    }
 }
 
 /// The arguments of `copy` and `sync`: two targets of any kinds, and how the job runs.
@@ -70,6 +80,7 @@ struct TreeTransferArguments: ParsableArguments {
         }
         options.treeLimits = treeLimits.limits
         options.assumeNoOverlap = assumeNoOverlap
+        options.comparison = comparison.checksum ? .checksum : .listings
         try await TreeTransferJob.run(
             mode, from: TransferEndpoint(sourceProvider, at: sourcePath), to: TransferEndpoint(destinationProvider, at: destinationPath),
             options: options, global: global, limits: limits)
@@ -89,11 +100,13 @@ struct TreeCopyCommand: AsyncParsableCommand {
         commandName: "copy", abstract: "Copy a tree or a file between any two targets (servers, saved remotes, local folders).",
         discussion: """
             Files missing from the destination or different there are streamed from the source, several \
-            at once; nothing is deleted. Files are compared by a digest both sides declare (or one only the \
-            destination declares, computed by reading the source file when the sizes match; \
-            --no-source-digests turns that off), else by size and modified time within the coarser \
-            precision of the two (where the destination cannot set times: size, and the source not \
-            modified since the copy), else by size; the rule used is printed. Modified times are carried where the destination can set them; names the \
+            at once; nothing is deleted. Files are compared by the same rule whichever side is the source: \
+            a digest both sides declare (or one only one side declares, computed by reading the other \
+            side's file when the sizes match; --no-source-digests turns that off), else by size and \
+            modified time within the coarser precision of the two (where one side cannot set times: size, \
+            and its file not older than the other's), else by size; the rule used is printed. With \
+            --checksum, files are compared by content only (digests declared, else computed by reading \
+            the files), never by size or time alone. Modified times are carried where the destination can set them; names the \
             destination refuses are mapped to look-alikes (printed as renamed). The job's plan and progress \
             are kept in the cache folder (--cache): run again after being stopped, the same job continues \
             without sending again the files it finished, and prints how many; --fresh starts it over. A tree \
@@ -154,10 +167,15 @@ struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check", abstract: "Report the files and folders missing, extra or different between two trees.",
         discussion: """
-            Lists both trees and compares them as `strata copy` does (the rule is printed), changing \
-            nothing. Each difference is printed as `missing PATH`, `extra PATH` or `differs PATH` (paths \
-            below the two roots), then a summary; --json prints one report instead. Exit status: 0 when \
-            the trees are the same, 1 when they differ or an error stopped the check, 64 for a usage error.
+            Lists both trees and compares them as `strata copy` does (the rule is printed; `check A B` and \
+            `check B A` compare by the same rule), changing nothing. Each difference is printed as \
+            `missing PATH`, `extra PATH` or `differs PATH` (paths below the two roots), then a summary \
+            saying how many matching files were compared by size or modified time only, not by content \
+            (a file rewritten at the same size with its time set back passes those); --checksum compares \
+            content by digests (computed where a side lacks them), --download reads both files of every \
+            pair and compares their bytes, whatever the listings say. --json prints one report instead. \
+            Exit status: 0 when the trees are the same, 1 when they differ or an error stopped the check, \
+            64 for a usage error.
             """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The source: a folder or a file.") var source: String
@@ -170,6 +188,16 @@ struct CheckCommand: AsyncParsableCommand {
     var fresh = false
     @OptionGroup var comparison: ComparisonOptions
     @OptionGroup var treeLimits: TreeLimitOptions
+    @Flag(
+        help: """
+            Read both files of every pair and compare their content (streamed), whatever sizes, times and \
+            digests the listings give; every folder is listed.
+            """)
+    var download = false
+
+    func validate() throws {
+        if download, comparison.checksum { throw ValidationError("--download compares content already: give --download or --checksum") }
+    }
 
     func run() async throws {
         let (sourceProvider, sourcePath) = try await global.open(source)
@@ -178,6 +206,7 @@ struct CheckCommand: AsyncParsableCommand {
         let jobs = try TreeTransferJob.jobStore(global)
         var options = TransferManager.Options(computeSourceDigests: !comparison.noSourceDigests, jobStore: jobs, startFresh: fresh)
         options.treeLimits = treeLimits.limits
+        options.comparison = download ? .content : comparison.checksum ? .checksum : .listings
         let report = try await TransferManager(options: options).check(
             TransferEndpoint(sourceProvider, at: sourcePath), against: TransferEndpoint(destinationProvider, at: destinationPath))
         if global.json {
@@ -198,6 +227,7 @@ struct CheckCommand: AsyncParsableCommand {
             Output.line(
                 "\(report.matching) matching, \(report.missing.count) missing, \(report.extra.count) extra, \(report.differing.count) differing"
                     + clashes)
+            if let note = TreeTransferPrinter.contentNote(report) { Output.line(note) }
         }
         if !report.isIdentical { throw ExitCode(1) }
     }

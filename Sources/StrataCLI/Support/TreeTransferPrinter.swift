@@ -56,6 +56,20 @@ struct TreeTransferPrinter: Sendable {
         }
     }
 
+    /// What a check did not compare, when some matching files were found the same without their
+    /// content: how many, by what, and how to compare content; `nil` when every one was compared by content.
+    static func contentNote(_ report: CheckReport) -> String? {
+        let count = report.contentNotCompared
+        guard count > 0 else { return nil }
+        var by: [String] = []
+        if report.matchedBy.sizeAndModified > 0 { by.append("\(report.matchedBy.sizeAndModified) by size and modified time") }
+        if report.matchedBy.size > 0 { by.append("\(report.matchedBy.size) by size alone") }
+        let unlisted = count - report.matchedBy.notByContent
+        if unlisted > 0 { by.append("\(unlisted) unlisted, below folders unchanged since the last check") }
+        return "content not compared for \(count) matching \(count == 1 ? "file" : "files") (\(by.joined(separator: ", "))): "
+            + "a file rewritten at the same size with its modified time set back would pass; --download compares content"
+    }
+
     /// The summary, or the JSON report.
     func summarize(_ report: TransferReport, limits: SyncLimits?) throws {
         if json {
