@@ -128,6 +128,9 @@ struct LiveTransferTests {
             let text = String(decoding: try await root.data(at: item.path), as: UTF8.self)
             #expect(text == contents[item.name], "\(item.name) holds \(text)")
         }
-        #expect(listed.contains { $0.name == "other.txt" })
+        // Every file not reported as a conflict is there under its own name.
+        for name in contents.keys.sorted() where !conflicts.contains(name) {
+            #expect(listed.contains { $0.name == name }, "\(name) is not reported, and not on the server")
+        }
     }
 }
