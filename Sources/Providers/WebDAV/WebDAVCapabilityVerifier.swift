@@ -124,10 +124,10 @@ public struct WebDAVCapabilityVerifier: Sendable {
         var nfd = (name: "strata-nfd-cafe\u{301}", accepted: false)
         var nfc = (name: "strata-nfc-caf\u{E9}", accepted: false)
         /// A name with upper- and lower-case letters, and whether its case-swapped spelling
-        /// (``swappedCase``) was found after it was written.
+        /// (`swappedCase`) was found after it was written.
         var mixedCase = (name: "strata-Case-Probe.txt", accepted: false)
         var swappedCaseFound = false
-        /// ``mixedCase``'s name with every letter's case swapped (`STRATA-cASE-pROBE.TXT`).
+        /// `mixedCase`'s name with every letter's case swapped (`STRATA-cASE-pROBE.TXT`).
         var swappedCase: String {
             String(mixedCase.name.map { $0.isUppercase ? Character($0.lowercased()) : Character($0.uppercased()) })
         }
