@@ -42,6 +42,9 @@ public struct InMemoryProvider: StorageProvider {
         public static let idsFollowPaths = Defects(rawValue: 1 << 6)
         /// Items say they are read-only although every call is allowed.
         public static let understatesPermissions = Defects(rawValue: 1 << 7)
+        /// An upload given a modified time stores an empty file (the bug of an adapter that sets
+        /// the time in a second request that sends no body).
+        public static let emptiesDatedUploads = Defects(rawValue: 1 << 8)
     }
 
     /// Every feature, all three digests, millisecond modified times, public links and user shares.
