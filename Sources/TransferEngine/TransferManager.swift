@@ -309,6 +309,7 @@ public struct TransferManager: Sendable {
         report.unlisted = plan.filesInUnchangedFolders
         report.matchedBy = plan.matchedBy
         report.mappedNames = plan.mappedNames
+        report.skipped = plan.skipped
         let replaced = Set(plan.actions.filter { $0.kind == .delete && $0.reason == .kindDiffers }.map(\.relativePath))
         for action in plan.actions {
             switch (action.kind, action.reason) {

@@ -26,13 +26,16 @@ public struct TransferPlan: Sendable, Encodable {
     /// The source items among ``problems`` whose names the destination would make one with
     /// another's (none of such a group is copied); `check` reports them apart.
     var nameConflicts: [ItemPath] = []
+    /// What the source holds that is neither a file nor a folder (links, FIFOs, devices): not
+    /// transferred, and what the destination holds under those names is not deleted.
+    public var skipped: [SkippedSource] = []
     /// How the files found the same on both sides were compared: by content, or by sizes and
     /// times only (files skipped as finished by an interrupted run, and files below folders left
     /// unlisted, are not counted).
     public var matchedBy = ComparisonCounts()
 
     private enum CodingKeys: String, CodingKey {
-        case mode, rule, actions, mappedNames, problems, deletions, matchedBy
+        case mode, rule, actions, mappedNames, problems, deletions, matchedBy, skipped
     }
 
     /// Creates a plan.

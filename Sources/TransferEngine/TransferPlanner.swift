@@ -111,6 +111,7 @@ struct TransferPlanner: Sendable {
                 plan.mappedNames += part.mappedNames
                 plan.problems += part.problems
                 plan.nameConflicts += part.nameConflicts
+                plan.skipped += part.skipped
                 plan.scan.append(part.scan)
                 plan.matchedBy.add(part.matchedBy)
                 next += subfolders
@@ -171,8 +172,13 @@ struct TransferPlanner: Sendable {
         }
         var group: [NameKey: [String]] = [:]
         for entry in children { group[entry.key, default: []].append(entry.child.name) }
-        // Every source name keeps what the destination holds under it from a sync's deletions.
-        let claimed = Set(group.keys)
+        // Every source name keeps what the destination holds under it from a sync's deletions;
+        // so does a link or special file the source holds (not transferred, but not absent).
+        var claimed = Set(group.keys)
+        for entry in sourceListed.skipped {
+            claimed.insert(names.key(names.name(for: entry.name).name))
+            plan.skipped.append(SkippedSource(relativePath: try folder.relative.appending(serverName: entry.name), entry: entry))
+        }
         var next: [Folder] = []
         var computed = ComputedDigests()
         for (child, name, mapped, key) in children {

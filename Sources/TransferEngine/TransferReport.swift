@@ -71,6 +71,9 @@ public struct CheckReport: Sendable, Encodable {
     /// Matching files not listed: below folders whose etags on both sides show them unchanged since
     /// the last check of the same two folders found them the same by the same rule.
     public var unlisted = 0
+    /// Links and special files of the source, not compared (nothing is said of what the
+    /// destination holds under their names).
+    public var skipped: [SkippedSource] = []
     /// Names the destination cannot store, and what they are expected to be there.
     public var mappedNames: [NameMapping] = []
     /// How names were matched: as the destination tells them apart (`NameRules.identityDescription`,
@@ -91,7 +94,7 @@ public struct CheckReport: Sendable, Encodable {
     public var contentNotCompared: Int { matchedBy.notByContent + (rule.kind == .digest || rule.comparesContent ? 0 : unlisted) }
 
     private enum CodingKeys: String, CodingKey {
-        case rule, names, missing, extra, differing, nameConflicts, matching, matchedBy, unlisted, contentNotCompared, mappedNames, isIdentical
+        case rule, names, missing, extra, differing, nameConflicts, matching, matchedBy, unlisted, contentNotCompared, mappedNames, skipped, isIdentical
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -107,6 +110,7 @@ public struct CheckReport: Sendable, Encodable {
         try container.encode(unlisted, forKey: .unlisted)
         try container.encode(contentNotCompared, forKey: .contentNotCompared)
         try container.encode(mappedNames, forKey: .mappedNames)
+        try container.encode(skipped, forKey: .skipped)
         try container.encode(isIdentical, forKey: .isIdentical)
     }
 }

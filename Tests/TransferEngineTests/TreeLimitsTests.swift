@@ -20,7 +20,14 @@ private struct EndlessTree: ForwardingProvider {
         return TreeLocation(server: location.server, path: path.segments)
     }
 
-    func item(at path: ItemPath) async throws -> Item { Item(path: path, kind: .folder) }
+    func item(at path: ItemPath) async throws -> Item {
+        // Only what the listings show exists: every folder is `d`, and its files `f0`, `f1`, ….
+        let names = path.segments
+        guard names.dropLast().allSatisfy({ $0 == "d" }) else { throw ProviderError(.notFound, "\(path) does not exist") }
+        if path.isRoot || path.name == "d" { return Item(path: path, kind: .folder) }
+        if path.name.hasPrefix("f"), let index = Int(path.name.dropFirst()), index < files { return Item(path: path, kind: .file, size: 1) }
+        throw ProviderError(.notFound, "\(path) does not exist")
+    }
 
     func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage {
         var items = [Item(path: try folder.appending("d"), kind: .folder)]

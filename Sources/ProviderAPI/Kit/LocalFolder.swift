@@ -184,6 +184,18 @@ public final class LocalFolder: Sendable {
         guard mkdirat(descriptor, name, mode) == 0 else { throw ProviderError.posix(errno, "create the folder", path: childPath(name)) }
     }
 
+    /// Where the symbolic link `name` points, as written in the link (never followed); `nil` when
+    /// `name` is not a link or cannot be read.
+    public func linkTarget(named name: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBufferPointer { bytes -> Int in
+            guard let base = bytes.baseAddress else { return -1 }
+            return readlinkat(descriptor, name, base, bytes.count)
+        }
+        guard count >= 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The names in the folder, without `.` and `..`, in no order. A name that is not valid
     /// UTF-8 cannot be a Strata name and is left out.
     public func names() throws -> [String] {

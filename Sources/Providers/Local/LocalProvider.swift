@@ -79,21 +79,29 @@ public struct LocalProvider: StorageProvider {
         // one key of a `[String: LocalEntry]` (Swift's `String ==` calls them equal).
         var entries: [NameKey: LocalEntry] = [:]
         var names: [String] = []
+        var skipped: [SkippedEntry] = []
         for name in try folder.names() where Self.isVisible(name) {
-            if let entry = try folder.entry(named: name), entry.kind == .file || entry.kind == .folder {
+            guard let entry = try folder.entry(named: name) else { continue }
+            switch entry.kind {
+            case .file, .folder:
                 entries[NameKey(exact: name)] = entry
                 names.append(name)
+            case .symbolicLink: skipped.append(SkippedEntry(name: name, kind: .link, target: folder.linkTarget(named: name)))
+            case .other: skipped.append(SkippedEntry(name: name, kind: .special))
             }
         }
         names = ListingPager.sorted(names)
         let (selected, next) = ListingPager.page(of: names, request: page)
+        // Links and specials go with the first page, so a listing by cursor has them once.
+        if page.cursor != nil { skipped = [] }
         var items: [Item] = []
         for name in selected {
             if let entry = entries[NameKey(exact: name)] {
                 items.append(item(entry, at: try folderPath.appending(name), in: folder, permissions: page.fields.contains(.permissions)))
             }
         }
-        return ItemPage(items: items, next: next, totalCount: names.count)
+        skipped.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        return ItemPage(items: items, next: next, totalCount: names.count, skipped: skipped)
     }
 
     // MARK: Helpers

@@ -221,6 +221,7 @@ struct CheckCommand: AsyncParsableCommand {
             for mapping in report.mappedNames {
                 Output.line("renamed \(TreeTransferPrinter.text(mapping.relativePath)) → \(mapping.destinationName) (the destination refuses the name)")
             }
+            for skipped in report.skipped { Output.line("skipped \(skipped.text) (not compared)") }
             Output.line("compared by \(report.rule)")
             Output.line("names compared as the destination does: \(report.names)")
             let clashes = report.nameConflicts.isEmpty ? "" : ", \(report.nameConflicts.count) name conflicts"

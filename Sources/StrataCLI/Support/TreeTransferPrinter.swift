@@ -42,6 +42,7 @@ struct TreeTransferPrinter: Sendable {
                 for mapping in plan.mappedNames {
                     Output.line("renamed \(Self.text(mapping.relativePath)) → \(mapping.destinationName) (the destination refuses the name)")
                 }
+                for skipped in plan.skipped { Output.line("skipped \(skipped.text)") }
                 guard dryRun else { return }
                 for action in plan.actions { if let line = Self.line(for: action, dryRun: true, backup: backup) { Output.line(line) } }
             case .finished(let action, nil):
@@ -71,6 +72,11 @@ struct TreeTransferPrinter: Sendable {
     }
 
     /// The summary, or the JSON report.
+    /// `, 2 skipped (links and special files, not transferred)` when the source held any; else nothing.
+    static func skippedText(_ plan: TransferPlan) -> String {
+        plan.skipped.isEmpty ? "" : ", \(plan.skipped.count) skipped (links and special files, not transferred)"
+    }
+
     func summarize(_ report: TransferReport, limits: SyncLimits?) throws {
         if json {
             try Output.json(report)
@@ -100,13 +106,14 @@ struct TreeTransferPrinter: Sendable {
                 "dry run: would copy \(plan.actions(.copyFile).count) files (\(Output.size(plan.bytesToCopy))), "
                     + "create \(plan.actions(.createFolder).count) folders, "
                     + (backup ? "back up \(kept)" : "delete \(deleting)") + (deleting > 0 ? " (\(Self.describe(deletions)) deleted)" : "")
-                    + "; \(report.unchanged) unchanged")
+                    + "; \(report.unchanged) unchanged" + Self.skippedText(plan))
         } else {
             let detail = report.deleted > 0 && report.deleted == deleting ? " (\(Self.describe(deletions)))" : ""
             let kept = report.backedUp > 0 ? ", backed up \(report.backedUp) to \(report.backupFolder?.description ?? "the backup directory")" : ""
             Output.line(
                 "copied \(report.filesCopied) files (\(Output.size(report.bytesCopied))), created \(report.foldersCreated) folders, "
-                    + "deleted \(report.deleted)\(detail)\(kept), \(report.unchanged) unchanged, \(report.failures.count) failed")
+                    + "deleted \(report.deleted)\(detail)\(kept), \(report.unchanged) unchanged, \(report.failures.count) failed"
+                    + Self.skippedText(plan))
         }
     }
 

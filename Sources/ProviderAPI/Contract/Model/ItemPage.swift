@@ -78,16 +78,24 @@ public struct ItemPage: Sendable, Hashable, Codable {
     /// entries to); ``ListingCompleteness/ended`` (the default) when nothing is known against it,
     /// such as a count the adapter made itself. The page loop joins the pages'.
     public var completeness: ListingCompleteness
+    /// Names of the folder that are neither files nor folders (links, FIFOs, devices), which a
+    /// listing does not give as items but a transfer must know of (``SkippedEntry``). An adapter
+    /// gives them on any one page of the listing.
+    public var skipped: [SkippedEntry]
 
     /// Creates a page.
-    public init(items: [Item], next: PageCursor? = nil, totalCount: Int? = nil, completeness: ListingCompleteness = .ended) {
+    public init(
+        items: [Item], next: PageCursor? = nil, totalCount: Int? = nil, completeness: ListingCompleteness = .ended,
+        skipped: [SkippedEntry] = []
+    ) {
         self.items = items
         self.next = next
         self.totalCount = totalCount
         self.completeness = completeness
+        self.skipped = skipped
     }
 
-    private enum CodingKeys: String, CodingKey { case items, next, totalCount, completeness }
+    private enum CodingKeys: String, CodingKey { case items, next, totalCount, completeness, skipped }
 
     /// Decodes a page; one encoded before ``completeness`` existed is ``ListingCompleteness/ended``.
     public init(from decoder: any Decoder) throws {
@@ -96,5 +104,6 @@ public struct ItemPage: Sendable, Hashable, Codable {
         next = try container.decodeIfPresent(PageCursor.self, forKey: .next)
         totalCount = try container.decodeIfPresent(Int.self, forKey: .totalCount)
         completeness = try container.decodeIfPresent(ListingCompleteness.self, forKey: .completeness) ?? .ended
+        skipped = try container.decodeIfPresent([SkippedEntry].self, forKey: .skipped) ?? []
     }
 }

@@ -5,10 +5,13 @@ public struct FolderListing: Sendable, Hashable {
     public var items: [Item]
     /// Whether the listing is proven to hold every child (``ListingCompleteness/isComplete``), and how.
     public var completeness: ListingCompleteness
+    /// The names that are neither files nor folders (``ItemPage/skipped``), from every page.
+    public var skipped: [SkippedEntry]
 
     /// Creates a listing.
-    public init(items: [Item], completeness: ListingCompleteness) {
+    public init(items: [Item], completeness: ListingCompleteness, skipped: [SkippedEntry] = []) {
         self.items = items
         self.completeness = completeness
+        self.skipped = skipped
     }
 }

@@ -25,8 +25,10 @@ extension StorageProvider {
         var items: [Item] = []
         var single: [Item]?
         var count = 0
+        var skipped: [SkippedEntry] = []
         let completeness = try await forEachPage(of: folder, request: PageRequest(limit: pageSize, fields: fields)) { page in
             count += 1
+            skipped += page.skipped
             // A listing of one page is returned as it came, without copying every item.
             if count == 1, page.next == nil {
                 single = page.items
@@ -34,7 +36,7 @@ extension StorageProvider {
                 items += page.items
             }
         }
-        return FolderListing(items: single ?? items, completeness: completeness)
+        return FolderListing(items: single ?? items, completeness: completeness, skipped: skipped)
     }
 
     /// The children of `folder` as an async sequence, one page fetched at a time (one ahead
