@@ -21,13 +21,19 @@ struct TransferPlanner: Sendable {
     /// The folders the job's last finished run found the same on both sides, with their etags then:
     /// a folder whose etags are still those on both sides is not listed. `nil`: every folder is listed.
     let known: [ItemPath: FolderVersion]?
+    /// The names a transfer the other way gave the source's items (``NameMapping``), by the item's
+    /// path below the source's root (its UTF-8): each is the destination's own name for the item,
+    /// used while the source still holds it under the name it became (a normalisation cannot be
+    /// undone from the rules alone).
+    let recalled: [[UInt8]: String]
 
     init(
         mode: TransferMode, source: TransferEndpoint, destination: TransferEndpoint, pageSize: Int?, listings: Int,
         computeSourceDigests: Bool, finished: FinishedFiles = FinishedFiles(), digests: TransferJobStore? = nil,
-        known: [ItemPath: FolderVersion]? = nil
+        known: [ItemPath: FolderVersion]? = nil, recalled: [[UInt8]: String] = [:]
     ) {
         self.known = known
+        self.recalled = recalled
         self.finished = finished
         self.digests = digests
         self.mode = mode
@@ -37,7 +43,7 @@ struct TransferPlanner: Sendable {
         self.pageSize = pageSize
         rule = SameFileRule.choose(
             source: source.provider.capabilities, destination: destination.provider.capabilities, computingOnSource: computeSourceDigests)
-        names = DestinationNames(rules: destination.provider.capabilities.names)
+        names = DestinationNames(rules: destination.provider.capabilities.names, sourceRules: source.provider.capabilities.names)
     }
 
     /// One folder to compare: where it is below the roots, on the source, on the destination,
@@ -143,12 +149,13 @@ struct TransferPlanner: Sendable {
         let sourceItems = try await sourceListing
         var existing: [String: Item] = [:]
         for item in destinationItems where existing[names.key(item.name)] == nil { existing[names.key(item.name)] = item }
+        let byImage = names.sourceNormalizes ? Self.byImage(destinationItems, names) : [:]
         var claimed: Set<String> = []
         var next: [Folder] = []
         var computed: [ComputedDigest] = []
         for child in sourceItems.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
             let relative = try folder.relative.appending(child.name)
-            let (name, mapped) = names.name(for: child.name)
+            let (name, mapped) = destinationName(for: child.name, at: relative, existing: existing, byImage: byImage)
             let key = names.key(name)
             guard claimed.insert(key).inserted else {
                 plan.problems.append(
@@ -162,8 +169,14 @@ struct TransferPlanner: Sendable {
                 plan.problems.append(TransferFailure(relativePath: relative, error: ProviderError.wrap(error, fallback: .invalidArgument)))
                 continue
             }
-            if mapped { plan.mappedNames.append(NameMapping(relativePath: relative, sourceName: child.name, destinationName: name)) }
             let there = existing[key]
+            if mapped {
+                let path = there.flatMap { $0.kind == child.kind ? $0.path : nil } ?? target
+                plan.mappedNames.append(
+                    names.mapping(
+                        relative, sourceName: child.name, sent: name, existing: there?.name,
+                        destinationPath: onDestination(path)))
+            }
             let action = { (kind: TransferAction.Kind, reason: TransferAction.Reason?, destination: ItemPath) in
                 TransferAction(
                     kind: kind, reason: reason, relativePath: relative, source: child.path, destination: destination,
@@ -226,7 +239,21 @@ struct TransferPlanner: Sendable {
                 relative: folder.relative, destination: folder.destination, sourceETag: folder.sourceETag,
                 destinationETag: folder.destinationExists ? folder.destinationETag : nil, files: sourceItems.filter { !$0.isFolder }.count))
         if mode == .sync {
+            // A destination item that the source could only hold under a name it holds for another
+            // (it normalises names, or folds their case) is not the source's to delete: kept, and said.
+            let guarded = names.sourceNormalizes || !names.sourceRules.caseSensitive
+            let held = guarded ? Set(sourceItems.map { names.sourceIdentity(ofSourceName: $0.name) }) : []
             for item in destinationItems where !claimed.contains(names.key(item.name)) {
+                if guarded, held.contains(names.sourceIdentity(of: item.name)) {
+                    plan.problems.append(
+                        TransferFailure(
+                            relativePath: try folder.relative.appending(item.name),
+                            error: ProviderError(
+                                .conflict,
+                                "\(item.path) is not deleted: the source cannot hold its name apart from another it holds "
+                                    + "(it stores names \(names.sourceRules.normalization.rawValue)\(names.sourceRules.caseSensitive ? "" : ", ignoring case"))")))
+                    continue
+                }
                 plan.actions.append(
                     TransferAction(
                         kind: .delete, reason: .extra, relativePath: try folder.relative.appending(item.name), source: nil,
@@ -278,8 +305,8 @@ struct TransferPlanner: Sendable {
         var there = destinationRoot
         if let destinationRoot, destinationRoot.isFolder {
             let (name, mapped) = names.name(for: file.name)
-            if mapped { plan.mappedNames.append(NameMapping(relativePath: relative, sourceName: file.name, destinationName: name)) }
             target = try destinationRoot.path.appending(name)
+            if mapped { plan.mappedNames.append(names.mapping(relative, sourceName: file.name, sent: name, destinationPath: onDestination(target))) }
             there = try await destination.provider.itemIfExists(at: target)
         }
         if target.isRoot {
@@ -304,5 +331,44 @@ struct TransferPlanner: Sendable {
         } else {
             plan.actions.append(action(.copyFile, .missing))
         }
+    }
+
+    /// The destination's name for the source's `name` at `relative`, and whether it is mapped: the
+    /// name a transfer the other way recorded for the item, while the source still holds it under
+    /// the name that one gave it; else ``DestinationNames/name(for:)``'s, or, where the destination
+    /// has no item of that name and the source normalises names, the destination's item the source
+    /// holds as `name` (its NFD spelling where the source stores NFC).
+    private func destinationName(
+        for name: String, at relative: ItemPath, existing: [String: Item], byImage: [[UInt8]: Item]
+    ) -> (name: String, mapped: Bool) {
+        let stored = Array(names.sourceRules.stored(name).utf8)
+        if let recalled = recalled[Array(relative.description.utf8)], names.sourceImage(of: recalled) == stored {
+            return (recalled, !recalled.utf8.elementsEqual(name.utf8) || !names.rules.stored(recalled).utf8.elementsEqual(recalled.utf8))
+        }
+        let forward = names.name(for: name)
+        if existing[names.key(forward.name)] == nil, let item = byImage[stored] { return (item.name, true) }
+        return forward
+    }
+
+    /// The destination's items by the name the source would hold for each
+    /// (``DestinationNames/sourceImage(of:)``), the first in byte order where several share one.
+    private static func byImage(_ items: [Item], _ names: DestinationNames) -> [[UInt8]: Item] {
+        var index: [[UInt8]: Item] = [:]
+        for item in items.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+            let image = names.sourceImage(of: item.name)
+            if index[image] == nil { index[image] = item }
+        }
+        return index
+    }
+
+    /// `path` below the destination's root, each name as the destination stores it.
+    private func onDestination(_ path: ItemPath) -> ItemPath? {
+        guard path.segments.count >= destination.path.segments.count else { return nil }
+        var relative = ItemPath.root
+        for segment in path.segments.dropFirst(destination.path.segments.count) {
+            guard let next = try? relative.appending(names.rules.stored(segment)) else { return nil }
+            relative = next
+        }
+        return relative
     }
 }

@@ -124,7 +124,7 @@ struct CheckCommand: AsyncParsableCommand {
             for path in report.extra { Output.line("extra   \(TreeTransferPrinter.text(path))") }
             for path in report.differing { Output.line("differs \(TreeTransferPrinter.text(path))") }
             for mapping in report.mappedNames {
-                Output.line("renamed \(TreeTransferPrinter.text(mapping.relativePath)) → \(mapping.destinationName) (the destination refuses the name)")
+                Output.line(TreeTransferPrinter.line(for: mapping))
             }
             Output.line("compared by \(report.rule)")
             Output.line(
