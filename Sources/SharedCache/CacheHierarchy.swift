@@ -58,7 +58,7 @@ public final class CacheHierarchy: Sendable {
     ) async throws {
         try await run(contentLoader: contentLoader) { emit in
             let items = try await fetchAll().filter { !$0.path.isRoot }
-            let levels = Dictionary(grouping: items) { $0.path.segments.count - 1 }
+            let levels = Dictionary(grouping: items) { $0.path.depth - 1 }
             for depth in levels.keys.sorted() {
                 try await emit(levels[depth] ?? [], depth)
             }

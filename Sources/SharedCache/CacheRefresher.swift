@@ -10,7 +10,8 @@ import NIOConcurrencyHelpers
 /// orderly shutdown) and cancelled (``close()``, when the provider is done with).
 public final class CacheRefresher: Sendable {
     private struct State {
-        var running: [String: Task<Void, Never>] = [:]
+        /// By the key's exact bytes: the listings of `café` in NFC and in NFD are two refreshes.
+        var running: [PathKey: Task<Void, Never>] = [:]
         var started = 0
         var closed = false
     }
@@ -30,7 +31,7 @@ public final class CacheRefresher: Sendable {
     public func refresh(_ key: String, _ work: @escaping @Sendable () async throws -> Void) -> Bool {
         let logger = self.logger
         return state.withLockedValue { state in
-            guard !state.closed, state.running[key] == nil else { return false }
+            guard !state.closed, state.running[PathKey(key)] == nil else { return false }
             let task = Task { [self] in
                 // The entry is removed by the refresh itself: it cannot run before it is set,
                 // since setting it holds the lock this takes.
@@ -41,18 +42,19 @@ public final class CacheRefresher: Sendable {
                     logger.debug("background refresh failed", metadata: ["key": "\(key)", "error": "\(error)"])
                 }
             }
-            state.running[key] = task
+            state.running[PathKey(key)] = task
             state.started += 1
             return true
         }
     }
 
     private func finished(_ key: String) {
-        _ = state.withLockedValue { $0.running.removeValue(forKey: key) }
+        _ = state.withLockedValue { $0.running.removeValue(forKey: PathKey(key)) }
     }
 
-    /// The keys being refreshed now.
-    public var runningKeys: Set<String> { state.withLockedValue { Set($0.running.keys) } }
+    /// The keys being refreshed now, in byte order (a list: a `Set<String>` would make the NFC and
+    /// NFD spellings of one path one key).
+    public var runningKeys: [String] { state.withLockedValue { $0.running.keys.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }.map(\.text) } }
 
     /// How many refreshes were started so far.
     public var startedCount: Int { state.withLockedValue { $0.started } }
@@ -62,7 +64,7 @@ public final class CacheRefresher: Sendable {
 
     /// Waits until the refresh of `key`, if one runs, has ended.
     public func wait(for key: String) async {
-        await state.withLockedValue { $0.running[key] }?.value
+        await state.withLockedValue { $0.running[PathKey(key)] }?.value
     }
 
     /// Waits until no refresh runs, those started meanwhile included.

@@ -19,7 +19,7 @@ extension CachedProvider {
         // A child folder carries the etag its parent's listing gave it, so it is not asked again.
         var pending: [(folder: ItemPath, depth: Int, etag: String?)] = [(folder, 1, nil)]
         let limit = max(1, concurrency)
-        try await withThrowingTaskGroup(of: (depth: Int, answer: (items: [Item], listed: Bool, changed: Int)).self) { group in
+        try await withThrowingTaskGroup(of: (depth: Int, answer: (items: [Item], listed: Bool, changed: Int, completeness: ListingCompleteness)).self) { group in
             var running = 0
             func launch() {
                 while running < limit, let next = pending.popLast() {

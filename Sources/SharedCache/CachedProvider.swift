@@ -61,6 +61,8 @@ public struct CachedProvider: StorageProvider {
     }
 
     public var account: ProviderAccount { base.account }
+    /// The wrapped provider's location of the folder (the cache holds no tree of its own).
+    public func location(of path: ItemPath) async throws -> TreeLocation { try await base.location(of: path) }
 
     /// The base provider's.
     public var pageLimits: PageLimits { base.pageLimits }
@@ -163,13 +165,17 @@ public struct CachedProvider: StorageProvider {
             let answer = try await serverList(folder, page: page, overlay: overlay)
             guard !overlay.isEmpty else { return answer }
             let items = overlay.children(answer.items, of: folder, addingNew: page.cursor == nil)
-            return ItemPage(items: items, next: answer.next, totalCount: answer.next == nil ? items.count : answer.totalCount)
+            // The journal adds and hides items: the server's count no longer counts them, and only a
+            // listing of one page is counted here.
+            let whole = page.cursor == nil && answer.next == nil
+            return ItemPage(items: items, next: answer.next, totalCount: whole ? items.count : nil, completeness: answer.completeness)
         case .hidden:
             throw ProviderError(.notFound, "\(folder) is deleted or moved away by a pending offline write")
         case .journal:
             guard page.cursor == nil else { return ItemPage(items: []) }
+            // What the cache and the journal know of a folder the server does not have yet: no proof of the whole.
             let items = overlay.children(try await store.cachedChildren(of: folder, account: account), of: folder)
-            return ItemPage(items: items, totalCount: items.count)
+            return ItemPage(items: items, totalCount: items.count, completeness: .partial)
         }
     }
 
@@ -193,7 +199,10 @@ public struct CachedProvider: StorageProvider {
             break
         }
         do {
-            if page.cursor == nil, page.limit == nil { return ItemPage(items: try await fetchListingReporting(folder, overlay: overlay).items) }
+            if page.cursor == nil, page.limit == nil {
+                let fetched = try await fetchListingReporting(folder, overlay: overlay)
+                return ItemPage(items: fetched.items, completeness: fetched.completeness)
+            }
             // Cached items keep every field, whatever this caller needs.
             var full = page
             full.fields = .all
@@ -230,8 +239,9 @@ public struct CachedProvider: StorageProvider {
         try await fetchListingReporting(folder).items
     }
 
-    /// ``fetchListing(_:)``, also saying whether the server listed the folder (false: its etag showed it unchanged)
-    /// and how many children were new or changed.
+    /// ``fetchListing(_:)``, also saying whether the server listed the folder (false: its etag showed it unchanged),
+    /// how many children were new or changed, and what the listing knows of its completeness (a listing
+    /// that is not complete is kept as incomplete: the cache never answers with it as a whole).
     ///
     /// - Parameters:
     ///   - knownETag: the folder's etag as its parent's listing just gave it; the folder is then not asked for it again.
@@ -241,18 +251,20 @@ public struct CachedProvider: StorageProvider {
     ///     holds the journal's items, not the server's, at the paths the journal answers for.
     func fetchListingReporting(
         _ folder: ItemPath, knownETag: String? = nil, cachedItems: Bool = true, overlay known: JournalOverlay? = nil
-    ) async throws -> (items: [Item], listed: Bool, changed: Int) {
+    ) async throws -> (items: [Item], listed: Bool, changed: Int, completeness: ListingCompleteness) {
         let overlay: JournalOverlay
         if let known { overlay = known } else { overlay = try await journal.overlay { JournalOverlay.same($0.parent, folder) && !$0.isRoot } }
         guard overlay.owner(of: folder) == .server else {
             // Made, moved or deleted by a waiting entry: the server has nothing to say about it yet.
             let items = overlay.owner(of: folder) == .hidden ? [] : try await store.cachedChildren(of: folder, account: account)
-            return (overlay.children(items, of: folder), false, 0)
+            return (overlay.children(items, of: folder), false, 0, .partial)
         }
         guard base.capabilities.features.contains(.recursiveETags) else {
-            let items = overlay.children(try await base.listAll(folder), of: folder)
-            let changed = (try? await store.saveListing(items, of: folder, account: account, complete: true)) ?? items.count
-            return (items, true, changed)
+            let listing = try await base.listing(folder)
+            let items = overlay.children(listing.items, of: folder)
+            let changed =
+                (try? await store.saveListing(items, of: folder, account: account, complete: listing.completeness.isComplete)) ?? items.count
+            return (items, true, changed, listing.completeness)
         }
         let etag: String?
         if let knownETag { etag = knownETag } else { etag = try await base.item(at: folder).etag }
@@ -260,19 +272,24 @@ public struct CachedProvider: StorageProvider {
             let unchanged = cachedItems ? (try? await store.listing(of: folder, account: account))?.items : []
         {
             _ = try? await store.touchListing(of: folder, account: account)
-            return (overlay.children(unchanged, of: folder), false, 0)
+            // Complete when it was kept, and the server's recursive etag says nothing below changed since.
+            return (overlay.children(unchanged, of: folder), false, 0, .ended)
         }
         // The etag is read before the listing: a change made while listing shows as a new etag next time.
-        let items = overlay.children(try await base.listAll(folder), of: folder)
-        let changed = (try? await store.saveListing(items, of: folder, account: account, complete: true, changeToken: etag)) ?? items.count
-        return (items, true, changed)
+        let listing = try await base.listing(folder)
+        let items = overlay.children(listing.items, of: folder)
+        let changed =
+            (try? await store.saveListing(items, of: folder, account: account, complete: listing.completeness.isComplete, changeToken: etag))
+            ?? items.count
+        return (items, true, changed, listing.completeness)
     }
 
-    /// A cached listing as one page (the cache answers whole listings; a limit is a hint).
+    /// A cached listing as one page (the cache answers whole listings; a limit is a hint), said to
+    /// be ``ListingCompleteness/cached``: whole when it was kept, no proof of the server now.
     private func cachedPage(_ listing: CachedListing, stale: Bool, limit: Int?) -> ItemPage {
         let stamp = Self.stamp(listing.fetchedAt)
         let items = listing.items.map { $0.properties[CacheMarks.pending] == nil ? Self.marked($0, stamp: stamp, stale: stale) : $0 }
-        return ItemPage(items: items, totalCount: items.count)
+        return ItemPage(items: items, totalCount: items.count, completeness: .cached)
     }
 
     /// Refreshes `key` in the background, unless it is being refreshed; a failure only leaves the cache as it was.

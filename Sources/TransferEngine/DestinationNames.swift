@@ -52,34 +52,30 @@ struct DestinationNames: Sendable {
 
     /// The name the source would hold for the destination's `name` (the reverse of
     /// ``name(for:)``: decoded by the destination's rules, encoded for the source's where it
-    /// refuses it, in the source's normalisation), as bytes.
-    func sourceImage(of name: String) -> [UInt8] {
-        let sent = sourceEncoder.encode(encoder.decode(name))
-        return Array(sourceRules.stored(sent).utf8)
+    /// refuses it, in the source's normalisation), byte for byte.
+    func sourceImage(of name: String) -> NameKey {
+        NameKey(exact: sourceRules.stored(sourceEncoder.encode(encoder.decode(name))))
     }
 
-    /// ``sourceImage(of:)``, folded as the source folds names: two destination names with one
-    /// such key are one name on the source.
-    func sourceIdentity(of name: String) -> [UInt8] {
-        let image = sourceImage(of: name)
-        guard !sourceRules.caseSensitive else { return image }
-        return Array(String(decoding: image, as: UTF8.self).lowercased().utf8)
+    /// The source's identity (`NameRules.key(_:)`, by its rules) of the name it would hold for the
+    /// destination's `name`: two destination names with one such key are one name on the source.
+    func sourceIdentity(of name: String) -> NameKey {
+        sourceRules.key(sourceEncoder.encode(encoder.decode(name)))
     }
 
     /// The key of a source name as the source tells its names apart (``sourceIdentity(of:)``'s).
-    func sourceIdentity(ofSourceName name: String) -> [UInt8] {
-        let stored = Array(sourceRules.stored(name).utf8)
-        guard !sourceRules.caseSensitive else { return stored }
-        return Array(String(decoding: stored, as: UTF8.self).lowercased().utf8)
-    }
+    func sourceIdentity(ofSourceName name: String) -> NameKey { sourceRules.key(name) }
 
     /// Whether the source stores names in one normalisation: then one of its names stands for
     /// every destination name with the same normalised form.
     var sourceNormalizes: Bool { sourceRules.normalization != .preserved }
 
-    /// The key that tells two names on the destination apart.
-    func key(_ name: String) -> String {
-        let stored = rules.stored(name)
-        return rules.caseSensitive ? stored : stored.lowercased()
-    }
+    /// Whether the source holds two names as one (it normalises them, calls NFC and NFD one name,
+    /// or ignores case): then a destination item it can only hold under a name it holds for
+    /// another is not the source's to delete.
+    var sourceFolds: Bool { sourceNormalizes || sourceRules.normalizationInsensitive || !sourceRules.caseSensitive }
+
+    /// The key that tells two names on the destination apart: `NameRules.key(_:)`, compared by
+    /// its bytes (never `String ==`, which makes the NFC and NFD spellings of a name one).
+    func key(_ name: String) -> NameKey { rules.key(name) }
 }

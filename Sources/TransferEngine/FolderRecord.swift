@@ -31,7 +31,10 @@ struct FolderRecord: Sendable {
         self.key = key
         self.store = store
         sides = [source.provider, destination.provider]
-        settings = "rule=\(rule.kind.rawValue) algorithm=\(rule.algorithm?.rawValue ?? "-") computed=\(rule.computedOnSource) tolerance=\(rule.tolerance.map { "\($0)" } ?? "-")"
+        let computed = [SameFileRule.Side.source, .destination].filter(rule.computedOn.contains).map(\.rawValue).joined(separator: "+")
+        settings =
+            "rule=\(rule.kind.rawValue) algorithm=\(rule.algorithm?.rawValue ?? "-") computed=\(computed.isEmpty ? "-" : computed) "
+            + "later=\(rule.laterSide?.rawValue ?? "-") tolerance=\(rule.tolerance.map { "\($0)" } ?? "-")"
     }
 
     /// The folders recorded by the job's last finished run (a record that cannot be read is none:
@@ -74,7 +77,7 @@ struct FolderRecord: Sendable {
         var files: [ItemPath: Int] = [:]
         for folder in listed { files[folder.relative, default: 0] += folder.files }
         for version in plan.scan.unchanged { files[version.relativePath, default: 0] += version.files }
-        for path in Set(files.keys).sorted(by: { $0.segments.count > $1.segments.count }) where !path.isRoot {
+        for path in Set(files.keys).sorted(by: { $0.depth > $1.depth }) where !path.isRoot {
             files[path.parent, default: 0] += files[path] ?? 0
         }
         // The destination's etag of each listed folder: as listed, or read again where the run wrote below it.

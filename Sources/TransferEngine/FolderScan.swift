@@ -23,9 +23,12 @@ struct FolderScan: Sendable {
     var listed: [Listed] = []
     /// The folders not listed, as recorded: everything below each is the same on both sides.
     var unchanged: [FolderVersion] = []
+    /// The entries the listings brought, on both sides.
+    var entries = 0
 
     mutating func append(_ other: FolderScan) {
         listed += other.listed
         unchanged += other.unchanged
+        entries += other.entries
     }
 }

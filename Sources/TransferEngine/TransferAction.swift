@@ -51,7 +51,7 @@ public struct TransferAction: Sendable, Hashable, Encodable {
     public var destination: ItemPath
     /// Whether this item is a folder.
     public var isFolder: Bool
-    /// The size of the file copied or skipped, where the source said.
+    /// The size of the file copied or skipped, where the source said; for a file deleted, its size on the destination.
     public var size: Int64?
     /// The source file's modified time, carried to the destination where it can set it.
     public var modified: Date?

@@ -49,17 +49,45 @@ public struct TransferManager: Sendable {
         public var fileRetry: RetryPolicy
         /// Plan and report, change nothing.
         public var dryRun: Bool
-        /// The most items a sync may delete; a plan with more deletes none and reports it
+        /// The most items a sync may delete, counting every file and folder inside a folder it
+        /// deletes (``TransferPlan/deletions``), not the folder alone; a plan with more deletes
+        /// none (items in the way of the source's included), still copies, and reports it
         /// (``TransferReport/deletionLimitExceeded``). `nil`: no limit.
         public var maxDelete: Int?
+        /// The largest share of the destination's files, in percent, that a sync may delete (50 by
+        /// default): a plan that would delete more (``DeletionCount/percentOfFiles``) stops before
+        /// anything is copied, overwritten or deleted, and reports it
+        /// (``TransferReport/deletionShareExceeded``). `nil`: no limit (the command line's `--force`).
+        ///
+        /// The destination's files are those below the job's root: the files the sync leaves,
+        /// replaces or deletes, those inside the folders it deletes included. A destination with no
+        /// file passes whatever the share.
+        public var maxDeletePercent: Double?
+        /// A folder on the destination's provider where a sync moves what it would delete or
+        /// overwrite, and a copy what it would overwrite, instead of losing it; `nil` (the default):
+        /// nothing is kept.
+        ///
+        /// Each run that has something to keep makes a folder of its own inside it, named after the
+        /// time (UTC) the run started (`2026-11-28T02-05-18Z`, `…-2` when that exists), and moves each
+        /// item there under its path below the destination's root (``TransferReport/backupFolder``,
+        /// ``TransferReport/backedUp``). The folder must be outside the destination's tree and the
+        /// source's, and the destination must move (or copy) on the server; else the job is refused
+        /// before anything is listed. A file whose move fails is not overwritten, an item not deleted.
+        public var backupDirectory: ItemPath?
         /// The page size of the listings; `nil` lets each provider choose.
         public var pageSize: Int?
         /// The most bytes held in memory between a file's download and its upload.
         public var pipeCapacity: Int
-        /// Whether a digest that only the destination declares is computed on the source, by
-        /// reading each source file whose size matches its destination file (``SameFileRule``);
-        /// `true` by default. Off, such a pair is compared by size and modified time, or size.
+        /// Whether a digest that only one side declares is computed on the other side, by reading
+        /// each of its files whose size matches the file on the side that declares it
+        /// (``SameFileRule``; the name is older than the rule, which is the same whichever side is the
+        /// source); `true` by default. Off, such a pair is compared by size and modified time, or size.
         public var computeSourceDigests: Bool
+        /// How strongly files are compared: what the listings allow (the default), content by
+        /// digests declared or computed (``SameFileRule/Comparison/checksum``: `--checksum`), or
+        /// content read from both files (``SameFileRule/Comparison/content``: `check --download`,
+        /// which also lists every folder, whatever a job's record says).
+        public var comparison: SameFileRule.Comparison = .listings
         /// Where jobs keep their plan and progress, and computed source digests; `nil` (the
         /// default): nothing is kept, and every run plans from the listings alone.
         ///
@@ -79,16 +107,28 @@ public struct TransferManager: Sendable {
         /// one request per side, a change deep down one listing per folder on its way. A run
         /// started fresh (``startFresh``) or comparing by another ``SameFileRule`` lists every folder.
         public var jobStore: TransferJobStore?
+        /// How deep and how large the trees a job walks may be (``TreeLimits``): past a limit the
+        /// job stops while planning, before changing anything.
+        public var treeLimits = TreeLimits.standard
         /// Whether an unfinished job in ``jobStore`` is started over instead of taken up, and the folder
         /// etags its last finished run kept are ignored (every folder is listed).
         public var startFresh: Bool
+        /// Whether a copy or sync whose two targets cannot be told apart by their locations (an
+        /// adapter that does not say where its files are, host names that may name one server, two
+        /// users' or workspaces' trees on one server) runs without the marker-file probe that
+        /// would tell; `false` by default. Targets whose locations show them to be
+        /// one tree, or one inside the other, are refused whatever this says.
+        public var assumeNoOverlap: Bool = false
 
         /// Creates options.
         public init(
             transfers: Int = 4, fileRetry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(500)),
             dryRun: Bool = false, maxDelete: Int? = nil, pageSize: Int? = 1000, pipeCapacity: Int = 4 << 20,
-            computeSourceDigests: Bool = true, jobStore: TransferJobStore? = nil, startFresh: Bool = false
+            computeSourceDigests: Bool = true, jobStore: TransferJobStore? = nil, startFresh: Bool = false,
+            maxDeletePercent: Double? = 50, backupDirectory: ItemPath? = nil
         ) {
+            self.maxDeletePercent = maxDeletePercent
+            self.backupDirectory = backupDirectory
             self.jobStore = jobStore
             self.startFresh = startFresh
             self.computeSourceDigests = computeSourceDigests
@@ -116,21 +156,32 @@ public struct TransferManager: Sendable {
     ///
     /// - Throws: `ProviderError`: the source's or a listing's error; `conflict` when the source
     ///   is a folder and the destination a file.
+    ///
+    /// A sync's plan counts what its deletions take (``TransferPlan/deletions``): every folder it
+    /// would delete is listed down to its last file.
     public func plan(_ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint) async throws -> TransferPlan {
-        try await plan(mode, from: source, to: destination, finished: FinishedFiles())
+        try await plan(mode, from: source, to: destination, finished: FinishedFiles(), countDeletions: true)
     }
 
+    /// The plan; with `countDeletions`, a sync's ``TransferPlan/deletions`` counted (``DeletionCensus``).
     private func plan(
         _ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint, finished: FinishedFiles,
-        known: [ItemPath: FolderVersion]? = nil
+        known: [ItemPath: FolderVersion]? = nil, countDeletions: Bool = false
     ) async throws -> TransferPlan {
         let recalled = await recalledNames(source, destination)
         do {
-            return try await TransferPlanner(
+            var planner = TransferPlanner(
                 mode: mode, source: source, destination: destination, pageSize: options.pageSize, listings: options.transfers,
                 computeSourceDigests: options.computeSourceDigests, finished: finished, digests: options.jobStore, known: known,
-                recalled: recalled
-            ).plan()
+                comparison: options.comparison, recalled: recalled)
+            planner.limits = options.treeLimits
+            var plan = try await planner.plan()
+            if countDeletions, mode == .sync {
+                plan.deletions = try await DeletionCensus(
+                    provider: destination.provider, pageSize: options.pageSize, concurrency: options.transfers
+                ).count(plan)
+            }
+            return plan
         } catch {
             throw ProviderError.wrap(error)
         }
@@ -139,7 +190,8 @@ public struct TransferManager: Sendable {
     /// Copies the file or the folder's contents at `source` into `destination`: files missing
     /// or different there are sent, nothing is deleted. The folder `destination` is created
     /// (with its parents) when missing; a single file goes into it under its own name when it
-    /// is a folder, else to that path.
+    /// is a folder, else to that path. With a ``Options/backupDirectory``, a file about to be
+    /// overwritten is moved there first.
     ///
     /// - Returns: what was done; per-file failures are in ``TransferReport/failures``.
     /// - Throws: `ProviderError`, when the job cannot be planned or is cancelled.
@@ -149,6 +201,9 @@ public struct TransferManager: Sendable {
 
     /// Makes `destination` like `source`: copies as ``copy(from:to:)`` does, then deletes what the
     /// source does not have, unless a copy failed or the deletions pass ``Options/maxDelete``.
+    /// A sync that would delete more of the destination's files than ``Options/maxDeletePercent``
+    /// allows changes nothing. With a ``Options/backupDirectory``, what it would delete or overwrite
+    /// is moved there instead.
     ///
     /// - Returns: what was done; per-file failures are in ``TransferReport/failures``.
     /// - Throws: `ProviderError`, when the job cannot be planned or is cancelled.
@@ -158,9 +213,24 @@ public struct TransferManager: Sendable {
 
     /// Plans and runs a copy or a sync; with a ``Options/jobStore``, takes up the job's unfinished
     /// run, or starts a new one there.
+    ///
+    /// - Throws: `ProviderError`, when the job cannot be planned or is cancelled; `invalidArgument`,
+    ///   before anything is written, when the two targets are one tree or one is inside the other,
+    ///   however they are spelt (remotes, host aliases, users, links, `..`), or when that cannot be
+    ///   ruled out (see ``Options/assumeNoOverlap``); before anything is listed, `invalidArgument`
+    ///   for a ``Options/backupDirectory`` inside either tree, `unsupported` for one on a
+    ///   destination that can neither move nor copy.
     public func run(_ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint) async throws -> TransferReport {
+        if let backup = options.backupDirectory { try BackupFolder.check(backup, source: source, destination: destination) }
+        // Nothing is written or deleted between two spellings of one tree (a dry run does not probe).
+        do {
+            try await TreeOverlap(source: source, destination: destination).check(
+                probe: !options.dryRun, assumeNoOverlap: options.assumeNoOverlap)
+        } catch {
+            throw ProviderError.wrap(error)
+        }
         guard let store = options.jobStore else {
-            let plan = try await self.plan(mode, from: source, to: destination)
+            let plan = try await self.plan(mode, from: source, to: destination, finished: FinishedFiles(), countDeletions: true)
             observer?(.planned(plan))
             do {
                 return try await TransferRun(plan: plan, source: source, destination: destination, options: options, observer: observer).run()
@@ -200,7 +270,8 @@ public struct TransferManager: Sendable {
         _ mode: TransferMode, _ source: TransferEndpoint, _ destination: TransferEndpoint, finished: [FinishedFile]?,
         known: [ItemPath: FolderVersion]?, recorder: JobRecorder?
     ) async throws -> TransferReport {
-        let plan = try await self.plan(mode, from: source, to: destination, finished: FinishedFiles(finished ?? []), known: known)
+        let plan = try await self.plan(
+            mode, from: source, to: destination, finished: FinishedFiles(finished ?? []), known: known, countDeletions: true)
         if finished != nil {
             observer?(.resumed(alreadyDone: plan.actions.filter { $0.kind == .skip && $0.reason == .finishedBefore }.count))
         }
@@ -217,18 +288,28 @@ public struct TransferManager: Sendable {
 
     /// Compares `destination` with `source` without changing anything: files and folders
     /// missing from the destination, extra there, and files that differ by the
-    /// ``SameFileRule`` the two providers allow.
+    /// ``SameFileRule`` the two providers allow (the same rule whichever is the source), or by
+    /// their content with ``Options/comparison``. The report says how the matching files were
+    /// compared (``CheckReport/matchedBy``): those found the same by sizes or times only were not
+    /// compared by content. Names are matched as the destination tells them apart
+    /// (`NameRules.key(_:)`: byte-exact, or after its normalisation and case folding;
+    /// ``CheckReport/names`` says which), so two source files the destination would hold as one
+    /// are ``CheckReport/nameConflicts``, never one match.
     ///
     /// With a ``Options/jobStore``, where both providers' folder etags cover their contents
     /// (`Capabilities.Features.recursiveETags`), the folders found the same are recorded with
     /// their etags, and the next check of the same two folders lists only those that changed since.
     public func check(_ source: TransferEndpoint, against destination: TransferEndpoint) async throws -> CheckReport {
         let folders = options.jobStore.flatMap { folderRecord(Self.key("check", source, destination), $0, source, destination) }
-        let known = options.startFresh ? nil : await folders?.known()
+        // A content comparison reads every file, whatever an earlier check recorded.
+        let known = options.startFresh || options.comparison == .content ? nil : await folders?.known()
         let plan = try await self.plan(.sync, from: source, to: destination, finished: FinishedFiles(), known: known)
         await folders?.record(plan, known: known, wrote: false, destination: destination.provider, concurrency: options.transfers)
         var report = CheckReport(rule: plan.rule)
+        report.names = destination.provider.capabilities.names.identityDescription
         report.matching = plan.filesInUnchangedFolders
+        report.unlisted = plan.filesInUnchangedFolders
+        report.matchedBy = plan.matchedBy
         report.mappedNames = plan.mappedNames
         let replaced = Set(plan.actions.filter { $0.kind == .delete && $0.reason == .kindDiffers }.map(\.relativePath))
         for action in plan.actions {
@@ -241,7 +322,9 @@ public struct TransferManager: Sendable {
             default: report.missing.append(action.relativePath)
             }
         }
-        report.differing += plan.problems.map(\.relativePath)
+        report.nameConflicts = plan.nameConflicts
+        let conflicts = Set(plan.nameConflicts)
+        report.differing += plan.problems.map(\.relativePath).filter { !conflicts.contains($0) }
         return report
     }
 
@@ -284,7 +367,7 @@ public struct TransferManager: Sendable {
     ) -> FolderRecord? {
         let rule = SameFileRule.choose(
             source: source.provider.capabilities, destination: destination.provider.capabilities,
-            computingOnSource: options.computeSourceDigests)
+            computingDigests: options.computeSourceDigests, comparison: options.comparison)
         return FolderRecord(key, store: store, source: source, destination: destination, rule: rule)
     }
 }

@@ -16,12 +16,23 @@ public struct TransferPlan: Sendable, Encodable {
     /// Items that cannot be transferred as planned (in a copy, a folder where the source has a
     /// file, or the reverse), with the error each will report.
     public var problems: [TransferFailure]
+    /// What the sync's deletions take from the destination, every file and folder inside the
+    /// folders it deletes included, and how many files the destination holds; counted by
+    /// ``TransferManager/plan(_:from:to:)`` and before a sync runs (empty in a copy).
+    public var deletions = DeletionCount()
     /// The folders listed on the way, and those left unlisted because the job's record showed them
     /// unchanged on both sides (``TransferManager/Options/jobStore``).
     var scan = FolderScan()
+    /// The source items among ``problems`` whose names the destination would make one with
+    /// another's (none of such a group is copied); `check` reports them apart.
+    var nameConflicts: [ItemPath] = []
+    /// How the files found the same on both sides were compared: by content, or by sizes and
+    /// times only (files skipped as finished by an interrupted run, and files below folders left
+    /// unlisted, are not counted).
+    public var matchedBy = ComparisonCounts()
 
     private enum CodingKeys: String, CodingKey {
-        case mode, rule, actions, mappedNames, problems
+        case mode, rule, actions, mappedNames, problems, deletions, matchedBy
     }
 
     /// Creates a plan.

@@ -26,11 +26,14 @@ struct TransferPlanner: Sendable {
     /// used while the source still holds it under the name it became (a normalisation cannot be
     /// undone from the rules alone).
     let recalled: [[UInt8]: String]
+    /// How deep and how large the walk may go.
+    var limits = TreeLimits.standard
 
     init(
         mode: TransferMode, source: TransferEndpoint, destination: TransferEndpoint, pageSize: Int?, listings: Int,
         computeSourceDigests: Bool, finished: FinishedFiles = FinishedFiles(), digests: TransferJobStore? = nil,
-        known: [ItemPath: FolderVersion]? = nil, recalled: [[UInt8]: String] = [:]
+        known: [ItemPath: FolderVersion]? = nil, comparison: SameFileRule.Comparison = .listings,
+        recalled: [[UInt8]: String] = [:]
     ) {
         self.known = known
         self.recalled = recalled
@@ -42,7 +45,8 @@ struct TransferPlanner: Sendable {
         self.destination = destination
         self.pageSize = pageSize
         rule = SameFileRule.choose(
-            source: source.provider.capabilities, destination: destination.provider.capabilities, computingOnSource: computeSourceDigests)
+            source: source.provider.capabilities, destination: destination.provider.capabilities, computingDigests: computeSourceDigests,
+            comparison: comparison)
         names = DestinationNames(rules: destination.provider.capabilities.names, sourceRules: source.provider.capabilities.names)
     }
 
@@ -102,16 +106,23 @@ struct TransferPlanner: Sendable {
                 relative: .root, source: source.path, destination: destination.path, destinationExists: destinationRoot != nil,
                 sourceETag: sourceRoot.etag, destinationETag: destinationRoot?.etag)
         ]
+        var depth = 0
         while !level.isEmpty {
             if Task.isCancelled { throw ProviderError(.cancelled, "cancelled while planning") }
+            // The children of this level's folders are `depth` levels below the roots.
+            depth += 1
+            try limits.check(depth: depth, below: source.path)
             var next: [Folder] = []
             for (part, subfolders) in try await compareAll(level) {
                 plan.actions += part.actions
                 plan.mappedNames += part.mappedNames
                 plan.problems += part.problems
+                plan.nameConflicts += part.nameConflicts
                 plan.scan.append(part.scan)
+                plan.matchedBy.add(part.matchedBy)
                 next += subfolders
             }
+            try limits.check(entries: plan.scan.entries, below: source.path)
             level = next
         }
         return plan
@@ -143,25 +154,60 @@ struct TransferPlanner: Sendable {
     /// Plans one folder's children; returns that part of the plan and the subfolders to walk next.
     private func compare(_ folder: Folder) async throws -> (TransferPlan, [Folder]) {
         var plan = TransferPlan(mode: mode, rule: rule)
-        async let sourceListing = source.provider.listAll(folder.source, pageSize: pageSize, fields: [])
+        async let sourceListing = source.provider.listing(folder.source, pageSize: pageSize, fields: [])
         let destinationItems = folder.destinationExists
             ? try await destination.provider.listAll(folder.destination, pageSize: pageSize, fields: []) : []
-        let sourceItems = try await sourceListing
-        var existing: [String: Item] = [:]
-        for item in destinationItems where existing[names.key(item.name)] == nil { existing[names.key(item.name)] = item }
+        let sourceListed = try await sourceListing
+        let sourceItems = sourceListed.items
+        plan.scan.entries = sourceItems.count + destinationItems.count
+        // The destination's items by the destination's identity of their names (bytes after its
+        // normalisation and case folding). A key two items hold (a server keeping two spellings it
+        // declares one name) is ambiguous: nothing is written over either.
+        var existing: [NameKey: Item] = [:]
+        var ambiguous: Set<NameKey> = []
+        for item in destinationItems {
+            let key = names.key(item.name)
+            if existing[key] == nil { existing[key] = item } else { ambiguous.insert(key) }
+        }
+        // The source's children under their destination names, and the groups of them the
+        // destination would make one name: each member of a group is a conflict, and none is
+        // copied (whichever went first, the next would overwrite it or fail halfway).
+        // Each source name is decoded by the source's rules and encoded for the destination, or
+        // given the name a transfer the other way recorded, or the destination item the source
+        // holds under it (its NFD spelling where the source stores NFC).
         let byImage = names.sourceNormalizes ? Self.byImage(destinationItems, names) : [:]
-        var claimed: Set<String> = []
+        let children = try sourceItems.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }).map { child in
+            let (name, mapped) = destinationName(
+                for: child.name, at: try folder.relative.appending(child.name), existing: existing, byImage: byImage)
+            return (child: child, name: name, mapped: mapped, key: names.key(name))
+        }
+        var group: [NameKey: [String]] = [:]
+        for entry in children { group[entry.key, default: []].append(entry.child.name) }
+        // Every source name keeps what the destination holds under it from a sync's deletions.
+        let claimed = Set(group.keys)
         var next: [Folder] = []
-        var computed: [ComputedDigest] = []
-        for child in sourceItems.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+        var computed = ComputedDigests()
+        for (child, name, mapped, key) in children {
             let relative = try folder.relative.appending(child.name)
-            let (name, mapped) = destinationName(for: child.name, at: relative, existing: existing, byImage: byImage)
-            let key = names.key(name)
-            guard claimed.insert(key).inserted else {
+            if let members = group[key], members.count > 1 {
+                let others = members.filter { !$0.utf8.elementsEqual(child.name.utf8) }.map(Self.spelled)
                 plan.problems.append(
                     TransferFailure(
                         relativePath: relative,
-                        error: ProviderError(.conflict, "\(relative) has the same name on the destination as another item of \(folder.relative)")))
+                        error: ProviderError(
+                            .conflict,
+                            "\(Self.spelled(child.name)) and \(others.joined(separator: ", ")) in \(folder.relative) would be one name on the destination (\(names.rules.identityDescription)): none of them is copied")))
+                plan.nameConflicts.append(relative)
+                continue
+            }
+            if ambiguous.contains(key) {
+                plan.problems.append(
+                    TransferFailure(
+                        relativePath: relative,
+                        error: ProviderError(
+                            .conflict,
+                            "the destination holds several items that are one name with \(relative) (\(names.rules.identityDescription)): none is overwritten")))
+                plan.nameConflicts.append(relative)
                 continue
             }
             let target: ItemPath
@@ -195,7 +241,7 @@ struct TransferPlanner: Sendable {
                 plan.actions.append(
                     TransferAction(
                         kind: .delete, reason: .kindDiffers, relativePath: relative, source: nil, destination: there.path,
-                        isFolder: there.isFolder))
+                        isFolder: there.isFolder, size: there.isFolder ? nil : there.size))
             }
             let matching = there.flatMap { $0.kind == child.kind ? $0 : nil }
             if child.isFolder {
@@ -218,17 +264,17 @@ struct TransferPlanner: Sendable {
                     plan.actions.append(action(.skip, .finishedBefore, matching.path))
                     continue
                 }
-                let compared: Item
+                let compared: (source: Item, destination: Item, recalled: Bool)
                 do {
-                    let (item, digest) = try await withSourceDigest(child, against: matching)
-                    compared = item
-                    if let digest { computed.append(digest) }
+                    compared = try await withDigests(child, matching, into: &computed)
                 } catch {
                     plan.problems.append(TransferFailure(relativePath: relative, error: ProviderError.wrap(error)))
                     continue
                 }
-                var planned = action(rule.same(compared, matching) ? .skip : .copyFile, rule.same(compared, matching) ? nil : .differs, matching.path)
-                planned.sourceDigest = rule.algorithm.flatMap { compared.digests[$0] }
+                let verdict = rule.compare(compared.source, compared.destination)
+                if verdict.same { plan.matchedBy.add(compared.recalled ? .sizeAndModified : verdict.basis) }
+                var planned = action(verdict.same ? .skip : .copyFile, verdict.same ? nil : .differs, matching.path)
+                planned.sourceDigest = rule.algorithm.flatMap { compared.source.digests[$0] }
                 plan.actions.append(planned)
             } else {
                 plan.actions.append(action(.copyFile, there == nil ? TransferAction.Reason.missing : TransferAction.Reason.kindDiffers, target))
@@ -238,10 +284,19 @@ struct TransferPlanner: Sendable {
             FolderScan.Listed(
                 relative: folder.relative, destination: folder.destination, sourceETag: folder.sourceETag,
                 destinationETag: folder.destinationExists ? folder.destinationETag : nil, files: sourceItems.filter { !$0.isFolder }.count))
-        if mode == .sync {
+        if mode == .sync, !sourceListed.completeness.isComplete {
+            // Nothing is deleted on the strength of a source listing that did not prove itself whole.
+            plan.problems.append(
+                TransferFailure(
+                    relativePath: folder.relative,
+                    error: ProviderError(
+                        .preconditionFailed,
+                        "\(folder.source) was read as \(sourceListed.completeness.phrase), not a complete one: nothing in \(folder.destination) is deleted")))
+        } else if mode == .sync {
             // A destination item that the source could only hold under a name it holds for another
-            // (it normalises names, or folds their case) is not the source's to delete: kept, and said.
-            let guarded = names.sourceNormalizes || !names.sourceRules.caseSensitive
+            // (it normalises names, calls NFC and NFD one, or folds their case) is not the source's
+            // to delete: kept, and said.
+            let guarded = names.sourceFolds
             let held = guarded ? Set(sourceItems.map { names.sourceIdentity(ofSourceName: $0.name) }) : []
             for item in destinationItems where !claimed.contains(names.key(item.name)) {
                 if guarded, held.contains(names.sourceIdentity(of: item.name)) {
@@ -251,51 +306,96 @@ struct TransferPlanner: Sendable {
                             error: ProviderError(
                                 .conflict,
                                 "\(item.path) is not deleted: the source cannot hold its name apart from another it holds "
-                                    + "(it stores names \(names.sourceRules.normalization.rawValue)\(names.sourceRules.caseSensitive ? "" : ", ignoring case"))")))
+                                    + "(\(names.sourceRules.identityDescription))")))
                     continue
                 }
                 plan.actions.append(
                     TransferAction(
                         kind: .delete, reason: .extra, relativePath: try folder.relative.appending(item.name), source: nil,
-                        destination: item.path, isFolder: item.isFolder))
+                        destination: item.path, isFolder: item.isFolder, size: item.isFolder ? nil : item.size))
             }
         }
         await remember(computed)
         return (plan, next)
     }
 
-    /// Keeps digests computed from source files in the store, for the next job (a failure to keep
-    /// them only costs reading the files again).
-    private func remember(_ computed: [ComputedDigest]) async {
-        guard let digests, !computed.isEmpty else { return }
-        try? await digests.remember(digests: computed, account: source.provider.account)
+    /// Digests computed from files of each side, to keep in the store.
+    struct ComputedDigests {
+        var source: [ComputedDigest] = []
+        var destination: [ComputedDigest] = []
     }
 
-    /// `file` with the digest of the rule computed from its content, when the rule computes digests
-    /// on the source and the comparison needs it: the destination's file carries the digest and
-    /// the sizes do not already tell the two apart.
+    /// Keeps digests computed from files in the store, for the next job (a failure to keep them
+    /// only costs reading the files again).
+    private func remember(_ computed: ComputedDigests) async {
+        guard let digests else { return }
+        if !computed.source.isEmpty { try? await digests.remember(digests: computed.source, account: source.provider.account) }
+        if !computed.destination.isEmpty {
+            try? await digests.remember(digests: computed.destination, account: destination.provider.account)
+        }
+    }
+
+    /// The two files with the digest of the rule computed from their content where the rule
+    /// computes it on their side and the comparison needs it (the sizes do not already tell the
+    /// two apart): by default, a file lacking a digest the other file carries; with `checksum`,
+    /// any file lacking it; with `content`, both files, read again whatever the listings say.
+    /// Digests computed are added to `computed` (never for `content`); `recalled` tells that a
+    /// digest was taken from the store for the same size, time and etag instead of read (by
+    /// default only: `checksum` and `content` always read).
+    private func withDigests(
+        _ file: Item, _ other: Item, into computed: inout ComputedDigests
+    ) async throws -> (source: Item, destination: Item, recalled: Bool) {
+        guard let algorithm = rule.algorithm, !rule.computedOn.isEmpty || rule.comparesContent,
+            file.size == nil || other.size == nil || file.size == other.size
+        else { return (file, other, false) }
+        let needs = { (side: SameFileRule.Side, item: Item, paired: Item) -> Bool in
+            switch rule.kind {
+            case .content: return true
+            case .checksum: return item.digests[algorithm] == nil
+            default: return rule.computedOn.contains(side) && item.digests[algorithm] == nil && paired.digests[algorithm] != nil
+            }
+        }
+        // A digest kept for the same size, time and etag is not content: --checksum reads again.
+        let (recall, keep) = (rule.kind == .digest, rule.kind != .content)
+        let (readSource, readDestination) = (needs(.source, file, other), needs(.destination, other, file))
+        // Both sides read at once where both are read (a content comparison).
+        async let left: (Item, ComputedDigest?, Bool) =
+            readSource ? withDigest(file, algorithm, from: source.provider, recall: recall, keep: keep) : (file, nil, false)
+        async let right: (Item, ComputedDigest?, Bool) =
+            readDestination ? withDigest(other, algorithm, from: destination.provider, recall: recall, keep: keep) : (other, nil, false)
+        let (sourceFile, sourceDigest, sourceRecalled) = try await left
+        let (destinationFile, destinationDigest, destinationRecalled) = try await right
+        if let sourceDigest { computed.source.append(sourceDigest) }
+        if let destinationDigest { computed.destination.append(destinationDigest) }
+        return (sourceFile, destinationFile, sourceRecalled || destinationRecalled)
+    }
+
+    /// `file` with `algorithm`'s digest computed by reading it from `provider` (streamed: only the
+    /// running digest is held).
     ///
-    /// With a store, a digest computed earlier from the same version of the file (size, modified
-    /// time and etag; a file with neither a modified time nor an etag is always read) is taken from
-    /// it instead of reading the file; a digest computed now is returned to be kept there.
-    private func withSourceDigest(_ file: Item, against other: Item) async throws -> (Item, ComputedDigest?) {
-        guard rule.computedOnSource, let algorithm = rule.algorithm, file.digests[algorithm] == nil, other.digests[algorithm] != nil,
-            file.size == nil || other.size == nil || file.size == other.size, let sink = DigestSink(algorithm)
-        else { return (file, nil) }
+    /// With a store and `recall`, a digest computed earlier from the same version of the file
+    /// (size, modified time and etag; a file with neither a modified time nor an etag is always
+    /// read) is taken from it instead of reading the file (and the third value is `true`); with
+    /// `keep`, a digest computed now is returned to be kept there.
+    private func withDigest(
+        _ file: Item, _ algorithm: DigestAlgorithm, from provider: any StorageProvider, recall: Bool, keep: Bool
+    ) async throws -> (Item, ComputedDigest?, Bool) {
         var computed = file
+        computed.digests[algorithm] = nil
+        guard let sink = DigestSink(algorithm) else { return (computed, nil, false) }
         let version = FileFingerprint(size: file.size, modified: file.modified, etag: file.etag)
         let memorable = digests != nil && (file.modified != nil || file.etag != nil)
-        if memorable, let digests,
-            let known = try? await digests.digest(of: file.path, account: source.provider.account, algorithm: algorithm, version: version)
+        if recall, memorable, let digests,
+            let known = try? await digests.digest(of: file.path, account: provider.account, algorithm: algorithm, version: version)
         {
             computed.digests[algorithm] = known
-            return (computed, nil)
+            return (computed, nil, true)
         }
-        _ = try await source.provider.download(file.path, to: sink, options: DownloadOptions())
+        _ = try await provider.download(file.path, to: sink, options: DownloadOptions())
         let digest = await sink.digest
         computed.digests[algorithm] = digest
-        guard memorable, let digest else { return (computed, nil) }
-        return (computed, ComputedDigest(path: file.path, algorithm: algorithm, digest: digest, version: version))
+        guard keep, memorable, let digest else { return (computed, nil, false) }
+        return (computed, ComputedDigest(path: file.path, algorithm: algorithm, digest: digest, version: version), false)
     }
 
     /// A single file: into the destination folder under its own name, or onto the destination path.
@@ -323,10 +423,13 @@ struct TransferPlanner: Sendable {
         } else if let there, finished.stillValid(relative, source: file, destination: there, algorithm: rule.algorithm) {
             plan.actions.append(action(.skip, .finishedBefore))
         } else if let there {
-            let (compared, digest) = try await withSourceDigest(file, against: there)
-            await remember(digest.map { [$0] } ?? [])
-            var planned = rule.same(compared, there) ? action(.skip, nil) : action(.copyFile, .differs)
-            planned.sourceDigest = rule.algorithm.flatMap { compared.digests[$0] }
+            var computed = ComputedDigests()
+            let compared = try await withDigests(file, there, into: &computed)
+            await remember(computed)
+            let verdict = rule.compare(compared.source, compared.destination)
+            if verdict.same { plan.matchedBy.add(compared.recalled ? .sizeAndModified : verdict.basis) }
+            var planned = verdict.same ? action(.skip, nil) : action(.copyFile, .differs)
+            planned.sourceDigest = rule.algorithm.flatMap { compared.source.digests[$0] }
             plan.actions.append(planned)
         } else {
             plan.actions.append(action(.copyFile, .missing))
@@ -339,9 +442,9 @@ struct TransferPlanner: Sendable {
     /// has no item of that name and the source normalises names, the destination's item the source
     /// holds as `name` (its NFD spelling where the source stores NFC).
     private func destinationName(
-        for name: String, at relative: ItemPath, existing: [String: Item], byImage: [[UInt8]: Item]
+        for name: String, at relative: ItemPath, existing: [NameKey: Item], byImage: [NameKey: Item]
     ) -> (name: String, mapped: Bool) {
-        let stored = Array(names.sourceRules.stored(name).utf8)
+        let stored = NameKey(exact: names.sourceRules.stored(name))
         if let recalled = recalled[Array(relative.description.utf8)], names.sourceImage(of: recalled) == stored {
             return (recalled, !recalled.utf8.elementsEqual(name.utf8) || !names.rules.stored(recalled).utf8.elementsEqual(recalled.utf8))
         }
@@ -352,8 +455,8 @@ struct TransferPlanner: Sendable {
 
     /// The destination's items by the name the source would hold for each
     /// (``DestinationNames/sourceImage(of:)``), the first in byte order where several share one.
-    private static func byImage(_ items: [Item], _ names: DestinationNames) -> [[UInt8]: Item] {
-        var index: [[UInt8]: Item] = [:]
+    private static func byImage(_ items: [Item], _ names: DestinationNames) -> [NameKey: Item] {
+        var index: [NameKey: Item] = [:]
         for item in items.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
             let image = names.sourceImage(of: item.name)
             if index[image] == nil { index[image] = item }
@@ -370,5 +473,13 @@ struct TransferPlanner: Sendable {
             relative = next
         }
         return relative
+    }
+
+    /// `name` quoted, with its non-ASCII scalars spelled out (`"cafe\u{301}.txt"`), so that two
+    /// spellings that print alike differ in a message.
+    private static func spelled(_ name: String) -> String {
+        guard !name.utf8.allSatisfy({ $0 < 0x80 }) else { return name.debugDescription }
+        let scalars = name.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }
+        return "\"" + scalars.joined() + "\""
     }
 }

@@ -1,9 +1,14 @@
 import Foundation
+import NIOConcurrencyHelpers
 import ProviderAPI
 
 /// Carries out a ``TransferPlan``, in four steps: deletions of items in the way (sync), folders
 /// (parents first, the folders of one depth several at once), files (several at once), and the extras' deletions
 /// (sync, only when every copy succeeded and the plan keeps within the deletion limit).
+///
+/// A sync whose plan deletes too large a share of the destination's files runs no step at all.
+/// With a backup directory, each deletion is a move into this run's backup folder, and each file
+/// about to be overwritten is moved there before its copy.
 struct TransferRun: Sendable {
     let plan: TransferPlan
     let source: TransferEndpoint
@@ -20,8 +25,30 @@ struct TransferRun: Sendable {
         report.alreadyDone = plan.actions.filter { $0.kind == .skip && $0.reason == .finishedBefore }.count
         report.unchanged = plan.actions(.skip).count - report.alreadyDone + plan.filesInUnchangedFolders
         let deletions = plan.actions(.delete)
-        if let limit = options.maxDelete, deletions.count > limit { report.deletionLimitExceeded = true }
+        // Every file and folder the deletions take, those inside the deleted folders included.
+        let doomed = max(plan.deletions.items, deletions.count)
+        if let limit = options.maxDelete, doomed > limit { report.deletionLimitExceeded = true }
+        if plan.mode == .sync, let percent = options.maxDeletePercent, plan.deletions.files > 0,
+            plan.deletions.percentOfFiles > percent
+        {
+            // Stopped before any change: neither the copies nor the deletions are done.
+            report.deletionShareExceeded = true
+            report.deletionsSkipped = deletions.count
+            await recorder?.flush()
+            return report
+        }
         if options.dryRun { return report }
+        let overwrites = plan.actions.contains { $0.kind == .copyFile && $0.reason == .differs }
+        let backup: BackupFolder? =
+            if let directory = options.backupDirectory, overwrites || (!deletions.isEmpty && !report.deletionLimitExceeded) {
+                // Made before any change: a backup that cannot be made stops the job here.
+                try await BackupFolder.make(directory, destination: destination, started: Date())
+            } else {
+                nil
+            }
+        report.backupFolder = backup?.folder
+        // Items moved to the backup, counted from the lanes.
+        let backedUp = NIOLockedValueBox(0)
 
         let work = plan.actions.filter { $0.kind != .skip }
         let counter = JobCounter(total: JobProgress(actionsTotal: work.count, bytesTotal: plan.bytesToCopy), observer: observer)
@@ -49,8 +76,12 @@ struct TransferRun: Sendable {
             }
             observer?(.started(action, attempt: 1))
             do {
-                try await destination.provider.delete(action.destination)
-                report.deleted += 1
+                if let backup {
+                    if try await backup.keep(action.destination) { backedUp.withLockedValue { $0 += 1 } }
+                } else {
+                    try await destination.provider.delete(action.destination)
+                    report.deleted += 1
+                }
                 await recorder?.record(.init(action, state: .done))
                 done(action)
             } catch {
@@ -60,7 +91,7 @@ struct TransferRun: Sendable {
         }
 
         // 2. Folders, parents first: the folders of one depth several at once.
-        let folders = Dictionary(grouping: plan.actions(.createFolder), by: \.destination.segments.count)
+        let folders = Dictionary(grouping: plan.actions(.createFolder), by: \.destination.depth)
         for depth in folders.keys.sorted() {
             try checkCancellation()
             var ready: [TransferAction] = []
@@ -109,6 +140,20 @@ struct TransferRun: Sendable {
         let recorder = self.recorder
         let results = await Self.concurrently(copies, limit: options.transfers, unstarted: ProviderError(.cancelled, "cancelled")) {
             action -> ProviderError? in
+            if let backup, action.reason == .differs {
+                // The file it replaces goes to the backup first; a file that cannot be kept is not overwritten.
+                do {
+                    if try await backup.keep(action.destination) { backedUp.withLockedValue { $0 += 1 } }
+                } catch {
+                    let failure = ProviderError.wrap(error)
+                    let reason = failure.message ?? failure.code.description
+                    let error = ProviderError(
+                        failure.code, "\(action.relativePath) was not overwritten: it could not be moved to the backup folder (\(reason))")
+                    observer?(.finished(action, error))
+                    counter.finishAction()
+                    return error
+                }
+            }
             let result = await copier.send(action)
             let error: ProviderError? = if case .failure(let failure) = result { failure } else { nil }
             let report: @Sendable () -> Void = {
@@ -142,6 +187,7 @@ struct TransferRun: Sendable {
         let extras = deletions.filter { $0.reason == .extra }
         if report.deletionLimitExceeded || !report.failures.isEmpty {
             report.deletionsSkipped += extras.count
+            report.backedUp = backedUp.withLockedValue { $0 }
             return report
         }
         let provider = destination.provider
@@ -150,7 +196,11 @@ struct TransferRun: Sendable {
             observer?(.started(action, attempt: 1))
             var failure: ProviderError?
             do {
-                try await provider.delete(action.destination)
+                if let backup {
+                    if try await backup.keep(action.destination) { backedUp.withLockedValue { $0 += 1 } }
+                } else {
+                    try await provider.delete(action.destination)
+                }
             } catch {
                 let error = ProviderError.wrap(error)
                 // Gone already is what a deletion wants.
@@ -164,10 +214,11 @@ struct TransferRun: Sendable {
         for (action, error) in zip(extras, deleted) {
             if let error {
                 report.failures.append(TransferFailure(relativePath: action.relativePath, error: error))
-            } else {
+            } else if backup == nil {
                 report.deleted += 1
             }
         }
+        report.backedUp = backedUp.withLockedValue { $0 }
         try checkCancellation()
         return report
     }

@@ -77,6 +77,22 @@ struct CachedProviderTests {
         #expect(rig.requestCount > before)
     }
 
+    @Test("a listing says what it knows: read from the server it is complete, answered from the cache it is cached (no ground for a deletion)")
+    func listingCompleteness() async throws {
+        let rig = try Rig()
+        defer { rig.remove() }
+        let online = rig.cached()
+        _ = try await online.upload(DataSource(string: "abc"), to: .root, name: "a.txt", options: UploadOptions())
+        #expect(try await online.listing(.root).completeness.isComplete)
+        let only = rig.cached(.cacheOnly)
+        let kept = try await only.listing(.root)
+        #expect(kept.items.map(\.name) == ["a.txt"])
+        #expect(kept.completeness == .cached)
+        #expect(try await rig.cached(CachePolicy(.cacheFirst, maxAge: .seconds(600))).listing(.root).completeness == .cached)
+        rig.cutNetwork()
+        #expect(try await online.listing(.root).completeness == .cached)
+    }
+
     @Test("stale-while-revalidate answers at once and refreshes in the background")
     func staleWhileRevalidate() async throws {
         let rig = try Rig()

@@ -125,3 +125,60 @@ struct ItemPathTests {
         #expect(path.segments == ["x", "y"])
     }
 }
+
+@Suite("ItemPath identity and shared prefixes")
+struct ItemPathIdentityTests {
+    private let nfc = "caf\u{E9}.txt"
+    private let nfd = "cafe\u{301}.txt"
+
+    @Test("names Swift's String calls equal are different paths: NFC and NFD")
+    func normalisationsDiffer() throws {
+        #expect(nfc == nfd, "the premise: String equates them")
+        let a = try ItemPath.root.appending("docs").appending(nfc)
+        let b = try ItemPath.root.appending("docs").appending(nfd)
+        #expect(a != b)
+        #expect(Set([a, b]).count == 2)
+        #expect([a: 1, b: 2].count == 2)
+        #expect(!a.isDescendant(of: b) && !b.isDescendant(of: a))
+        #expect(try a.appending("x").relative(to: b) == nil)
+        #expect((a < b) != (b < a), "two different paths are ordered one way")
+        // Folders spelt differently are different too, below as well as at the end.
+        #expect(try ItemPath(segments: [nfc, "x"]) != (try ItemPath(segments: [nfd, "x"])))
+        #expect(try ItemPath(segments: [nfc, "x"]) == (try ItemPath(segments: [nfc, "x"])))
+    }
+
+    @Test("paths sort by the bytes of their segments, a folder before what is below it")
+    func bytewiseOrder() throws {
+        let paths = try ["/b", "/a/z", "/a", "/\u{E9}", "/e\u{301}", "/a/b", "/B"].map(parse)
+        let sorted = paths.sorted().map(\.description)
+        #expect(sorted == ["/B", "/a", "/a/b", "/a/z", "/b", "/e\u{301}", "/\u{E9}"])
+    }
+
+    @Test("paths built by appending equal the same paths parsed, and hash alike")
+    func builtEqualsParsed() throws {
+        var built = ItemPath.root
+        for name in ["a", "b c", nfd] { built = try built.appending(name) }
+        let parsed = try ItemPath("/a/b c/\(nfd)")
+        #expect(built == parsed)
+        #expect(built.hashValue == parsed.hashValue)
+        #expect(built.depth == 3 && parsed.depth == 3)
+        #expect(built.parent.parent == (try parse("/a")))
+        #expect(try parse("/a/b").appending(try parse("c/d")) == (try parse("/a/b/c/d")))
+        #expect(try parse("/a/b/c/d").relative(to: try parse("/a/b")) == (try parse("c/d")))
+        #expect(try parse("/a/b").relative(to: .root) == (try parse("/a/b")))
+        #expect(try parse("/a/b").isDescendant(of: try parse("/a/b")))
+        #expect(!(try parse("/a/bc")).isDescendant(of: try parse("/a/b")))
+        #expect(ItemPath.root.depth == 0)
+    }
+
+    @Test("a path a million folders deep is made and let go without a stack frame per folder")
+    func deepChainReleased() throws {
+        var path = ItemPath.root
+        for index in 0..<1_000_000 { path = try path.appending(index.isMultiple(of: 2) ? "a" : "b") }
+        #expect(path.depth == 1_000_000)
+        #expect(path.parent.depth == 999_999)
+        // Dropping the only reference releases the whole chain (a recursive release would overflow the stack).
+        path = .root
+        #expect(path.isRoot)
+    }
+}

@@ -5,7 +5,7 @@ import Testing
 import ProviderKit
 
 /// A provider whose listing pages come from a closure: page number (0-based) → page.
-private struct PagedProvider: StubProvider {
+struct PagedProvider: StubProvider {
     let pages: @Sendable (Int) -> ItemPage
     var limits: PageLimits = .standard
     var capabilities: Capabilities { Capabilities(features: [.paging]) }
@@ -17,12 +17,12 @@ private struct PagedProvider: StubProvider {
     }
 }
 
-private func files(_ names: some Sequence<Int>) -> [Item] {
+func files(_ names: some Sequence<Int>) -> [Item] {
     names.map { Item(path: try! ItemPath("/big/f\($0)"), kind: .file) }
 }
 
 /// Expects `body` to fail with invalidResponse whose message contains `words` and names the folder.
-private func expectInvalidResponse(_ words: String, _ body: () async throws -> Void) async {
+func expectInvalidResponse(_ words: String, _ body: () async throws -> Void) async {
     do {
         try await body()
         Issue.record("no error; expected invalidResponse (\(words))")

@@ -22,6 +22,17 @@ struct DefectTests {
         #expect(report.summaryLine == "conformance: 0 passed, 1 failed, 0 skipped")
     }
 
+    @Test("a listing whose count contradicts its entries is refused: listing.complete fails")
+    func overstatedCount() async throws {
+        let report = await run(.overstatesCount, ["listing.complete"])
+        let result = try #require(report.result(named: "listing.complete"))
+        #expect(result.failed)
+        // The shared page loop refuses the listing before the case compares anything itself.
+        #expect(result.outcome.detail?.contains("declared 10 entries") == true, "\(result)")
+        let honest = await run([], ["listing.complete"])
+        #expect(honest.result(named: "listing.complete")?.failed == false, "\(honest)")
+    }
+
     @Test("a download that keeps a body cut short fails integrity.truncatedWithoutLength")
     func acceptsShortDownload() async throws {
         let report = await run(.acceptsShortDownloads, ["integrity.truncatedWithoutLength"])

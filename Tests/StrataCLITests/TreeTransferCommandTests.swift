@@ -57,6 +57,8 @@ struct TreeTransferCommandTests {
     @Test("bad numbers are usage errors")
     func usage() async {
         #expect(await Self.run(["sync", "--max-delete", "-1", "/tmp", "/tmp"]) == 64)
+        #expect(await Self.run(["sync", "--max-delete-percent", "101", "/tmp", "/tmp"]) == 64)
+        #expect(await Self.run(["sync", "--max-delete-percent", "-1", "/tmp", "/tmp"]) == 64)
         #expect(await Self.run(["copy", "--transfers", "0", "/tmp", "/tmp"]) == 64)
     }
 }

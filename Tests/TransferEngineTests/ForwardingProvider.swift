@@ -26,4 +26,5 @@ extension ForwardingProvider {
     func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
         try await base.copy(source, to: destination, options: options)
     }
+    func location(of path: ItemPath) async throws -> TreeLocation { try await base.location(of: path) }
 }

@@ -97,4 +97,40 @@ struct LiveTransferTests {
         #expect(counting.count(of: "DELETE") == deletes)
         #expect(counting.total - total <= 1 + 7 * 2, "the second sync sent \(counting.total - total) requests to sabre")
     }
+
+    /// Issue 29, loss path 4: `A.txt` and `a.txt` onto a server that folds case were "copied 2
+    /// files" with one file left there. The verifier finds that the server folds case, and the
+    /// copy reports the clash instead of writing one over the other.
+    @Test("local → a case-folding server: A.txt and a.txt are a conflict, neither is written over the other, and the copy fails")
+    func caseFoldingDestination() async throws {
+        let (root, _, scratch) = try await Self.scratch("rclonefold")
+        defer { Task { try? await root.delete(scratch) } }
+        #expect(root.profile.verified.nameCase == .insensitive, "\(root.profile.verified)")
+        #expect(!root.capabilities.names.caseSensitive)
+        let source = try LocalTree()
+        try source.write("A.txt", "upper")
+        try source.write("a.txt", "lower")
+        try source.write("other.txt", "kept")
+        let destination = TransferEndpoint(root, at: try scratch.appending("copy"))
+        let manager = TransferManager(options: .testing())
+        let report = try await manager.copy(from: source.endpoint, to: destination)
+
+        #expect(!report.succeeded)
+        let conflicts = Set(report.failures.filter { $0.code == "conflict" }.map(\.relativePath.name))
+        #expect(!conflicts.isEmpty && conflicts.isSubset(of: ["A.txt", "a.txt"]), "\(report.failures)")
+        #expect(report.filesCopied < 3, "both were written: one over the other")
+        // What is there holds the content of the source file of its own name: nothing was
+        // overwritten by its case-twin.
+        let contents = ["A.txt": "upper", "a.txt": "lower", "other.txt": "kept"]
+        let listed = try await root.listAll(destination.path)
+        #expect(listed.filter { $0.name.lowercased() == "a.txt" }.count <= 1)
+        for item in listed {
+            let text = String(decoding: try await root.data(at: item.path), as: UTF8.self)
+            #expect(text == contents[item.name], "\(item.name) holds \(text)")
+        }
+        // Every file not reported as a conflict is there under its own name.
+        for name in contents.keys.sorted() where !conflicts.contains(name) {
+            #expect(listed.contains { $0.name == name }, "\(name) is not reported, and not on the server")
+        }
+    }
 }

@@ -186,12 +186,10 @@ struct NameMappingRoundTripTests {
         #expect(report.deleted == 0)
         #expect(try await plain.provider.listAll("/x", pageSize: 10, fields: []).count == 2)
         #expect(check.extra.isEmpty)
-        // Until the planner keys the destination's names by their bytes (issue 29, loss path 3), the
-        // NFC source file is matched to the NFD one, which it overwrites: remove this wrapper then.
-        let kept = String(decoding: try await plain.provider.data(at: "/x/cafe\u{301}.txt"), as: UTF8.self)
-        withKnownIssue("String keys equate NFC and NFD (loss path 3)", isIntermittent: true) {
-            #expect(kept == "other")
-            #expect(report.failures.map(\.error.code) == [.conflict])
-        }
+        // The destination's names are keyed by their bytes: the NFC source file is matched to the
+        // NFC one, and the NFD one is neither overwritten nor deleted.
+        #expect(String(decoding: try await plain.provider.data(at: "/x/cafe\u{301}.txt"), as: UTF8.self) == "other")
+        #expect(String(decoding: try await plain.provider.data(at: "/x/caf\u{E9}.txt"), as: UTF8.self) == "held")
+        #expect(report.failures.map(\.error.code) == [.conflict])
     }
 }

@@ -25,7 +25,11 @@ struct NotNewerRuleTests {
         #expect(rule.same(Self.file(size: 3, modified: Date().addingTimeInterval(3600)), Self.file(size: 3, modified: copied)))
         // A side without a time: size alone.
         #expect(rule.same(Self.file(size: 3, modified: nil), Self.file(size: 3, modified: copied)))
-        #expect(rule.description == "size, and the source not modified since the copy (within 1 s)")
+        #expect(rule.description == "size, and the destination not older than the source (within 1 s)")
+        // The same rule the other way round: the side that cannot set times is now the source.
+        let reversed = SameFileRule(kind: .sizeAndNotNewer, tolerance: .seconds(1), laterSide: .source)
+        #expect(reversed.same(Self.file(size: 3, modified: copied), Self.file(size: 3, modified: copied.addingTimeInterval(-3600))))
+        #expect(!reversed.same(Self.file(size: 3, modified: copied), Self.file(size: 3, modified: copied.addingTimeInterval(5))))
     }
 
     @Test("a same-size change made on the source after the copy is found by check and sent again by copy")
@@ -39,7 +43,10 @@ struct NotNewerRuleTests {
         _ = try await source.provider.upload(data: Data("one".utf8), to: "/a.txt", options: UploadOptions(modified: old))
         _ = try await source.provider.createFolder(named: "sub", in: .root)
         _ = try await source.provider.upload(data: Data("two".utf8), to: "/sub/b.txt", options: UploadOptions(modified: old))
-        let manager = TransferManager(options: .testing())
+        // The source declares digests the destination lacks: not computed here, so the times decide.
+        var options = TransferManager.Options.testing()
+        options.computeSourceDigests = false
+        let manager = TransferManager(options: options)
         let first = try await manager.copy(from: source.endpoint, to: destination.endpoint)
         #expect(first.succeeded)
         #expect(first.plan.rule == SameFileRule(kind: .sizeAndNotNewer, tolerance: .milliseconds(1)))

@@ -121,15 +121,25 @@ struct MemoryServer {
 
 /// The options of the tests: quick retries.
 extension TransferManager.Options {
-    static func testing(transfers: Int = 4, dryRun: Bool = false, maxDelete: Int? = nil) -> TransferManager.Options {
+    static func testing(
+        transfers: Int = 4, dryRun: Bool = false, maxDelete: Int? = nil, maxDeletePercent: Double? = 50, backupDirectory: ItemPath? = nil
+    ) -> TransferManager.Options {
         TransferManager.Options(
             transfers: transfers, fileRetry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20)),
-            dryRun: dryRun, maxDelete: maxDelete, pageSize: 3, pipeCapacity: 64 << 10)
+            dryRun: dryRun, maxDelete: maxDelete, pageSize: 3, pipeCapacity: 64 << 10, maxDeletePercent: maxDeletePercent,
+            backupDirectory: backupDirectory)
     }
 }
 
-/// A provider passed through under another account.
+/// A provider passed through under another account, on a server of its own (a kind of tree named
+/// after the account's server), so that two in-memory servers are not taken for one tree.
 struct OtherAccount: ForwardingProvider {
     let base: any StorageProvider
     let account: ProviderAccount
+
+    func location(of path: ItemPath) async throws -> TreeLocation {
+        var location = try await base.location(of: path)
+        location.server = ServerIdentity(family: "memory at \(account.server)")
+        return location
+    }
 }

@@ -66,8 +66,8 @@ struct TransferManagerTests {
         #expect(SameFileRule.choose(source: full, destination: md5Only).algorithm == .md5)
         let local = Capabilities(features: [.setModifiedTime], modifiedTimePrecision: .microseconds(1))
         #expect(SameFileRule.choose(source: local, destination: full) == SameFileRule(kind: .sizeAndModified, tolerance: .milliseconds(1)))
-        let computed = SameFileRule.choose(source: local, destination: full, computingOnSource: true)
-        #expect(computed == SameFileRule(kind: .digest, algorithm: .sha256, tolerance: .milliseconds(1), computedOnSource: true))
+        let computed = SameFileRule.choose(source: local, destination: full, computingDigests: true)
+        #expect(computed == SameFileRule(kind: .digest, algorithm: .sha256, tolerance: .milliseconds(1), computedOn: [.source]))
         #expect(computed.description == "sha256 (computed on the source)")
         let unsettable = Capabilities(features: [], modifiedTimePrecision: .seconds(1))
         #expect(SameFileRule.choose(source: local, destination: unsettable) == SameFileRule(kind: .sizeAndNotNewer, tolerance: .seconds(1)))
@@ -155,7 +155,12 @@ struct TransferManagerTests {
         #expect(destination.exists("extra.txt") && destination.exists("extra folder/inside.txt"))
         #expect(destination.exists("new.txt"))
 
-        let allowed = try await TransferManager(options: .testing(maxDelete: 2)).sync(from: source.endpoint, to: destination.endpoint)
+        // Three items go: extra.txt, the folder and the file inside it.
+        #expect(limited.plan.deletions.items == 3)
+        let short = try await TransferManager(options: .testing(maxDelete: 2)).sync(from: source.endpoint, to: destination.endpoint)
+        #expect(short.deletionLimitExceeded && short.deleted == 0)
+        #expect(destination.exists("extra folder/inside.txt"))
+        let allowed = try await TransferManager(options: .testing(maxDelete: 3)).sync(from: source.endpoint, to: destination.endpoint)
         #expect(allowed.succeeded)
         #expect(allowed.deleted == 2)
         #expect(!destination.exists("extra.txt") && !destination.exists("extra folder"))
@@ -180,7 +185,8 @@ struct TransferManagerTests {
         #expect(copy.failures.count == 2)
         #expect(try destination.read("was file") == Data("old file".utf8))
 
-        let sync = try await TransferManager(options: .testing()).sync(from: source.endpoint, to: destination.endpoint)
+        // Both of the destination's files go: past the default share, so the test lets it.
+        let sync = try await TransferManager(options: .testing(maxDeletePercent: nil)).sync(from: source.endpoint, to: destination.endpoint)
         #expect(sync.succeeded)
         #expect(try destination.read("was folder") == Data("now a file".utf8))
         #expect(try destination.read("was file/inside.txt") == Data("inside".utf8))
@@ -288,7 +294,8 @@ struct TransferManagerTests {
         let memory = MemoryServer()
         _ = try await memory.provider.upload(data: Data("extra".utf8), to: "/extra.txt")
         memory.faults.inject(count: 10) { request in request.method.rawValue == "PUT" && request.url.path.hasSuffix("a.txt") ? .status(500, retryAfter: nil) : nil }
-        let report = try await TransferManager(options: .testing()).sync(from: source.endpoint, to: memory.endpoint)
+        // The destination's only file is an extra: past the default share, which is not what this test is about.
+        let report = try await TransferManager(options: .testing(maxDeletePercent: nil)).sync(from: source.endpoint, to: memory.endpoint)
         #expect(report.failures.map(\.relativePath) == ["/a.txt"])
         #expect(report.filesCopied == 1)
         #expect(report.deletionsSkipped == 1)

@@ -34,6 +34,7 @@ struct TreeCommandOutputTests {
         #expect(check.outputText.contains("extra   extra.txt\n"))
         #expect(check.outputText.contains("differs a.txt\n"))
         #expect(check.outputText.contains("1 matching, 0 missing, 1 extra, 1 differing\n"))
+        #expect(check.outputText.contains("names compared as the destination does: case-sensitive, byte-exact\n"))
 
         let dry = try await StrataProcess.run(["sync", "--dry-run"] + Self.noRemotes + [from, target])
         #expect(dry.status == 0, "\(dry)")

@@ -1,12 +1,14 @@
 # shellcheck shell=bash disable=SC2016,SC2119,SC2120
 # Strata test servers on 127.0.0.1: Apache 2.4 mod_dav_fs, sabre/dav 1.8, nginx 1.22
-# with the dav-ext module, lighttpd 1.4 mod_webdav and `rclone serve webdav`.
+# with the dav-ext module, lighttpd 1.4 mod_webdav and `rclone serve webdav` (twice: as is, and
+# as `rclonefold` with --vfs-case-insensitive, a server that folds the case of names).
 #
 # Source this file, then:
 #   strata_servers_install   # apt-get the packages (skipped when all present)
 #   strata_servers_start     # start the servers in a fresh temp dir, export:
 #                            #   STRATA_APACHE_URL  STRATA_SABRE_URL  STRATA_NGINX_URL
 #                            #   STRATA_LIGHTTPD_URL  STRATA_RCLONE_URL
+#                            #   STRATA_RCLONEFOLD_URL
 #                            #   STRATA_DAV_USER    STRATA_DAV_PASS (the same for all)
 #                            #   STRATA_SERVERS_DIR (plus STRATA_<NAME>_ROOT:
 #                            #   the served directories)
@@ -14,10 +16,10 @@
 #
 # Inputs (optional): STRATA_APACHE_PORT (default 18081), STRATA_SABRE_PORT
 # (default 18083), STRATA_NGINX_PORT (18085), STRATA_LIGHTTPD_PORT (18087),
-# STRATA_RCLONE_PORT (18089) -- if busy, another free port is picked;
+# STRATA_RCLONE_PORT (18089), STRATA_RCLONEFOLD_PORT (18091) -- if busy, another free port is picked;
 # STRATA_KEEP_SERVERS_DIR=1 keeps the temp dir (logs: run/apache-error.log,
 # run/apache-access.log, sabre/php.log, nginx/error.log, nginx/access.log,
-# lighttpd/error.log, rclone/rclone.log) after stop.
+# lighttpd/error.log, rclone/rclone.log, rclonefold/rclone.log) after stop.
 #
 # Quirks seen on the Debian 12 packages (what Strata verifies or works around):
 # - nginx (dav + dav-ext): ignores If-Match / If-None-Match / If on PUT; no
@@ -417,17 +419,28 @@ _strata_launch_rclone() {
     --addr "127.0.0.1:$port" --htpasswd "$STRATA_SERVERS_DIR/htpasswd" --log-file "$D/rclone.log"
 }
 
+# rclone serve webdav with --vfs-case-insensitive: a name not found is looked up ignoring case,
+# so `a.txt` and `A.txt` are one file (a PUT of one overwrites the other) and a listing shows the
+# name first written: a case-insensitive, case-preserving server, as on macOS or Windows.
+_strata_launch_rclonefold() {
+  local D=$1 port=$2
+  RCLONE_CONFIG=$D/rclone.conf _strata_spawn "$D/pgid" "$D/log" /usr/bin/rclone serve webdav "$D/www" \
+    --vfs-case-insensitive \
+    --addr "127.0.0.1:$port" --htpasswd "$STRATA_SERVERS_DIR/htpasswd" --log-file "$D/rclone.log"
+}
+
 # _strata_start_other NAME [EXCLUDED_PORTS...] : make NAME's folders and start it;
 # sets STRATA_<NAME>_URL.
 _strata_start_other() {
   local name=$1 D=$STRATA_SERVERS_DIR/$1 want; shift
   mkdir -p "$D/www" "$D/tmp" "$D/db" || return 1
   # lighttpd opens its error log after dropping to www-data.
-  if [ "$(id -u)" = 0 ] && [ "$name" != rclone ]; then chown -R www-data: "$D" || return 1; fi
+  if [ "$(id -u)" = 0 ] && [ "$name" != rclone ] && [ "$name" != rclonefold ]; then chown -R www-data: "$D" || return 1; fi
   case $name in
     nginx) want=${STRATA_NGINX_PORT:-18085} ;;
     lighttpd) want=${STRATA_LIGHTTPD_PORT:-18087} ;;
     rclone) want=${STRATA_RCLONE_PORT:-18089} ;;
+    rclonefold) want=${STRATA_RCLONEFOLD_PORT:-18091} ;;
   esac
   STRATA_LAST_URL=
   _strata_start_loop "$name" "$D" "$want" "_strata_launch_$name" "$@" || return 1
@@ -435,6 +448,7 @@ _strata_start_other() {
     nginx) STRATA_NGINX_URL=$STRATA_LAST_URL ;;
     lighttpd) STRATA_LIGHTTPD_URL=$STRATA_LAST_URL ;;
     rclone) STRATA_RCLONE_URL=$STRATA_LAST_URL ;;
+    rclonefold) STRATA_RCLONEFOLD_URL=$STRATA_LAST_URL ;;
   esac
 }
 
@@ -453,8 +467,10 @@ strata_servers_start() {
   STRATA_DAV_PASS=$(od -An -N18 -tx1 /dev/urandom | tr -d ' \n') || return 1
   export STRATA_DAV_PASS
   export STRATA_APACHE_ROOT=$R/www STRATA_SABRE_ROOT=$R/sabre/data STRATA_NGINX_ROOT=$R/nginx/www \
-         STRATA_LIGHTTPD_ROOT=$R/lighttpd/www STRATA_RCLONE_ROOT=$R/rclone/www
+         STRATA_LIGHTTPD_ROOT=$R/lighttpd/www STRATA_RCLONE_ROOT=$R/rclone/www \
+         STRATA_RCLONEFOLD_ROOT=$R/rclonefold/www
   STRATA_APACHE_URL='' STRATA_SABRE_URL='' STRATA_NGINX_URL='' STRATA_LIGHTTPD_URL='' STRATA_RCLONE_URL=''
+  STRATA_RCLONEFOLD_URL=''
   if ! _strata_start_apache "${STRATA_SABRE_PORT:-18083}"; then
     _strata_log "Apache failed to start (logs in $R/run)"
     STRATA_KEEP_SERVERS_DIR=${STRATA_KEEP_SERVERS_DIR:-1} strata_servers_stop || true
@@ -468,7 +484,7 @@ strata_servers_start() {
   fi
   local sport=${STRATA_SABRE_URL#http://127.0.0.1:}; sport=${sport%/}
   local name taken="$aport $sport" url
-  for name in nginx lighttpd rclone; do
+  for name in nginx lighttpd rclone rclonefold; do
     if ! _strata_start_other "$name" $taken; then
       _strata_log "$name failed to start (logs in $R/$name)"
       STRATA_KEEP_SERVERS_DIR=${STRATA_KEEP_SERVERS_DIR:-1} strata_servers_stop || true
@@ -476,7 +492,8 @@ strata_servers_start() {
     fi
     url=$STRATA_LAST_URL; url=${url#http://127.0.0.1:}; taken="$taken ${url%/}"
   done
-  export STRATA_APACHE_URL STRATA_SABRE_URL STRATA_NGINX_URL STRATA_LIGHTTPD_URL STRATA_RCLONE_URL
+  export STRATA_APACHE_URL STRATA_SABRE_URL STRATA_NGINX_URL STRATA_LIGHTTPD_URL STRATA_RCLONE_URL \
+         STRATA_RCLONEFOLD_URL
   return 0
 }
 
@@ -517,12 +534,12 @@ strata_servers_stop() {
     if [ -z "${1:-}" ]; then _STRATA_SERVERS_OWNED_DIR=; fi
     return 0
   fi
-  for f in "$R/run/apache.pgid" "$R/sabre/php.pgid" "$R/nginx/pgid" "$R/lighttpd/pgid" "$R/rclone/pgid"; do
+  for f in "$R/run/apache.pgid" "$R/sabre/php.pgid" "$R/nginx/pgid" "$R/lighttpd/pgid" "$R/rclone/pgid" "$R/rclonefold/pgid"; do
     pg=$(cat "$f" 2>/dev/null) || pg=
     _strata_kill_group "$pg" || rc=1
   done
   # Nothing of ours may still listen.
-  for f in "$R/run/apache.port" "$R/sabre/php.port" "$R/nginx/port" "$R/lighttpd/port" "$R/rclone/port"; do
+  for f in "$R/run/apache.port" "$R/sabre/php.port" "$R/nginx/port" "$R/lighttpd/port" "$R/rclone/port" "$R/rclonefold/port"; do
     port=$(cat "$f" 2>/dev/null) || port=
     if [ -n "$port" ] && _strata_port_listening "$port"; then
       _strata_log "warning: 127.0.0.1:$port still accepts connections after stop"; rc=1
@@ -536,6 +553,7 @@ strata_servers_stop() {
   if [ "$R" = "${_STRATA_SERVERS_OWNED_DIR:-}" ]; then
     _STRATA_SERVERS_OWNED_DIR=
     unset STRATA_APACHE_URL STRATA_SABRE_URL STRATA_NGINX_URL STRATA_LIGHTTPD_URL STRATA_RCLONE_URL \
+          STRATA_RCLONEFOLD_URL STRATA_RCLONEFOLD_ROOT \
           STRATA_DAV_USER STRATA_DAV_PASS STRATA_SERVERS_DIR STRATA_APACHE_ROOT STRATA_SABRE_ROOT \
           STRATA_NGINX_ROOT STRATA_LIGHTTPD_ROOT STRATA_RCLONE_ROOT
   fi

@@ -3,7 +3,45 @@ import ProviderAPI
 
 /// Listing folders: empty, mixed, paged, missing.
 enum ListingCases {
-    static var all: [ConformanceCase] { [root, emptyFolder, filesAndFolders, fields, paging, folderNotFound, itemNotFound] }
+    static var all: [ConformanceCase] { [root, emptyFolder, filesAndFolders, fields, paging, complete, folderNotFound, itemNotFound] }
+
+    static let complete = ConformanceCase(
+        "listing.complete",
+        summary: "A full listing of a folder of N items says it is complete (not partial or cached) and holds exactly N entries; a count a page declares is N"
+    ) { context in
+        let files = (0..<7).map { "c\($0).txt" }
+        for name in files { try await context.upload(text: name, as: name) }
+        for name in ["d0", "d1"] { try await context.makeFolder(name) }
+        let names = Set(files + ["d0", "d1"])
+        let count = names.count
+        // The shared page loop: whole, and by pages that leave a short last one.
+        for pageSize in [nil, 4] as [Int?] {
+            let label = pageSize.map { "in pages of \($0)" } ?? "without a limit"
+            let listing = try await context.provider.listing(context.folder, pageSize: pageSize)
+            try context.expect(
+                listing.completeness.isComplete, "the listing \(label) of a folder of \(count) items is \(listing.completeness.phrase), not a complete one")
+            try context.expect(listing.items.count == count, "the listing \(label) holds \(listing.items.count) entries of \(count)")
+            try context.expect(Set(listing.items.map(\.name)) == names, "the listing \(label) holds \(listing.items.map(\.name).sorted())")
+        }
+        // Each page as the adapter gives it: a count it declares is the folder's, and no page is
+        // known to be incomplete.
+        var request = PageRequest(limit: 4)
+        var pages = 0
+        var received = 0
+        while true {
+            pages += 1
+            try context.expect(pages <= count + 2, "the listing did not end after \(pages) pages")
+            let page = try await context.provider.list(context.folder, page: request)
+            received += page.items.count
+            if let total = page.totalCount {
+                try context.expect(total == count, "page \(pages) declares \(total) entries; the folder holds \(count)")
+            }
+            try context.expect(page.completeness.isComplete, "page \(pages) says it belongs to \(page.completeness.phrase)")
+            guard let next = page.next else { break }
+            request.cursor = next
+        }
+        try context.expect(received == count, "the pages by cursor held \(received) entries of \(count)")
+    }
 
     static let root = ConformanceCase(
         "listing.root", summary: "The root is a folder whose listing holds the scratch folder"

@@ -31,7 +31,7 @@ enum NameCases {
     /// Folder names that also round-trip, each holding a file.
     static let folderNames = [" leading space", "a#b", "100% sure", "why?", "cafe\u{301}", "emoji \u{1F600}", "semi;colon=equals"]
 
-    static var all: [ConformanceCase] { matrix.map(fileCase) + [longName, folders] }
+    static var all: [ConformanceCase] { matrix.map(fileCase) + [longName, folders] + NameIdentityCases.all }
 
     private static func fileCase(label: String, name: String) -> ConformanceCase {
         ConformanceCase("names.\(label)", summary: "The name \(name.debugDescription) round-trips") { context in

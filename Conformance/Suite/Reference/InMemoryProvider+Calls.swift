@@ -18,6 +18,7 @@ extension InMemoryProvider {
         var result = try await call(ItemPage.self, .PROPFIND, folder, headers: headers)
         result.items = result.items.map(visible)
         if defects.contains(.dropsEntryWhenPaging), page.cursor != nil, !result.items.isEmpty { result.items.removeFirst() }
+        if defects.contains(.overstatesCount), let total = result.totalCount { result.totalCount = total + 1 }
         return result
     }
 

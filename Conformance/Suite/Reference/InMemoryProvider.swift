@@ -42,6 +42,8 @@ public struct InMemoryProvider: StorageProvider {
         public static let idsFollowPaths = Defects(rawValue: 1 << 6)
         /// Items say they are read-only although every call is allowed.
         public static let understatesPermissions = Defects(rawValue: 1 << 7)
+        /// Listing pages declare one entry more than the folder holds (`ItemPage.totalCount`).
+        public static let overstatesCount = Defects(rawValue: 1 << 8)
     }
 
     /// Every feature, all three digests, millisecond modified times, public links and user shares.

@@ -85,17 +85,40 @@ public final class LocalFolder: Sendable {
     /// RESOLVE_NO_SYMLINKS`), instead of one `openat` per segment: a copy of a tree reaches each
     /// file's folder in one system call, however deep. Anything that call refuses is walked
     /// segment by segment, which tells what is in the way.
+    ///
+    /// A path longer than the system takes in one call (`PATH_MAX`) is opened in pieces of
+    /// whole segments, each below the folder the piece before opened: a tree thousands of
+    /// folders deep is reached in a few calls, not one per segment.
     public func openFolder(at path: ItemPath) throws -> LocalFolder {
         let segments = path.segments
-        if segments.count > 1 {
-            let relative = segments.joined(separator: "/")
-            let fd = cproviderkit_open_beneath(descriptor, relative, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if fd >= 0 { return LocalFolder(descriptor: fd, path: childPath(relative)) }
-        }
         var folder = self
-        for segment in segments { folder = try folder.openFolder(named: segment) }
+        var start = 0
+        while start < segments.count {
+            // The longest run of segments from `start` whose joined length fits one call.
+            var end = start
+            var length = 0
+            while end < segments.count, length + segments[end].utf8.count + 1 < Self.longestCallPath {
+                length += segments[end].utf8.count + 1
+                end += 1
+            }
+            if end - start > 1 {
+                let relative = segments[start..<end].joined(separator: "/")
+                let fd = cproviderkit_open_beneath(folder.descriptor, relative, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                if fd >= 0 {
+                    folder = LocalFolder(descriptor: fd, path: folder.childPath(relative))
+                    start = end
+                    continue
+                }
+            }
+            // One segment at a time: what the call refused, or a name as long as a call allows.
+            folder = try folder.openFolder(named: segments[start])
+            start += 1
+        }
         return folder
     }
+
+    /// The most bytes of a relative path given to one `openat2` call, below `PATH_MAX` (4,096).
+    private static let longestCallPath = 4000
 
     /// Opens the regular file `name` for reading, never through a symbolic link; a FIFO or a
     /// device at the name is refused without blocking.

@@ -32,3 +32,35 @@ int cproviderkit_open_beneath(int dirfd, const char *path, int flags) {
     return -1;
 #endif
 }
+
+#if defined(__linux__)
+#include <sys/ioctl.h>
+#include <sys/vfs.h>
+#include <linux/fs.h>
+#ifndef FS_CASEFOLD_FL
+#define FS_CASEFOLD_FL 0x40000000
+#endif
+#endif
+
+int cproviderkit_folder_case_folds(int fd) {
+#if defined(__linux__) && defined(FS_IOC_GETFLAGS)
+    int flags = 0;  // the kernel reads and writes an int, whatever the macro's type says
+    if (ioctl(fd, FS_IOC_GETFLAGS, &flags) != 0) return -1;
+    return (flags & FS_CASEFOLD_FL) ? 1 : 0;
+#else
+    (void)fd;
+    errno = ENOTSUP;
+    return -1;
+#endif
+}
+
+long cproviderkit_file_system_type(int fd) {
+#if defined(__linux__)
+    struct statfs info;
+    if (fstatfs(fd, &info) != 0) return 0;
+    return (long)info.f_type;
+#else
+    (void)fd;
+    return 0;
+#endif
+}

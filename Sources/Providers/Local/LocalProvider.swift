@@ -30,6 +30,11 @@ import ProviderKit
 ///   (`MIMETypes`; a type given at upload is not kept), and permissions as `access(2)` answers
 ///   for this process.
 ///   Modified times are kept to the microsecond (coarser on FAT or HFS+).
+/// - **Names as the file system tells them apart.** `Capabilities.names` says what the root's file
+///   system does (`LocalFolder.nameRules(maxNameBytes:)`): on ext4, case-sensitive and byte-exact,
+///   so the NFC and NFD spellings of `café.txt` are two files and both are listed; in a
+///   case-folding folder, or on APFS, one name. Only the root is asked (a folder below it made
+///   case-folding with `chattr +F` is not).
 /// - Not atomic: `ifMatch` is checked just before the write, and a move or copy without
 ///   `overwrite` checks the target before renaming a folder.
 ///
@@ -51,10 +56,9 @@ public struct LocalProvider: StorageProvider {
         guard root.isFileURL else { throw ProviderError(.invalidArgument, "\(Redactor.redact(url: root)) is not a file URL") }
         self.root = try LocalFolder.open(path: root.path)
         account = ProviderAccount(kind: "local", server: root.absoluteString)
-        var names = NameRules(maxNameBytes: 255)
-        #if canImport(Darwin)
-            names.caseSensitive = fpathconf(self.root.descriptor, _PC_CASE_SENSITIVE) != 0
-        #endif
+        // Asked of the file system (`LocalFolder.nameRules`): ext4 is case-sensitive and byte-exact,
+        // a case-folding folder (`chattr +F`) or APFS is not.
+        let names = self.root.nameRules(maxNameBytes: 255)
         capabilities = Capabilities(
             features: [
                 .paging, .rangeDownload, .resumeDownload, .preconditions, .exclusiveCreate, .move, .copy, .setModifiedTime,
@@ -71,15 +75,21 @@ public struct LocalProvider: StorageProvider {
 
     public func list(_ folderPath: ItemPath, page: PageRequest) async throws -> ItemPage {
         let folder = try root.openFolder(at: folderPath)
-        var entries: [String: LocalEntry] = [:]
+        // By exact bytes: the NFC and NFD spellings of `café.txt` are two files to ext4, and were
+        // one key of a `[String: LocalEntry]` (Swift's `String ==` calls them equal).
+        var entries: [NameKey: LocalEntry] = [:]
+        var names: [String] = []
         for name in try folder.names() where Self.isVisible(name) {
-            if let entry = try folder.entry(named: name), entry.kind == .file || entry.kind == .folder { entries[name] = entry }
+            if let entry = try folder.entry(named: name), entry.kind == .file || entry.kind == .folder {
+                entries[NameKey(exact: name)] = entry
+                names.append(name)
+            }
         }
-        let names = ListingPager.sorted(Array(entries.keys))
+        names = ListingPager.sorted(names)
         let (selected, next) = ListingPager.page(of: names, request: page)
         var items: [Item] = []
         for name in selected {
-            if let entry = entries[name] {
+            if let entry = entries[NameKey(exact: name)] {
                 items.append(item(entry, at: try folderPath.appending(name), in: folder, permissions: page.fields.contains(.permissions)))
             }
         }

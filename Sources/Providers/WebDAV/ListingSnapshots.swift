@@ -27,34 +27,41 @@ actor ListingSnapshots {
         var cursor: PageCursor { PageCursor("\(snapshot)|\(offset)|\(folder)") }
     }
 
-    private var entries: [String: (items: [Item], stored: ContinuousClock.Instant)] = [:]
+    /// A whole listing: its items, and whether they are every child.
+    struct Listing: Sendable {
+        var items: [Item]
+        var completeness: ListingCompleteness
+    }
+
+    private var entries: [String: (listing: Listing, stored: ContinuousClock.Instant)] = [:]
     private let lifetime: Duration = .seconds(300)
     private let capacity = 16
 
-    func store(_ items: [Item]) -> String {
+    func store(_ listing: Listing) -> String {
         let now = ContinuousClock.now
         entries = entries.filter { now - $0.value.stored < lifetime }
         if entries.count >= capacity, let oldest = entries.min(by: { $0.value.stored < $1.value.stored })?.key {
             entries[oldest] = nil
         }
         let id = UUID().uuidString
-        entries[id] = (items, now)
+        entries[id] = (listing, now)
         return id
     }
 
-    func items(for snapshot: String) -> [Item]? {
+    func listing(for snapshot: String) -> Listing? {
         guard let entry = entries[snapshot], ContinuousClock.now - entry.stored < lifetime else { return nil }
-        return entry.items
+        return entry.listing
     }
 
-    func page(_ items: [Item], folder: ItemPath, offset: Int, limit: Int?, snapshot: String) -> ItemPage {
+    func page(_ listing: Listing, folder: ItemPath, offset: Int, limit: Int?, snapshot: String) -> ItemPage {
+        let items = listing.items
         let start = min(offset, items.count)
         let end = limit.map { start + min(items.count - start, max(1, $0)) } ?? items.count
         var snapshotID = snapshot
-        if entries[snapshot] == nil, end < items.count { snapshotID = store(items) }
+        if entries[snapshot] == nil, end < items.count { snapshotID = store(listing) }
         let next = end < items.count
             ? Position(folder: folder.description, snapshot: snapshotID, offset: end).cursor : nil
         if next == nil { entries[snapshot] = nil }
-        return ItemPage(items: Array(items[start..<end]), next: next, totalCount: items.count)
+        return ItemPage(items: Array(items[start..<end]), next: next, totalCount: items.count, completeness: listing.completeness)
     }
 }

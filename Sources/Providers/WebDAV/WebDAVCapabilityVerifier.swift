@@ -11,7 +11,9 @@ import HTTPProviderKit
 /// dot-files, reports etags and content types, keeps what arrived of a `PUT` whose body
 /// was cut (a partial new file, or an old file's content destroyed), and which file names it
 /// keeps as sent: a name per character of ``nameCharacters``, one with a leading space, and one
-/// in NFD and one in NFC, all seen in the one listing of the scratch folder.
+/// in NFD and one in NFC, all seen in the one listing of the scratch folder; and whether it folds
+/// case: a file written as `strata-Case-Probe.txt` is asked for (`PROPFIND`, depth 0) as
+/// `STRATA-cASE-pROBE.TXT`: found, two names differing only in case are one file there.
 ///
 /// It works in a fresh folder `strata-verify-<random>` inside the folder of the first write,
 /// which it removes at the end: about thirty small requests, once per server and user (``WebDAVProvider``
@@ -49,7 +51,15 @@ public struct WebDAVCapabilityVerifier: Sendable {
         verdict.refusesStaleIfHeader = staleIf == 412
 
         // One file per candidate name; the same listing tells which came back exactly as sent.
-        guard let names = await putNameProbes(in: folder) else { return nil }
+        guard var names = await putNameProbes(in: folder) else { return nil }
+        // The case probe: found under its case-swapped spelling, the server folds case.
+        if names.mixedCase.accepted {
+            guard let swapped = try? folder.appending(names.swappedCase),
+                let status = await send(.PROPFIND, swapped, headers: ["Depth": "0"]),
+                status == 404 || (200..<300).contains(status)
+            else { return nil }
+            names.swappedCaseFound = status != 404
+        }
 
         // The listing says whether dot-files are listed, and what a file's entry carries.
         guard let children = try? await provider.propfind(folder, depth: "1", body: DAVRequestBodies.propfindItems, folder: true)
@@ -113,6 +123,14 @@ public struct WebDAVCapabilityVerifier: Sendable {
         /// The same word in NFD (`e` + U+0301) and in NFC (U+00E9), under different stems.
         var nfd = (name: "strata-nfd-cafe\u{301}", accepted: false)
         var nfc = (name: "strata-nfc-caf\u{E9}", accepted: false)
+        /// A name with upper- and lower-case letters, and whether its case-swapped spelling
+        /// (`swappedCase`) was found after it was written.
+        var mixedCase = (name: "strata-Case-Probe.txt", accepted: false)
+        var swappedCaseFound = false
+        /// `mixedCase`'s name with every letter's case swapped (`STRATA-cASE-pROBE.TXT`).
+        var swappedCase: String {
+            String(mixedCase.name.map { $0.isUppercase ? Character($0.lowercased()) : Character($0.uppercased()) })
+        }
     }
 
     /// `PUT`s an empty file per candidate name into `folder` (which the caller deletes);
@@ -129,8 +147,9 @@ public struct WebDAVCapabilityVerifier: Sendable {
             probes.characters.append((character, name, accepted))
         }
         guard let lead = await put(probes.leadingSpace.name), let nfd = await put(probes.nfd.name),
-            let nfc = await put(probes.nfc.name)
+            let nfc = await put(probes.nfc.name), let mixed = await put(probes.mixedCase.name)
         else { return nil }
+        probes.mixedCase.accepted = mixed
         probes.leadingSpace.accepted = lead
         probes.nfd.accepted = nfd
         probes.nfc.accepted = nfc
@@ -160,6 +179,15 @@ public struct WebDAVCapabilityVerifier: Sendable {
             normalization = .lost
         }
         verdict.nameNormalization = normalization
+        // A refused probe name tells nothing of case: the verdict stays unknown (and the
+        // capabilities then do not claim case-sensitivity).
+        if probes.mixedCase.accepted {
+            if !probes.swappedCaseFound {
+                verdict.nameCase = .sensitive
+            } else {
+                verdict.nameCase = isListed(probes.mixedCase.name) ? .insensitive : .folded
+            }
+        }
     }
 
     /// Cuts a `PUT` onto a new name and one over an existing file after part of their declared

@@ -151,31 +151,45 @@ public struct WebDAVProvider: StorageProvider {
             guard let position = ListingSnapshots.Position(cursor), position.folder == folder.description else {
                 throw ProviderError(.invalidArgument, "the page cursor does not belong to a listing of \(folder)")
             }
-            var items = await snapshots.items(for: position.snapshot)
-            if items == nil { items = try await fetchChildren(folder, fields: page.fields) }
-            let all = items ?? []
+            var listing = await snapshots.listing(for: position.snapshot)
+            if listing == nil { listing = try await fetchListing(folder, fields: page.fields) }
+            let all = listing ?? ListingSnapshots.Listing(items: [], completeness: .ended)
             return await snapshots.page(all, folder: folder, offset: position.offset, limit: limit, snapshot: position.snapshot)
         }
-        let items = try await fetchChildren(folder, fields: page.fields)
-        guard let limit, items.count > limit else { return ItemPage(items: items, totalCount: items.count) }
-        let snapshot = await snapshots.store(items)
-        return await snapshots.page(items, folder: folder, offset: 0, limit: limit, snapshot: snapshot)
+        let listing = try await fetchListing(folder, fields: page.fields)
+        guard let limit, listing.items.count > limit else {
+            return ItemPage(items: listing.items, totalCount: listing.items.count, completeness: listing.completeness)
+        }
+        let snapshot = await snapshots.store(listing)
+        return await snapshots.page(listing, folder: folder, offset: 0, limit: limit, snapshot: snapshot)
     }
 
-    /// All children of `folder` from one `Depth: 1` PROPFIND, sorted by name.
+    /// All children of `folder` from one `Depth: 1` PROPFIND, sorted by name (``fetchListing(_:fields:)``).
+    func fetchChildren(_ folder: ItemPath, fields: ItemFields = .all) async throws -> [Item] {
+        try await fetchListing(folder, fields: fields).items
+    }
+
+    /// All children of `folder` from one `Depth: 1` PROPFIND, sorted by name, and whether that is
+    /// every child: ``ListingCompleteness/partial`` when the server named a child with an error
+    /// status of its own (it is there, but not described, so it is left out), else
+    /// ``ListingCompleteness/ended`` (a multistatus cut short is refused by the parser).
     ///
     /// Each response becomes an item as soon as it is parsed, so no response outlives its item;
     /// in a large listing the items are made on another core while the parse goes on
     /// (`OverlappedMapper`), with the errors an entry raises in document order.
-    func fetchChildren(_ folder: ItemPath, fields: ItemFields = .all) async throws -> [Item] {
+    func fetchListing(_ folder: ItemPath, fields: ItemFields = .all) async throws -> ListingSnapshots.Listing {
         var children: [Item] = []
         var count = 0
+        var undescribed = 0
         var mapped = OverlappedMapper { [self] (entry: DAVListingEntry) in try child(entry, of: folder) }
         do {
             // Without a dialect, items need only the DAV: properties: they are read as they stream.
             count = try await propfind(
                 folder, depth: "1", body: propfindItemsBody(fields), folder: true, itemFields: dialect == nil,
-                each: { try mapped.add($0) }, settle: { children = try await mapped.finish() })
+                each: { entry in
+                    if let status = entry.status, !(200..<300).contains(status) { undescribed += 1 }
+                    try mapped.add(entry)
+                }, settle: { children = try await mapped.finish() })
         } catch let failure as ProviderError where [400, 403, 404, 405, 409].contains(failure.httpStatus ?? 0) && !folder.isRoot {
             // Apache answers 400 and lighttpd 403 to a collection URL naming a file: say what really is there.
             if let existing = try await itemIfExists(at: folder), existing.kind == .file {
@@ -188,22 +202,31 @@ public struct WebDAVProvider: StorageProvider {
             throw ProviderError(.invalidResponse, "the listing of \(folder) answered no response")
         }
         Self.sortByName(&children)
-        return children
+        // The folder's own entry with an error status is an error (`child(_:of:)`): what is counted here are children.
+        return ListingSnapshots.Listing(items: children, completeness: undescribed > 0 ? .partial : .ended)
     }
 
     /// The item of a listing entry of `folder`: `nil` for the folder itself (which must be one) and
     /// for a child the server answered with an error status; an error for anything not a child.
     private func child(_ entry: DAVListingEntry, of folder: ItemPath) throws -> Item? {
-        let path = try mapper.path(forHref: entry.href)
-        if path == folder {
+        var path = try mapper.path(forHref: entry.href)
+        // The folder itself, in the server's spelling or the caller's (a server that stores NFC
+        // answers a request for an NFD name with the NFC href).
+        if path == folder || (path.depth == folder.depth && path.segments == folder.segments) {
             let selfItem = try makeItem(entry, expected: folder)
             if selfItem.kind != .folder {
                 throw ProviderError(.invalidArgument, "\(folder) is a file, not a folder")
             }
             return nil
         }
-        // `path.parent == folder`, without making the parent.
-        guard path.segments.count == folder.segments.count + 1, path.segments.starts(with: folder.segments) else {
+        guard path.depth == folder.depth + 1 else {
+            throw ProviderError(.invalidResponse, "the listing of \(folder) named \(path), which is not a child")
+        }
+        if path.parent == folder {
+            // The child's path below the caller's folder path, sharing it: the paths of a deep
+            // tree's listings take memory in proportion to its depth, not to its square.
+            path = try folder.appending(path.name)
+        } else if path.parent.segments != folder.segments {
             throw ProviderError(.invalidResponse, "the listing of \(folder) named \(path), which is not a child")
         }
         if let status = entry.status, !(200..<300).contains(status) { return nil }
@@ -213,7 +236,7 @@ public struct WebDAVProvider: StorageProvider {
     /// Sorts `items` by the bytes of their names, checking first whether the server already sent that order.
     static func sortByName(_ items: inout [Item]) {
         // A closure rather than `\.name`: the key path copied every item to read its name.
-        let names = items.map { $0.path.segments.last ?? "" }
+        let names = items.map { $0.path.name }
         if zip(names, names.dropFirst()).allSatisfy({ !bytesPrecede($1, $0) }) { return }
         // Indices are sorted rather than the (large) items, which are then moved into place
         // along the cycles of the permutation: position p receives the item at order[p].

@@ -13,10 +13,13 @@ import HTTPProviderKit
 /// an unknown server, or one that sends no `Server` header, is not assumed to honour them, and
 /// any server is assumed to keep a cancelled upload's partial body until shown otherwise. The name
 /// rules of ``capabilities`` follow the verdict (refused characters, leading space, normalisation,
-/// dot-files); until it is known they are those of a POSIX file system.
+/// dot-files, case); until it is known they are those of a POSIX file system, except case: a
+/// server not shown to tell `A.txt` from `a.txt` is declared case-insensitive, so that a transfer
+/// refuses the pair as a conflict rather than write one over the other.
 ///
 /// All five servers below keep every checked character (`\ : * ? " < > | # %`), a leading space,
-/// and NFC and NFD names as sent (on ext4).
+/// and NFC and NFD names as sent (on ext4), and tell names apart by case; `rclone serve webdav
+/// --vfs-case-insensitive` folds case (and lists names as first sent).
 ///
 /// | server | verified on Debian 12 |
 /// |---|---|
@@ -93,6 +96,10 @@ public struct WebDAVServerProfile: Sendable, Hashable, Codable {
         names.forbiddenCharacters = Set((verified.refusedNameCharacters ?? []).filter { $0.count == 1 }.map { Character($0) })
         names.allowsLeadingSpace = verified.allowsLeadingSpace ?? true
         names.normalization = verified.nameNormalization?.declared ?? .preserved
+        // Case-sensitivity is claimed only when shown: a server not verified yet may fold case, and
+        // declaring it case-insensitive makes a transfer report names that differ only in case as
+        // a conflict instead of writing one over the other.
+        names.caseSensitive = verified.nameCase?.isCaseSensitive ?? false
         return Capabilities(features: features, modifiedTimePrecision: .seconds(1), names: names)
     }
 }

@@ -42,8 +42,10 @@ final class WebDAVVerificationState: Sendable {
     /// How long a verdict learnt earlier (in this process or another) is trusted.
     static let trustedFor: TimeInterval = 24 * 60 * 60
     /// The version of what the verifier finds: a record of another version is verified again
-    /// (version 2 added the name rules, 3 the folder-overwrite check).
-    static let recordVersion = 3
+    /// (version 2 added the name rules, 3 the folder-overwrite check, 4 the case of names: a record
+    /// of version 3 or older says nothing of case, so it is verified again rather than read as
+    /// case-sensitive).
+    static let recordVersion = 4
     /// The ``ServerFact/kind`` of a kept verdict.
     static let factKind = "webdav.verified"
     /// Verdicts learnt in this process, by ``Subject/key``.

@@ -40,6 +40,25 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
     public var allowsLeadingSpace: Bool?
     /// What the server does to the Unicode normalisation of a file name.
     public var nameNormalization: NameNormalization?
+    /// Whether the server tells names apart by case, and how it lists a name it folds.
+    public var nameCase: NameCase?
+
+    /// What a server was seen to do with the case of names: a file written under a mixed-case
+    /// name, then asked for (`PROPFIND`, depth 0) under the same name with every letter's case
+    /// swapped, and listed.
+    public enum NameCase: String, Sendable, Hashable, Codable {
+        /// The case-swapped spelling is not found: two names differing only in case are two files.
+        case sensitive
+        /// The case-swapped spelling finds the file (one file for both names), and the listing shows
+        /// the name as it was first sent (case-preserving, as macOS and Windows file systems).
+        case insensitive
+        /// The case-swapped spelling finds the file, and the listing shows the name in another
+        /// spelling (the server stores names folded).
+        case folded
+
+        /// The rule declared in `NameRules.caseSensitive`.
+        public var isCaseSensitive: Bool { self == .sensitive }
+    }
 
     /// What a server was seen to do to the Unicode normalisation of names: a name written in NFD
     /// (`e` + U+0301) and one in NFC (`é` U+00E9), each listed back as sent or changed.
@@ -70,8 +89,10 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
         acceptsCurrentETag: Bool? = nil, mkcolRefusesExisting: Bool? = nil, listsDotFiles: Bool? = nil,
         reportsETags: Bool? = nil, reportsContentTypes: Bool? = nil, keepsPartialUploads: Bool? = nil,
         mergesOnFolderOverwrite: Bool? = nil,
-        refusedNameCharacters: Set<String>? = nil, allowsLeadingSpace: Bool? = nil, nameNormalization: NameNormalization? = nil
+        refusedNameCharacters: Set<String>? = nil, allowsLeadingSpace: Bool? = nil, nameNormalization: NameNormalization? = nil,
+        nameCase: NameCase? = nil
     ) {
+        self.nameCase = nameCase
         self.mergesOnFolderOverwrite = mergesOnFolderOverwrite
         self.refusesIfNoneMatchStar = refusesIfNoneMatchStar
         self.refusesStaleIfMatch = refusesStaleIfMatch
@@ -107,12 +128,14 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
         try container.encodeIfPresent(refusedNameCharacters?.sorted(), forKey: .refusedNameCharacters)
         try container.encodeIfPresent(allowsLeadingSpace, forKey: .allowsLeadingSpace)
         try container.encodeIfPresent(nameNormalization, forKey: .nameNormalization)
+        try container.encodeIfPresent(nameCase, forKey: .nameCase)
     }
 
     /// Whether the verifier has run to the end on this server.
     public var isComplete: Bool {
         refusesIfNoneMatchStar != nil && refusesStaleIfMatch != nil && mkcolRefusesExisting != nil && listsDotFiles != nil
             && keepsPartialUploads != nil && mergesOnFolderOverwrite != nil && refusedNameCharacters != nil && allowsLeadingSpace != nil && nameNormalization != nil
+            && nameCase != nil
     }
 
     /// Whether `If-Match` / `If` preconditions on `PUT` were shown to hold both ways: a stale

@@ -15,6 +15,9 @@ struct DetectedServer: Encodable {
     var profile: WebDAVServerProfile?
     /// The capabilities the profile gives the provider now.
     var features: [String]?
+    /// Whether the provider now tells names apart by case (`false` until a write verified that the
+    /// server does: see `WebDAVVerifiedBehaviour.nameCase`).
+    var caseSensitive: Bool?
     /// Whether uploads go through a temporary name (the server keeps cut uploads, or it is not verified yet).
     var uploadsThroughTemporary: Bool?
     /// Why the profile could not be read (a refused login, say).
@@ -61,6 +64,7 @@ struct DetectCommand: AsyncParsableCommand {
             entry.profile = dav.profile
             entry.features = Capabilities.Features.named.filter { dav.capabilities.features.contains($0.feature) }.map(\.name)
             entry.uploadsThroughTemporary = dav.profile.uploadsThroughTemporary
+            entry.caseSensitive = dav.capabilities.names.caseSensitive
         } catch let error as ProviderError {
             entry.profileError = error.message ?? "\(error.code)"
         } catch {

@@ -68,7 +68,7 @@ struct ResolveCommand: AsyncParsableCommand {
         let state = try await cached.resolveJournal(id, resolution.journal)
         var kept: ItemPath?
         if resolution == .keepMine, state == nil, entry.action.kind != .delete {
-            kept = await Self.names(in: folder, on: cached.base).subtracting(before).sorted().first.flatMap { try? folder.appending($0) }
+            kept = await Self.names(in: folder, on: cached.base).subtracting(before).min().flatMap { try? folder.appending($0.description) }
         }
         let result = Result(id: id, resolution: resolution.journal.rawValue, state: state?.rawValue ?? "resolved", kept: kept?.description)
         if global.json {
@@ -90,9 +90,11 @@ struct ResolveCommand: AsyncParsableCommand {
         }
     }
 
-    /// The names in `folder` on the server; empty when it cannot be listed (it may be made by the resolution).
-    static func names(in folder: ItemPath, on provider: any StorageProvider) async -> Set<String> {
+    /// The names in `folder` on the server, by their exact bytes (a kept copy may differ from the
+    /// server's file in Unicode normalisation alone); empty when it cannot be listed (it may be
+    /// made by the resolution).
+    static func names(in folder: ItemPath, on provider: any StorageProvider) async -> Set<NameKey> {
         guard let items = try? await provider.listAll(folder) else { return [] }
-        return Set(items.map(\.name))
+        return Set(items.map { NameKey(exact: $0.name) })
     }
 }

@@ -7,7 +7,7 @@ import TransferEngine
 /// A tree job of the command line: `copy` and `sync`, and `get -r` and `put` of a folder (the local
 /// special case of `copy`), run by the transfer engine and printed by ``TreeTransferPrinter``.
 enum TreeTransferJob {
-    /// Copies `source` into `destination`, `transfers` files at once, as ``run(_:from:to:options:global:maxDelete:)`` does.
+    /// Copies `source` into `destination`, `transfers` files at once, as ``run(_:from:to:options:global:limits:)`` does.
     static func copy(from source: TransferEndpoint, to destination: TransferEndpoint, transfers: Int, global: GlobalOptions) async throws {
         try await run(.copy, from: source, to: destination, options: TransferManager.Options(transfers: transfers), global: global)
     }
@@ -23,13 +23,13 @@ enum TreeTransferJob {
     /// so a stopped run continues where it was.
     static func run(
         _ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint, options: TransferManager.Options,
-        global: GlobalOptions, maxDelete: Int? = nil
+        global: GlobalOptions, limits: SyncLimits? = nil
     ) async throws {
         var options = options
         options.jobStore = try jobStore(global)
-        let printer = TreeTransferPrinter(json: global.json, dryRun: options.dryRun)
+        let printer = TreeTransferPrinter(json: global.json, dryRun: options.dryRun, backup: options.backupDirectory != nil)
         let report = try await TransferManager(options: options, observer: printer.observe).run(mode, from: source, to: destination)
-        try printer.summarize(report, maxDelete: maxDelete)
+        try printer.summarize(report, limits: limits)
         if !report.succeeded { throw ExitCode(1) }
     }
 }

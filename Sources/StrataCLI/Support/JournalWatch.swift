@@ -88,7 +88,7 @@ extension StorageProvider {
         do {
             return try await itemIfExists(at: path)
         } catch where self is CachedProvider && CachedProvider.isOffline(error) && !path.isRoot {
-            if let siblings = try? await listAll(path.parent) { return siblings.first { $0.name == path.name } }
+            if let siblings = try? await listAll(path.parent) { return siblings.first { $0.name.utf8.elementsEqual(path.name.utf8) } }
             if (try? await list(path, page: PageRequest(limit: 1))) != nil { return Item(path: path, kind: .folder) }
             throw error
         }

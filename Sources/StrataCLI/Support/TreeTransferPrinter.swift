@@ -3,22 +3,26 @@ import ProviderAPI
 import TransferEngine
 
 /// How `copy` and `sync` print: each action as it ends (or, in a dry run, each planned action),
-/// failures on stderr, then a summary with the rule files were compared by; `--json`: the report alone.
+/// failures on stderr, then a summary with the rule files were compared by, what the deletions
+/// take (files, folders, bytes) and what went to the backup directory; `--json`: the report alone.
 struct TreeTransferPrinter: Sendable {
     let json: Bool
     let dryRun: Bool
+    /// Whether the job has a backup directory: a deletion is a move there (`backed up PATH`).
+    var backup = false
 
     /// `path` below the roots as printed: `a/b`, `.` for the roots themselves.
     static func text(_ path: ItemPath) -> String {
         path.isRoot ? "." : path.segments.joined(separator: "/")
     }
 
-    static func line(for action: TransferAction, dryRun: Bool) -> String? {
+    static func line(for action: TransferAction, dryRun: Bool, backup: Bool = false) -> String? {
         let path = text(action.relativePath) + (action.isFolder && !action.relativePath.isRoot ? "/" : "")
         let verb: String
         switch action.kind {
         case .createFolder: verb = dryRun ? "would create" : "created"
         case .copyFile: verb = dryRun ? "would copy" : "copied"
+        case .delete where backup: verb = dryRun ? "would back up" : "backed up"
         case .delete: verb = dryRun ? "would delete" : "deleted"
         case .skip: return nil
         }
@@ -44,6 +48,7 @@ struct TreeTransferPrinter: Sendable {
     var observe: TransferObserver {
         let json = self.json
         let dryRun = self.dryRun
+        let backup = self.backup
         return { event in
             guard !json else { return }
             switch event {
@@ -52,9 +57,9 @@ struct TreeTransferPrinter: Sendable {
                     Output.line(Self.line(for: mapping))
                 }
                 guard dryRun else { return }
-                for action in plan.actions { if let line = Self.line(for: action, dryRun: true) { Output.line(line) } }
+                for action in plan.actions { if let line = Self.line(for: action, dryRun: true, backup: backup) { Output.line(line) } }
             case .finished(let action, nil):
-                if let line = Self.line(for: action, dryRun: false) { Output.line(line) }
+                if let line = Self.line(for: action, dryRun: false, backup: backup) { Output.line(line) }
             case .finished(let action, let error?):
                 Output.error("strata: \(Self.text(action.relativePath)): \(Redactor.redact(error.description))")
             case .resumed(let alreadyDone):
@@ -65,30 +70,69 @@ struct TreeTransferPrinter: Sendable {
         }
     }
 
+    /// What a check did not compare, when some matching files were found the same without their
+    /// content: how many, by what, and how to compare content; `nil` when every one was compared by content.
+    static func contentNote(_ report: CheckReport) -> String? {
+        let count = report.contentNotCompared
+        guard count > 0 else { return nil }
+        var by: [String] = []
+        if report.matchedBy.sizeAndModified > 0 { by.append("\(report.matchedBy.sizeAndModified) by size and modified time") }
+        if report.matchedBy.size > 0 { by.append("\(report.matchedBy.size) by size alone") }
+        let unlisted = count - report.matchedBy.notByContent
+        if unlisted > 0 { by.append("\(unlisted) unlisted, below folders unchanged since the last check") }
+        return "content not compared for \(count) matching \(count == 1 ? "file" : "files") (\(by.joined(separator: ", "))): "
+            + "a file rewritten at the same size with its modified time set back would pass; --download compares content"
+    }
+
     /// The summary, or the JSON report.
-    func summarize(_ report: TransferReport, maxDelete: Int?) throws {
+    func summarize(_ report: TransferReport, limits: SyncLimits?) throws {
         if json {
             try Output.json(report)
             return
         }
-        for problem in report.plan.problems { Output.error("strata: \(Self.text(problem.relativePath)): \(problem.message)") }
+        let plan = report.plan
+        let deletions = plan.deletions
+        for problem in plan.problems { Output.error("strata: \(Self.text(problem.relativePath)): \(problem.message)") }
+        if report.deletionShareExceeded {
+            Output.error(
+                "strata: the sync would delete \(deletions.files) of the destination's \(deletions.destinationFiles) files "
+                    + "(\(Self.percent(deletions.percentOfFiles))), more than --max-delete-percent \(Self.percent(limits?.percent ?? 50)): "
+                    + "\(report.dryRun ? "it would stop before changing anything" : "nothing was changed"); --force lets it go on")
+        }
         if report.deletionLimitExceeded {
-            let count = report.plan.actions(.delete).count
-            Output.error("strata: the sync would delete \(count) items, more than --max-delete \(maxDelete ?? 0): nothing was deleted")
-        } else if report.deletionsSkipped > 0 {
+            Output.error(
+                "strata: the sync would delete \(deletions.items) items (\(Self.describe(deletions))), more than --max-delete \(limits?.maxDelete ?? 0): "
+                    + "nothing was deleted")
+        } else if report.deletionsSkipped > 0, !report.deletionShareExceeded {
             Output.error("strata: \(report.deletionsSkipped) extra items were not deleted, because a copy failed")
         }
-        Output.line("compared by \(report.plan.rule)")
+        Output.line("compared by \(plan.rule)")
+        let deleting = plan.actions(.delete).count
         if report.dryRun {
-            let plan = report.plan
+            let kept = deleting + plan.actions.filter { $0.kind == .copyFile && $0.reason == .differs }.count
             Output.line(
                 "dry run: would copy \(plan.actions(.copyFile).count) files (\(Output.size(plan.bytesToCopy))), "
-                    + "create \(plan.actions(.createFolder).count) folders, delete \(plan.actions(.delete).count); "
-                    + "\(report.unchanged) unchanged")
+                    + "create \(plan.actions(.createFolder).count) folders, "
+                    + (backup ? "back up \(kept)" : "delete \(deleting)") + (deleting > 0 ? " (\(Self.describe(deletions)) deleted)" : "")
+                    + "; \(report.unchanged) unchanged")
         } else {
+            let detail = report.deleted > 0 && report.deleted == deleting ? " (\(Self.describe(deletions)))" : ""
+            let kept = report.backedUp > 0 ? ", backed up \(report.backedUp) to \(report.backupFolder?.description ?? "the backup directory")" : ""
             Output.line(
                 "copied \(report.filesCopied) files (\(Output.size(report.bytesCopied))), created \(report.foldersCreated) folders, "
-                    + "deleted \(report.deleted), \(report.unchanged) unchanged, \(report.failures.count) failed")
+                    + "deleted \(report.deleted)\(detail)\(kept), \(report.unchanged) unchanged, \(report.failures.count) failed")
         }
+    }
+
+    /// `12 files, 3 folders, 1.2 MB`.
+    static func describe(_ count: DeletionCount) -> String {
+        "\(count.files) \(count.files == 1 ? "file" : "files"), \(count.folders) \(count.folders == 1 ? "folder" : "folders"), "
+            + Output.size(count.bytes)
+    }
+
+    /// `50 %`, `12.5 %`.
+    static func percent(_ value: Double) -> String {
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? "\(Int(rounded)) %" : "\(rounded) %"
     }
 }

@@ -89,7 +89,15 @@ struct NuxeoPagingGuardTests {
                 + #""numberOfPages":9223372036854775807,"isNextPageAvailable":false,"entries":[{"entity-type":"document","uid":"x","path":"/ws/x","type":"File","title":"x"},"#
                 + #"{"entity-type":"document","uid":"y","path":"/ws/y","type":"File","title":"y"}]}"#
         }
-        // A full page on the last of Int.max pages ends the listing; nothing traps on the index.
-        #expect(try await provider.listAll(.root).count == 2)
+        // Nothing traps on the index; page 0 answered as the last of Int.max pages, with 2 of the
+        // 10 results it counts, is not the whole folder (it once was, and a sync deleted 8).
+        await Self.expectInvalidResponse("answered as page 9223372036854775807") { _ = try await provider.listAll(.root) }
+        let counted = try Self.provider { _ in
+            #"{"entity-type":"documents","isPaginable":true,"resultsCount":10,"pageSize":2,"currentPageIndex":0,"#
+                + #""numberOfPages":9223372036854775807,"isNextPageAvailable":false,"entries":[{"entity-type":"document","uid":"x","path":"/ws/x","type":"File","title":"x"},"#
+                + #"{"entity-type":"document","uid":"y","path":"/ws/y","type":"File","title":"y"}]}"#
+        }
+        // The same page for every index: page 1 comes back as page 0.
+        await Self.expectInvalidResponse("page 1 answered as page 0") { _ = try await counted.listAll(.root) }
     }
 }

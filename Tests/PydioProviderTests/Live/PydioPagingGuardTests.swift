@@ -60,12 +60,14 @@ struct PydioPagingGuardTests {
         }
     }
 
-    @Test("the untouched folder lists whole, in three pages")
+    @Test("the untouched folder lists whole, in three pages, counted by its pagination")
     func untouched() async throws {
         let (pydio, provider) = try await Self.provider { _, text in text }
         defer { Task { await pydio.stop() } }
         #expect(try await provider.listAll(.root).count == 7)
         #expect(try await provider.listAll(.root, pageSize: 3).count == 7)
+        #expect(try await provider.listing(.root).completeness == .counted)
+        #expect(try await provider.listing(.root, pageSize: 3).completeness == .counted)
     }
 
     @Test("a pagination element that always says more pages follow (the last page again) is refused")
@@ -81,6 +83,23 @@ struct PydioPagingGuardTests {
         let (pydio, provider) = try await Self.provider { _, text in text.replacingOccurrences(of: "current=\"2\"", with: "current=\"1\"") }
         defer { Task { await pydio.stop() } }
         await Self.expectInvalidResponse("repeats a page cursor") { _ = try await provider.listAll(.root) }
+    }
+
+    @Test("a listing that ends before the count its pagination declares is refused, not taken as the whole folder")
+    func endsBeforeItsCount() async throws {
+        // The pagination says 2 pages where there are 3: the listing would end with 6 of the 7 files.
+        let (pydio, provider) = try await Self.provider { _, text in text.replacingOccurrences(of: "total=\"3\"", with: "total=\"2\"") }
+        defer { Task { await pydio.stop() } }
+        await Self.expectInvalidResponse("declared 7") { _ = try await provider.listAll(.root) }
+        await Self.expectInvalidResponse("declared 7") { _ = try await provider.listAll(.root, pageSize: 3) }
+    }
+
+    @Test("a count that claims more children than the pages send is refused")
+    func countsMoreThanItSends() async throws {
+        let (pydio, provider) = try await Self.provider { _, text in text.replacingOccurrences(of: "count=\"7\"", with: "count=\"9\"") }
+        defer { Task { await pydio.stop() } }
+        await Self.expectInvalidResponse("declared 9") { _ = try await provider.listAll(.root) }
+        await Self.expectInvalidResponse("declared 9") { _ = try await provider.listAll(.root, pageSize: 3) }
     }
 
     @Test("endless new entries stop at maxPages")

@@ -16,6 +16,16 @@ public final class NuxeoFaults: Sendable {
         var dropAfterBytes: Int?
         var lostChunkIndex: Int?
         var redirectHost: String?
+        var listingContradiction: ListingContradiction?
+    }
+
+    /// A `@children` page that contradicts itself, as a broken or hostile server sends it.
+    public enum ListingContradiction: Sendable, Hashable {
+        /// `resultsCount` (and `numberOfPages`) count the folder's children, and no entry is sent.
+        case countWithoutEntries
+        /// Only the first entry of the page is sent, with `isNextPageAvailable: true` and
+        /// `resultsCount: -2`: a short page that says another follows.
+        case shortPageSaysMore
     }
 
     private let state = NIOLockedValueBox(State())
@@ -69,6 +79,12 @@ public final class NuxeoFaults: Sendable {
         state.withLockedValue { $0.redirectHost = host }
     }
 
+    /// While set (persistent, pass `nil` to stop), every `@children` page is answered with
+    /// `contradiction` instead of the true page.
+    public func contradictListings(_ contradiction: ListingContradiction?) {
+        state.withLockedValue { $0.listingContradiction = contradiction }
+    }
+
     /// Clears every pending fault (tokens already revoked stay revoked).
     public func reset() {
         state.withLockedValue { $0 = State() }
@@ -102,4 +118,6 @@ public final class NuxeoFaults: Sendable {
     }
 
     var blobRedirectHost: String? { state.withLockedValue { $0.redirectHost } }
+
+    var listingContradiction: ListingContradiction? { state.withLockedValue { $0.listingContradiction } }
 }

@@ -50,7 +50,12 @@ struct LocalToApacheCommandTests {
 
         let check = try await strata(["check", tree.url.path, target])
         #expect(check.run.status == 0, "\(check.run)")
-        #expect(check.run.outputText.hasSuffix("\(files) matching, 0 missing, 0 extra, 0 differing\n"), "\(check.run.outputText.suffix(300))")
+        #expect(check.run.outputText.contains("\(files) matching, 0 missing, 0 extra, 0 differing\n"), "\(check.run.outputText.suffix(300))")
+        // Apache keeps times it cannot set: the check says it compared no content.
+        #expect(
+            check.run.outputText.hasSuffix(
+                "content not compared for \(files) matching files (\(files) by size and modified time): a file rewritten at the same size "
+                    + "with its modified time set back would pass; --download compares content\n"), "\(check.run.outputText.suffix(300))")
         if let copied = copy.peakKiB, let checked = check.peakKiB {
             print("strata copy peak \(copied / 1024) MiB, strata check peak \(checked / 1024) MiB")
             #expect(copied - checked < 40 << 10, "strata copy peaked at \(copied) KiB, its check at \(checked) KiB")
@@ -64,7 +69,7 @@ struct LocalToApacheCommandTests {
 
         let again = try await strata(["sync", tree.url.path, target])
         #expect(again.run.status == 0, "\(again.run)")
-        #expect(again.run.outputText == "compared by size, and the source not modified since the copy (within 1 s)\ncopied 0 files (0 B), created 0 folders, deleted 0, \(files) unchanged, 0 failed\n")
+        #expect(again.run.outputText == "compared by size, and the destination not older than the source (within 1 s)\ncopied 0 files (0 B), created 0 folders, deleted 0, \(files) unchanged, 0 failed\n")
 
         let wait = copiedAt.addingTimeInterval(2.2).timeIntervalSinceNow
         if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
@@ -74,7 +79,7 @@ struct LocalToApacheCommandTests {
         let found = try await strata(["check", tree.url.path, target])
         #expect(found.run.status == 1, "\(found.run)")
         #expect(found.run.outputText.hasPrefix("differs \(PairTree.changed)\n"), "\(found.run.outputText)")
-        #expect(found.run.outputText.hasSuffix("\(files - 1) matching, 0 missing, 0 extra, 1 differing\n"))
+        #expect(found.run.outputText.contains("\(files - 1) matching, 0 missing, 0 extra, 1 differing\n"))
         let fixed = try await strata(["sync", tree.url.path, target])
         #expect(fixed.run.status == 0, "\(fixed.run)")
         #expect(fixed.run.outputText.contains("copied \(PairTree.changed) (29 B)\n"))

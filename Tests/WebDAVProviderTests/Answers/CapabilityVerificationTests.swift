@@ -83,7 +83,7 @@ struct CapabilityVerificationTests {
         #expect(server.filePaths.isEmpty, "\(server.filePaths)")
         // The names are written into the scratch folder and seen in the one listing of it.
         let verify = server.requests.filter { $0.contains("strata-verify-") }
-        #expect(verify.filter { $0.hasPrefix("PROPFIND ") }.count == 1, "\(verify)")
+        #expect(verify.filter { $0.hasPrefix("PROPFIND ") && !$0.contains("STRATA-cASE") }.count == 1, "\(verify)")
         #expect(verify.filter { $0.hasPrefix("PUT ") && $0.contains("strata-c") }.count == WebDAVCapabilityVerifier.nameCharacters.count)
     }
 
@@ -131,6 +131,31 @@ struct CapabilityVerificationTests {
         #expect(verified.nameNormalization?.declared == form)
         #expect(provider.capabilities.names.normalization == form)
         #expect(verified.refusedNameCharacters == [])
+    }
+
+    @Test("a server that folds case is seen to: the capabilities declare it case-insensitive only once shown")
+    func caseFolded() async throws {
+        let server = FakeDAVServer(.init(server: nil, foldsCase: true))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        #expect(provider.profile.verified.nameCase == nil)
+        #expect(!provider.capabilities.names.caseSensitive, "not verified: case-sensitivity is not claimed")
+        _ = try await provider.createFolder(named: "d", in: .root)
+        #expect(provider.profile.verified.nameCase == .insensitive)
+        #expect(provider.profile.verified.isComplete)
+        #expect(!provider.capabilities.names.caseSensitive)
+        // The probe asked for the case-swapped spelling, and left nothing behind.
+        #expect(server.requests.contains { $0.hasPrefix("PROPFIND ") && $0.contains("STRATA-cASE-pROBE.TXT") }, "\(server.requests)")
+        #expect(server.filePaths.isEmpty, "\(server.filePaths)")
+    }
+
+    @Test("a server that tells names apart by case is seen to, and declared case-sensitive")
+    func caseKept() async throws {
+        let server = FakeDAVServer(.init(server: nil))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        #expect(!provider.capabilities.names.caseSensitive)
+        _ = try await provider.createFolder(named: "d", in: .root)
+        #expect(provider.profile.verified.nameCase == .sensitive)
+        #expect(provider.capabilities.names.caseSensitive)
     }
 
     @Test("verification runs once per server, leaves nothing behind, and the next provider does not pay again")

@@ -31,6 +31,9 @@ final class FakeDAVServer: HTTPTransport {
         /// A folder `MOVE`d with `Overwrite: T` onto an existing folder is merged into it (as
         /// lighttpd does) instead of replacing it.
         var mergesFolders = false
+        /// A request finds a name whatever its case (the first spelling written is kept and listed),
+        /// as `rclone serve webdav --vfs-case-insensitive` and the file systems of macOS and Windows.
+        var foldsCase = false
 
         var changesNames: Bool { !mangledCharacters.isEmpty || normalization != .preserved }
     }
@@ -89,8 +92,9 @@ final class FakeDAVServer: HTTPTransport {
         let refused = Self.refuses(Self.path(of: request.url, origin: origin), behaviour)
         let answer = state.withLockedValue { state in
             state.requests.append("\(request.method.rawValue) \(raw)")
+            let found = behaviour.foldsCase ? Self.existing(path, in: state) : path
             if refused, ["PUT", "MKCOL"].contains(request.method.rawValue) { return ScriptedDAVServer.Answer(status: 400) }
-            return Self.answer(request.method.rawValue, path, request.headers, body, &state, behaviour, stored)
+            return Self.answer(request.method.rawValue, found, request.headers, body, &state, behaviour, stored)
         }
         var headers = answer.headers
         if let server = behaviour.server { headers.add(name: "Server", value: server) }
@@ -126,6 +130,19 @@ final class FakeDAVServer: HTTPTransport {
         guard let name = path.split(separator: "/").last.flatMap({ String($0).removingPercentEncoding }) else { return false }
         if behaviour.refusesLeadingSpace, name.hasPrefix(" ") { return true }
         return name.unicodeScalars.contains { behaviour.refusedCharacters.contains(Character($0)) }
+    }
+
+    /// The path of the file or folder that a case-folding server finds for `path`: each name
+    /// matched ignoring case against what is there, kept as requested where nothing matches.
+    private static func existing(_ path: String, in state: State) -> String {
+        let known = state.folders.union(state.files.keys)
+        var resolved = ""
+        for segment in path.split(separator: "/") {
+            let wanted = (resolved + "/" + segment).removingPercentEncoding?.lowercased()
+            let match = known.first { $0.removingPercentEncoding?.lowercased() == wanted && parent($0) == (resolved.isEmpty ? "/" : resolved) }
+            resolved = match ?? resolved + "/" + segment
+        }
+        return resolved.isEmpty ? "/" : resolved
     }
 
     private static func parent(_ path: String) -> String {

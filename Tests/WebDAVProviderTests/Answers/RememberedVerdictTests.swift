@@ -75,6 +75,7 @@ struct RememberedVerdictTests {
         old.allowsLeadingSpace = true
         old.nameNormalization = .preserved
         old.mergesOnFolderOverwrite = false
+        old.nameCase = .sensitive
         #expect(provider.profile.verified == old)
         // The kept verdict is replaced by one with the name rules, which the next process takes.
         let next = try await WebDAVProvider.connect(configuration)

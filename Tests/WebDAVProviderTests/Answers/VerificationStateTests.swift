@@ -16,7 +16,7 @@ private final class Gate: Sendable {
 private let complete = WebDAVVerifiedBehaviour(
     refusesIfNoneMatchStar: true, refusesStaleIfMatch: true, mkcolRefusesExisting: true, listsDotFiles: true,
     keepsPartialUploads: false, mergesOnFolderOverwrite: false, refusedNameCharacters: [], allowsLeadingSpace: true,
-    nameNormalization: .preserved)
+    nameNormalization: .preserved, nameCase: .sensitive)
 
 /// A state of its own (verdicts are remembered per server and user in the process).
 private func freshState() -> WebDAVVerificationState {

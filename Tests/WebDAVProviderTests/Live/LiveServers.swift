@@ -14,7 +14,8 @@ enum LiveServers {
 
     /// The servers every live test and the conformance suite run against (each passes it with
     /// 0 failed): every server `scripts/test` starts.
-    static let names = ["apache", "sabre", "lighttpd", "nginx", "rclone"]
+    /// `rclonefold` is rclone serve with `--vfs-case-insensitive`: a server that folds case.
+    static let names = ["apache", "sabre", "lighttpd", "nginx", "rclone", "rclonefold"]
 
     /// Every server `scripts/test` starts (the same list as ``names``).
     static let allNames = names

@@ -7,30 +7,35 @@ import WebDAVProvider
 @Suite("WebDAV behaviour verified on real servers")
 struct VerifiedBehaviourTests {
     /// What each server was seen to do (Debian 12 packages; notes/webdav-servers.md). On a Linux
-    /// file system all five keep every checked character (`\ : * ? " < > | # %`), a leading
+    /// file system all six keep every checked character (`\ : * ? " < > | # %`), a leading
     /// space, and NFC and NFD names byte for byte.
     static let expected: [String: WebDAVVerifiedBehaviour] = [
         "apache": WebDAVVerifiedBehaviour(
             refusesIfNoneMatchStar: true, refusesStaleIfMatch: true, refusesStaleIfHeader: true, acceptsCurrentETag: true,
             mkcolRefusesExisting: true, listsDotFiles: true, reportsETags: true, reportsContentTypes: true, keepsPartialUploads: false, mergesOnFolderOverwrite: false,
-            refusedNameCharacters: [], allowsLeadingSpace: true, nameNormalization: .preserved),
+            refusedNameCharacters: [], allowsLeadingSpace: true, nameNormalization: .preserved, nameCase: .sensitive),
         "sabre": WebDAVVerifiedBehaviour(
             refusesIfNoneMatchStar: true, refusesStaleIfMatch: true, refusesStaleIfHeader: true, acceptsCurrentETag: true,
             mkcolRefusesExisting: true, listsDotFiles: true, reportsETags: true, reportsContentTypes: false, keepsPartialUploads: false, mergesOnFolderOverwrite: false,
-            refusedNameCharacters: [], allowsLeadingSpace: true, nameNormalization: .preserved),
+            refusedNameCharacters: [], allowsLeadingSpace: true, nameNormalization: .preserved, nameCase: .sensitive),
         "lighttpd": WebDAVVerifiedBehaviour(
             refusesIfNoneMatchStar: true, refusesStaleIfMatch: true, refusesStaleIfHeader: true, acceptsCurrentETag: true,
             mkcolRefusesExisting: true, listsDotFiles: true, reportsETags: true, reportsContentTypes: true, keepsPartialUploads: false, mergesOnFolderOverwrite: true,
-            refusedNameCharacters: [], allowsLeadingSpace: true, nameNormalization: .preserved),
+            refusedNameCharacters: [], allowsLeadingSpace: true, nameNormalization: .preserved, nameCase: .sensitive),
         "nginx": WebDAVVerifiedBehaviour(
             refusesIfNoneMatchStar: false, refusesStaleIfMatch: false, refusesStaleIfHeader: false, acceptsCurrentETag: false,
             mkcolRefusesExisting: true, listsDotFiles: false, reportsETags: false, reportsContentTypes: false, keepsPartialUploads: false, mergesOnFolderOverwrite: false,
-            refusedNameCharacters: [], allowsLeadingSpace: true, nameNormalization: .preserved),
+            refusedNameCharacters: [], allowsLeadingSpace: true, nameNormalization: .preserved, nameCase: .sensitive),
         "rclone": WebDAVVerifiedBehaviour(
             // If-Match is ignored (so the current etag "passes"); `If` is refused whatever the etag.
             refusesIfNoneMatchStar: false, refusesStaleIfMatch: false, refusesStaleIfHeader: true, acceptsCurrentETag: true,
             mkcolRefusesExisting: false, listsDotFiles: true, reportsETags: true, reportsContentTypes: true, keepsPartialUploads: true, mergesOnFolderOverwrite: false,
-            refusedNameCharacters: [], allowsLeadingSpace: true, nameNormalization: .preserved),
+            refusedNameCharacters: [], allowsLeadingSpace: true, nameNormalization: .preserved, nameCase: .sensitive),
+        "rclonefold": WebDAVVerifiedBehaviour(
+            // rclone serve with --vfs-case-insensitive: as rclone, and a name is found whatever its case.
+            refusesIfNoneMatchStar: false, refusesStaleIfMatch: false, refusesStaleIfHeader: true, acceptsCurrentETag: true,
+            mkcolRefusesExisting: false, listsDotFiles: true, reportsETags: true, reportsContentTypes: true, keepsPartialUploads: true, mergesOnFolderOverwrite: false,
+            refusedNameCharacters: [], allowsLeadingSpace: true, nameNormalization: .preserved, nameCase: .insensitive),
     ]
 
     @Test("after the first write the profile says what the server does, and the capabilities follow it", arguments: LiveServers.allNames)
@@ -51,6 +56,7 @@ struct VerifiedBehaviourTests {
         #expect(capabilities.names.forbiddenCharacters == Set((verified.refusedNameCharacters ?? ["?"]).map { Character($0) }))
         #expect(capabilities.names.allowsLeadingSpace == (verified.allowsLeadingSpace == true))
         #expect(capabilities.names.normalization == verified.nameNormalization?.declared)
+        #expect(capabilities.names.caseSensitive == (verified.nameCase == .sensitive))
         // The probe folder is gone.
         #expect(try await provider.listAll(.root).map(\.name) == ["first"])
     }

@@ -64,13 +64,37 @@ public struct ItemPage: Sendable, Hashable, Codable {
     public var items: [Item]
     /// The cursor for the next page; `nil` when this is the last.
     public var next: PageCursor?
-    /// The total count, where the server tells it.
+    /// The total count of the listing or search, where the server tells it.
+    ///
+    /// In a listing it is a promise a page loop holds the adapter to: the first page's count
+    /// must equal the entries of every page, and no page may bring the entries past it (else
+    /// ``ProviderError/Code/invalidResponse``, see ``PageGuard``). An adapter that only knows a
+    /// count it cannot stand behind gives `nil`.
     public var totalCount: Int?
+    /// What the adapter knows of the completeness of the listing this page belongs to:
+    /// ``ListingCompleteness/partial`` when entries are known to be missing from it,
+    /// ``ListingCompleteness/cached`` when it comes from a kept copy, ``ListingCompleteness/counted``
+    /// when the server declared the count (``totalCount``, which the page loop then holds the
+    /// entries to); ``ListingCompleteness/ended`` (the default) when nothing is known against it,
+    /// such as a count the adapter made itself. The page loop joins the pages'.
+    public var completeness: ListingCompleteness
 
     /// Creates a page.
-    public init(items: [Item], next: PageCursor? = nil, totalCount: Int? = nil) {
+    public init(items: [Item], next: PageCursor? = nil, totalCount: Int? = nil, completeness: ListingCompleteness = .ended) {
         self.items = items
         self.next = next
         self.totalCount = totalCount
+        self.completeness = completeness
+    }
+
+    private enum CodingKeys: String, CodingKey { case items, next, totalCount, completeness }
+
+    /// Decodes a page; one encoded before ``completeness`` existed is ``ListingCompleteness/ended``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        items = try container.decode([Item].self, forKey: .items)
+        next = try container.decodeIfPresent(PageCursor.self, forKey: .next)
+        totalCount = try container.decodeIfPresent(Int.self, forKey: .totalCount)
+        completeness = try container.decodeIfPresent(ListingCompleteness.self, forKey: .completeness) ?? .ended
     }
 }

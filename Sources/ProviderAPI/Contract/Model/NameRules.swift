@@ -31,6 +31,11 @@ public struct NameRules: Sendable, Hashable {
     public var normalization: Normalization
     /// Whether `a` and `A` are different names.
     public var caseSensitive: Bool
+    /// Whether the NFC and NFD spellings of a name are one name although the server keeps the
+    /// spelling it was sent (``Normalization/preserved``), as APFS and a case-folding ext4 folder do:
+    /// the second spelling finds, or collides with, the first. Meaningless for `.nfc` and `.nfd`,
+    /// where the stored form already makes them one.
+    public var normalizationInsensitive: Bool
     /// The longest name in UTF-8 bytes.
     public var maxNameBytes: Int
 
@@ -38,7 +43,8 @@ public struct NameRules: Sendable, Hashable {
     public init(
         forbiddenCharacters: Set<Character> = [], allowsLeadingSpace: Bool = true,
         allowsTrailingSpace: Bool = true, allowsTrailingDot: Bool = true, allowsDotFiles: Bool = true,
-        normalization: Normalization = .preserved, caseSensitive: Bool = true, maxNameBytes: Int = 255
+        normalization: Normalization = .preserved, caseSensitive: Bool = true, maxNameBytes: Int = 255,
+        normalizationInsensitive: Bool = false
     ) {
         self.forbiddenCharacters = forbiddenCharacters
         self.allowsLeadingSpace = allowsLeadingSpace
@@ -47,6 +53,7 @@ public struct NameRules: Sendable, Hashable {
         self.allowsDotFiles = allowsDotFiles
         self.normalization = normalization
         self.caseSensitive = caseSensitive
+        self.normalizationInsensitive = normalizationInsensitive
         self.maxNameBytes = maxNameBytes
     }
 

@@ -10,7 +10,12 @@ import ProviderAPI
 /// - a cursor comes back that an earlier page already gave (the server sends the loop round);
 /// - a page has the same entries as an earlier page (the same page again under a new cursor);
 /// - a page has no entries yet says more follow (nothing new, forever);
-/// - the listing passes ``PageLimits/maxPages`` pages or ``PageLimits/maxEntries`` entries.
+/// - the listing passes ``PageLimits/maxPages`` pages or ``PageLimits/maxEntries`` entries;
+/// - in a listing (``listing(of:limits:)``), a page brings the entries past the
+///   ``ItemPage/totalCount`` it declares.
+///
+/// At the end of a listing, ``completeness()`` holds the first page's declared count to the
+/// entries received, and says what the listing knows of itself (``ListingCompleteness``).
 ///
 /// It keeps one cursor and one small fingerprint per page, never the entries themselves.
 ///
@@ -27,13 +32,33 @@ import ProviderAPI
 /// ```
 public struct PageGuard: Sendable {
     /// What is being paged, as error messages name it, such as `the listing of /Reports`.
-    public let subject: String
+    public var subject: String {
+        switch named {
+        case .text(let text): return text
+        case .listing(let folder): return "the listing of \(folder)"
+        }
+    }
+    /// The subject, written out only for an error: a folder's path is as long as the tree is deep.
+    private let named: Subject
+    private enum Subject: Sendable {
+        case text(String)
+        case listing(ItemPath)
+    }
     /// The ceilings.
     public let limits: PageLimits
     /// The pages admitted so far.
     public private(set) var pages = 0
     /// The entries admitted so far.
     public private(set) var entries = 0
+    /// Whether the pages' declared counts are held to their entries (listings, not searches,
+    /// whose totals some servers estimate).
+    public let checksCounts: Bool
+    /// The count the first page admitted declared (``ItemPage/totalCount``), if it declared one.
+    public private(set) var declaredCount: Int?
+    /// The pages' completeness so far, joined (``ListingCompleteness/joined(with:)``);
+    /// ``ListingCompleteness/ended`` before the first page.
+    public var pagesCompleteness: ListingCompleteness { joinedCompleteness ?? .ended }
+    private var joinedCompleteness: ListingCompleteness?
     private var cursors: Set<String> = []
     private var fingerprints: Set<Fingerprint> = []
 
@@ -44,24 +69,61 @@ public struct PageGuard: Sendable {
     }
 
     /// Creates a guard for one listing or search.
-    public init(_ subject: String, limits: PageLimits = .standard) {
-        self.subject = subject
-        self.limits = limits
+    ///
+    /// - Parameter checksCounts: whether the pages' declared counts (``ItemPage/totalCount``) are
+    ///   held to their entries, as in a listing.
+    public init(_ subject: String, limits: PageLimits = .standard, checksCounts: Bool = false) {
+        self.init(named: .text(subject), limits: limits, checksCounts: checksCounts)
     }
 
-    /// A guard for the listing of `folder`.
+    private init(named: Subject, limits: PageLimits, checksCounts: Bool) {
+        self.named = named
+        self.limits = limits
+        self.checksCounts = checksCounts
+    }
+
+    /// A guard for the listing of `folder`, which holds the pages to the counts they declare.
     public static func listing(of folder: ItemPath, limits: PageLimits = .standard) -> PageGuard {
-        PageGuard("the listing of \(folder)", limits: limits)
+        PageGuard(named: .listing(folder), limits: limits, checksCounts: true)
     }
 
     /// Admits a page of items (keyed by path), with its cursor to the next page.
     ///
     /// - Throws: ``ProviderError/Code/invalidResponse`` when the page repeats, brings nothing
-    ///   new, or passes a limit.
+    ///   new, passes a limit, or (``checksCounts``) brings the entries past the count it declares.
     public mutating func admit(_ page: ItemPage) throws {
         // The paths read in place: a `map(\.path)` over the items copied every item (a retain of each of its fields) for its path.
         let items = page.items
         try admit(keys: items.indices.lazy.map { items[$0].path }, cursor: page.next, hasMore: page.next != nil)
+        joinedCompleteness = joinedCompleteness.map { $0.joined(with: page.completeness) } ?? page.completeness
+        guard checksCounts, let declared = page.totalCount else { return }
+        if pages == 1 { declaredCount = declared }
+        if declared < 0 {
+            throw ProviderError(.invalidResponse, "\(subject) declared a count of \(declared) entries on page \(pages)")
+        }
+        if entries > declared {
+            throw ProviderError(
+                .invalidResponse, "\(subject) declared \(declared) entries on page \(pages) but its pages so far hold \(entries)")
+        }
+    }
+
+    /// What the listing admitted so far knows of itself, once its last page is admitted: the
+    /// pages' completeness joined, after the first page's declared count is checked.
+    ///
+    /// Call it only for a listing admitted from its first page: the first page's count is of the
+    /// whole folder.
+    ///
+    /// - Throws: ``ProviderError/Code/invalidResponse`` when the first page declared a count
+    ///   (``ItemPage/totalCount``) that the entries of all the pages do not match: the listing
+    ///   ended early, or the server's count is wrong, and it cannot be taken as the whole folder.
+    public func completeness() throws -> ListingCompleteness {
+        guard checksCounts, let declaredCount else { return pagesCompleteness }
+        guard declaredCount == entries else {
+            throw ProviderError(
+                .invalidResponse,
+                "\(subject) declared \(declaredCount) entries on its first page but its \(pages) page(s) hold \(entries)")
+        }
+        return pagesCompleteness
     }
 
     /// Admits one page given by the keys of its entries (ids or paths: what tells entries apart),

@@ -6,13 +6,26 @@ extension StorageProvider {
     /// The pages are fetched one ahead where the provider can tell them in advance
     /// (``pageRequest(after:in:previous:)``).
     ///
-    /// - Throws: ``ProviderError/Code/invalidResponse`` when the pages repeat, bring nothing new or
-    ///   pass ``pageLimits`` (see ``PageGuard``).
+    /// The listing may be incomplete (a cached or partial one, see ``listing(_:pageSize:fields:)``);
+    /// nothing may be deleted on its strength alone.
+    ///
+    /// - Throws: ``ProviderError/Code/invalidResponse`` when the pages repeat, bring nothing new,
+    ///   pass ``pageLimits`` or contradict the count they declare (see ``PageGuard``).
     public func listAll(_ folder: ItemPath, pageSize: Int? = nil, fields: ItemFields = .all) async throws -> [Item] {
+        try await listing(folder, pageSize: pageSize, fields: fields).items
+    }
+
+    /// Every child of `folder`, fetching all pages as ``listAll(_:pageSize:fields:)`` does, and
+    /// what the listing knows of its completeness: the pages' own, joined, once the count the
+    /// first page declared (``ItemPage/totalCount``) is found to match the entries.
+    ///
+    /// - Throws: ``ProviderError/Code/invalidResponse`` when the pages repeat, bring nothing new,
+    ///   pass ``pageLimits`` or contradict the count they declare (see ``PageGuard``).
+    public func listing(_ folder: ItemPath, pageSize: Int? = nil, fields: ItemFields = .all) async throws -> FolderListing {
         var items: [Item] = []
         var single: [Item]?
         var count = 0
-        try await forEachPage(of: folder, request: PageRequest(limit: pageSize, fields: fields)) { page in
+        let completeness = try await forEachPage(of: folder, request: PageRequest(limit: pageSize, fields: fields)) { page in
             count += 1
             // A listing of one page is returned as it came, without copying every item.
             if count == 1, page.next == nil {
@@ -21,7 +34,7 @@ extension StorageProvider {
                 items += page.items
             }
         }
-        return single ?? items
+        return FolderListing(items: single ?? items, completeness: completeness)
     }
 
     /// The children of `folder` as an async sequence, one page fetched at a time (one ahead
@@ -52,10 +65,15 @@ extension StorageProvider {
     /// can tell the page after that in advance (``pageRequest(after:in:previous:)``), it is asked
     /// for while the loop waits for the next (``PageLookahead``): never more than one page beyond.
     ///
+    /// - Returns: what the listing knows of its completeness (``PageGuard/completeness()``); from a
+    ///   request with a cursor (a listing taken up midway), only the pages' own, joined.
     /// - Throws: What ``list(_:page:)`` or `body` threw, where a serial loop would have met it;
-    ///   ``ProviderError/Code/invalidResponse`` when the pages repeat, bring nothing new or pass
-    ///   ``pageLimits``.
-    public func forEachPage(of folder: ItemPath, request: PageRequest, _ body: (ItemPage) throws -> Void) async throws {
+    ///   ``ProviderError/Code/invalidResponse`` when the pages repeat, bring nothing new, pass
+    ///   ``pageLimits`` or contradict the count they declare.
+    @discardableResult
+    public func forEachPage(
+        of folder: ItemPath, request: PageRequest, _ body: (ItemPage) throws -> Void
+    ) async throws -> ListingCompleteness {
         var guardian = PageGuard.listing(of: folder, limits: pageLimits)
         let pages = PageLookahead<PageRequest, ItemPage>(
             first: request,
@@ -73,6 +91,7 @@ extension StorageProvider {
             try guardian.admit(page)
             try body(page)
         }
+        return request.cursor == nil ? try guardian.completeness() : guardian.pagesCompleteness
     }
 
     /// The item at `path`, or `nil` if there is none.

@@ -69,6 +69,9 @@ public struct ProviderAccount: Sendable, Hashable, Codable, CustomStringConverti
 /// - ``delete(_:)``
 /// - ``move(_:to:options:)``
 /// - ``copy(_:to:options:)``
+/// ### Identity
+/// - ``account``
+/// - ``location(of:)``
 /// ### Optional features
 /// - ``search(_:page:)``
 /// - ``shares(of:)``
@@ -79,6 +82,7 @@ public struct ProviderAccount: Sendable, Hashable, Codable, CustomStringConverti
 /// ### Paging
 /// - ``pageLimits``
 /// - ``PageGuard``
+/// - ``ListingCompleteness``
 /// - ``pageRequest(after:in:previous:)``
 /// - ``PageLookahead``
 public protocol StorageProvider: Sendable {
@@ -109,6 +113,14 @@ public protocol StorageProvider: Sendable {
     /// Copies an item (a folder with its contents) on the server.
     func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item
 
+    /// Where the folder at `path` lives on its server, whatever spelling reached it (its server's
+    /// identity and its canonical absolute path there), so that the transfer engine can refuse a
+    /// copy or a sync between two targets that are one tree. The folder need not exist.
+    ///
+    /// The default is ``TreeLocation/unknown``: the engine then decides by probing with a marker
+    /// file, which costs a write, or refuses when it cannot.
+    func location(of path: ItemPath) async throws -> TreeLocation
+
     /// The request for the page after the one `request` asks for in the listing of `folder`, told
     /// before that page arrives, so that page loops can fetch it while they take in the pages
     /// before it (``PageLookahead``); `nil` (the default) keeps them serial.
@@ -137,6 +149,7 @@ public protocol StorageProvider: Sendable {
 
 extension StorageProvider {
     public var pageLimits: PageLimits { .standard }
+    public func location(of path: ItemPath) async throws -> TreeLocation { .unknown }
     public func pageRequest(after request: PageRequest, in folder: ItemPath, previous: ItemPage) -> PageRequest? { nil }
     public func search(_ query: Query, page: PageRequest) async throws -> ItemPage { throw ProviderError.unsupported("search") }
     public func shares(of path: ItemPath) async throws -> [Share] { throw ProviderError.unsupported("shares") }

@@ -21,4 +21,13 @@ int cproviderkit_open_beneath(int dirfd, const char *path, int flags);
 /// links to it.
 _Bool cproviderkit_install_enqueue_global_hook(void *hook);
 
+/// Whether the folder `fd` folds case, as its file system says (Linux `FS_IOC_GETFLAGS` and
+/// `FS_CASEFOLD_FL`: an ext4, f2fs or tmpfs folder made with `chattr +F`, whose names are also
+/// compared after Unicode normalisation): 1 if it does, 0 if the flags say it does not, -1 with
+/// `errno` set where the file system has no such flags (and on other systems: `ENOTSUP`).
+int cproviderkit_folder_case_folds(int fd);
+
+/// The file system type of the folder `fd` (`fstatfs`'s `f_type` on Linux), or 0 where unknown.
+long cproviderkit_file_system_type(int fd);
+
 #endif

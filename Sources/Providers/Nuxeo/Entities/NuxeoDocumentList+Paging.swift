@@ -25,12 +25,15 @@ extension NuxeoDocumentList {
         public var totalSize: Int?
         /// The number of entries on the page.
         public var entryCount: Int
+        /// `currentPageSize`: the number of entries the page says it holds.
+        public var currentPageSize: Int?
 
         /// Creates the paging of a page.
         public init(
             isPaginable: Bool?, resultsCount: Int?, pageSize: Int?, currentPageIndex: Int?, numberOfPages: Int?,
-            isNextPageAvailable: Bool?, totalSize: Int?, entryCount: Int
+            isNextPageAvailable: Bool?, totalSize: Int?, entryCount: Int, currentPageSize: Int? = nil
         ) {
+            self.currentPageSize = currentPageSize
             self.isPaginable = isPaginable
             self.resultsCount = resultsCount
             self.pageSize = pageSize
@@ -52,7 +55,7 @@ extension NuxeoDocumentList {
                 numberOfPages: try members.optionalInt("numberOfPages", in: entity) ?? members.optionalInt("pageCount", in: entity),
                 isNextPageAvailable: try members.optionalBool("isNextPageAvailable", in: entity),
                 totalSize: try members.optionalInt("totalSize", in: entity),
-                entryCount: entryCount)
+                entryCount: entryCount, currentPageSize: try members.optionalInt("currentPageSize", in: entity))
         }
 
         /// The paging of a `documents` entity from the skim of its body; `nil` when the skim is of
@@ -94,6 +97,54 @@ extension NuxeoDocumentList {
                 return true
             }
             return false
+        }
+
+        /// What in this page, asked for as page `index`, contradicts itself, or `nil` when nothing
+        /// does; a listing that meets one is not the whole folder and must not be taken as one.
+        ///
+        /// The rules, each of which every recorded answer keeps (the recorded `document-list.json`,
+        /// page 0 of 7 with `isNextPageAvailable: false`, is consistent: the flag alone proves nothing):
+        /// - `currentPageSize` equals the entries sent;
+        /// - a paged answer (``pageSize`` above 0) sends no more entries than its page size;
+        /// - a known count (``knownResultsCount``) says how many entries page `index` holds: all
+        ///   the rest up to a page size, and exactly that many are sent;
+        /// - a page that says another follows (`isNextPageAvailable: true`, or a `numberOfPages`
+        ///   past `index`) is full: an empty or short page would end the listing early;
+        /// - `currentPageIndex`, when given, is `index`.
+        public func contradiction(atPage index: Int) -> String? {
+            let paged = isPaginable != false && (pageSize ?? 0) > 0
+            let size = paged ? (pageSize ?? 0) : 0
+            if let currentPageIndex, currentPageIndex != index {
+                return "page \(index) answered as page \(currentPageIndex)"
+            }
+            if let currentPageSize, currentPageSize >= 0, currentPageSize != entryCount {
+                return "page \(index) says it holds \(currentPageSize) entries but sends \(entryCount)"
+            }
+            if paged, entryCount > size {
+                return "page \(index) sends \(entryCount) entries, more than its page size of \(size)"
+            }
+            if let count = knownResultsCount {
+                let expected: Int
+                if paged {
+                    let (before, overflow) = index.multipliedReportingOverflow(by: size)
+                    expected = overflow || before >= count ? 0 : min(size, count - before)
+                } else {
+                    expected = index == 0 ? count : 0
+                }
+                if entryCount != expected {
+                    return "page \(index) declares \(count) results in all, so it should hold \(expected) entries, but it sends \(entryCount)"
+                }
+            }
+            let short = entryCount == 0 || (paged && entryCount < size)
+            if short, isNextPageAvailable == true {
+                return paged
+                    ? "page \(index) sends \(entryCount) entries of a page size of \(size) yet says another page follows"
+                    : "page \(index) sends \(entryCount) entries yet says another page follows"
+            }
+            if short, isPaginable != false, let pages = numberOfPages, pages > 0, index < pages - 1 {
+                return "page \(index) of \(pages) sends \(entryCount) entries of a page size of \(size), ending the listing early"
+            }
+            return nil
         }
     }
 }

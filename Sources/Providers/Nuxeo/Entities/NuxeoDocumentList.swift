@@ -74,7 +74,7 @@ public struct NuxeoDocumentList: NuxeoEntityDecodable, Hashable {
         Paging(
             isPaginable: isPaginable, resultsCount: resultsCount, pageSize: pageSize, currentPageIndex: currentPageIndex,
             numberOfPages: numberOfPages, isNextPageAvailable: isNextPageAvailable, totalSize: totalSize,
-            entryCount: entries.count)
+            entryCount: entries.count, currentPageSize: currentPageSize)
     }
 
     /// The total number of results when the server knows it; `nil` for the `-2`/`-1` sentinels.

@@ -198,6 +198,8 @@ public struct NuxeoProvider: StorageProvider {
         let firstIndex = index
         var items: [Item] = []
         var totalCount: Int?
+        /// Whether every page so far declared a count that its entries matched.
+        var counted = true
         var first = true
         // Only the pages fetched here: the caller's own loop guards the pages it asks for by cursor.
         var pages = PageGuard.listing(of: folder, limits: pageLimits)
@@ -250,7 +252,14 @@ public struct NuxeoProvider: StorageProvider {
                 return (list, mapped)
             }
             index = wirePage.index
+            // A page that contradicts itself (a count it does not send, a short page that says
+            // more follow) is not taken as the end of the folder: the listing fails instead.
+            let paging = list.paging
+            if let contradiction = paging.contradiction(atPage: index) {
+                throw ProviderError(.invalidResponse, "the listing of \(folder) is not consistent: \(contradiction)")
+            }
             if first { totalCount = list.knownResultsCount }
+            if paging.knownResultsCount == nil { counted = false }
             first = false
             let more = list.hasNextPage
             let entries = list.entries
@@ -259,10 +268,12 @@ public struct NuxeoProvider: StorageProvider {
             if items.isEmpty { items = mapped } else { items += mapped }
             // The paths just made, not made again.
             await resolver.remember(children: list.entries, as: items[start...])
-            guard more else { return ItemPage(items: items, totalCount: totalCount) }
+            guard more else { return ItemPage(items: items, totalCount: totalCount, completeness: counted ? .counted : .ended) }
             guard index < Int.max else { throw ProviderError(.invalidResponse, "the listing of \(folder) has too many pages") }
             if page.limit != nil {
-                return ItemPage(items: items, next: NuxeoPageCursor(scope: folder.description, page: index + 1).cursor, totalCount: totalCount)
+                return ItemPage(
+                    items: items, next: NuxeoPageCursor(scope: folder.description, page: index + 1).cursor, totalCount: totalCount,
+                    completeness: counted ? .counted : .ended)
             }
             // No limit: the caller wants everything, page after page, of the folder resolved once.
             // The decoded page goes by what an app's own `documents` decoder made of it: when it
@@ -272,7 +283,7 @@ public struct NuxeoProvider: StorageProvider {
                 wire = lookahead(from: index + 1)
             }
         }
-        return ItemPage(items: items, totalCount: totalCount)
+        return ItemPage(items: items, totalCount: totalCount, completeness: counted && !first ? .counted : .ended)
     }
 
     /// The next page of a listing by cursor is the next page number (see ``list(_:page:)``),

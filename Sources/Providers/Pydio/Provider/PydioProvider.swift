@@ -29,7 +29,8 @@ public struct PydioProvider: StorageProvider {
     let uploadCheckpoints: (any UploadCheckpoints)?
 
     /// What Pydio supports through this adapter: no etags, digests or preconditions; names
-    /// without `? " | \`, a leading space or a leading dot, stored in NFC. Search by name only:
+    /// without `? " | \`, a leading space or a leading dot, stored in NFC, and case-sensitive (the
+    /// server looks paths up byte for byte on its disk: `A.txt` and `a.txt` are two files). Search by name only:
     /// full text is added when ``Configuration/indexesContent`` says the workspace indexes contents
     /// (nothing in the server's registry tells; a stock "My Files" does not, recording 60).
     public static let standardCapabilities = Capabilities(
@@ -37,7 +38,7 @@ public struct PydioProvider: StorageProvider {
         modifiedTimePrecision: .seconds(1), shareKinds: [.publicLink],
         names: NameRules(
             forbiddenCharacters: ["?", "\"", "|", "\\"], allowsLeadingSpace: false, allowsDotFiles: false,
-            normalization: .nfc, caseSensitive: false, maxNameBytes: 255))
+            normalization: .nfc, caseSensitive: true, maxNameBytes: 255))
 
     /// Creates a provider, reading `configuration`'s string options as ``PydioProviderFactory`` does
     /// (see ``PydioProvider/Configuration``); nothing is sent until the first call.
@@ -183,6 +184,11 @@ public struct PydioProvider: StorageProvider {
         }
         var items: [Item] = []
         var listing: PydioListing?
+        /// The children the pages sent (a hidden recycle bin among them) and the count the first declared.
+        var received = 0
+        var declared: Int?
+        var pageCount = 0
+        var hidden = false
         // Only the pages fetched here: the caller's own loop guards the pages it asks for by cursor.
         var pages = PageGuard.listing(of: folder, limits: pageLimits)
         // Without a limit every page is fetched here, one ahead: page n + 1 is on its way while
@@ -216,18 +222,45 @@ public struct PydioProvider: StorageProvider {
             // The next page number, as the server counts: a server that names the same page again is caught as a repeated cursor.
             let following = (current.page?.current ?? 1) + 1
             let children = current.children
+            if let position = current.page {
+                pageCount += 1
+                if pageCount == 1 { declared = current.declaredCount }
+                if position.total > 0, position.current > position.total {
+                    throw ProviderError(
+                        .invalidResponse, "the listing of \(folder) is not consistent: page \(position.current) of \(position.total) pages")
+                }
+            }
+            received += children.count
             try pages.admit(
                 keys: children.indices.lazy.map { children[$0].path }, cursor: current.hasNextPage ? PageCursor(String(following)) : nil,
                 hasMore: current.hasNextPage)
             for child in current.children {
-                if child.isRecycleBin, !settings.showsRecycleBin { continue }
+                if child.isRecycleBin, !settings.showsRecycleBin {
+                    hidden = true
+                    continue
+                }
                 items.append(item(child, at: try folder.appending(serverName: child.storedName)))
             }
             number = following
         }
         let more = listing?.hasNextPage ?? false
         let next = page.limit != nil && more ? PageCursor("\(number ?? 2)|\(folder.description)") : nil
-        return ItemPage(items: items, next: next, totalCount: page.limit == nil ? items.count : listing?.page?.count)
+        if page.limit == nil {
+            // Every page was read here: the children they sent must be the count the first declared
+            // (`<pagination count>`), else the listing ended early or the server miscounts.
+            if let declared, received != declared {
+                throw ProviderError(
+                    .invalidResponse,
+                    "the listing of \(folder) is not consistent: its first page declared \(declared) children but its pages sent \(received)")
+            }
+            return ItemPage(items: items, totalCount: items.count, completeness: declared == nil ? .ended : .counted)
+        }
+        // The declared count holds the recycle bin, which may be left out of the items (at the root,
+        // on the last page): no count is given where one may be hidden.
+        let hidesBin = !settings.showsRecycleBin
+            && (hidden || (listing?.folder?.attributes["repo_has_recycle"]).map { !$0.isEmpty && $0 != "false" } ?? false)
+        let count = hidesBin ? nil : listing?.declaredCount
+        return ItemPage(items: items, next: next, totalCount: count, completeness: count == nil ? .ended : .counted)
     }
 
     /// The next page of a listing by cursor is the next page number (see ``list(_:page:)``), unless

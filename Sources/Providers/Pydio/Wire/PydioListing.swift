@@ -10,6 +10,9 @@ public struct PydioListing: Sendable, Hashable {
     public var children: [PydioNode]
     /// The page (1-based) and the number of pages, when the server paginates the folder.
     public var page: (current: Int, total: Int, count: Int)?
+    /// The `count` of the `<pagination>`, the children of the whole folder, when the server sent
+    /// a whole number of at least 0 (``page``'s count stands in with this page's entries otherwise).
+    public var declaredCount: Int?
 
     public static func == (lhs: PydioListing, rhs: PydioListing) -> Bool {
         lhs.folder == rhs.folder && lhs.children == rhs.children && lhs.page?.current == rhs.page?.current
@@ -36,6 +39,7 @@ public struct PydioListing: Sendable, Hashable {
             // A count that is not a whole number of at least 0 says nothing: the entries of this page stand in.
             let count = pagination.attributes["count"].flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
             page = (current, total, count ?? children.count)
+            declaredCount = count
         }
     }
 

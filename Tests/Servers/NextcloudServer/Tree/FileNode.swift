@@ -6,8 +6,8 @@ struct FileNode: Sendable {
     var name: String
     var isFolder: Bool
     var parent: Int64?
-    /// Child name → id (folders).
-    var children: [String: Int64] = [:]
+    /// Child name → id (folders), by the name's exact bytes.
+    var children: ExactChildren = [:]
     /// File content.
     var data = Data()
     var mtime: Int64

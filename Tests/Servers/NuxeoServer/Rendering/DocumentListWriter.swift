@@ -7,16 +7,33 @@ struct DocumentListWriter {
     /// - Parameters:
     ///   - all: every matching document, already sorted.
     ///   - unknownSize: answer `resultsCount: -2` when there are more than `pageSize` (the `@children` trap).
-    func page(_ all: [StoredDocument], pageSize: Int, pageIndex: Int, maxPageSize: Int, unknownSize: Bool) -> NXJSON {
+    ///   - contradiction: a page that contradicts itself instead of the true one (``NuxeoFaults/contradictListings(_:)``).
+    func page(
+        _ all: [StoredDocument], pageSize: Int, pageIndex: Int, maxPageSize: Int, unknownSize: Bool,
+        contradiction: NuxeoFaults.ListingContradiction? = nil
+    ) -> NXJSON {
         let offset = pageSize == 0 ? 0 : pageIndex * pageSize
         let end = pageSize == 0 ? all.count : min(all.count, offset + pageSize)
-        let entries = offset < all.count ? Array(all[offset..<end]) : []
+        var entries = offset < all.count ? Array(all[offset..<end]) : []
         let total = all.count
         let unknown = unknownSize && pageSize > 0 && total > pageSize
         let pages = pageSize == 0 ? 1 : (total + pageSize - 1) / pageSize
-        let hasNext = pageSize > 0 && offset + pageSize < total
-        let resultsCount: Int64 = unknown ? -2 : Int64(total)
-        let numberOfPages: Int64 = unknown ? 0 : Int64(pages)
+        var hasNext = pageSize > 0 && offset + pageSize < total
+        var resultsCount: Int64 = unknown ? -2 : Int64(total)
+        var numberOfPages: Int64 = unknown ? 0 : Int64(pages)
+        switch contradiction {
+        case .none: break
+        case .countWithoutEntries:
+            entries = []
+            resultsCount = Int64(total)
+            numberOfPages = Int64(pages)
+            hasNext = false
+        case .shortPageSaysMore:
+            entries = Array(entries.prefix(1))
+            resultsCount = -2
+            numberOfPages = 0
+            hasNext = true
+        }
         return .object([
             ("entity-type", .string("documents")),
             ("isPaginable", .bool(true)),

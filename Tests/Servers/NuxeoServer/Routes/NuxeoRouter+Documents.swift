@@ -66,7 +66,10 @@ extension NuxeoRouter {
         kids = order.isEmpty ? kids.sorted(by: SortSpec.byTitle) : SortSpec.sort(kids, by: order, repository: repository)
         let (size, index) = paging(req)
         let list = DocumentListWriter(writer: writer(req, repository: repository))
-        return Reply.json(list.page(kids, pageSize: size, pageIndex: index, maxPageSize: core.configuration.maxPageSize, unknownSize: true))
+        return Reply.json(
+            list.page(
+                kids, pageSize: size, pageIndex: index, maxPageSize: core.configuration.maxPageSize, unknownSize: true,
+                contradiction: core.faults.listingContradiction))
     }
 
     /// `pageSize` (default, clamped) and `currentPageIndex` from the query.
