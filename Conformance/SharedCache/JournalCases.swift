@@ -9,7 +9,7 @@ import SharedCache
 /// The cases use the journal's explicit offline mode (`OfflineWrites.always` over a cache-only
 /// view), so they need no transport and run for every adapter, local ones included.
 enum JournalCases {
-    static var all: [ConformanceCase] { [replay, conflict, folderGone, search] }
+    static var all: [ConformanceCase] { [replay, conflict, folderGone, search, moveOfChangedFile, keepMineShowsTheirs] }
 
     /// A cache over the provider, read online once (`folder` listed), and an offline view of it that journals every write.
     private static func rig(_ context: ConformanceContext, _ name: String) async throws -> (online: CachedProvider, offline: CachedProvider) {
@@ -150,6 +150,72 @@ extension JournalCases {
             found.items.first?.properties[CacheMarks.pending] == "true", "the file uploaded offline is found but not marked pending")
         let report = try await online.replayJournal()
         try context.expect(report.replayed.count == 2, "the replay: \(report.replayed.count) replayed")
+    }
+}
+
+extension JournalCases {
+    static let moveOfChangedFile = ConformanceCase(
+        "journal.moveOfChangedFile", requires: [.move],
+        summary: "A file renamed offline and changed on the server meanwhile is a conflict, as a delete or an upload is: the replay renames nothing; keep-mine renames the server's version, take-theirs leaves it"
+    ) { context in
+        try await context.upload(text: "v1\n", as: "renamed.txt")
+        try await context.upload(text: "v1 as well\n", as: "left.txt")
+        let (online, offline) = try await rig(context, "journal-move-cache")
+        _ = try await offline.move(try context.path("renamed.txt"), to: try context.path("new-name.txt"), options: TransferOptions())
+        _ = try await offline.move(try context.path("left.txt"), to: try context.path("other-name.txt"), options: TransferOptions())
+        // Someone else rewrites both on the server meanwhile (other sizes, so even a server without etags shows it).
+        let theirs = Array("theirs, rewritten on the server in between\n".utf8)
+        let theirsLeft = Array("also rewritten on the server, longer than before\n".utf8)
+        try await context.upload(theirs, as: "renamed.txt")
+        try await context.upload(theirsLeft, as: "left.txt")
+
+        let report = try await online.replayJournal()
+        try context.expect(report.replayed.isEmpty, "the replay renamed \(report.replayed.count) file(s) changed on the server")
+        let found = report.conflicts.map { "\($0.action.kind) \($0.reason)" }
+        try context.expect(found == ["move changedOnServer", "move changedOnServer"], "the conflicts: \(found) (failed \(report.failed))")
+        try await context.expectContent(try context.path("renamed.txt"), theirs, "after a replay in conflict")
+        try await context.expectMissing(try context.path("new-name.txt"), "after a replay in conflict")
+        try await context.expectContent(try context.path("left.txt"), theirsLeft, "after a replay in conflict")
+
+        let renamed = try context.unwrap(report.conflicts.first { $0.action.source?.name == "renamed.txt" }, "the conflict of renamed.txt")
+        try context.expect(renamed.server?.size == Int64(theirs.count), "the conflict's server copy has size \(String(describing: renamed.server?.size))")
+        try await online.resolveJournal(renamed.entryID, .keepMine)
+        try await context.expectContent(try context.path("new-name.txt"), theirs, "after keep-mine: the server's version under the new name")
+        try await context.expectMissing(try context.path("renamed.txt"), "after keep-mine")
+        let left = try context.unwrap(report.conflicts.first { $0.action.source?.name == "left.txt" }, "the conflict of left.txt")
+        try await online.resolveJournal(left.entryID, .takeTheirs)
+        try await context.expectContent(try context.path("left.txt"), theirsLeft, "after take-theirs")
+        try await context.expectMissing(try context.path("other-name.txt"), "after take-theirs")
+
+        let view = try await offline.listAll(context.folder).map { "\($0.name) \($0.size ?? -1)" }.sorted()
+        let wanted = ["left.txt \(theirsLeft.count)", "new-name.txt \(theirs.count)"]
+        try context.expect(view == wanted, "offline, the cached view lists \(view), not \(wanted)")
+        try context.expect(try await online.journal.count() == 0, "entries left after resolving every conflict")
+    }
+
+    static let keepMineShowsTheirs = ConformanceCase(
+        "journal.keepMineShowsTheirs",
+        summary: "After keep-mine of an upload in conflict, the offline listing shows the server's version beside the kept one, never only mine"
+    ) { context in
+        try await context.upload(text: "v1\n", as: "both.txt")
+        let (online, offline) = try await rig(context, "journal-keep-cache")
+        let mine = Array("mine, written offline\n".utf8)
+        _ = try await offline.upload(DataSource(bytes: mine), to: context.folder, name: "both.txt", options: UploadOptions())
+        let theirs = Array("theirs, changed on the server in between, longer\n".utf8)
+        try await context.upload(theirs, as: "both.txt")
+
+        let report = try await online.replayJournal()
+        let conflict = try context.unwrap(report.conflicts.first, "a conflict (report: \(report.replayed.count) replayed, failed \(report.failed))")
+        try await online.resolveJournal(conflict.entryID, .keepMine)
+        try await context.expectContent(try context.path("both.txt"), theirs, "after keep-mine")
+        try await context.expectContent(try context.path("both (1).txt"), mine, "keep-mine's new name")
+
+        let view = try await offline.listAll(context.folder)
+        let listed = view.map { "\($0.name) \($0.size ?? -1)" }.sorted()
+        let wanted = ["both (1).txt \(mine.count)", "both.txt \(theirs.count)"]
+        try context.expect(listed == wanted, "offline after keep-mine, the cached view lists \(listed), not \(wanted)")
+        let pending = view.filter { $0.properties[CacheMarks.pending] == "true" }.map(\.name)
+        try context.expect(pending.isEmpty, "still marked pending after keep-mine: \(pending)")
     }
 }
 

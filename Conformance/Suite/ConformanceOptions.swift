@@ -33,6 +33,11 @@ public struct ConformanceOptions: Sendable {
     public var allowedClockSkew: Duration
     /// How long cases wait for eventually consistent results, such as a search index or a change feed (default 15 s).
     public var settleTimeout: Duration
+    /// The sizes at which the adapter under test changes its upload route (a chunk size, the length
+    /// from which it uploads in chunks, a spool threshold), when it has any beside the defaults of
+    /// Strata's adapters (all below ``mediumFileSize``). `files.datedUploadsKeepContent` uploads
+    /// one byte more than each, besides 0 bytes, 1000 bytes and ``mediumFileSize`` + 1. Empty by default.
+    public var uploadThresholds: [Int64] = []
 
     /// Creates options.
     public init(

@@ -11,6 +11,8 @@ struct DeletionCensus: Sendable {
     let pageSize: Int?
     /// Folders listed at once.
     let concurrency: Int
+    /// How deep and how large the doomed trees may be: an endless one stops the count.
+    var limits = TreeLimits.standard
 
     func count(_ plan: TransferPlan) async throws -> DeletionCount {
         var count = DeletionCount(destinationFiles: plan.filesInUnchangedFolders)
@@ -28,10 +30,16 @@ struct DeletionCensus: Sendable {
             default: break
             }
         }
+        var depth = 0
+        var entries = 0
         while !level.isEmpty {
             if Task.isCancelled { throw ProviderError(.cancelled, "cancelled while counting the deletions") }
+            depth += 1
+            try limits.check(depth: depth, below: .root)
             var next: [ItemPath] = []
             for items in try await listAll(level) {
+                entries += items.count
+                try limits.check(entries: entries, below: .root)
                 for item in items {
                     if item.isFolder {
                         count.folders += 1

@@ -20,6 +20,9 @@ import SharedCache
 struct OverlapProbe: Sendable {
     let source: TransferEndpoint
     let destination: TransferEndpoint
+    /// How deep and how large a tree the walks may go through: a server's endless tree stops
+    /// the probe as it stops the plan.
+    var limits = TreeLimits.standard
 
     /// The overlap found, said in words, or `nil` when the two targets are apart.
     func run() async throws -> String? {
@@ -123,11 +126,18 @@ struct OverlapProbe: Sendable {
             if try await provider.itemIfExists(at: path) != nil { return tail }
         }
         var level: [ItemPath] = [folder]
+        var depth = 0
+        var entries = 0
         while !level.isEmpty {
+            depth += 1
+            try limits.check(depth: depth, below: folder)
             var next: [ItemPath] = []
             for current in level {
                 if Task.isCancelled { throw ProviderError(.cancelled, "cancelled while probing for an overlap") }
-                for item in try await provider.listAll(current, fields: []) {
+                let items = try await provider.listAll(current, fields: [])
+                entries += items.count
+                try limits.check(entries: entries, below: folder)
+                for item in items {
                     if item.kind == .file, item.name == name { return Array(current.segments.dropFirst(folder.segments.count)) }
                     if item.kind == .folder { next.append(item.path) }
                 }

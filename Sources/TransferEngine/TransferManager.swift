@@ -177,9 +177,9 @@ public struct TransferManager: Sendable {
             planner.limits = options.treeLimits
             var plan = try await planner.plan()
             if countDeletions, mode == .sync {
-                plan.deletions = try await DeletionCensus(
-                    provider: destination.provider, pageSize: options.pageSize, concurrency: options.transfers
-                ).count(plan)
+                var census = DeletionCensus(provider: destination.provider, pageSize: options.pageSize, concurrency: options.transfers)
+                census.limits = options.treeLimits
+                plan.deletions = try await census.count(plan)
             }
             return plan
         } catch {
@@ -225,7 +225,7 @@ public struct TransferManager: Sendable {
         // Nothing is written or deleted between two spellings of one tree (a dry run does not probe).
         do {
             try await TreeOverlap(source: source, destination: destination).check(
-                probe: !options.dryRun, assumeNoOverlap: options.assumeNoOverlap)
+                probe: !options.dryRun, assumeNoOverlap: options.assumeNoOverlap, limits: options.treeLimits)
         } catch {
             throw ProviderError.wrap(error)
         }

@@ -35,7 +35,7 @@ struct TreeOverlap: Sendable {
     }
 
     /// Throws `invalidArgument` when the targets overlap, or may and the probe cannot show otherwise.
-    func check(probe: Bool, assumeNoOverlap: Bool) async throws {
+    func check(probe: Bool, assumeNoOverlap: Bool, limits: TreeLimits = .standard) async throws {
         let verdict = try await decide()
         if verdict == .apart { return }
         // A file as source: nothing to refuse (and nothing asked of the servers before this).
@@ -47,8 +47,8 @@ struct TreeOverlap: Sendable {
             if assumeNoOverlap || !probe { return }
             let found: String?
             do {
-                found = try await OverlapProbe(source: source, destination: destination).run()
-            } catch let error as ProviderError where error.code != .cancelled {
+                found = try await OverlapProbe(source: source, destination: destination, limits: limits).run()
+            } catch let error as ProviderError where error.code != .cancelled && error.code != .invalidResponse {
                 throw ProviderError(
                     .invalidArgument,
                     "cannot tell whether \(spelling(source)) and \(spelling(destination)) are one tree (\(why)), and the marker "

@@ -111,8 +111,9 @@ struct IntegrityTests {
             try await Hostile.withTransport { transport in
                 let folder = try Hostile.temporaryFolder("resume-200")
                 defer { try? FileManager.default.removeItem(at: folder) }
-                // 500 bytes of something else, as an earlier download of another version left them.
+                // 500 bytes of something else, as an earlier download of another version left them (with its etag).
                 try Data(repeating: UInt8(ascii: "Z"), count: 500).write(to: folder.appendingPathComponent("file.bin.strata-partial"))
+                try Data(#""e0""#.utf8).write(to: folder.appendingPathComponent("file.bin.strata-partial.etag"))
                 let provider = try Hostile.webdav(server, transport)
                 let sink = try FileSink(folder: folder, name: HostileScenario.fileName, resumable: true)
                 let outcome = await Hostile.outcome { try await provider.download("/file.bin", to: sink, options: DownloadOptions(resume: true)) }
@@ -132,6 +133,7 @@ struct IntegrityTests {
                 let folder = try Hostile.temporaryFolder("resume-total")
                 defer { try? FileManager.default.removeItem(at: folder) }
                 try Data(content.prefix(500)).write(to: folder.appendingPathComponent("file.bin.strata-partial"))
+                try Data(#""e1""#.utf8).write(to: folder.appendingPathComponent("file.bin.strata-partial.etag"))
                 let provider = try Hostile.webdav(server, transport)
                 let sink = try FileSink(folder: folder, name: HostileScenario.fileName, resumable: true)
                 let outcome = await Hostile.outcome {

@@ -33,20 +33,26 @@ struct DownloadPlanTests {
         }
     }
 
-    @Test("resume continues what the sink holds while its validator is the item's etag, else starts over")
+    @Test("resume continues what the sink holds only while its validator is the item's etag, else starts over")
     func resume() throws {
         let options = DownloadOptions(resume: true)
         let same = try DownloadPlan(options: options, item: item, resumePoint: ResumePoint(length: 40, validator: "\"v1\""))
         #expect(same.start == 40 && same.end == 100 && same.continuesSink && same.sinkOffset == 40 && !same.coversWholeFile)
+        // Bytes of unknown origin are never continued: a file rewritten at the same size would be spliced.
         let unknown = try DownloadPlan(options: options, item: item, resumePoint: ResumePoint(length: 40, validator: nil))
-        #expect(unknown.start == 40 && unknown.continuesSink)
+        #expect(unknown.start == 0 && !unknown.continuesSink && unknown.coversWholeFile)
+        let untagged = try DownloadPlan(
+            options: options, item: Item(path: "/f.bin", kind: .file, size: 100), resumePoint: ResumePoint(length: 40, validator: "\"v1\""))
+        #expect(untagged.start == 0 && !untagged.continuesSink)
         let changed = try DownloadPlan(options: options, item: item, resumePoint: ResumePoint(length: 40, validator: "\"v0\""))
         #expect(changed.start == 0 && !changed.continuesSink)
-        let complete = try DownloadPlan(options: options, item: item, resumePoint: ResumePoint(length: 100, validator: nil))
+        let complete = try DownloadPlan(options: options, item: item, resumePoint: ResumePoint(length: 100, validator: "\"v1\""))
         #expect(complete.length == 0 && complete.sinkOffset == 100)
-        let notAsked = try DownloadPlan(options: DownloadOptions(), item: item, resumePoint: ResumePoint(length: 40, validator: nil))
+        let completeUnknown = try DownloadPlan(options: options, item: item, resumePoint: ResumePoint(length: 100, validator: nil))
+        #expect(completeUnknown.start == 0 && completeUnknown.length == 100)
+        let notAsked = try DownloadPlan(options: DownloadOptions(), item: item, resumePoint: ResumePoint(length: 40, validator: "\"v1\""))
         #expect(notAsked.start == 0)
-        #expect { try DownloadPlan(options: options, item: item, resumePoint: ResumePoint(length: 101, validator: nil)) } throws: { error in
+        #expect { try DownloadPlan(options: options, item: item, resumePoint: ResumePoint(length: 101, validator: "\"v1\"")) } throws: { error in
             (error as? ProviderError)?.code == .conflict
         }
     }

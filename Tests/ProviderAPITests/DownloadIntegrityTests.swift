@@ -249,11 +249,12 @@ struct DownloadAutoResumeTests {
         #expect(values.last == TransferProgress(completed: 1000, expected: 1000))
     }
 
-    @Test("a length-less body that ends short of the known size is resumed, and the digest still checks the whole")
+    @Test("a length-less body without etag that ends short of the known size is resumed under its Last-Modified date, and the digest still checks the whole")
     func resumedAfterShortEnd() async throws {
         let md5 = Digester.hex(.md5, of: content) ?? ""
+        let modified = "Mon, 01 Jun 2020 10:00:00 GMT"
         let transport = CuttingTransport([
-            .body(200, count: 300, headers: [("Accept-Ranges", "bytes")]),
+            .body(200, count: 300, headers: [("Accept-Ranges", "bytes"), ("Last-Modified", modified), ("Date", "Sat, 28 Nov 2026 00:00:00 GMT")]),
             .body(206, from: 300, count: 200, headers: [("Content-Range", "bytes 300-999/1000")]),
             .body(206, from: 500, headers: [("Content-Range", "bytes 500-999/1000")]),
         ])
@@ -262,7 +263,8 @@ struct DownloadAutoResumeTests {
         _ = try await download(transport, into: sink, expected: expected)
         #expect(transport.requests.count == 3)
         #expect(transport.requests[1].headers.first(name: "Range") == "bytes=300-")
-        #expect(transport.requests[1].headers.first(name: "If-Range") == nil, "no strong validator: the known size stands in")
+        #expect(transport.requests[1].headers.first(name: "If-Range") == modified, "no etag: the strong date is the validator, never none")
+        #expect(transport.requests[2].headers.first(name: "If-Range") == modified)
         #expect(transport.requests[2].headers.first(name: "Range") == "bytes=500-")
         #expect(await sink.bytes == content)
     }
@@ -308,6 +310,17 @@ struct DownloadAutoResumeTests {
         let error = await #expect(throws: ProviderError.self) { _ = try await download(transport, into: MemorySink()) }
         #expect(error?.code == .network)
         #expect(transport.requests.count == 1)
+    }
+
+    @Test("a known size alone is no validator: a cut body without etag or strong date is not continued (a rewrite at the same size would be spliced)")
+    func sizeAloneNotContinued() async throws {
+        let transport = CuttingTransport([
+            .body(200, count: 450, headers: [("Accept-Ranges", "bytes"), ("Content-Length", "1000")], drop: true),
+            .body(206, from: 450, headers: [("Accept-Ranges", "bytes"), ("Content-Range", "bytes 450-999/1000"), ("Content-Length", "550")]),
+        ])
+        let error = await #expect(throws: ProviderError.self) { _ = try await download(transport, into: MemorySink()) }
+        #expect(error?.code == .network)
+        #expect(transport.requests.count == 1, "continued blind with Range and no If-Range")
     }
 
     @Test("resumes are bounded by maxResumes", arguments: [0, 1, 3])

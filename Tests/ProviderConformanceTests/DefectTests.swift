@@ -41,6 +41,24 @@ struct DefectTests {
         #expect(result.outcome.detail?.contains("accepted with 100003 of 262144 bytes") == true, "\(result)")
     }
 
+    @Test("an adapter that empties every file uploaded with a modified time fails files.datedUploadsKeepContent, and only that case")
+    func emptiesDatedUploads() async throws {
+        let cases: Set<String> = ["files", "metadata.setModifiedTime"]
+        let report = await ReferenceSuite.make(
+            capabilities: InMemoryProvider.fullCapabilities, defects: .emptiesDatedUploads, filter: cases, pagingCount: 120
+        ) { $0.mediumFileSize = 64 << 10 }.suite.run()
+        let result = try #require(report.result(named: "files.datedUploadsKeepContent"))
+        #expect(result.failed)
+        #expect(result.outcome.detail?.contains("with a modified time") == true, "\(result)")
+        for other in ["files.empty", "files.oneByte", "files.medium", "metadata.setModifiedTime"] {
+            #expect(report.result(named: other)?.passed == true, "\(other) caught it: the new case is what fails the defect")
+        }
+        let sound = await ReferenceSuite.make(
+            capabilities: InMemoryProvider.fullCapabilities, defects: [], filter: ["files.datedUploadsKeepContent"], pagingCount: 120
+        ) { $0.mediumFileSize = 64 << 10 }.suite.run()
+        #expect(sound.result(named: "files.datedUploadsKeepContent")?.passed == true, "\(sound.text)")
+    }
+
     @Test("a wrong size fails metadata.size")
     func wrongSize() async throws {
         let report = await run(.reportsWrongSize, ["metadata.size"])

@@ -10,7 +10,15 @@ private struct EndlessTree: ForwardingProvider {
     /// Files in every folder besides the next folder.
     var files = 0
 
+    /// `nil`: a location of its own server; else unknown, so that the overlap probe walks it.
+    var location: TreeLocation? = TreeLocation(server: ServerIdentity(family: "endless", host: "endless.invalid"), path: [String]())
+
     var account: ProviderAccount { ProviderAccount(kind: "endless", server: "endless.invalid") }
+
+    func location(of path: ItemPath) async throws -> TreeLocation {
+        guard let location else { return .unknown }
+        return TreeLocation(server: location.server, path: path.segments)
+    }
 
     func item(at path: ItemPath) async throws -> Item { Item(path: path, kind: .folder) }
 
@@ -41,6 +49,21 @@ struct TreeLimitsTests {
         }
         #expect(checkError?.code == .invalidResponse)
         #expect(try destination.listing().isEmpty, "nothing was created")
+    }
+
+    @Test("an endless source whose location is unknown stops the overlap probe's walk at the depth limit, not the machine")
+    func endlessTreeStopsTheProbe() async throws {
+        let destination = try LocalTree()
+        var source = EndlessTree(base: destination.provider)
+        source.location = nil
+        var options = TransferManager.Options()
+        options.treeLimits = TreeLimits(maxDepth: 200)
+        let error = await #expect(throws: ProviderError.self) {
+            try await TransferManager(options: options).sync(from: TransferEndpoint(source), to: TransferEndpoint(destination.provider, at: "/out"))
+        }
+        #expect(error?.code == .invalidResponse)
+        #expect(error?.message?.contains("200 levels") == true, "\(String(describing: error))")
+        #expect(try destination.listing().isEmpty, "no marker left, nothing written")
     }
 
     @Test("a tree with more entries than the limit is refused while planning")

@@ -3,7 +3,7 @@ import ProviderAPI
 
 /// Files of 0 bytes, 1 byte, several MiB and (optionally) 1 GiB round-trip intact.
 enum FileCases {
-    static var all: [ConformanceCase] { [empty, oneByte, medium, large] }
+    static var all: [ConformanceCase] { [empty, oneByte, medium, large, datedUploadsKeepContent] }
 
     static let empty = ConformanceCase(
         "files.empty", summary: "A 0-byte file uploads, lists with size 0 and downloads to an empty local file"

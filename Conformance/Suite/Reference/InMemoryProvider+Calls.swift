@@ -82,7 +82,8 @@ extension InMemoryProvider {
         }
         if let mimeType = options.mimeType { headers.append(("Content-Type", mimeType)) }
         let target = try folder.appending(name)
-        return visible(try await call(Item.self, .PUT, target, headers: headers, body: .source(source), progress: options.progress))
+        let body: any UploadSource = defects.contains(.emptiesDatedUploads) && options.modified != nil ? DataSource(bytes: []) : source
+        return visible(try await call(Item.self, .PUT, target, headers: headers, body: .source(body), progress: options.progress))
     }
 
     public func createFolder(named name: String, in parent: ItemPath) async throws -> Item {

@@ -24,11 +24,16 @@ public struct HTTPDownloader: Sendable {
     /// server sent more than the M bytes it declared"). Either way the sink fails, so nothing is
     /// left under a `FileSink`'s final name.
     ///
+    /// `DownloadOptions.resume` continues the sink's partial bytes only under the validator they
+    /// were kept with (`ResumePoint.validator`), sent as `If-Range`; partial bytes without one are
+    /// dropped and the whole file is downloaded, and a `200` (the content changed) or a `206` that
+    /// contradicts the validator starts over from byte 0. Never a splice of two contents.
+    ///
     /// A `206` is accepted only for a range that was asked (`DownloadOptions.resume` or
     /// `DownloadOptions.range`), starting where it was asked. A body cut in the middle is
     /// continued with a `Range` request up to `DownloadOptions.maxResumes` times when the
-    /// server has shown it serves ranges and the content has a strong etag or a known size
-    /// (see `DownloadOptions.maxResumes`); the sink then gets
+    /// server has shown it serves ranges and the content has a strong validator, sent as
+    /// `If-Range` (a strong etag, or a strong `Last-Modified` date: see `ResumeValidator`); the sink then gets
     /// `DownloadSink.begin(offset:expectedLength:validator:)` again with the bytes it holds,
     /// and progress goes on from there.
     ///
@@ -60,19 +65,32 @@ public struct HTTPDownloader: Sendable {
         var request = request
         var resumeFrom: Int64 = 0
         let spell: @Sendable (ByteRange) -> String = { range in rangeHeader?(range, expected?.size) ?? range.httpHeaderValue }
-        if options.resume, options.range == nil, let point = try await sink.resumePoint(), point.length > 0 {
+        /// The validator of the partial bytes a resume continues (see `ResumeValidator`).
+        var heldValidator: String?
+        if options.resume, options.range == nil, let point = try await sink.resumePoint(), point.length > 0,
+            let validator = point.validator, let ifRange = ResumeValidator.ifRange(validator)
+        {
+            // Never blind: partial bytes without a validator the server can check are not
+            // continued (the whole file is asked for, and the sink drops them at offset 0).
             resumeFrom = point.length
+            heldValidator = validator
             request.headers.replaceOrAdd(name: "Range", value: spell(.from(point.length)))
-            if let validator = point.validator ?? expected?.etag, !validator.hasPrefix("W/") {
-                request.headers.replaceOrAdd(name: "If-Range", value: validator)
-            }
+            request.headers.replaceOrAdd(name: "If-Range", value: ifRange)
         } else if let range = options.range {
             request.headers.replaceOrAdd(name: "Range", value: spell(range))
         }
         if let ifMatch = options.ifMatch { request.headers.replaceOrAdd(name: "If-Match", value: ifMatch) }
         if let ifNoneMatch = options.ifNoneMatch { request.headers.replaceOrAdd(name: "If-None-Match", value: ifNoneMatch) }
 
-        let response = try await executor.execute(request)
+        var response = try await executor.execute(request)
+        if resumeFrom > 0, response.status == 206, let heldValidator, ResumeValidator.contradicts(heldValidator, response) {
+            // The server ignored If-Range: these bytes are of other content than the partial ones. Start over.
+            await response.body.discard()
+            resumeFrom = 0
+            request.headers.remove(name: "Range")
+            request.headers.remove(name: "If-Range")
+            response = try await executor.execute(request)
+        }
         // Made for an error only: redacting the URL for each download cost ~1 % of a copy of small files.
         lazy var summary = request.summary
 
@@ -171,10 +189,11 @@ public struct HTTPDownloader: Sendable {
         // What progress counts toward: the whole content when known, else where this body ends.
         var progressTotal: Int64? { totals.first ?? firstRangeTotal ?? bodyEnd }
         let firstEtag = response.etag
-        let strongValidator = [firstEtag, expected?.etag].compactMap { $0 }.first { !$0.hasPrefix("W/") }
+        // What a continuation (and a later resume) is held to: never continued without one.
+        let strongValidator = ResumeValidator.of(response, expectedETag: expected?.etag)
         var rangesShown = response.status == 206 || Self.acceptsRanges(response)
         // A range download is a body of its own (the sink holds only the range); a resumed one continues what the sink holds.
-        try await sink.begin(offset: wholeFile ? offset : 0, expectedLength: bodyEnd.map { $0 - offset }, validator: firstEtag ?? expected?.etag)
+        try await sink.begin(offset: wholeFile ? offset : 0, expectedLength: bodyEnd.map { $0 - offset }, validator: strongValidator)
 
         // Digest check only when the whole content passes through this call. It is computed beside
         // the transfer (another core), and checked before the sink may finish.
@@ -232,22 +251,25 @@ public struct HTTPDownloader: Sendable {
                     }
                 }
                 guard let cut else { break }
-                guard wholeFile, resumes < options.maxResumes, rangesShown, strongValidator != nil || !totals.isEmpty else {
+                guard wholeFile, resumes < options.maxResumes, rangesShown, let strongValidator,
+                    let ifRange = ResumeValidator.ifRange(strongValidator)
+                else {
                     throw cut
                 }
                 resumes += 1
                 // Continue from the byte reached, and only if the content is still the same.
                 var again = original
                 again.headers.replaceOrAdd(name: "Range", value: spell(.from(position)))
-                if let strongValidator { again.headers.replaceOrAdd(name: "If-Range", value: strongValidator) }
+                again.headers.replaceOrAdd(name: "If-Range", value: ifRange)
                 if let ifMatch = options.ifMatch { again.headers.replaceOrAdd(name: "If-Match", value: ifMatch) }
                 let answer = try await executor.execute(again)
                 let range = try await continuation(
-                    answer, at: position, after: cut, etag: firstEtag, totals: totals, errorFor: errorFor, isError: isError)
+                    answer, at: position, after: cut, etag: firstEtag, validator: strongValidator, totals: totals, errorFor: errorFor,
+                    isError: isError)
                 rangesShown = true
                 if let total = range.total, !totals.contains(total) { totals.append(total) }
                 bodyEnd = range.end + 1
-                try await sink.begin(offset: position, expectedLength: range.end + 1 - position, validator: firstEtag ?? expected?.etag)
+                try await sink.begin(offset: position, expectedLength: range.end + 1 - position, validator: strongValidator)
                 body = answer.body
             }
             try await digestCheck?.verify(request: summary)
@@ -265,12 +287,13 @@ public struct HTTPDownloader: Sendable {
     /// Checks the answer to an automatic resume at `position`: a `206` of the same content from
     /// exactly that byte to its end. Anything else ends the download (the body is dropped).
     private func continuation(
-        _ answer: TransportResponse, at position: Int64, after cut: ProviderError, etag: String?, totals: [Int64],
+        _ answer: TransportResponse, at position: Int64, after cut: ProviderError, etag: String?, validator: String, totals: [Int64],
         errorFor: @Sendable (TransportResponse, ByteBuffer) -> ProviderError, isError: (@Sendable (TransportResponse) -> Bool)?
     ) async throws -> ContentRange {
         let summary = cut.request
         let changed = ProviderError(.conflict, "the file changed on the server while it was downloaded", httpStatus: answer.status, request: summary)
-        if let etag, let now = answer.etag, now != etag, answer.status == 200 || answer.status == 206 {
+        let differs = etag.map { kept in answer.etag.map { $0 != kept } ?? false } ?? ResumeValidator.contradicts(validator, answer)
+        if differs, answer.status == 200 || answer.status == 206 {
             await answer.body.discard()
             throw changed
         }

@@ -10,8 +10,9 @@ import ProviderAPI
 ///   past the end is `ProviderError.Code.invalidArgument`. The sink gets them as a body of their
 ///   own (it begins at 0).
 /// - `DownloadOptions.resume` (without a range) continues what the sink holds
-///   (`DownloadSink.resumePoint()`) when its validator, if any, is still the item's etag;
-///   a different etag starts over, as `If-Range` does. Holding the whole file reads nothing and
+///   (`DownloadSink.resumePoint()`) only when its validator is still the item's etag; a
+///   different etag, or bytes without a validator (of unknown origin), start over, as `If-Range`
+///   does: never a splice of two contents. Holding the whole file reads nothing and
 ///   finishes; holding more than the file is `ProviderError.Code.conflict`.
 /// - Anything else reads the whole file.
 ///
@@ -85,7 +86,8 @@ public struct DownloadPlan: Sendable, Hashable {
             return
         }
         guard options.resume, let point = resumePoint, point.length > 0 else { return }
-        if let validator = point.validator, let etag = item.etag, validator != etag { return }
+        // Never blind: held bytes are continued only under the etag they came from.
+        guard let validator = point.validator, let etag = item.etag, validator == etag else { return }
         guard point.length <= size else {
             throw ProviderError(.conflict, "the partial download holds \(point.length) bytes, more than the \(size) of \(item.path)")
         }

@@ -91,7 +91,13 @@ extension SyncJournal {
                 state = nil
             case .keepMine:
                 let item = try await keepMine(entry, on: provider)
-                try await finish(entry, server: item, view: .replayed)
+                // Mine may be under a free name: every other path of the action shows what the server
+                // holds there now (theirs, beside mine), not nothing until the next online read.
+                var theirs: [ItemPath: Item?] = [:]
+                for path in entry.action.paths where !(item.map { Self.same($0.path, path) } ?? false) {
+                    theirs[path] = try await Self.fresh(path, on: provider)
+                }
+                try await finish(entry, server: item, view: .replayed, alsoShow: theirs)
                 state = nil
             }
             publish(.resolved(id: id, resolution))
@@ -199,6 +205,14 @@ extension SyncJournal {
             if maybeSent, let target, Self.isResult(target, of: entry, source: source, isMove: isMove) { return .alreadyDone(target) }
             guard let source else { return .conflict(.deletedOnServer, from, server: nil) }
             if let recorded = entry.recorded, recorded.kind != source.kind { return .conflict(.changedOnServer, from, server: source) }
+            // A file changed on the server since the move was recorded is a conflict, as for a delete
+            // or an upload: the user renamed the version they saw, not the server's new one. (A
+            // folder's version may change with what is below it, which moves along: not a conflict.)
+            if let recorded = entry.recorded, recorded.kind == .file, recorded.properties[CacheMarks.pending] == nil,
+                !Self.sameVersion(recorded, source)
+            {
+                return .conflict(.changedOnServer, from, server: source)
+            }
             if let target {
                 guard let before = entry.recordedDestination else { return .conflict(.targetExists, to, server: target) }
                 if !Self.sameVersion(before, target) { return .conflict(.changedOnServer, to, server: target) }

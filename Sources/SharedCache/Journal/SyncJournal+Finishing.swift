@@ -16,8 +16,9 @@ extension SyncJournal {
     }
 
     /// Removes `entry` and applies `view` to the cached view, in one transaction; later entries
-    /// whose recorded copy was this entry's pending item take `server` instead.
-    func finish(_ entry: JournalEntry, server: Item?, view: ViewChange) async throws {
+    /// whose recorded copy was this entry's pending item take `server` instead. `alsoShow` then
+    /// puts the server's items at other paths (nil: none there) into the cached view.
+    func finish(_ entry: JournalEntry, server: Item?, view: ViewChange, alsoShow: [ItemPath: Item?] = [:]) async throws {
         let key = accountKey
         let id = entry.id
         let content = try await store.write { db -> String? in
@@ -69,6 +70,13 @@ extension SyncJournal {
                     }
                 }
                 replacement = items
+            }
+            for (path, item) in alsoShow {
+                if let item {
+                    try work.save(item, db)
+                } else if try unmarkedByOthers(path) || madeHere(path) {
+                    try CacheStore.removeSubtree(path.storageKey, bounds: path.descendantRange, account: key, in: db)
+                }
             }
             // Later entries that recorded this entry's pending item now record what the server holds.
             let mark = String(id)

@@ -5,7 +5,10 @@ import NIOCore
 public struct ResumePoint: Sendable, Hashable {
     /// How many bytes are held.
     public var length: Int64
-    /// The etag of the content they came from, if it was known.
+    /// What names the content they came from, as the provider gave it to
+    /// ``DownloadSink/begin(offset:expectedLength:validator:)``: its strong etag, or another
+    /// validator the provider defines (HTTP adapters keep a strong `Last-Modified` date).
+    /// Bytes without a validator are never continued.
     public var validator: String?
 
     /// Creates a resume point.

@@ -23,7 +23,10 @@ public enum ByteRange: Sendable, Hashable {
 public struct DownloadOptions: Sendable {
     /// Only this part of the content.
     public var range: ByteRange?
-    /// Continue a download that a resumable sink holds part of.
+    /// Continue a download that a resumable sink holds part of, if the content is still the one
+    /// those bytes came from (their `ResumePoint/validator`, checked by the server or the adapter);
+    /// partial bytes without a validator, or of other content, are dropped and the file is
+    /// downloaded from its start. Never a splice of two contents.
     public var resume: Bool
     /// Download only if the item still has this etag; else ``ProviderError/Code/preconditionFailed``.
     public var ifMatch: String?
@@ -36,9 +39,11 @@ public struct DownloadOptions: Sendable {
     /// How many times a download whose body is cut (a dropped connection, a stall, a body that
     /// ends before the size the server or the provider declared) is continued automatically with
     /// a `Range` request, within the same call. Only done when the server has shown that it
-    /// serves ranges (a `206`, or `Accept-Ranges: bytes`) and the content has a strong etag (sent
-    /// as `If-Range`) or a known size; each continuation must answer `206` from exactly the byte
-    /// reached. `0` turns it off. The default is 3.
+    /// serves ranges (a `206`, or `Accept-Ranges: bytes`) and the content has a strong validator,
+    /// sent as `If-Range`: a strong etag or, without any etag, a `Last-Modified` date at least a
+    /// second older than the answer (a known size alone is not enough: a file rewritten at the same
+    /// size would be spliced); each continuation must answer `206` from exactly the byte reached.
+    /// `0` turns it off. The default is 3.
     public var maxResumes: Int
 
     /// Creates download options.

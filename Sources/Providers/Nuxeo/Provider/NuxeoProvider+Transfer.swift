@@ -26,13 +26,13 @@ extension NuxeoProvider {
         var downloadOptions = options
         downloadOptions.ifMatch = nil
         downloadOptions.ifNoneMatch = nil
-        // Nuxeo ignores If-Range, so a partial download of older content must not be continued:
-        // its validator (the blob ETag, the quoted digest) must be the current digest.
-        if options.resume, options.range == nil, let point = try await sink.resumePoint(), point.length > 0,
-            let validator = point.validator, let digest = document.blob(at: mapper.blobXPath)?.digest,
-            validator.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) != digest
-        {
-            downloadOptions.resume = false
+        // Nuxeo ignores If-Range, so a partial download is continued only when its validator (the
+        // blob ETag, the quoted digest) is the current digest: bytes without one, or with a date,
+        // or of a blob without a digest are of unknown content and the download starts over.
+        if options.resume, options.range == nil, let point = try await sink.resumePoint(), point.length > 0 {
+            let digest = document.blob(at: mapper.blobXPath)?.digest
+            let held = point.validator?.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            if digest == nil || held != digest { downloadOptions.resume = false }
         }
         var expected = item
         expected.etag = nil
