@@ -148,6 +148,9 @@ enum CacheSchema {
         // v7-job-folder-etags: each folder's etag on both sides after a transfer job's last finished
         // run, where both sides' folder etags are recursive, so an unchanged subtree is not listed again.
         migrator.registerMigration("v7-job-folder-etags") { db in try TransferJobStore.createFolderTable(db) }
+        // v8-transfer-name-mappings: the names transfers mapped on their destinations (encoded, decoded,
+        // normalised), so that a transfer the other way maps them back (TransferJobStore.remember(names:…)).
+        migrator.registerMigration("v8-transfer-name-mappings") { db in try TransferJobStore.createNameTable(db) }
         return migrator
     }
 }

@@ -78,21 +78,53 @@ public struct TransferAction: Sendable, Hashable, Encodable {
     }
 }
 
-/// A name the destination cannot store, and the name it is stored under instead
-/// (`ProviderAPI`'s `NameEncoder`, reversible).
+/// A name the destination holds differently from the source: a name it refuses (or would read
+/// as another) encoded with `ProviderAPI`'s `NameEncoder`, a look-alike of the source's decoded
+/// back to the character it stands for, or a name the destination stores in another Unicode
+/// normalisation. Each is reversible: read back from the destination, the name decodes to the
+/// source's (a normalisation by the record the job store keeps, or by matching the listing).
 public struct NameMapping: Sendable, Hashable, Encodable {
+    /// Why a name is mapped.
+    public enum Reason: String, Sendable, Hashable, Encodable {
+        /// The destination refuses the name, or holds a look-alike it would decode as another
+        /// character: it is encoded.
+        case encoded
+        /// The source holds look-alikes of characters it refuses: they are the characters again.
+        case decoded
+        /// The destination stores the name in another Unicode normalisation (NFC on Pydio).
+        case normalized
+    }
+
     /// The item, below the roots, with the source's names.
     public var relativePath: ItemPath
     /// The source's name.
     public var sourceName: String
-    /// The name on the destination.
+    /// The name on the destination, as the destination stores it.
     public var destinationName: String
+    /// Why the names differ.
+    public var reason: Reason
+    /// The item below the destination's root, with the destination's names as it stores them,
+    /// where the plan knows it.
+    public var destinationPath: ItemPath?
 
     /// Creates a mapping.
-    public init(relativePath: ItemPath, sourceName: String, destinationName: String) {
+    public init(
+        relativePath: ItemPath, sourceName: String, destinationName: String, reason: Reason = .encoded, destinationPath: ItemPath? = nil
+    ) {
+        self.destinationPath = destinationPath
         self.relativePath = relativePath
         self.sourceName = sourceName
         self.destinationName = destinationName
+        self.reason = reason
+    }
+
+    /// Why, as the CLI prints it.
+    public var explanation: String {
+        switch reason {
+        case .encoded: return "the destination refuses the name"
+        case .decoded: return "the source's look-alike restored"
+        case .normalized: return "the destination stores another Unicode normalisation"
+        }
     }
 }
 

@@ -168,11 +168,12 @@ public struct TransferManager: Sendable {
         _ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint, finished: FinishedFiles,
         known: [ItemPath: FolderVersion]? = nil, countDeletions: Bool = false
     ) async throws -> TransferPlan {
+        let recalled = await recalledNames(source, destination)
         do {
             var planner = TransferPlanner(
                 mode: mode, source: source, destination: destination, pageSize: options.pageSize, listings: options.transfers,
                 computeSourceDigests: options.computeSourceDigests, finished: finished, digests: options.jobStore, known: known,
-                comparison: options.comparison)
+                comparison: options.comparison, recalled: recalled)
             planner.limits = options.treeLimits
             var plan = try await planner.plan()
             if countDeletions, mode == .sync {
@@ -250,6 +251,7 @@ public struct TransferManager: Sendable {
             let recorder = JobRecorder(store: store, job: job.id)
             let report = try await planAndRun(
                 mode, source, destination, finished: job.resumed ? job.finished : nil, known: known, recorder: recorder)
+            await remember(report.plan.mappedNames, source, destination, in: store)
             if report.succeeded {
                 await folders?.record(
                     report.plan, known: known, wrote: !report.plan.changesNothing, destination: destination.provider,
@@ -325,6 +327,32 @@ public struct TransferManager: Sendable {
         let conflicts = Set(plan.nameConflicts)
         report.differing += plan.problems.map(\.relativePath).filter { !conflicts.contains($0) }
         return report
+    }
+
+    /// The names transfers from `destination` to `source` mapped (the other way), by the item's path
+    /// below `source`'s root with `source`'s names (its UTF-8): the names to map them back to.
+    /// Empty without a job store; a store that cannot be read only loses what the record adds to
+    /// the rules.
+    private func recalledNames(_ source: TransferEndpoint, _ destination: TransferEndpoint) async -> [[UInt8]: String] {
+        guard let store = options.jobStore,
+            let records = try? await store.recordedNames(
+                sourceAccount: destination.provider.account, sourcePath: destination.path, destinationAccount: source.provider.account,
+                destinationPath: source.path)
+        else { return [:] }
+        var recalled: [[UInt8]: String] = [:]
+        for record in records { recalled[Array(record.destinationPath.description.utf8)] = record.sourceName }
+        return recalled
+    }
+
+    /// Keeps the names a run mapped, for a transfer the other way (a failure to keep them leaves
+    /// that one with the rules alone).
+    private func remember(_ mappings: [NameMapping], _ source: TransferEndpoint, _ destination: TransferEndpoint, in store: TransferJobStore) async {
+        let records = mappings.compactMap { mapping in
+            mapping.destinationPath.map { RecordedName(destinationPath: $0, sourceName: mapping.sourceName) }
+        }
+        try? await store.remember(
+            names: records, sourceAccount: source.provider.account, sourcePath: source.path, destinationAccount: destination.provider.account,
+            destinationPath: destination.path)
     }
 
     /// The job of `mode` from `source` to `destination`.

@@ -21,15 +21,22 @@ struct TransferPlanner: Sendable {
     /// The folders the job's last finished run found the same on both sides, with their etags then:
     /// a folder whose etags are still those on both sides is not listed. `nil`: every folder is listed.
     let known: [ItemPath: FolderVersion]?
+    /// The names a transfer the other way gave the source's items (``NameMapping``), by the item's
+    /// path below the source's root (its UTF-8): each is the destination's own name for the item,
+    /// used while the source still holds it under the name it became (a normalisation cannot be
+    /// undone from the rules alone).
+    let recalled: [[UInt8]: String]
     /// How deep and how large the walk may go.
     var limits = TreeLimits.standard
 
     init(
         mode: TransferMode, source: TransferEndpoint, destination: TransferEndpoint, pageSize: Int?, listings: Int,
         computeSourceDigests: Bool, finished: FinishedFiles = FinishedFiles(), digests: TransferJobStore? = nil,
-        known: [ItemPath: FolderVersion]? = nil, comparison: SameFileRule.Comparison = .listings
+        known: [ItemPath: FolderVersion]? = nil, comparison: SameFileRule.Comparison = .listings,
+        recalled: [[UInt8]: String] = [:]
     ) {
         self.known = known
+        self.recalled = recalled
         self.finished = finished
         self.digests = digests
         self.mode = mode
@@ -40,7 +47,7 @@ struct TransferPlanner: Sendable {
         rule = SameFileRule.choose(
             source: source.provider.capabilities, destination: destination.provider.capabilities, computingDigests: computeSourceDigests,
             comparison: comparison)
-        names = DestinationNames(rules: destination.provider.capabilities.names)
+        names = DestinationNames(rules: destination.provider.capabilities.names, sourceRules: source.provider.capabilities.names)
     }
 
     /// One folder to compare: where it is below the roots, on the source, on the destination,
@@ -166,8 +173,13 @@ struct TransferPlanner: Sendable {
         // The source's children under their destination names, and the groups of them the
         // destination would make one name: each member of a group is a conflict, and none is
         // copied (whichever went first, the next would overwrite it or fail halfway).
-        let children = sourceItems.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }).map { child in
-            let (name, mapped) = names.name(for: child.name)
+        // Each source name is decoded by the source's rules and encoded for the destination, or
+        // given the name a transfer the other way recorded, or the destination item the source
+        // holds under it (its NFD spelling where the source stores NFC).
+        let byImage = names.sourceNormalizes ? Self.byImage(destinationItems, names) : [:]
+        let children = try sourceItems.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }).map { child in
+            let (name, mapped) = destinationName(
+                for: child.name, at: try folder.relative.appending(child.name), existing: existing, byImage: byImage)
             return (child: child, name: name, mapped: mapped, key: names.key(name))
         }
         var group: [NameKey: [String]] = [:]
@@ -209,8 +221,14 @@ struct TransferPlanner: Sendable {
                 plan.problems.append(TransferFailure(relativePath: relative, error: ProviderError.wrap(error, fallback: .invalidArgument)))
                 continue
             }
-            if mapped { plan.mappedNames.append(NameMapping(relativePath: relative, sourceName: child.name, destinationName: name)) }
             let there = existing[key]
+            if mapped {
+                let path = there.flatMap { $0.kind == child.kind ? $0.path : nil } ?? target
+                plan.mappedNames.append(
+                    names.mapping(
+                        relative, sourceName: child.name, sent: name, existing: there?.name,
+                        destinationPath: onDestination(path)))
+            }
             let action = { (kind: TransferAction.Kind, reason: TransferAction.Reason?, destination: ItemPath) in
                 TransferAction(
                     kind: kind, reason: reason, relativePath: relative, source: child.path, destination: destination,
@@ -281,7 +299,22 @@ struct TransferPlanner: Sendable {
                         .preconditionFailed,
                         "\(folder.source) was read as \(sourceListed.completeness.phrase), not a complete one: nothing in \(folder.destination) is deleted")))
         } else if mode == .sync {
+            // A destination item that the source could only hold under a name it holds for another
+            // (it normalises names, calls NFC and NFD one, or folds their case) is not the source's
+            // to delete: kept, and said.
+            let guarded = names.sourceFolds
+            let held = guarded ? Set(sourceItems.map { names.sourceIdentity(ofSourceName: $0.name) }) : []
             for item in destinationItems where !claimed.contains(names.key(item.name)) {
+                if guarded, held.contains(names.sourceIdentity(of: item.name)) {
+                    plan.problems.append(
+                        TransferFailure(
+                            relativePath: try folder.relative.appending(item.name),
+                            error: ProviderError(
+                                .conflict,
+                                "\(item.path) is not deleted: the source cannot hold its name apart from another it holds "
+                                    + "(\(names.sourceRules.identityDescription))")))
+                    continue
+                }
                 plan.actions.append(
                     TransferAction(
                         kind: .delete, reason: .extra, relativePath: try folder.relative.appending(item.name), source: nil,
@@ -378,8 +411,8 @@ struct TransferPlanner: Sendable {
         var there = destinationRoot
         if let destinationRoot, destinationRoot.isFolder {
             let (name, mapped) = names.name(for: file.name)
-            if mapped { plan.mappedNames.append(NameMapping(relativePath: relative, sourceName: file.name, destinationName: name)) }
             target = try destinationRoot.path.appending(name)
+            if mapped { plan.mappedNames.append(names.mapping(relative, sourceName: file.name, sent: name, destinationPath: onDestination(target))) }
             there = try await destination.provider.itemIfExists(at: target)
         }
         if target.isRoot {
@@ -407,6 +440,45 @@ struct TransferPlanner: Sendable {
         } else {
             plan.actions.append(action(.copyFile, .missing))
         }
+    }
+
+    /// The destination's name for the source's `name` at `relative`, and whether it is mapped: the
+    /// name a transfer the other way recorded for the item, while the source still holds it under
+    /// the name that one gave it; else ``DestinationNames/name(for:)``'s, or, where the destination
+    /// has no item of that name and the source normalises names, the destination's item the source
+    /// holds as `name` (its NFD spelling where the source stores NFC).
+    private func destinationName(
+        for name: String, at relative: ItemPath, existing: [NameKey: Item], byImage: [NameKey: Item]
+    ) -> (name: String, mapped: Bool) {
+        let stored = NameKey(exact: names.sourceRules.stored(name))
+        if let recalled = recalled[Array(relative.description.utf8)], names.sourceImage(of: recalled) == stored {
+            return (recalled, !recalled.utf8.elementsEqual(name.utf8) || !names.rules.stored(recalled).utf8.elementsEqual(recalled.utf8))
+        }
+        let forward = names.name(for: name)
+        if existing[names.key(forward.name)] == nil, let item = byImage[stored] { return (item.name, true) }
+        return forward
+    }
+
+    /// The destination's items by the name the source would hold for each
+    /// (``DestinationNames/sourceImage(of:)``), the first in byte order where several share one.
+    private static func byImage(_ items: [Item], _ names: DestinationNames) -> [NameKey: Item] {
+        var index: [NameKey: Item] = [:]
+        for item in items.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+            let image = names.sourceImage(of: item.name)
+            if index[image] == nil { index[image] = item }
+        }
+        return index
+    }
+
+    /// `path` below the destination's root, each name as the destination stores it.
+    private func onDestination(_ path: ItemPath) -> ItemPath? {
+        guard path.segments.count >= destination.path.segments.count else { return nil }
+        var relative = ItemPath.root
+        for segment in path.segments.dropFirst(destination.path.segments.count) {
+            guard let next = try? relative.appending(names.rules.stored(segment)) else { return nil }
+            relative = next
+        }
+        return relative
     }
 
     /// `name` quoted, with its non-ASCII scalars spelled out (`"cafe\u{301}.txt"`), so that two

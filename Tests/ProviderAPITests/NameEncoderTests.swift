@@ -130,6 +130,77 @@ struct NameEncoderTests {
         #expect(checked > 2900)
     }
 
+    @Test("rules that refuse nothing have no substitutes: a look-alike there is a name of its own, decoded as it is")
+    func noSubstitutesWhereNothingIsRefused() {
+        let encoder = NameEncoder(rules: NameRules())
+        #expect(encoder.isIdentity)
+        for name in ["\u{FF0E}config", "\u{2420}x", "\u{201B}\u{FF1F}", "\u{FF1F}", "\u{201B}"] {
+            #expect(Array(encoder.encode(name).utf8) == Array(name.utf8))
+            #expect(Array(encoder.decode(name).utf8) == Array(name.utf8))
+        }
+        // Only characters refused: `␠` and `．` are not substitutes there, `？` is.
+        let characters = NameEncoder(rules: charactersOnly)
+        #expect(!characters.isIdentity)
+        #expect(characters.decode("\u{2420}x\u{FF0E}") == "\u{2420}x\u{FF0E}")
+        #expect(characters.encode("\u{2420}x\u{FF0E}") == "\u{2420}x\u{FF0E}")
+        #expect(characters.decode("\u{FF1F}") == "?")
+    }
+
+    @Test("names that are only a substitute, nested quotes, quotes before other characters")
+    func edgeCases() {
+        let encoder = NameEncoder(rules: strict)
+        // A substitute alone, written by another tool, stands for what it replaces.
+        #expect(encoder.decode("\u{FF1F}") == "?")
+        #expect(encoder.decode("\u{2420}") == " ")
+        #expect(encoder.decode("\u{FF0E}") == ".")
+        // Nested quotes: each level undone once.
+        #expect(encoder.encode("\u{201B}\u{201B}\u{FF1F}") == "\u{201B}\u{201B}\u{201B}\u{201B}\u{201B}\u{FF1F}")
+        #expect(encoder.decode("\u{201B}\u{201B}\u{201B}\u{201B}\u{201B}\u{FF1F}") == "\u{201B}\u{201B}\u{FF1F}")
+        // A quote before a character that is no substitute is kept as it is.
+        #expect(encoder.decode("\u{201B}a") == "\u{201B}a")
+        #expect(encoder.decode("a\u{201B}") == "a\u{201B}")
+        // A quote before a combining mark, a substitute carrying one.
+        for name in ["\u{201B}\u{301}", "\u{FF1F}\u{301}", "\u{201B}\u{FF1F}\u{301}", ".\u{301}x", " \u{301}"] {
+            #expect(Array(encoder.decode(encoder.encode(name)).utf8) == Array(name.utf8), "\(name.debugDescription)")
+        }
+    }
+
+    @Test("refused controls and DEL map to control pictures and back")
+    func controls() {
+        let rules = NameRules(forbiddenCharacters: ["\n", "\t", "\u{7F}", " "])
+        let encoder = NameEncoder(rules: rules)
+        #expect(encoder.encode("a\nb\tc\u{7F} d") == "a\u{240A}b\u{2409}c\u{2421}\u{2420}d")
+        #expect(encoder.decode("a\u{240A}b\u{2409}c\u{2421}\u{2420}d") == "a\nb\tc\u{7F} d")
+        #expect(encoder.encode("\u{240A}") == "\u{201B}\u{240A}", "a control picture of a refused control is quoted")
+        #expect(encoder.encode("\u{240D}") == "\u{240D}", "that of an accepted one is not")
+        #expect(rules.accepts(encoder.encode("a\nb\tc\u{7F} d")))
+    }
+
+    @Test(
+        "through a server that stores NFC, a name comes back canonically equal, byte for byte when it was NFC",
+        arguments: [
+            NameRules(forbiddenCharacters: ["?", "\"", "|", "\\", "<"], allowsLeadingSpace: false, allowsDotFiles: false, normalization: .nfc),
+            NameRules(forbiddenCharacters: ["?", "<"], allowsTrailingSpace: false, allowsTrailingDot: false, normalization: .nfd),
+        ])
+    func throughNormalisation(_ rules: NameRules) {
+        let alphabet: [String] = [
+            "a", "e", ".", " ", "?", "<", "\u{301}", "\u{308}", "\u{323}", "\u{338}", "\u{E9}", "\u{FF1F}", "\u{201B}", "\u{2420}",
+            "\u{FF0E}", "\u{FF1C}", "\u{212B}",
+        ]
+        var random = SplitMix64(seed: 0xC0DE_F00D)
+        let encoder = NameEncoder(rules: rules)
+        for _ in 0..<3000 {
+            var name = ""
+            for _ in 0..<(Int(random.next() % 6) + 1) { name += alphabet[Int(random.next() % UInt64(alphabet.count))] }
+            if name == "." || name == ".." { continue }
+            let back = encoder.decode(rules.stored(encoder.encode(name)))
+            #expect(back == name, "\(name.debugDescription) came back as \(back.debugDescription)")
+            if Array(rules.stored(name).utf8) == Array(name.utf8) {
+                #expect(Array(back.utf8) == Array(name.utf8), "\(name.debugDescription) came back as \(back.debugDescription)")
+            }
+        }
+    }
+
     @Test("NameRules.accepts")
     func accepts() {
         #expect(strict.accepts("fine name.txt"))

@@ -82,7 +82,11 @@ struct MemoryServer {
     /// Every in-memory provider has the same account; `host` gives this one another, so that two
     /// servers are not taken for one (a transfer refuses to copy a tree into itself).
     init(forbidden: Set<Character> = [], capabilities: Capabilities = InMemoryProvider.fullCapabilities, host: String? = nil) {
-        let names = NameRules(forbiddenCharacters: forbidden)
+        self.init(names: NameRules(forbiddenCharacters: forbidden), capabilities: capabilities, host: host)
+    }
+
+    /// A server that applies `names` (refuses what they refuse, stores names in their normalisation).
+    init(names: NameRules, capabilities: Capabilities = InMemoryProvider.fullCapabilities, host: String? = nil) {
         server = InMemoryServer(names: names)
         counting = CountingTransport(server)
         faults = FaultInjectingTransport(counting)

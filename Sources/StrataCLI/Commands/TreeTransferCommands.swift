@@ -219,7 +219,7 @@ struct CheckCommand: AsyncParsableCommand {
                 Output.line("clashes \(TreeTransferPrinter.text(path)) (the destination would make it one name with another)")
             }
             for mapping in report.mappedNames {
-                Output.line("renamed \(TreeTransferPrinter.text(mapping.relativePath)) → \(mapping.destinationName) (the destination refuses the name)")
+                Output.line(TreeTransferPrinter.line(for: mapping))
             }
             for skipped in report.skipped { Output.line("skipped \(skipped.text) (not compared)") }
             Output.line("compared by \(report.rule)")

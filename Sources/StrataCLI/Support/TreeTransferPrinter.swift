@@ -30,6 +30,20 @@ struct TreeTransferPrinter: Sendable {
         return "\(verb) \(path)\(size)"
     }
 
+    /// A name the destination holds otherwise: `renamed a/what?.txt → what？.txt (the destination
+    /// refuses the name)`; a change of Unicode normalisation, whose two names print alike, shows
+    /// the scalars of both.
+    static func line(for mapping: NameMapping) -> String {
+        var why = mapping.explanation
+        if mapping.reason == .normalized { why += ": \(scalars(mapping.sourceName)) → \(scalars(mapping.destinationName))" }
+        return "renamed \(text(mapping.relativePath)) → \(mapping.destinationName) (\(why))"
+    }
+
+    /// The non-ASCII scalars of `name` as code points, the rest as it is: `cafe\u{301}` for an NFD `café`.
+    static func scalars(_ name: String) -> String {
+        name.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }.joined()
+    }
+
     /// The observer of the job: lines as actions end, nothing with `--json`.
     var observe: TransferObserver {
         let json = self.json
@@ -40,7 +54,7 @@ struct TreeTransferPrinter: Sendable {
             switch event {
             case .planned(let plan):
                 for mapping in plan.mappedNames {
-                    Output.line("renamed \(Self.text(mapping.relativePath)) → \(mapping.destinationName) (the destination refuses the name)")
+                    Output.line(Self.line(for: mapping))
                 }
                 for skipped in plan.skipped { Output.line("skipped \(skipped.text)") }
                 guard dryRun else { return }

@@ -130,13 +130,16 @@ struct TreeSnapshot: Equatable, CustomStringConvertible {
         return hops.last.map { key(name, $0) } ?? name
     }
 
-    /// `name` as the last of `hops` stores it after a copy through each: kept where a server
-    /// accepts it, else the name encoder's, in the server's normalisation.
+    /// `name` as the last of `hops` stores it after a copy through each: decoded by the rules of
+    /// the server it is read from, encoded for the next (unchanged where it accepts it), in that
+    /// server's normalisation.
     static func stored(_ name: String, through hops: [NameRules]) -> String {
         var name = name
+        var previous: NameRules?
         for rules in hops {
-            if !rules.accepts(name) { name = NameEncoder(rules: rules).encode(name) }
-            name = rules.stored(name)
+            if let previous { name = NameEncoder(rules: previous).decode(name) }
+            name = rules.stored(NameEncoder(rules: rules).encode(name))
+            previous = rules
         }
         return name
     }
