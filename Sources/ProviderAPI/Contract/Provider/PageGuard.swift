@@ -70,8 +70,11 @@ public struct PageGuard: Sendable {
 
     /// Creates a guard for one listing or search.
     ///
-    /// - Parameter checksCounts: whether the pages' declared counts (``ItemPage/totalCount``) are
-    ///   held to their entries, as in a listing.
+    /// - Parameters:
+    ///   - subject: what is being paged, as error messages name it (`the search results`).
+    ///   - limits: the ceilings.
+    ///   - checksCounts: whether the pages' declared counts (``ItemPage/totalCount``) are held to
+    ///     their entries, as in a listing.
     public init(_ subject: String, limits: PageLimits = .standard, checksCounts: Bool = false) {
         self.init(named: .text(subject), limits: limits, checksCounts: checksCounts)
     }
