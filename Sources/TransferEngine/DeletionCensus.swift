@@ -30,16 +30,13 @@ struct DeletionCensus: Sendable {
             default: break
             }
         }
-        var depth = 0
-        var entries = 0
+        var walk = limits.walk(below: .root)
         while !level.isEmpty {
             if Task.isCancelled { throw ProviderError(.cancelled, "cancelled while counting the deletions") }
-            depth += 1
-            try limits.check(depth: depth, below: .root)
+            try walk.descend()
             var next: [ItemPath] = []
             for items in try await listAll(level) {
-                entries += items.count
-                try limits.check(entries: entries, below: .root)
+                try walk.add(entries: items.count)
                 for item in items {
                     if item.isFolder {
                         count.folders += 1
@@ -56,27 +53,9 @@ struct DeletionCensus: Sendable {
         return count
     }
 
-    /// The listings of `folders`, at most ``concurrency`` at once.
+    /// The listings of `folders`, at most ``concurrency`` at once, in their order.
     private func listAll(_ folders: [ItemPath]) async throws -> [[Item]] {
-        let provider = self.provider
-        let pageSize = self.pageSize
-        return try await withThrowingTaskGroup(of: (Int, [Item]).self) { group in
-            var results = [[Item]](repeating: [], count: folders.count)
-            var started = 0
-            while started < min(max(1, concurrency), folders.count) {
-                let (index, folder) = (started, folders[started])
-                group.addTask { (index, try await provider.listAll(folder, pageSize: pageSize, fields: [])) }
-                started += 1
-            }
-            while let (index, items) = try await group.next() {
-                results[index] = items
-                if started < folders.count {
-                    let (index, folder) = (started, folders[started])
-                    group.addTask { (index, try await provider.listAll(folder, pageSize: pageSize, fields: [])) }
-                    started += 1
-                }
-            }
-            return results
-        }
+        let (provider, pageSize) = (self.provider, self.pageSize)
+        return try await concurrentMap(folders, limit: concurrency) { try await provider.listAll($0, pageSize: pageSize, fields: []) }
     }
 }

@@ -126,19 +126,16 @@ struct OverlapProbe: Sendable {
             if try await provider.itemIfExists(at: path) != nil { return tail }
         }
         var level: [ItemPath] = [folder]
-        var depth = 0
-        var entries = 0
+        var walk = limits.walk(below: folder)
         while !level.isEmpty {
-            depth += 1
-            try limits.check(depth: depth, below: folder)
+            try walk.descend()
             var next: [ItemPath] = []
             for current in level {
                 if Task.isCancelled { throw ProviderError(.cancelled, "cancelled while probing for an overlap") }
                 let items = try await provider.listAll(current, fields: [])
-                entries += items.count
-                try limits.check(entries: entries, below: folder)
+                try walk.add(entries: items.count)
                 for item in items {
-                    if item.kind == .file, item.name == name { return Array(current.segments.dropFirst(folder.segments.count)) }
+                    if item.kind == .file, item.name == name { return Array(current.segments.dropFirst(folder.depth)) }
                     if item.kind == .folder { next.append(item.path) }
                 }
             }

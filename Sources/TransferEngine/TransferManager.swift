@@ -330,17 +330,17 @@ public struct TransferManager: Sendable {
     }
 
     /// The names transfers from `destination` to `source` mapped (the other way), by the item's path
-    /// below `source`'s root with `source`'s names (its UTF-8): the names to map them back to.
+    /// below `source`'s root with `source`'s names: the names to map them back to.
     /// Empty without a job store; a store that cannot be read only loses what the record adds to
     /// the rules.
-    private func recalledNames(_ source: TransferEndpoint, _ destination: TransferEndpoint) async -> [[UInt8]: String] {
+    private func recalledNames(_ source: TransferEndpoint, _ destination: TransferEndpoint) async -> [ItemPath: String] {
         guard let store = options.jobStore,
             let records = try? await store.recordedNames(
                 sourceAccount: destination.provider.account, sourcePath: destination.path, destinationAccount: source.provider.account,
                 destinationPath: source.path)
         else { return [:] }
-        var recalled: [[UInt8]: String] = [:]
-        for record in records { recalled[Array(record.destinationPath.description.utf8)] = record.sourceName }
+        var recalled: [ItemPath: String] = [:]
+        for record in records { recalled[record.destinationPath] = record.sourceName }
         return recalled
     }
 

@@ -22,10 +22,10 @@ struct TransferPlanner: Sendable {
     /// a folder whose etags are still those on both sides is not listed. `nil`: every folder is listed.
     let known: [ItemPath: FolderVersion]?
     /// The names a transfer the other way gave the source's items (``NameMapping``), by the item's
-    /// path below the source's root (its UTF-8): each is the destination's own name for the item,
+    /// path below the source's root (paths compare bytes): each is the destination's own name for the item,
     /// used while the source still holds it under the name it became (a normalisation cannot be
     /// undone from the rules alone).
-    let recalled: [[UInt8]: String]
+    let recalled: [ItemPath: String]
     /// How deep and how large the walk may go.
     var limits = TreeLimits.standard
 
@@ -33,7 +33,7 @@ struct TransferPlanner: Sendable {
         mode: TransferMode, source: TransferEndpoint, destination: TransferEndpoint, pageSize: Int?, listings: Int,
         computeSourceDigests: Bool, finished: FinishedFiles = FinishedFiles(), digests: TransferJobStore? = nil,
         known: [ItemPath: FolderVersion]? = nil, comparison: SameFileRule.Comparison = .listings,
-        recalled: [[UInt8]: String] = [:]
+        recalled: [ItemPath: String] = [:]
     ) {
         self.known = known
         self.recalled = recalled
@@ -106,12 +106,11 @@ struct TransferPlanner: Sendable {
                 relative: .root, source: source.path, destination: destination.path, destinationExists: destinationRoot != nil,
                 sourceETag: sourceRoot.etag, destinationETag: destinationRoot?.etag)
         ]
-        var depth = 0
+        var walk = limits.walk(below: source.path)
         while !level.isEmpty {
             if Task.isCancelled { throw ProviderError(.cancelled, "cancelled while planning") }
-            // The children of this level's folders are `depth` levels below the roots.
-            depth += 1
-            try limits.check(depth: depth, below: source.path)
+            // The children of this level's folders are one level further below the roots.
+            try walk.descend()
             var next: [Folder] = []
             for (part, subfolders) in try await compareAll(level) {
                 plan.actions += part.actions
@@ -122,8 +121,8 @@ struct TransferPlanner: Sendable {
                 plan.scan.append(part.scan)
                 plan.matchedBy.add(part.matchedBy)
                 next += subfolders
+                try walk.add(entries: part.scan.entries)
             }
-            try limits.check(entries: plan.scan.entries, below: source.path)
             level = next
         }
         return plan
@@ -131,25 +130,7 @@ struct TransferPlanner: Sendable {
 
     /// ``compare(_:)`` of every folder of `level`, at most ``listings`` at once, in the level's order.
     private func compareAll(_ level: [Folder]) async throws -> [(TransferPlan, [Folder])] {
-        if level.count == 1 { return [try await compare(level[0])] }
-        return try await withThrowingTaskGroup(of: (Int, TransferPlan, [Folder]).self) { group in
-            var results = [(TransferPlan, [Folder])?](repeating: nil, count: level.count)
-            var started = 0
-            while started < min(listings, level.count) {
-                let (index, folder) = (started, level[started])
-                group.addTask { let (part, next) = try await compare(folder); return (index, part, next) }
-                started += 1
-            }
-            while let finished = try await group.next() {
-                results[finished.0] = (finished.1, finished.2)
-                if started < level.count {
-                    let (index, folder) = (started, level[started])
-                    group.addTask { let (part, next) = try await compare(folder); return (index, part, next) }
-                    started += 1
-                }
-            }
-            return results.compactMap { $0 }
-        }
+        try await concurrentMap(level, limit: listings) { try await compare($0) }
     }
 
     /// Plans one folder's children; returns that part of the plan and the subfolders to walk next.
@@ -178,9 +159,9 @@ struct TransferPlanner: Sendable {
         // holds under it (its NFD spelling where the source stores NFC).
         let byImage = names.sourceNormalizes ? Self.byImage(destinationItems, names) : [:]
         let children = try sourceItems.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }).map { child in
-            let (name, mapped) = destinationName(
-                for: child.name, at: try folder.relative.appending(child.name), existing: existing, byImage: byImage)
-            return (child: child, name: name, mapped: mapped, key: names.key(name))
+            let relative = try folder.relative.appending(child.name)
+            let (name, mapped) = destinationName(for: child.name, at: relative, existing: existing, byImage: byImage)
+            return (child: child, relative: relative, name: name, mapped: mapped, key: names.key(name))
         }
         var group: [NameKey: [String]] = [:]
         for entry in children { group[entry.key, default: []].append(entry.child.name) }
@@ -193,8 +174,7 @@ struct TransferPlanner: Sendable {
         }
         var next: [Folder] = []
         var computed = ComputedDigests()
-        for (child, name, mapped, key) in children {
-            let relative = try folder.relative.appending(child.name)
+        for (child, relative, name, mapped, key) in children {
             if let members = group[key], members.count > 1 {
                 let others = members.filter { !$0.utf8.elementsEqual(child.name.utf8) }.map(Self.spelled)
                 plan.problems.append(
@@ -451,7 +431,7 @@ struct TransferPlanner: Sendable {
         for name: String, at relative: ItemPath, existing: [NameKey: Item], byImage: [NameKey: Item]
     ) -> (name: String, mapped: Bool) {
         let stored = NameKey(exact: names.sourceRules.stored(name))
-        if let recalled = recalled[Array(relative.description.utf8)], names.sourceImage(of: recalled) == stored {
+        if let recalled = recalled[relative], names.sourceImage(of: recalled) == stored {
             return (recalled, !recalled.utf8.elementsEqual(name.utf8) || !names.rules.stored(recalled).utf8.elementsEqual(recalled.utf8))
         }
         let forward = names.name(for: name)
@@ -472,9 +452,10 @@ struct TransferPlanner: Sendable {
 
     /// `path` below the destination's root, each name as the destination stores it.
     private func onDestination(_ path: ItemPath) -> ItemPath? {
-        guard path.segments.count >= destination.path.segments.count else { return nil }
+        let segments = path.segments
+        guard segments.count >= destination.path.depth else { return nil }
         var relative = ItemPath.root
-        for segment in path.segments.dropFirst(destination.path.segments.count) {
+        for segment in segments.dropFirst(destination.path.depth) {
             guard let next = try? relative.appending(names.rules.stored(segment)) else { return nil }
             relative = next
         }

@@ -25,17 +25,39 @@ public struct TreeLimits: Sendable, Hashable {
     /// The defaults: 20,000 levels, 5,000,000 entries.
     public static let standard = TreeLimits()
 
-    /// Throws when a walk reaching `depth` levels below `root` passes ``maxDepth``.
-    func check(depth: Int, below root: ItemPath) throws {
-        guard depth > maxDepth else { return }
-        throw ProviderError(
-            .invalidResponse, "the tree at \(root) goes deeper than \(maxDepth) levels (the maxDepth limit): nothing was changed")
-    }
+    /// One walk of a tree below `root` held to these limits: the planner's, the overlap probe's
+    /// and the deletion census's.
+    func walk(below root: ItemPath) -> Walk { Walk(limits: self, root: root) }
 
-    /// Throws when `entries` listed below `root` pass ``maxEntries``.
-    func check(entries: Int, below root: ItemPath) throws {
-        guard entries > maxEntries else { return }
-        throw ProviderError(
-            .invalidResponse, "the trees at \(root) hold more than \(maxEntries) entries (the maxEntries limit): nothing was changed")
+    /// The levels and entries one walk has reached.
+    struct Walk {
+        let limits: TreeLimits
+        /// Where the walk starts, as errors name it.
+        let root: ItemPath
+        private(set) var depth = 0
+        private(set) var entries = 0
+
+        init(limits: TreeLimits, root: ItemPath) {
+            self.limits = limits
+            self.root = root
+        }
+
+        /// Goes one level down; throws when that passes ``TreeLimits/maxDepth``.
+        mutating func descend() throws {
+            depth += 1
+            guard depth > limits.maxDepth else { return }
+            throw ProviderError(
+                .invalidResponse,
+                "the tree at \(root) goes deeper than \(limits.maxDepth) levels (the maxDepth limit): nothing was changed")
+        }
+
+        /// Counts `count` more entries listed; throws when they pass ``TreeLimits/maxEntries``.
+        mutating func add(entries count: Int) throws {
+            entries += count
+            guard entries > limits.maxEntries else { return }
+            throw ProviderError(
+                .invalidResponse,
+                "the trees at \(root) hold more than \(limits.maxEntries) entries (the maxEntries limit): nothing was changed")
+        }
     }
 }

@@ -81,13 +81,20 @@ struct MemoryServer {
     ///
     /// Every in-memory provider has the same account; `host` gives this one another, so that two
     /// servers are not taken for one (a transfer refuses to copy a tree into itself).
-    init(forbidden: Set<Character> = [], capabilities: Capabilities = InMemoryProvider.fullCapabilities, host: String? = nil) {
-        self.init(names: NameRules(forbiddenCharacters: forbidden), capabilities: capabilities, host: host)
+    init(
+        forbidden: Set<Character> = [], capabilities: Capabilities = InMemoryProvider.fullCapabilities, host: String? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.init(names: NameRules(forbiddenCharacters: forbidden), capabilities: capabilities, host: host, clock: clock)
     }
 
-    /// A server that applies `names` (refuses what they refuse, stores names in their normalisation).
-    init(names: NameRules, capabilities: Capabilities = InMemoryProvider.fullCapabilities, host: String? = nil) {
-        server = InMemoryServer(names: names)
+    /// A server that applies `names` (refuses what they refuse, stores names in their normalisation);
+    /// what it writes is stamped with `clock`'s time.
+    init(
+        names: NameRules, capabilities: Capabilities = InMemoryProvider.fullCapabilities, host: String? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        server = InMemoryServer(names: names, clock: clock)
         counting = CountingTransport(server)
         faults = FaultInjectingTransport(counting)
         var declared = capabilities

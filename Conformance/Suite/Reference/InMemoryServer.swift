@@ -27,10 +27,11 @@ public final class InMemoryServer: HTTPTransport {
     public let names: NameRules
     let store: NIOLockedValueBox<InMemoryStore>
 
-    /// Creates an empty server that applies `names`.
-    public init(names: NameRules = NameRules()) {
+    /// Creates an empty server that applies `names`, and stamps what it writes with `clock`'s
+    /// time (the present by default; a test gives a clock of its own instead of waiting for one).
+    public init(names: NameRules = NameRules(), clock: @escaping @Sendable () -> Date = { Date() }) {
         self.names = names
-        store = NIOLockedValueBox(InMemoryStore(rules: names))
+        store = NIOLockedValueBox(InMemoryStore(rules: names, clock: clock))
     }
 
     /// How many files and folders the server holds, the root included.

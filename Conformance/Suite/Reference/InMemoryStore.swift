@@ -38,9 +38,13 @@ struct InMemoryStore {
     var sequence = 0
     var shares: [String: Share] = [:]
 
-    init(rules: NameRules) {
+    /// The time stamped on what the store writes.
+    let clock: @Sendable () -> Date
+
+    init(rules: NameRules, clock: @escaping @Sendable () -> Date) {
         self.rules = rules
-        let now = Date()
+        self.clock = clock
+        let now = clock()
         nodes = [Key([]): Node(id: "root", kind: .folder, modified: now, created: now)]
     }
 
@@ -138,7 +142,7 @@ struct InMemoryStore {
         } else if ifMatch != nil {
             throw ProviderError(.preconditionFailed, "\(Self.path(target)) does not exist")
         }
-        let now = Date()
+        let now = clock()
         var node = nodes[target] ?? Node(id: newID(), kind: .file, modified: now, created: now)
         let replaced = nodes[target] != nil
         node.bytes = bytes
@@ -169,7 +173,7 @@ struct InMemoryStore {
         try parentFolder(parent)
         let target = Key(parent.segments + [try accepted(name)])
         guard nodes[target] == nil else { throw ProviderError(.alreadyExists, "\(Self.path(target)) already exists") }
-        let now = Date()
+        let now = clock()
         nodes[target] = Node(id: newID(), kind: .folder, modified: now, created: now)
         record(.created, target)
         return try item(target)
