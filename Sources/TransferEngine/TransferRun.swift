@@ -15,8 +15,9 @@ struct TransferRun: Sendable {
     let destination: TransferEndpoint
     let options: TransferManager.Options
     let observer: TransferObserver?
-    /// Where the job's progress is kept, when it has a job store: each action is recorded before
-    /// it is reported finished.
+    /// Where the job's progress is kept, when it has a job store: each file copied is recorded
+    /// before it is reported finished (what a resumed run reads; folders made and items deleted
+    /// are found by listing again).
     var recorder: JobRecorder? = nil
 
     func run() async throws -> TransferReport {
@@ -82,7 +83,6 @@ struct TransferRun: Sendable {
                     try await destination.provider.delete(action.destination)
                     report.deleted += 1
                 }
-                await recorder?.record(.init(action, state: .done))
                 done(action)
             } catch {
                 blocked.append(action.destination)
@@ -103,13 +103,11 @@ struct TransferRun: Sendable {
                     ready.append(action)
                 }
             }
-            let recorder = self.recorder
             let made = await Self.concurrently(ready, limit: options.transfers, unstarted: ProviderError(.cancelled, "cancelled")) {
                 action -> ProviderError? in
                 observer?(.started(action, attempt: 1))
                 do {
                     try await makeFolder(action)
-                    await recorder?.record(.init(action, state: .done))
                     return nil
                 } catch {
                     return ProviderError.wrap(error)
@@ -206,7 +204,6 @@ struct TransferRun: Sendable {
                 // Gone already is what a deletion wants.
                 if error.code != .notFound { failure = error }
             }
-            if failure == nil { await recorder?.record(.init(action, state: .done)) }
             observer?(.finished(action, failure))
             counter.finishAction()
             return failure

@@ -7,9 +7,8 @@ extension LocalProvider {
         try capabilities.require(options)
         guard !path.isRoot else { throw ProviderError(.invalidArgument, "/ is a folder, not a file") }
         guard Self.isVisible(path.name) else { throw ProviderError(.notFound, "\(path) does not exist") }
-        // One walk of the path where the system allows it; else the folder, then the file, which
-        // also says what is in the way.
-        let file = try root.openFile(at: path) ?? locate(path).parent.openFile(named: path.name)
+        // The folder, kept open for the next files in it (`LocalFolderCache`), then the file in it.
+        let file = try folders.folder(at: path.parent).openFile(named: path.name)
         // The item of a download says what was sent (size, time, etag, type); its permissions are
         // left unknown, as a server's answer to GET leaves them: they cost three `faccessat` calls
         // per file, a third of the local side of a copy of many small files.
@@ -23,7 +22,7 @@ extension LocalProvider {
     public func upload(_ source: any UploadSource, to folderPath: ItemPath, name: String, options: UploadOptions) async throws -> Item {
         try capabilities.require(options)
         try checkNew(name)
-        let folder = try root.openFolder(at: folderPath)
+        let folder = try folders.folder(at: folderPath)
         let (placed, entry) = try await UploadPlacement.place(
             name, in: folderPath, options: options,
             existing: { candidate in
@@ -41,7 +40,7 @@ extension LocalProvider {
 
     public func createFolder(named name: String, in parentPath: ItemPath) async throws -> Item {
         try checkNew(name)
-        let parent = try root.openFolder(at: parentPath)
+        let parent = try folders.folder(at: parentPath)
         try parent.makeFolder(named: name)
         guard let entry = try parent.entry(named: name) else { throw ProviderError(.notFound, "\(name) vanished once created") }
         return item(entry, at: try parentPath.appending(name), in: parent)
@@ -51,6 +50,7 @@ extension LocalProvider {
         guard !path.isRoot else { throw ProviderError(.forbidden, "the root cannot be deleted") }
         let (parent, entry) = try locate(path)
         if entry.kind == .folder {
+            defer { folders.forgetAll() }
             try await parent.removeTree(named: path.name)
         } else {
             try parent.removeFile(named: path.name)
@@ -60,6 +60,7 @@ extension LocalProvider {
     public func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
         try capabilities.require(.move, "move")
         let (from, entry, to) = try await prepareTransfer(source, destination, options)
+        defer { if entry.kind == .folder { folders.forgetAll() } }
         if entry.kind == .file, !options.overwrite, try to.entry(named: destination.name) == nil {
             try from.link(source.name, to: to, as: destination.name)  // atomic: fails if the name was taken meanwhile
             try from.removeFile(named: source.name)
@@ -92,10 +93,11 @@ extension LocalProvider {
         try source.checkTransfer(to: destination)
         let (from, entry) = try locate(source)
         try checkNew(destination.name)
-        let to = try root.openFolder(at: destination.parent)
+        let to = try folders.folder(at: destination.parent)
         guard let existing = try to.entry(named: destination.name), existing.stableID != entry.stableID else { return (from, entry, to) }
         guard options.overwrite else { throw ProviderError(.alreadyExists, "\(destination) already exists") }
         if existing.kind == .folder {
+            defer { folders.forgetAll() }
             try await to.removeTree(named: destination.name)
         } else if entry.kind == .folder {
             try to.removeFile(named: destination.name)

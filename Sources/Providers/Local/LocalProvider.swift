@@ -15,7 +15,12 @@ import ProviderKit
 ///
 /// - **Confined to its root.** Every call walks from the root's descriptor one name at a time
 ///   (`LocalFolder`), never following a symbolic link, so no path (`ItemPath` has no `..`)
-///   and no link, even one swapped in while a call runs, reaches outside the root.
+///   and no link, even one swapped in while a call runs, reaches outside the root. The folders
+///   opened lately are kept open for two seconds (`LocalFolderCache`), so that a walk reaches
+///   each folder from its parent, not from the root: the time of a walk is linear in the depth
+///   of the tree. A kept folder is used only while its parent still holds it under its name (a
+///   folder swapped for a link is opened anew, and refused); a folder this provider moves or
+///   deletes is let go at once.
 /// - **Symbolic links are not shown.** A link inside the root (and a FIFO, socket or device) is
 ///   left out of listings and is `ProviderError.Code.notFound` to every call; its name still
 ///   counts as taken (a `.fail` upload or folder there is `ProviderError.Code.alreadyExists`),
@@ -47,6 +52,8 @@ public struct LocalProvider: StorageProvider {
     public let account: ProviderAccount
     /// The root folder, opened once.
     let root: LocalFolder
+    /// The folders opened lately, each reached from the one above it.
+    let folders: LocalFolderCache
 
     /// A provider rooted at the folder `root` (a `file` URL), which must exist.
     ///
@@ -55,6 +62,7 @@ public struct LocalProvider: StorageProvider {
     public init(root: URL) throws {
         guard root.isFileURL else { throw ProviderError(.invalidArgument, "\(Redactor.redact(url: root)) is not a file URL") }
         self.root = try LocalFolder.open(path: root.path)
+        folders = LocalFolderCache(root: self.root)
         account = ProviderAccount(kind: "local", server: root.absoluteString)
         // Asked of the file system (`LocalFolder.nameRules`): ext4 is case-sensitive and byte-exact,
         // a case-folding folder (`chattr +F`) or APFS is not.
@@ -74,7 +82,7 @@ public struct LocalProvider: StorageProvider {
     }
 
     public func list(_ folderPath: ItemPath, page: PageRequest) async throws -> ItemPage {
-        let folder = try root.openFolder(at: folderPath)
+        let folder = try folders.folder(at: folderPath)
         // By exact bytes: the NFC and NFD spellings of `café.txt` are two files to ext4, and were
         // one key of a `[String: LocalEntry]` (Swift's `String ==` calls them equal).
         var entries: [NameKey: LocalEntry] = [:]
@@ -109,7 +117,7 @@ public struct LocalProvider: StorageProvider {
     /// The folder holding `path` and what `path` is: a file or a folder, else `ProviderError.Code.notFound`.
     func locate(_ path: ItemPath) throws -> (parent: LocalFolder, entry: LocalEntry) {
         guard Self.isVisible(path.name) else { throw ProviderError(.notFound, "\(path) does not exist") }
-        let parent = try root.openFolder(at: path.parent)
+        let parent = try folders.folder(at: path.parent)
         guard let entry = try parent.entry(named: path.name), entry.kind == .file || entry.kind == .folder else {
             throw ProviderError(.notFound, "\(path) does not exist")
         }
