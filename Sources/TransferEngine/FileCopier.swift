@@ -32,8 +32,17 @@ struct FileCopier: Sendable {
             do {
                 return .success(try await copyOnce(action, counted: counted))
             } catch {
-                let failure = ProviderError.wrap(error)
+                var failure = ProviderError.wrap(error)
                 if Task.isCancelled || failure.code == .cancelled { return .failure(ProviderError(.cancelled, "cancelled")) }
+                if failure.code == .alreadyExists {
+                    // After a failed attempt, what holds the name may be that attempt's file, stored
+                    // before its answer was lost: taken as done when it has the source's size.
+                    if attempt > 1, let landed = await landed(action) { return .success(landed) }
+                    failure = ProviderError(
+                        .conflict,
+                        "\(action.destination) is held on the destination by an item its listing did not show (a name it folds "
+                            + "with another, or one made meanwhile): not overwritten")
+                }
                 guard attempt < options.fileRetry.maxAttempts, Self.retryable.contains(failure.code) else { return .failure(failure) }
                 let delay = failure.retryAfter ?? options.fileRetry.delay(forRetry: attempt)
                 if delay > options.fileRetry.maxRetryAfter { return .failure(failure) }
@@ -41,6 +50,15 @@ struct FileCopier: Sendable {
                 attempt += 1
             }
         }
+    }
+
+    /// The destination's file at the name of `action` when it has the source's size: what an
+    /// earlier attempt stored; `nil` otherwise.
+    private func landed(_ action: TransferAction) async -> Item? {
+        guard let item = try? await destination.provider.item(at: action.destination), item.kind == .file,
+            item.name.utf8.elementsEqual(action.destination.name.utf8), let size = action.size, item.size == size
+        else { return nil }
+        return item
     }
 
     private func copyOnce(_ action: TransferAction, counted: NIOLockedValueBox<Int64>) async throws -> Item {
@@ -113,10 +131,14 @@ struct FileCopier: Sendable {
         return uploaded
     }
 
-    /// How the file of `action` is uploaded: over what is there, with the source's modified time
-    /// where the destination can set it, not read back.
+    /// How the file of `action` is uploaded: with the source's modified time where the
+    /// destination can set it, not read back; over the destination's file where the plan saw one
+    /// (`differs`), else only where nothing is (`conflict: .fail`). A name the listing did not
+    /// show but the destination holds (a folder below its root that folds case, a file made
+    /// meanwhile) is a conflict, never overwritten: `A.txt` and `a.txt` into a case-folding folder
+    /// were "copied 2" with one left.
     func uploadOptions(_ action: TransferAction) -> UploadOptions {
-        var options = UploadOptions(conflict: .overwrite, readBack: false)
+        var options = UploadOptions(conflict: action.reason == .differs ? .overwrite : .fail, readBack: false)
         if destination.provider.capabilities.supports(.setModifiedTime) { options.modified = action.modified }
         return options
     }

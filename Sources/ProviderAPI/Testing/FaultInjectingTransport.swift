@@ -32,6 +32,9 @@ public final class FaultInjectingTransport: HTTPTransport {
         case truncateBody(after: Int64)
         /// Send the request, then deliver the body in pieces with this pause between them.
         case slowBody(pause: Duration)
+        /// Send the request (the server acts on it), then fail as a connection lost before the
+        /// answer came does: the client cannot tell whether the request was carried out.
+        case answerLost
     }
 
     /// Decides whether a request gets a fault.
@@ -124,6 +127,10 @@ public final class FaultInjectingTransport: HTTPTransport {
             return TransportResponse(
                 status: response.status, headers: headers, url: response.url,
                 body: HTTPResponseBody(next: { try await cutter.next() }))
+        case .answerLost:
+            _ = try await base.send(request)
+            markApplied()
+            throw ProviderError(.network, "injected loss of the answer, after the server received the request", request: request.summary)
         case .slowBody(let pause):
             let response = try await base.send(request)
             markApplied()
