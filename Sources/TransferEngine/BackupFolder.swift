@@ -25,19 +25,25 @@ final class BackupFolder: Sendable {
         self.destinationRoot = destinationRoot
     }
 
-    /// Refuses a backup directory that overlaps the destination's tree or the source's (on the same
-    /// account): its items would be synced or deleted with the rest. Refuses a destination that can
-    /// neither move nor copy on the server.
+    /// Refuses a backup directory that overlaps the destination's tree or the source's: its items
+    /// would be synced or deleted with the rest. Overlap is judged as ``TreeOverlap`` judges two
+    /// targets, by where they are (resolved addresses, device and inode, a server that folds
+    /// case), not by their spelling: `/Backup/old` is inside the destination `/backup` on a server
+    /// that folds case, and a backup directory `/src/old` of a local destination rooted at `/`
+    /// is inside a source rooted at `/src`. Refuses a destination that can neither move nor copy on the server.
     ///
     /// - Throws: `ProviderError`: `invalidArgument` for an overlap, `unsupported` for the destination.
-    static func check(_ directory: ItemPath, source: TransferEndpoint, destination: TransferEndpoint) throws {
+    static func check(_ directory: ItemPath, source: TransferEndpoint, destination: TransferEndpoint) async throws {
         func overlaps(_ one: ItemPath, _ other: ItemPath) -> Bool { one.isDescendant(of: other) || other.isDescendant(of: one) }
-        if overlaps(directory, destination.path) {
+        let backup = TransferEndpoint(destination.provider, at: directory)
+        let inDestination = try await TreeOverlap(source: backup, destination: destination).decide()
+        if overlaps(directory, destination.path) || Self.isOverlap(inDestination) {
             throw ProviderError(
                 .invalidArgument,
                 "the backup directory \(directory) overlaps the destination \(destination.path): choose a folder outside the tree being synced")
         }
-        if source.provider.account == destination.provider.account, overlaps(directory, source.path) {
+        let inSource = try await TreeOverlap(source: backup, destination: source).decide()
+        if (source.provider.account == destination.provider.account && overlaps(directory, source.path)) || Self.isOverlap(inSource) {
             throw ProviderError(
                 .invalidArgument, "the backup directory \(directory) overlaps the source \(source.path): choose a folder outside both trees")
         }
@@ -46,6 +52,11 @@ final class BackupFolder: Sendable {
             throw ProviderError(
                 .unsupported, "the destination can neither move nor copy items on the server, so nothing can be kept in a backup directory")
         }
+    }
+
+    private static func isOverlap(_ verdict: TreeOverlap.Verdict) -> Bool {
+        if case .overlap = verdict { return true }
+        return false
     }
 
     /// Makes this run's folder inside `directory` (with `directory`'s missing parents) on the destination.

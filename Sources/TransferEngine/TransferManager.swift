@@ -221,7 +221,7 @@ public struct TransferManager: Sendable {
     ///   for a ``Options/backupDirectory`` inside either tree, `unsupported` for one on a
     ///   destination that can neither move nor copy.
     public func run(_ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint) async throws -> TransferReport {
-        if let backup = options.backupDirectory { try BackupFolder.check(backup, source: source, destination: destination) }
+        if let backup = options.backupDirectory { try await BackupFolder.check(backup, source: source, destination: destination) }
         // Nothing is written or deleted between two spellings of one tree (a dry run does not probe).
         do {
             try await TreeOverlap(source: source, destination: destination).check(

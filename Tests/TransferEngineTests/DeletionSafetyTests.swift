@@ -1,4 +1,5 @@
 import Foundation
+import LocalProvider
 import ProviderAPI
 import Testing
 import TransferEngine
@@ -169,6 +170,28 @@ struct DeletionSafetyTests {
             } catch let error as ProviderError {
                 #expect(error.code == .invalidArgument)
             }
+        }
+        #expect(try server.listing() == before)
+    }
+
+    @Test("a backup directory inside the source by another spelling (two providers, one folder) is refused before anything changes")
+    func backupInsideSourceOtherSpelling() async throws {
+        let server = try LocalTree()
+        try server.write("src/a.txt", "a")
+        try server.write("dst/a.txt", "old")
+        try server.write("dst/extra.txt", "extra")
+        let before = try server.listing()
+        // The source is a provider rooted at base/src (another account than the base's): the
+        // backup directory /src/old of the destination's provider is inside it.
+        let source = TransferEndpoint(try LocalProvider(root: server.url.appendingPathComponent("src", isDirectory: true)))
+        let destination = TransferEndpoint(server.provider, at: "/dst")
+        #expect(source.provider.account != destination.provider.account)
+        do {
+            _ = try await TransferManager(options: .testing(maxDeletePercent: nil, backupDirectory: "/src/old")).sync(from: source, to: destination)
+            Issue.record("a backup directory inside the source was accepted")
+        } catch let error as ProviderError {
+            #expect(error.code == .invalidArgument)
+            #expect((error.message ?? "").contains("overlaps the source"), "\(error)")
         }
         #expect(try server.listing() == before)
     }

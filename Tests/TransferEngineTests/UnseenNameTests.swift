@@ -36,7 +36,9 @@ struct UnseenNameTests {
         _ = try await source.provider.upload(data: Data("upper".utf8), to: "/d/A.txt")
         _ = try await source.provider.upload(data: Data("lower".utf8), to: "/d/a.txt")
         let destination = UndeclaredFolding(base: MemoryServer(host: "folding").provider)
-        let report = try await TransferManager(options: .testing()).copy(from: source.endpoint, to: TransferEndpoint(destination))
+        // One file at a time: the folding above is a lookup then a write, which a real file system
+        // does atomically and this store does not.
+        let report = try await TransferManager(options: .testing(transfers: 1)).copy(from: source.endpoint, to: TransferEndpoint(destination))
         #expect(report.filesCopied == 1)
         #expect(report.failures.map(\.error.code) == [.conflict], "\(report.failures)")
         let held = try await destination.listAll("/d", pageSize: 10, fields: [])
