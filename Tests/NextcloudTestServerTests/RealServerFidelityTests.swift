@@ -172,6 +172,12 @@ struct RealServerFidelityTests {
             #expect(Self.hrefs(listing.text) == [versions + "/", versions + "/1500000100", versions + "/1500000000"])
             #expect(listing.text.contains("<d:getcontentlength>6</d:getcontentlength><d:getlastmodified>Fri, 14 Jul 2017 02:41:40 GMT</d:getlastmodified><d:getetag>1500000100</d:getetag>"))
             #expect(try await client.send("GET", versions + "/1500000000").text == "first")
+            // VersionRoot reads the id with PHP's (int): the OC-FileId form names the same file.
+            let ocID = String(format: "%08d", id) + server.instanceID
+            let byOCID = try await client.send("PROPFIND", "/remote.php/dav/versions/alice/versions/" + ocID, headers: [("Depth", "1")], text: RequestBodies.propfind(["d:getetag"]))
+            #expect(byOCID.status == 207)
+            #expect(Self.hrefs(byOCID.text).count == 3)
+            #expect(Self.hrefs(byOCID.text).allSatisfy { $0.hasPrefix("/remote.php/dav/versions/alice/versions/\(ocID)/") })
             let copy = try await client.send("COPY", versions + "/1500000000", headers: [("Destination", server.baseURL.absoluteString + "/remote.php/dav/versions/alice/restore/target")])
             #expect(copy.status == 403)
             let restore = try await client.send("MOVE", versions + "/1500000000", headers: [("Destination", server.baseURL.absoluteString + "/remote.php/dav/versions/alice/restore/target")])

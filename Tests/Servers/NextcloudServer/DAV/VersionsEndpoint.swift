@@ -44,8 +44,11 @@ struct VersionsEndpoint {
     }
 
     /// The file `text` names, when this user reaches it (own files or a received share); 404 otherwise.
+    /// The segment is read as `VersionRoot::getChild` reads it, with PHP's `(int)`: the `OC-FileId`
+    /// form `00000026oc…` (nc-py-api's `get_versions` of a freshly uploaded file) is file 26.
     private func file(_ state: ServerState, _ text: String) throws -> FileNode {
-        guard let id = Int64(text), let node = state.files.nodes[id], !node.isFolder else {
+        let id = SearchQuery.phpInt(text)
+        guard let node = state.files.nodes[id], !node.isFolder else {
             throw SabreError.notFound("File not found: \(text)")
         }
         let owner = state.fileOwner(id)
@@ -62,7 +65,8 @@ struct VersionsEndpoint {
         let depth = FilesEndpoint.depth(req)
         let text = try core.withState { state -> String in
             let node = try file(state, fileID)
-            let base = hrefBase + "/versions/\(node.id)"
+            // Sabre builds the hrefs from the path asked for, so they keep the caller's spelling of the id.
+            let base = hrefBase + "/versions/\(FormCodec.encodePath(fileID))"
             var writer = MultistatusWriter(flavor: core.flavor)
             write(&writer, href: base + "/", version: nil, request: request)
             if depth > 0 {
@@ -83,7 +87,7 @@ struct VersionsEndpoint {
                 let node = try file(state, fileID)
                 let version = try find(state, node, revision)
                 var writer = MultistatusWriter(flavor: core.flavor)
-                write(&writer, href: hrefBase + "/versions/\(node.id)/\(version.revision)", version: version, request: request)
+                write(&writer, href: hrefBase + "/versions/\(FormCodec.encodePath(fileID))/\(version.revision)", version: version, request: request)
                 return writer.finish()
             }
             return Reply.xml(text)
