@@ -23,7 +23,8 @@ struct DialectFlowTests {
         // The loopback server refuses a backslash in a name, as Nextcloud does (FilesEndpoint).
         #expect(verified.refusedNameCharacters == ["\\"])
         #expect(verified.allowsLeadingSpace == true)
-        #expect(verified.nameNormalization == .preserved)
+        // Nextcloud stores names in NFC (`Filesystem::normalizePath`), and so does the loopback server.
+        #expect(verified.nameNormalization == .nfc)
         #expect(provider.capabilities.supports(.preconditions))
         #expect(!provider.capabilities.supports(.exclusiveCreate))
         #expect(provider.capabilities.names.forbiddenCharacters == ["\\"])

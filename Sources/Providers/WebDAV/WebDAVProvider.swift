@@ -411,7 +411,7 @@ public struct WebDAVProvider: StorageProvider {
     /// Builds an item from a listing entry, as `makeItem(_:expected:)` does from a `DAVResponse`.
     func makeItem(_ entry: DAVListingEntry, expected: ItemPath?) throws -> Item {
         try Self.requireSuccess(entry.status, message: entry.message, href: entry.href)
-        let path = try expected ?? mapper.path(forHref: entry.href)
+        let path = try expected.map { storedPath($0, href: entry.href) } ?? mapper.path(forHref: entry.href)
         let item = DAVItemMapper.item(path: path, entry: entry)
         return dialect == nil ? item : OwnCloudProperties.refine(item, properties: entry.foundByName)
     }
@@ -419,9 +419,25 @@ public struct WebDAVProvider: StorageProvider {
     /// Builds an item from a PROPFIND response.
     func makeItem(_ response: DAVResponse, expected: ItemPath?) throws -> Item {
         try Self.requireSuccess(response.status, message: response.message, href: response.href)
-        let path = try expected ?? mapper.path(forHref: response.href)
+        let path = try expected.map { storedPath($0, href: response.href) } ?? mapper.path(forHref: response.href)
         let item = DAVItemMapper.item(path: path, properties: response.found)
         return dialect == nil ? item : OwnCloudProperties.refine(item, properties: response.found)
+    }
+
+    /// The path an answer about `expected` names the item by: the server's own spelling from `href`
+    /// when, segment by segment, it is what the declared normalisation stores for the spelling asked
+    /// for (an NFD name asked for, the NFC name Nextcloud stored), so that `item(at:)`, `upload` and
+    /// `createFolder` name the item as the server holds it and as its listings will; else `expected`
+    /// as asked (an href that cannot be read, or that differs otherwise, changes nothing).
+    func storedPath(_ expected: ItemPath, href: String) -> ItemPath {
+        let rules = capabilities.names
+        guard rules.normalization != .preserved, let answered = try? mapper.path(forHref: href),
+            answered.depth == expected.depth
+        else { return expected }
+        let same = zip(answered.segments, expected.segments).allSatisfy { got, asked in
+            got.unicodeScalars.elementsEqual(rules.stored(asked).unicodeScalars)
+        }
+        return same ? answered : expected
     }
 
     /// Throws the error of a `response` whose own status (answers without `propstat`) is not 2xx.

@@ -8,7 +8,9 @@ import NIOCore
 /// - `status.php`; OCS `cloud/capabilities`, `cloud/user` and the files_sharing API (v1 and v2, XML or JSON);
 /// - WebDAV at `remote.php/dav/files/USER/` and `remote.php/webdav/` (PROPFIND, PROPPATCH, GET with
 ///   Range, HEAD, PUT with `OC-Checksum` and `X-OC-Mtime`, MKCOL, DELETE, MOVE, COPY, REPORT);
-/// - chunking v2 at `remote.php/dav/uploads/USER/`, `SEARCH` on `remote.php/dav/`;
+/// - chunking v2 at `remote.php/dav/uploads/USER/`, ownCloud chunking v1 (`OC-Chunked`), `SEARCH` on
+///   `remote.php/dav/`, file versions at `remote.php/dav/versions/USER/` (Nextcloud);
+/// - names in NFC, PROPFIND `Depth: infinity`, 401 for wrong credentials on every authenticated route;
 /// - the trash bin (Nextcloud's `trashbin/USER/trash`, ownCloud's `trash-bin/USER/`), collaborative
 ///   tags (`systemtags`), received shares mounted at the recipient's root, public links (`/s/TOKEN`,
 ///   `public.php/webdav`);
@@ -77,9 +79,26 @@ public final class NextcloudTestServer: Sendable {
         core.withState { $0.requests.removeAll() }
     }
 
-    /// Deletes every chunked upload in progress, as the server's cleanup of old upload folders does.
+    /// Deletes every chunked upload in progress (v2 folders and v1 chunks), as the server's cleanup
+    /// of old uploads does.
     public func expireUploads() {
-        core.withState { $0.files.uploads.removeAll() }
+        core.withState { state in
+            state.files.uploads.removeAll()
+            state.files.legacyChunks.removeAll()
+        }
+    }
+
+    /// The stored chunks of `user`'s unfinished ownCloud v1 uploads (`name-chunking-ID-N-i`), sorted.
+    public func legacyChunks(user: String) -> [String] {
+        core.withState { FilesEndpoint.pendingLegacyChunks($0, user: user) }
+    }
+
+    /// The older versions of `user`'s file at `path` (their names, newest first), `nil` when no file is there.
+    public func versions(user: String, path: String) -> [String]? {
+        core.withState { state in
+            guard let root = state.files.roots[user], let id = state.files.resolve(root, Self.components(path)) else { return nil }
+            return (state.files.versions[id] ?? []).map { String($0.revision) }
+        }
     }
 
     /// The names of `user`'s upload folders in progress.

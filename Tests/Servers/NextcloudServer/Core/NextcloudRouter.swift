@@ -38,8 +38,11 @@ struct NextcloudRouter: Sendable {
     /// `remote.php/webdav/…` and `remote.php/dav/…`.
     private func dav(_ req: ServerRequest, segments: [String]) -> Response {
         if core.faults.maintenance { return SabreError.maintenance.response }
-        if req.method == "OPTIONS" { return options() }
-        guard let user = Authentication.user(req, core.configuration) else {
+        let user = Authentication.user(req, core.configuration)
+        // OPTIONS answers without credentials (anonymous OPTIONS), but wrong ones are refused like
+        // on every other method.
+        if req.method == "OPTIONS", user != nil || req.header("Authorization") == nil { return options() }
+        guard let user else {
             return Authentication.challenge(core.flavor, sentCredentials: req.header("Authorization") != nil).response
         }
         do {
@@ -66,7 +69,7 @@ struct NextcloudRouter: Sendable {
             throw SabreError.methodNotAllowed("Method \(req.method) is not allowed on the root of the DAV tree")
         }
         let rest = Array(segments.dropFirst())
-        if let owner = rest.first, owner != user, ["files", "uploads", "trashbin", "trash-bin"].contains(collection) {
+        if let owner = rest.first, owner != user, ["files", "uploads", "trashbin", "trash-bin", "versions"].contains(collection) {
             throw SabreError.notFound(owner)
         }
         switch collection {
@@ -79,6 +82,9 @@ struct NextcloudRouter: Sendable {
         case "uploads":
             guard core.configuration.chunking else { throw SabreError.notFound("uploads") }
             return try UploadsEndpoint(core: core, user: user, path: Array(rest.dropFirst())).respond(req)
+        case "versions":
+            guard !rest.isEmpty else { throw SabreError.notFound(collection) }
+            return try VersionsEndpoint(core: core, user: user, path: Array(rest.dropFirst())).respond(req)
         case "trashbin":
             return try TrashEndpoint(core: core, user: user, path: Array(rest.dropFirst())).respond(req)
         case "systemtags", "systemtags-relations":

@@ -4,25 +4,17 @@ import HTTPProviderKit
 import ProviderAPI
 
 extension FilesEndpoint {
-    /// PROPFIND Depth 0 or 1 (no Depth header is 1, as Nextcloud answered in the recordings).
+    /// PROPFIND Depth 0, 1 (no Depth header is 1, as Nextcloud answered in the recordings) or
+    /// `infinity`: the target, then each child followed by its own subtree (Sabre's order).
     func propfind(_ req: ServerRequest) throws -> Response {
         let request = try PropfindRequest.parse(req.body)
-        let depth = Self.depth(req)
+        let depth = Self.propfindDepth(req)
         let text = try core.withState { state -> String in
             let root = rootID(&state)
-            guard let target = locate(&state, path), let targetNode = state.files.nodes[target.id] else { throw SabreError.notFound(relative) }
+            guard let target = locate(&state, path), state.files.nodes[target.id] != nil else { throw SabreError.notFound(relative) }
             var entries: [(parts: [String], located: Located)] = [(path, target)]
-            if depth > 0, targetNode.isFolder {
-                var children = state.files.children(of: target.id).compactMap { id -> (parts: [String], located: Located)? in
-                    guard let name = state.files.nodes[id]?.name else { return nil }
-                    return (path + [name], Located(id: id, share: target.share))
-                }
-                if path.isEmpty {
-                    for mount in state.mounts(for: user, groups: core.configuration.groups) {
-                        children.append(([mount.name], Located(id: mount.share.fileID, share: mount.share, isMountRoot: true)))
-                    }
-                }
-                entries += children.sorted { ($0.parts.last ?? "") < ($1.parts.last ?? "") }
+            if depth != 0 {
+                appendChildren(of: target, at: path, levels: depth.map { $0 - 1 }, state, into: &entries)
             }
             var writer = MultistatusWriter(flavor: core.flavor)
             for entry in entries {
@@ -35,6 +27,29 @@ extension FilesEndpoint {
             return writer.finish()
         }
         return Reply.xml(text, headers: [("Vary", "Brief,Prefer"), ("DAV", "1, 3, extended-mkcol")])
+    }
+
+    /// The children of a folder sorted by name (with the received shares at the root), each followed
+    /// by its children down to `levels` more levels (`nil`: all).
+    private func appendChildren(
+        of folder: Located, at parts: [String], levels: Int?, _ state: ServerState, into entries: inout [(parts: [String], located: Located)]
+    ) {
+        guard state.files.nodes[folder.id]?.isFolder == true else { return }
+        var children = state.files.children(of: folder.id).compactMap { id -> (parts: [String], located: Located)? in
+            guard let name = state.files.nodes[id]?.name else { return nil }
+            return (parts + [name], Located(id: id, share: folder.share))
+        }
+        if parts.isEmpty {
+            for mount in state.mounts(for: user, groups: core.configuration.groups) {
+                children.append(([mount.name], Located(id: mount.share.fileID, share: mount.share, isMountRoot: true)))
+            }
+        }
+        for child in children.sorted(by: { ($0.parts.last ?? "") < ($1.parts.last ?? "") }) {
+            entries.append(child)
+            if levels.map({ $0 > 0 }) ?? true {
+                appendChildren(of: child.located, at: child.parts, levels: levels.map { $0 - 1 }, state, into: &entries)
+            }
+        }
     }
 
     /// PROPPATCH: `oc:favorite`, `d:lastmodified`, `nc:creation_time`/`nc:upload_time` and dead

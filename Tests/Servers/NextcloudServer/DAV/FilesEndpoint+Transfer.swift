@@ -76,7 +76,7 @@ enum Destination {
             text = String(afterScheme[slash...])
         }
         if let query = text.firstIndex(of: "?") { text = String(text[..<query]) }
-        let segments = FormCodec.percentDecode(text).split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let segments = ServerRequest.segments(FormCodec.percentDecode(text))
         guard segments.first == "remote.php" else { return nil }
         if segments.count >= 2, segments[1] == "webdav" { return Array(segments.dropFirst(2)) }
         if segments.count >= 4, segments[1] == "dav", segments[2] == "files", segments[3] == user {
@@ -92,7 +92,7 @@ enum Destination {
             let afterScheme = text[scheme.upperBound...]
             text = afterScheme.firstIndex(of: "/").map { String(afterScheme[$0...]) } ?? ""
         }
-        let segments = FormCodec.percentDecode(text).split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let segments = ServerRequest.segments(FormCodec.percentDecode(text))
         guard segments.count >= 2, segments[0] == "remote.php", segments[1] == "dav" else { return [] }
         return Array(segments.dropFirst(2))
     }

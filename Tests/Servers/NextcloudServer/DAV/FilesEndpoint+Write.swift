@@ -6,6 +6,7 @@ extension FilesEndpoint {
     /// modification time (`X-OC-MTime: accepted`), answers 201 or 204 with `OC-FileId`, `OC-ETag`, `ETag`.
     func put(_ req: ServerRequest) throws -> Response {
         guard let name = path.last else { throw SabreError.methodNotAllowed("The root cannot be replaced") }
+        if req.header("OC-Chunked") != nil { return try putLegacyChunk(req, name: name) }
         try Self.checkName(name)
         if let header = req.header("OC-Checksum"), let message = Checksums.verify(header, req.body) {
             throw SabreError.badRequest(message)

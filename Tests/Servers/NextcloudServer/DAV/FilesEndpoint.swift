@@ -128,8 +128,21 @@ struct FilesEndpoint {
         }
     }
 
-    /// The `Depth` header: `0`, `1`; absent or `infinity` is 1 (infinite PROPFIND is off, as in Nextcloud).
+    /// The `Depth` header of the collections that list one level (trash, uploads, public links):
+    /// `0`, else 1.
     static func depth(_ req: ServerRequest) -> Int {
         req.header("Depth")?.trimmingCharacters(in: .whitespaces) == "0" ? 0 : 1
+    }
+
+    /// The `Depth` of a PROPFIND on files, as Sabre reads it (`getHTTPDepth(1)`): `0`, `1`, `nil` for
+    /// `infinity`; absent or unreadable is 1. ownCloud 10 and Nextcloud both set
+    /// `enablePropfindDepthInfinity = true` (`OCA\DAV\Connector\Sabre\Server`), so `infinity` lists the
+    /// whole tree below the target.
+    static func propfindDepth(_ req: ServerRequest) -> Int? {
+        switch req.header("Depth")?.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "0": return 0
+        case "infinity": return nil
+        default: return 1
+        }
     }
 }

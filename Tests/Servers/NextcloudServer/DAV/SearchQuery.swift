@@ -51,7 +51,7 @@ struct SearchQuery {
             throw SabreError.badRequest("Missing {DAV:}from/{DAV:}scope/{DAV:}href")
         }
         let parts = href.text.trimmingCharacters(in: .whitespacesAndNewlines)
-            .split(separator: "/", omittingEmptySubsequences: true).map { FormCodec.percentDecode(String($0)) }
+            .split(separator: "/", omittingEmptySubsequences: true).map { FormCodec.percentDecode(String($0)).precomposedStringWithCanonicalMapping }
         guard parts.count >= 2, parts[0] == "files" else { throw SabreError.badRequest("The scope must be /files/USER/…") }
         let depthText = scope.child(.d("depth"))?.text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() ?? "infinity"
         let depth: Int?
@@ -150,10 +150,27 @@ struct SearchQuery {
             throw SabreError.badRequest("Invalid date literal \(trimmed)")
         case .o("favorite"):
             return .number(trimmed == "1" || trimmed.lowercased() == "true" ? 1 : 0)
+        case .o("fileid"):
+            // Nextcloud casts the literal with PHP's `(int)`: the leading digits count, so the
+            // `OC-FileId` / `oc:id` form `00000026ocabc123` is file 26 (nc-py-api searches so), and a
+            // literal without leading digits is 0, which matches nothing.
+            return .number(Double(phpInt(trimmed)))
         default:
             guard let number = Double(trimmed) else { throw SabreError.badRequest("Invalid number literal \(trimmed)") }
             return .number(number)
         }
+    }
+
+    /// PHP's `(int)` of a string: optional sign, then the leading decimal digits; 0 without any.
+    static func phpInt(_ text: String) -> Int64 {
+        var scalars = Substring(text)
+        var sign: Int64 = 1
+        if let first = scalars.first, first == "-" || first == "+" {
+            if first == "-" { sign = -1 }
+            scalars = scalars.dropFirst()
+        }
+        let digits = scalars.prefix { $0.isASCII && $0.isNumber }
+        return (Int64(digits.prefix(18)) ?? 0) * sign
     }
 
     static func matches(_ condition: Condition, _ node: FileNode, _ store: FileStore) throws -> Bool {

@@ -36,9 +36,13 @@ struct ServerRequest: Sendable {
     func queryValue(_ name: String) -> String? { query.last { $0.name == name }?.value }
 
     /// The path decoded, then split into segments (empty segments dropped): as in Sabre, an encoded
-    /// `%2F` separates segments like `/`.
-    var segments: [String] {
-        FormCodec.percentDecode(rawPath).split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    /// `%2F` separates segments like `/`. Each segment is in NFC, as ownCloud and Nextcloud normalise
+    /// every path (`Filesystem::normalizePath`): a name sent in NFD is stored, found and listed in NFC.
+    var segments: [String] { Self.segments(FormCodec.percentDecode(rawPath)) }
+
+    /// A decoded path split into NFC segments.
+    static func segments(_ decoded: String) -> [String] {
+        decoded.split(separator: "/", omittingEmptySubsequences: true).map { String($0).precomposedStringWithCanonicalMapping }
     }
 
     /// The record kept for tests, with the credentials redacted.

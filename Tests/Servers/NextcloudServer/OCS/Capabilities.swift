@@ -2,7 +2,8 @@ import Foundation
 
 /// `cloud/capabilities`: the blocks of Nextcloud 24's and ownCloud 10.1's recorded answers for what
 /// this server implements (core, files, dav, files_sharing; checksums for ownCloud), with the
-/// version it reports, `dav.chunking` only when chunking is on.
+/// version it reports, `dav.chunking` only when chunking is on, `files.versioning` on Nextcloud
+/// (``VersionsEndpoint``).
 enum Capabilities {
     static func value(_ core: ServerCore) -> OCSValue {
         let base = core.rootURL
@@ -21,7 +22,7 @@ enum Capabilities {
                     ("bruteforce", .object([("delay", .int(0))])),
                     ("files", .object([
                         ("bigfilechunking", .bool(chunking)), ("blacklisted_files", .array([.string(".htaccess")])),
-                        ("comments", .bool(true)), ("undelete", .bool(true)), ("versioning", .bool(false)),
+                        ("comments", .bool(true)), ("undelete", .bool(true)), ("versioning", .bool(true)),
                     ])),
                     ("dav", .object(dav)),
                     ("files_sharing", nextcloudSharing(base)),

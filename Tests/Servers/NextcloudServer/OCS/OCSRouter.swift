@@ -14,11 +14,16 @@ struct OCSRouter {
         let json = format == "json" || (format == nil && accept.contains("application/json"))
         let style = OCSAnswer.Style(version: first == "v1.php" ? 1 : 2, json: json, flavor: core.flavor)
         let rest = Array(segments.dropFirst())
+        let unauthorised = OCSAnswer.failure(997, core.isNextcloud ? "" : "Unauthorised")
+        let user = Authentication.user(req, core.configuration)
+        // Credentials that are sent must be right, on every route: a wrong password is refused
+        // (HTTP 401, OCS 997) before any controller runs, the public capabilities included.
+        if user == nil, req.header("Authorization") != nil { return unauthorised.response(style) }
         if rest == ["cloud", "capabilities"] {
+            // Public (`#[PublicPage]`): without credentials it still answers.
             return OCSAnswer.ok(Capabilities.value(core)).response(style)
         }
-        let unauthorised = OCSAnswer.failure(997, core.isNextcloud ? "" : "Unauthorised")
-        guard let user = Authentication.user(req, core.configuration) else { return unauthorised.response(style) }
+        guard let user else { return unauthorised.response(style) }
         guard req.header("OCS-APIRequest")?.lowercased() == "true" else { return unauthorised.response(style) }
         let answer: OCSAnswer
         switch rest {

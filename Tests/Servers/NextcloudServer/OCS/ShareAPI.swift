@@ -44,7 +44,7 @@ struct ShareAPI {
                 return .ok(.array(state.shares.sorted { $0.owner == user }.compactMap { renderer.render($0) }), message: okMessage)
             }
             _ = state.files.root(of: user, now: ServerCore.now)
-            guard let id = state.locate(user: user, NextcloudTestServer.components(path), groups: core.configuration.groups)?.id else {
+            guard let id = state.locate(user: user, NextcloudTestServer.components(path).map(\.precomposedStringWithCanonicalMapping), groups: core.configuration.groups)?.id else {
                 return wrongPath
             }
             if flag("subfiles") {
@@ -77,7 +77,7 @@ struct ShareAPI {
             return .failure(404, nc ? "Please specify a file or folder path" : "please specify a file or folder path")
         }
         return core.withState { state -> OCSAnswer in
-            let parts = NextcloudTestServer.components(path)
+            let parts = NextcloudTestServer.components(path).map(\.precomposedStringWithCanonicalMapping)
             _ = state.files.root(of: user, now: ServerCore.now)
             guard !parts.isEmpty, let located = state.locate(user: user, parts, groups: core.configuration.groups),
                 let node = state.files.nodes[located.id]

@@ -44,3 +44,11 @@ struct UploadSession: Sendable {
     var etag: String
     var id: Int64
 }
+
+/// An older content of a file, kept when the file was overwritten (Nextcloud's files_versions).
+struct FileVersion: Sendable {
+    /// The version's name: the modification time of that content (Unix seconds).
+    var revision: Int64
+    var data: Data
+    var mimeType: String
+}

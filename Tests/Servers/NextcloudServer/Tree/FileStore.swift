@@ -8,6 +8,10 @@ struct FileStore: Sendable {
     var roots: [String: Int64] = [:]
     var trash: [String: [TrashEntry]] = [:]
     var uploads: [String: [String: UploadSession]] = [:]
+    /// File id → its older versions, newest first (files_versions).
+    var versions: [Int64: [FileVersion]] = [:]
+    /// ownCloud v1 chunks: user → chunk prefix (`<folder path>/<name>-chunking-<id>-<n>-`) → index → bytes.
+    var legacyChunks: [String: [String: [Int: Data]]] = [:]
     var nextID: Int64 = 10
     var serial: Int64 = 0
 
@@ -93,6 +97,7 @@ struct FileStore: Sendable {
         name: String, parent: Int64, data: Data, mtime: Int64, checksum: String?, now: Int64
     ) -> (id: Int64, created: Bool) {
         if let existing = nodes[parent]?.children[name], var node = nodes[existing], !node.isFolder {
+            keepVersion(of: node)
             node.data = data
             node.mtime = mtime
             node.checksum = checksum
@@ -108,6 +113,17 @@ struct FileStore: Sendable {
             mimeType: MIMETypes.guess(name))
         attach(id, to: parent, name: name, now: now)
         return (id, true)
+    }
+
+    /// Keeps a file's current content as a version before it is replaced, as files_versions does:
+    /// named by the content's modification time (a version of the same time is replaced); an empty
+    /// file makes no version.
+    mutating func keepVersion(of node: FileNode) {
+        guard !node.isFolder, !node.data.isEmpty else { return }
+        var list = versions[node.id] ?? []
+        list.removeAll { $0.revision == node.mtime }
+        list.append(FileVersion(revision: node.mtime, data: node.data, mimeType: node.mimeType))
+        versions[node.id] = list.sorted { $0.revision > $1.revision }
     }
 
     /// Links a detached node under `parent` as `name`.
