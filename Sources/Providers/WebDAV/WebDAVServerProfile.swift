@@ -45,6 +45,11 @@ public struct WebDAVServerProfile: Sendable, Hashable, Codable {
     /// The starting guess of whether a cancelled `PUT` leaves a partial file or destroys the old
     /// content, used until ``verified`` says (see ``uploadsThroughTemporary``).
     public var keepsPartialUploads: Bool
+    /// The starting guess of whether the server answers range requests right, used until
+    /// ``verified`` says (``WebDAVVerifiedBehaviour/servesRanges``): a profile declared by hand
+    /// says so (the default), one ``WebDAVProvider/connect(_:)`` probed does not until a probe file
+    /// was seen to answer its ranges.
+    public var servesRanges: Bool
     /// Whether the provider verifies the server's behaviour beside its first write
     /// (``WebDAVProvider/connect(_:)`` sets it; a profile declared by hand is taken as it is).
     public var verifiesOnFirstWrite: Bool
@@ -55,8 +60,10 @@ public struct WebDAVServerProfile: Sendable, Hashable, Codable {
     public init(
         davClasses: [String] = ["1"], server: String? = nil, reportsQuota: Bool = false,
         honoursPreconditions: Bool = true, reportsETags: Bool = true, reportsContentTypes: Bool = false,
-        verifiesOnFirstWrite: Bool = false, verified: WebDAVVerifiedBehaviour = .unverified, keepsPartialUploads: Bool = false
+        verifiesOnFirstWrite: Bool = false, verified: WebDAVVerifiedBehaviour = .unverified, keepsPartialUploads: Bool = false,
+        servesRanges: Bool = true
     ) {
+        self.servesRanges = servesRanges
         self.davClasses = davClasses
         self.server = server
         self.reportsQuota = reportsQuota
@@ -85,7 +92,9 @@ public struct WebDAVServerProfile: Sendable, Hashable, Codable {
     /// with `.fail` and `.rename` still send `If-None-Match: *` where it is refused, and check first
     /// elsewhere.
     public var capabilities: Capabilities {
-        var features: Capabilities.Features = [.paging, .rangeDownload, .resumeDownload, .move, .copy, .emptyFolders]
+        var features: Capabilities.Features = [.paging, .move, .copy, .emptyFolders]
+        // Ranges only where a probe file answered them right: else whole files, and a resume restarts.
+        if verified.servesRanges ?? servesRanges { features.formUnion([.rangeDownload, .resumeDownload]) }
         let etags = verified.reportsETags ?? reportsETags
         if verified.honoursPreconditions ?? honoursPreconditions, etags { features.insert(.preconditions) }
         if etags { features.insert(.etags) }
@@ -95,7 +104,12 @@ public struct WebDAVServerProfile: Sendable, Hashable, Codable {
         names.allowsDotFiles = verified.listsDotFiles ?? true
         names.forbiddenCharacters = Set((verified.refusedNameCharacters ?? []).filter { $0.count == 1 }.map { Character($0) })
         names.allowsLeadingSpace = verified.allowsLeadingSpace ?? true
+        names.allowsTrailingSpace = verified.allowsTrailingSpace ?? true
+        names.allowsTrailingDot = verified.allowsTrailingDot ?? true
+        names.maxNameBytes = verified.maxNameBytes ?? 255
         names.normalization = verified.nameNormalization?.declared ?? .preserved
+        // As case: NFC and NFD spellings are told apart only where the server was shown to.
+        names.normalizationInsensitive = names.normalization == .preserved && (verified.normalizationInsensitive ?? true)
         // Case-sensitivity is claimed only when shown: a server not verified yet may fold case, and
         // declaring it case-insensitive makes a transfer report names that differ only in case as
         // a conflict instead of writing one over the other.
@@ -134,6 +148,6 @@ extension WebDAVProvider {
         return WebDAVServerProfile(
             davClasses: classes, server: server, reportsQuota: quota, honoursPreconditions: knownToHonour,
             reportsETags: etagGuess, reportsContentTypes: lowered.contains("apache") || lowered.contains("lighttpd"),
-            verifiesOnFirstWrite: true, keepsPartialUploads: true)
+            verifiesOnFirstWrite: true, keepsPartialUploads: true, servesRanges: false)
     }
 }
