@@ -284,6 +284,28 @@ struct RouteVerificationTests {
         #expect(server.filePaths.count == 1, "\(server.filePaths)")
     }
 
+    @Test("a server that drops trailing dots and spaces and refuses names over 150 bytes: both mapped or refused, the longest kept declared")
+    func trailingAndLong() async throws {
+        let server = FakeDAVServer(.init(server: nil, stripsTrailing: true, maxNameBytes: 150))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        _ = try await provider.createFolder(named: "d", in: .root)
+        let verified = provider.profile.verified
+        #expect(verified.allowsTrailingDot == false, "\(verified)")
+        #expect(verified.allowsTrailingSpace == false)
+        #expect(verified.maxNameBytes == 143)
+        #expect(verified.namesNotKept?[.put]?.isSuperset(of: ["trailing dot", "trailing space", "long name"]) == true)
+        let names = provider.capabilities.names
+        #expect(!names.allowsTrailingDot && !names.allowsTrailingSpace && names.maxNameBytes == 143)
+        let encoder = NameEncoder(rules: names)
+        let item = try await provider.upload(DataSource(string: "x"), to: "/d", name: encoder.encode("report. "), options: UploadOptions())
+        #expect(encoder.decode(item.name) == "report. ")
+        #expect(try await provider.listAll("/d").map { encoder.decode($0.name) } == ["report. "])
+        let long = await #expect(throws: ProviderError.self) {
+            _ = try await provider.upload(DataSource(string: "x"), to: "/d", name: String(repeating: "n", count: 144), options: UploadOptions())
+        }
+        #expect(long?.code == .invalidArgument)
+    }
+
     @Test("a server that decodes request paths twice: a literal %41 is caught and % is mapped")
     func decodedTwice() async throws {
         let server = FakeDAVServer(.init(server: nil, decodesTwice: true))

@@ -47,6 +47,10 @@ final class FakeDAVServer: HTTPTransport {
         var copyMergesFolders = false
         /// How a `GET` with `Range` is answered.
         var ranges: Ranges = .right
+        /// A trailing dot or space is dropped from a stored name (as Windows file systems do).
+        var stripsTrailing = false
+        /// A `PUT` or `MKCOL` of a name longer than this many UTF-8 bytes is refused (400).
+        var maxNameBytes: Int?
 
         /// How ranges are answered.
         enum Ranges: Sendable {
@@ -63,7 +67,7 @@ final class FakeDAVServer: HTTPTransport {
         }
 
         var changesNames: Bool {
-            !mangledCharacters.isEmpty || normalization != .preserved || decodesTwice || !destinationCut.isEmpty
+            !mangledCharacters.isEmpty || normalization != .preserved || decodesTwice || !destinationCut.isEmpty || stripsTrailing
         }
     }
 
@@ -181,6 +185,7 @@ final class FakeDAVServer: HTTPTransport {
         return path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
             guard var name = String(segment).removingPercentEncoding else { return String(segment) }
             if behaviour.decodesTwice { name = name.removingPercentEncoding ?? name }
+            while behaviour.stripsTrailing, name.count > 1, name.hasSuffix(".") || name.hasSuffix(" ") { name.removeLast() }
             name = String(name.map { behaviour.mangledCharacters.contains($0) ? "_" : $0 })
             switch behaviour.normalization {
             case .preserved: break
@@ -197,6 +202,7 @@ final class FakeDAVServer: HTTPTransport {
     private static func refuses(_ path: String, _ behaviour: Behaviour) -> Bool {
         guard let name = path.split(separator: "/").last.flatMap({ String($0).removingPercentEncoding }) else { return false }
         if behaviour.refusesLeadingSpace, name.hasPrefix(" ") { return true }
+        if let limit = behaviour.maxNameBytes, name.utf8.count > limit { return true }
         return name.unicodeScalars.contains { behaviour.refusedCharacters.contains(Character($0)) }
     }
 
