@@ -67,6 +67,27 @@ struct RouteTests {
         }
     }
 
+    @Test("strata get --resume from a server not shown to serve ranges downloads from the start, and says so")
+    func resumeRestarts() async throws {
+        let store = HostileDAVStore(.init(ranges: .offByOne))
+        try await Hostile.withServer(store.scenario) { server in
+            try await Hostile.withTransport { transport in
+                let provider = try WebDAVProvider(configuration: Hostile.configuration(server.url, transport: transport))
+                _ = try await provider.upload(data: Data("0123456789".utf8), to: "/f.txt")
+            }
+            let local = try Hostile.temporaryFolder("resume")
+            defer { try? FileManager.default.removeItem(at: local) }
+            let target = local.appendingPathComponent("f.txt")
+            try Data("01234".utf8).write(to: local.appendingPathComponent("f.txt.strata-partial"))
+            let run = try await StrataCLI.run(
+                ["get", Hostile.target("webdav", server, "/f.txt"), target.path, "--resume", "-u", Hostile.user], directory: local)
+            #expect(run.status == 0, "\(run.outputText)\n\(run.error)")
+            #expect(run.error.contains("downloading from the start"), "\(run.error)")
+            #expect(String(decoding: try Data(contentsOf: target), as: UTF8.self) == "0123456789")
+            #expect(!server.requests.contains { $0.method == "GET" && $0.header("Range") != nil }, "no range was asked")
+        }
+    }
+
     @Test("a server whose ranges are right: ranges and resume declared once verified")
     func rightRanges() async throws {
         let store = HostileDAVStore(.init())
