@@ -165,9 +165,11 @@ public struct WebDAVCapabilityVerifier: Sendable {
         return stem + String(repeating: "x", count: max(0, bytes - stem.utf8.count))
     }
 
-    /// The names written on every route.
+    /// The names written on every route: first a plain one (`plain`), which shows whether the
+    /// route works at all.
     public static var nameProbes: [NameProbe] {
-        var probes = nameCharacters.enumerated().map { index, character in
+        var probes = [NameProbe(label: "plain", name: "strata-plain.txt")]
+        probes += nameCharacters.enumerated().map { index, character in
             NameProbe(label: String(character), name: "strata-c\(index)-a\(character)b")
         }
         probes += [
@@ -199,9 +201,12 @@ public struct WebDAVCapabilityVerifier: Sendable {
         var nameCase: WebDAVVerifiedBehaviour.NameCase?
         var normalizationInsensitive = false
 
-        /// The verdicts: the union of what every route did not keep.
+        /// The verdicts: the union of what every route did not keep. A route that did not keep
+        /// even the plain name does not work on this server (a `COPY` refused whatever the name,
+        /// say): it tells nothing of names, and is left out (its own entry says `plain`).
         func apply(to verdict: inout WebDAVVerifiedBehaviour) {
-            let lost = routes.values.reduce(into: Set<String>()) { $0.formUnion($1.notKept) }
+            let working = routes.filter { !$0.value.notKept.contains("plain") }
+            let lost = working.values.reduce(into: Set<String>()) { $0.formUnion($1.notKept) }
             var refused = Set(WebDAVCapabilityVerifier.nameCharacters.map(String.init).filter(lost.contains))
             // A literal escape decoded again: `%` itself is mapped, so no escape reaches the server.
             if lost.contains("%41") { refused.insert("%") }
@@ -209,8 +214,8 @@ public struct WebDAVCapabilityVerifier: Sendable {
             verdict.allowsLeadingSpace = !lost.contains("leading space")
             verdict.allowsTrailingSpace = !lost.contains("trailing space")
             verdict.allowsTrailingDot = !lost.contains("trailing dot")
-            verdict.maxNameBytes = routes.values.map(\.longest).min() ?? 255
-            let forms = Set(routes.values.map(\.normalization))
+            verdict.maxNameBytes = working.values.map(\.longest).min() ?? 255
+            let forms = Set(working.values.map(\.normalization))
             verdict.nameNormalization = forms.count == 1 ? forms.first : .lost
             verdict.nameCase = nameCase
             verdict.normalizationInsensitive = normalizationInsensitive
@@ -233,16 +238,19 @@ public struct WebDAVCapabilityVerifier: Sendable {
                 let listed = await listedNames(routeFolder)
             else { return nil }
             var found = Self.judge(probes, accepted: accepted, listed: listed)
-            if found.notKept.contains("long name") {
+            if found.notKept.contains("long name"), !found.notKept.contains("plain") {
                 guard let longest = await longestKept(route: route, in: folder, copySource: copySource) else { return nil }
                 found.longest = longest
             }
             findings.routes[route] = found
-            if route == uploadRoute {
-                guard let lookups = await lookUp(in: routeFolder, route: found) else { return nil }
-                (findings.nameCase, findings.normalizationInsensitive) = lookups
-            }
         }
+        // The lookups where uploads write, or by PUT where that route does not work at all.
+        var lookupRoute = uploadRoute
+        if findings.routes[lookupRoute]?.notKept.contains("plain") != false { lookupRoute = .put }
+        guard let lookupFolder = try? folder.appending("names-\(lookupRoute.rawValue)"), let written = findings.routes[lookupRoute],
+            let lookups = await lookUp(in: lookupFolder, route: written)
+        else { return nil }
+        (findings.nameCase, findings.normalizationInsensitive) = lookups
         return findings
     }
 

@@ -59,7 +59,9 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
     public var normalizationInsensitive: Bool?
     /// What each route did not keep as sent: the probe labels (a character, `%41`, `leading space`,
     /// `trailing space`, `trailing dot`, `long name`, `NFD`, `NFC`, `mixed case`), empty for a
-    /// route that kept every name. The name verdicts above are the union over the routes.
+    /// route that kept every name. The name verdicts above are the union over the routes that work:
+    /// a route that lost even the plain name (`plain`: a `COPY` the server refuses whatever the
+    /// name, say) tells nothing of names and is left out.
     public var namesNotKept: [NameRoute: Set<String>]?
     /// A probe file answered a bounded range (`bytes=10-19`), open ranges (`bytes=37-`, and from
     /// its last byte) and a suffix range (`bytes=-10`), each with a `206`, the right

@@ -306,6 +306,19 @@ struct RouteVerificationTests {
         #expect(long?.code == .invalidArgument)
     }
 
+    @Test("a server that refuses COPY whatever the name: the route tells nothing of names and maps nothing")
+    func copyRefused() async throws {
+        let server = FakeDAVServer(.init(server: nil, refusesCopy: true))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        _ = try await provider.createFolder(named: "d", in: .root)
+        let verified = provider.profile.verified
+        #expect(verified.namesNotKept?[.copy]?.contains("plain") == true, "\(verified)")
+        #expect(verified.refusedNameCharacters == [])
+        #expect(verified.allowsTrailingDot == true && verified.maxNameBytes == 255)
+        #expect(verified.isComplete)
+        #expect(provider.capabilities.names == NameRules())
+    }
+
     @Test("a server that decodes request paths twice: a literal %41 is caught and % is mapped")
     func decodedTwice() async throws {
         let server = FakeDAVServer(.init(server: nil, decodesTwice: true))

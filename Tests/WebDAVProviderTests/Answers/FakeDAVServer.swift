@@ -47,6 +47,8 @@ final class FakeDAVServer: HTTPTransport {
         var copyMergesFolders = false
         /// How a `GET` with `Range` is answered.
         var ranges: Ranges = .right
+        /// `COPY` is not implemented (501).
+        var refusesCopy = false
         /// A trailing dot or space is dropped from a stored name (as Windows file systems do).
         var stripsTrailing = false
         /// A `PUT` or `MKCOL` of a name longer than this many UTF-8 bytes is refused (400).
@@ -299,6 +301,7 @@ final class FakeDAVServer: HTTPTransport {
             }
             return .init(status: 200, headers: ["ETag": file.etag, "Content-Length": "\(file.bytes.count)"], body: file.bytes)
         case "COPY":
+            if behaviour.refusesCopy { return .init(status: 501) }
             guard isFolder || file != nil, let target else { return .init(status: 404) }
             guard state.folders.contains(parent(target)) else { return .init(status: 409) }
             let existed = state.files[target] != nil || state.folders.contains(target)
