@@ -8,6 +8,7 @@ extension WebDAVProvider {
     public func createFolder(named name: String, in parent: ItemPath) async throws -> Item {
         let path = try parent.appending(name)
         await verifyBeforeWrite(in: parent)
+        try requireKept(name)
         if profile.verified.mkcolRefusesExisting == false, try await itemIfExists(at: path) != nil {
             // This server answers MKCOL over an existing folder with success (rclone serve): check
             // first, which is not atomic.
@@ -74,10 +75,13 @@ extension WebDAVProvider {
     func transfer(_ method: HTTPMethod, _ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
         try source.checkTransfer(to: destination, action: method.rawValue.lowercased())
         await verifyBeforeWrite(in: destination.parent)
+        try requireKept(destination.name)
         // Collections are addressed with their trailing slash on both URLs (nginx needs it).
         let sourceItem = try await item(at: source)
         let folder = sourceItem.kind == .folder
-        if folder, options.overwrite, profile.verified.mergesOnFolderOverwrite != false,
+        let verified = profile.verified
+        let merges = method == .COPY ? verified.copyMergesOnFolderOverwrite : verified.mergesOnFolderOverwrite
+        if folder, options.overwrite, merges != false,
             let existing = try await itemIfExists(at: destination), existing.kind == .folder
         {
             // RFC 4918 9.8.4 / 9.9.3: an overwrite replaces the destination, but some servers
@@ -101,6 +105,19 @@ extension WebDAVProvider {
             throw try await transferError(failure, destination: destination, overwrite: options.overwrite)
         }
         return try await item(at: destination)
+    }
+
+    /// Refuses a name this server was shown not to keep as sent on some route (a character it
+    /// refuses or changes, a leading or trailing space or dot, a name too long), before a request
+    /// could store it under another name: such names are mapped with `NameEncoder` first. Dot-files
+    /// are not refused here (a server that does not list them still stores them under their name).
+    func requireKept(_ name: String) throws {
+        var rules = capabilities.names
+        rules.allowsDotFiles = true
+        guard rules.accepts(name) else {
+            throw ProviderError(
+                .invalidArgument, "this server does not keep the name \(name.debugDescription) as sent; encode it with NameEncoder")
+        }
     }
 
     /// The RFC 4918 meaning of a failed `MOVE` or `COPY` (a status of the whole answer or of one

@@ -128,6 +128,20 @@ public struct WebDAVProvider: StorageProvider {
         return provider
     }
 
+    /// Verifies the server's behaviour now, in the nearest existing folder at or above `path`,
+    /// unless it is known already: for a caller that plans writes from ``capabilities`` (the
+    /// names a transfer maps) before its first write. A server where nothing can be written keeps
+    /// its conservative guesses.
+    public func verifyCapabilities(near path: ItemPath) async {
+        guard verification != nil else { return }
+        var folder = path
+        while !folder.isRoot {
+            if let existing = try? await itemIfExists(at: folder), existing.kind == .folder { break }
+            folder = folder.parent
+        }
+        await verifyBeforeWrite(in: folder)
+    }
+
     /// Verifies the server's behaviour beside a write into `folder`, once (see ``WebDAVCapabilityVerifier``).
     func verifyBeforeWrite(in folder: ItemPath) async {
         guard let verification else { return }

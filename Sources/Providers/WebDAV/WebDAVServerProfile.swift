@@ -11,21 +11,24 @@ import HTTPProviderKit
 /// lazily, beside the first write, by ``WebDAVCapabilityVerifier``, and kept in ``verified``.
 /// Until then, the `Server` header only chooses the starting guess of ``honoursPreconditions``;
 /// an unknown server, or one that sends no `Server` header, is not assumed to honour them, and
-/// any server is assumed to keep a cancelled upload's partial body until shown otherwise. The name
+/// any server is assumed to keep a cancelled upload's partial body, and not to serve ranges, until
+/// shown otherwise. The name
 /// rules of ``capabilities`` follow the verdict (refused characters, leading space, normalisation,
 /// dot-files, case); until it is known they are those of a POSIX file system, except case: a
 /// server not shown to tell `A.txt` from `a.txt` is declared case-insensitive, so that a transfer
 /// refuses the pair as a conflict rather than write one over the other.
 ///
-/// All five servers below keep every checked character (`\ : * ? " < > | # %`), a leading space,
-/// and NFC and NFD names as sent (on ext4), and tell names apart by case; `rclone serve webdav
-/// --vfs-case-insensitive` folds case (and lists names as first sent).
+/// All five servers below keep every checked character (`\ : * ? " < > | # % ; & +`), a literal
+/// `%41`, a leading and a trailing space, a trailing dot, a 255-byte name, and NFC and NFD names as
+/// sent (on ext4) on every route (`PUT`, `PUT` + `MOVE`, `COPY`, `MKCOL`), find no NFD name by its
+/// NFC spelling, answer bounded, open and suffix ranges right, and tell names apart by case;
+/// `rclone serve webdav --vfs-case-insensitive` folds case (and lists names as first sent).
 ///
 /// | server | verified on Debian 12 |
 /// |---|---|
 /// | Apache 2.4 mod_dav_fs | preconditions, exclusive create, MKCOL 405, dot-files listed, content types |
 /// | sabre/dav 1.8 | preconditions, exclusive create, MKCOL 405, dot-files listed |
-/// | lighttpd 1.4 mod_webdav | preconditions, exclusive create, MKCOL 405, dot-files listed, content types |
+/// | lighttpd 1.4 mod_webdav | preconditions, exclusive create, MKCOL 405, dot-files listed, content types, merges folders on overwriting `MOVE` and `COPY` |
 /// | nginx 1.22 dav-ext | no preconditions (ignored on PUT), no etags, MKCOL 405, dot-files **not** listed |
 /// | rclone serve webdav 1.60 | no preconditions (If-Match ignored, `If` always 412), MKCOL 201 over a folder, dot-files listed, content types, **keeps a cut PUT's partial body** (uploads through a temporary name) |
 public struct WebDAVServerProfile: Sendable, Hashable, Codable {
@@ -45,6 +48,11 @@ public struct WebDAVServerProfile: Sendable, Hashable, Codable {
     /// The starting guess of whether a cancelled `PUT` leaves a partial file or destroys the old
     /// content, used until ``verified`` says (see ``uploadsThroughTemporary``).
     public var keepsPartialUploads: Bool
+    /// The starting guess of whether the server answers range requests right, used until
+    /// ``verified`` says (``WebDAVVerifiedBehaviour/servesRanges``): a profile declared by hand
+    /// says so (the default), one ``WebDAVProvider/connect(_:)`` probed does not until a probe file
+    /// was seen to answer its ranges.
+    public var servesRanges: Bool
     /// Whether the provider verifies the server's behaviour beside its first write
     /// (``WebDAVProvider/connect(_:)`` sets it; a profile declared by hand is taken as it is).
     public var verifiesOnFirstWrite: Bool
@@ -55,8 +63,10 @@ public struct WebDAVServerProfile: Sendable, Hashable, Codable {
     public init(
         davClasses: [String] = ["1"], server: String? = nil, reportsQuota: Bool = false,
         honoursPreconditions: Bool = true, reportsETags: Bool = true, reportsContentTypes: Bool = false,
-        verifiesOnFirstWrite: Bool = false, verified: WebDAVVerifiedBehaviour = .unverified, keepsPartialUploads: Bool = false
+        verifiesOnFirstWrite: Bool = false, verified: WebDAVVerifiedBehaviour = .unverified, keepsPartialUploads: Bool = false,
+        servesRanges: Bool = true
     ) {
+        self.servesRanges = servesRanges
         self.davClasses = davClasses
         self.server = server
         self.reportsQuota = reportsQuota
@@ -85,7 +95,9 @@ public struct WebDAVServerProfile: Sendable, Hashable, Codable {
     /// with `.fail` and `.rename` still send `If-None-Match: *` where it is refused, and check first
     /// elsewhere.
     public var capabilities: Capabilities {
-        var features: Capabilities.Features = [.paging, .rangeDownload, .resumeDownload, .move, .copy, .emptyFolders]
+        var features: Capabilities.Features = [.paging, .move, .copy, .emptyFolders]
+        // Ranges only where a probe file answered them right: else whole files, and a resume restarts.
+        if verified.servesRanges ?? servesRanges { features.formUnion([.rangeDownload, .resumeDownload]) }
         let etags = verified.reportsETags ?? reportsETags
         if verified.honoursPreconditions ?? honoursPreconditions, etags { features.insert(.preconditions) }
         if etags { features.insert(.etags) }
@@ -95,7 +107,12 @@ public struct WebDAVServerProfile: Sendable, Hashable, Codable {
         names.allowsDotFiles = verified.listsDotFiles ?? true
         names.forbiddenCharacters = Set((verified.refusedNameCharacters ?? []).filter { $0.count == 1 }.map { Character($0) })
         names.allowsLeadingSpace = verified.allowsLeadingSpace ?? true
+        names.allowsTrailingSpace = verified.allowsTrailingSpace ?? true
+        names.allowsTrailingDot = verified.allowsTrailingDot ?? true
+        names.maxNameBytes = verified.maxNameBytes ?? 255
         names.normalization = verified.nameNormalization?.declared ?? .preserved
+        // As case: NFC and NFD spellings are told apart only where the server was shown to.
+        names.normalizationInsensitive = names.normalization == .preserved && (verified.normalizationInsensitive ?? true)
         // Case-sensitivity is claimed only when shown: a server not verified yet may fold case, and
         // declaring it case-insensitive makes a transfer report names that differ only in case as
         // a conflict instead of writing one over the other.
@@ -134,6 +151,6 @@ extension WebDAVProvider {
         return WebDAVServerProfile(
             davClasses: classes, server: server, reportsQuota: quota, honoursPreconditions: knownToHonour,
             reportsETags: etagGuess, reportsContentTypes: lowered.contains("apache") || lowered.contains("lighttpd"),
-            verifiesOnFirstWrite: true, keepsPartialUploads: true)
+            verifiesOnFirstWrite: true, keepsPartialUploads: true, servesRanges: false)
     }
 }

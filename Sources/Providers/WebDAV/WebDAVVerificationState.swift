@@ -44,8 +44,9 @@ final class WebDAVVerificationState: Sendable {
     /// The version of what the verifier finds: a record of another version is verified again
     /// (version 2 added the name rules, 3 the folder-overwrite check, 4 the case of names: a record
     /// of version 3 or older says nothing of case, so it is verified again rather than read as
-    /// case-sensitive).
-    static let recordVersion = 4
+    /// case-sensitive; 5 names proved on every route, trailing spaces and dots, long names,
+    /// normalisation-insensitive lookups, `COPY` merges and ranges).
+    static let recordVersion = 5
     /// The ``ServerFact/kind`` of a kept verdict.
     static let factKind = "webdav.verified"
     /// Verdicts learnt in this process, by ``Subject/key``.

@@ -33,8 +33,14 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
     /// the provider deletes the destination first (not atomic); where the server is shown to
     /// replace, the `MOVE`/`COPY` alone does it, and a failure loses nothing.
     public var mergesOnFolderOverwrite: Bool?
+    /// A `COPY` of a folder onto an existing folder with `Overwrite: T` merges the two or fails,
+    /// instead of replacing the destination (RFC 4918 9.8.4); checked as ``mergesOnFolderOverwrite``
+    /// is for `MOVE`, and acted on the same way for `COPY`.
+    public var copyMergesOnFolderOverwrite: Bool?
     /// The characters of ``WebDAVCapabilityVerifier/nameCharacters`` that the server refuses in a
-    /// file name, or stores under another name (the listing does not show exactly the name sent).
+    /// name, or stores under another name (the listing does not show exactly the name sent), on
+    /// any of the routes of ``NameRoute``; `%` also when a `%41`-style escape in a name is decoded
+    /// again (`a%41b` stored as `aAb`). Each is mapped by `NameEncoder`.
     public var refusedNameCharacters: Set<String>?
     /// A file name starting with a space is stored and listed exactly as sent.
     public var allowsLeadingSpace: Bool?
@@ -42,6 +48,42 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
     public var nameNormalization: NameNormalization?
     /// Whether the server tells names apart by case, and how it lists a name it folds.
     public var nameCase: NameCase?
+    /// A name ending with a space is kept as sent on every route.
+    public var allowsTrailingSpace: Bool?
+    /// A name ending with a dot is kept as sent on every route.
+    public var allowsTrailingDot: Bool?
+    /// The longest name (in UTF-8 bytes, at most 255) seen kept as sent on every route.
+    public var maxNameBytes: Int?
+    /// The server keeps an NFD name as sent, yet a request for its NFC spelling finds it: the two
+    /// spellings are one name there (`NameRules.normalizationInsensitive`).
+    public var normalizationInsensitive: Bool?
+    /// What each route did not keep as sent: the probe labels (a character, `%41`, `leading space`,
+    /// `trailing space`, `trailing dot`, `long name`, `NFD`, `NFC`, `mixed case`), empty for a
+    /// route that kept every name. The name verdicts above are the union over the routes that work:
+    /// a route that lost even the plain name (`plain`: a `COPY` the server refuses whatever the
+    /// name, say) tells nothing of names and is left out.
+    public var namesNotKept: [NameRoute: Set<String>]?
+    /// A probe file answered a bounded range (`bytes=10-19`), open ranges (`bytes=37-`, and from
+    /// its last byte) and a suffix range (`bytes=-10`), each with a `206`, the right
+    /// `Content-Range` and the right bytes. Only then are range and resumed downloads declared;
+    /// otherwise downloads are whole files and a resume starts again from byte 0.
+    public var servesRanges: Bool?
+    /// What went wrong with each range that was not served right (empty when ``servesRanges``).
+    public var rangeProblems: [String]?
+
+    /// A way names reach the server, each proved on its own: a file by `PUT`, a file by `PUT` of a
+    /// temporary name then `MOVE` onto its name (the route of uploads on a server that keeps
+    /// partial bodies, and of `move`), a file by `COPY`, a folder by `MKCOL`.
+    public enum NameRoute: String, Sendable, Hashable, Codable, CaseIterable, CodingKeyRepresentable {
+        /// `PUT` of the name.
+        case put
+        /// `PUT` of a temporary sibling, then `MOVE` onto the name (`Overwrite: F`).
+        case move
+        /// `COPY` of a file onto the name.
+        case copy
+        /// `MKCOL` of a folder of the name.
+        case mkcol
+    }
 
     /// What a server was seen to do with the case of names: a file written under a mixed-case
     /// name, then asked for (`PROPFIND`, depth 0) under the same name with every letter's case
@@ -90,9 +132,19 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
         reportsETags: Bool? = nil, reportsContentTypes: Bool? = nil, keepsPartialUploads: Bool? = nil,
         mergesOnFolderOverwrite: Bool? = nil,
         refusedNameCharacters: Set<String>? = nil, allowsLeadingSpace: Bool? = nil, nameNormalization: NameNormalization? = nil,
-        nameCase: NameCase? = nil
+        nameCase: NameCase? = nil, copyMergesOnFolderOverwrite: Bool? = nil, allowsTrailingSpace: Bool? = nil,
+        allowsTrailingDot: Bool? = nil, maxNameBytes: Int? = nil, normalizationInsensitive: Bool? = nil,
+        namesNotKept: [NameRoute: Set<String>]? = nil, servesRanges: Bool? = nil, rangeProblems: [String]? = nil
     ) {
         self.nameCase = nameCase
+        self.copyMergesOnFolderOverwrite = copyMergesOnFolderOverwrite
+        self.allowsTrailingSpace = allowsTrailingSpace
+        self.allowsTrailingDot = allowsTrailingDot
+        self.maxNameBytes = maxNameBytes
+        self.normalizationInsensitive = normalizationInsensitive
+        self.namesNotKept = namesNotKept
+        self.servesRanges = servesRanges
+        self.rangeProblems = rangeProblems
         self.mergesOnFolderOverwrite = mergesOnFolderOverwrite
         self.refusesIfNoneMatchStar = refusesIfNoneMatchStar
         self.refusesStaleIfMatch = refusesStaleIfMatch
@@ -111,7 +163,7 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
     /// Nothing verified yet.
     public static let unverified = WebDAVVerifiedBehaviour()
 
-    /// Encodes the verdict with ``refusedNameCharacters`` sorted, so the same verdict always
+    /// Encodes the verdict with ``refusedNameCharacters`` and ``namesNotKept`` sorted, so the same verdict always
     /// reads the same (`strata detect --json`, kept verdicts).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -129,13 +181,23 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
         try container.encodeIfPresent(allowsLeadingSpace, forKey: .allowsLeadingSpace)
         try container.encodeIfPresent(nameNormalization, forKey: .nameNormalization)
         try container.encodeIfPresent(nameCase, forKey: .nameCase)
+        try container.encodeIfPresent(copyMergesOnFolderOverwrite, forKey: .copyMergesOnFolderOverwrite)
+        try container.encodeIfPresent(allowsTrailingSpace, forKey: .allowsTrailingSpace)
+        try container.encodeIfPresent(allowsTrailingDot, forKey: .allowsTrailingDot)
+        try container.encodeIfPresent(maxNameBytes, forKey: .maxNameBytes)
+        try container.encodeIfPresent(normalizationInsensitive, forKey: .normalizationInsensitive)
+        let routes = namesNotKept.map { Dictionary(uniqueKeysWithValues: $0.map { ($0.key.rawValue, $0.value.sorted()) }) }
+        try container.encodeIfPresent(routes, forKey: .namesNotKept)
+        try container.encodeIfPresent(servesRanges, forKey: .servesRanges)
+        try container.encodeIfPresent(rangeProblems, forKey: .rangeProblems)
     }
 
     /// Whether the verifier has run to the end on this server.
     public var isComplete: Bool {
         refusesIfNoneMatchStar != nil && refusesStaleIfMatch != nil && mkcolRefusesExisting != nil && listsDotFiles != nil
             && keepsPartialUploads != nil && mergesOnFolderOverwrite != nil && refusedNameCharacters != nil && allowsLeadingSpace != nil && nameNormalization != nil
-            && nameCase != nil
+            && nameCase != nil && copyMergesOnFolderOverwrite != nil && allowsTrailingSpace != nil && allowsTrailingDot != nil
+            && maxNameBytes != nil && normalizationInsensitive != nil && namesNotKept != nil && servesRanges != nil
     }
 
     /// Whether `If-Match` / `If` preconditions on `PUT` were shown to hold both ways: a stale

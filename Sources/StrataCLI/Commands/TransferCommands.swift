@@ -36,6 +36,13 @@ struct GetCommand: AsyncParsableCommand {
         }
         let (provider, path) = try await global.open(source)
         guard !path.isRoot else { throw ValidationError("name a file, not the root") }
+        var resume = resume
+        if resume, !provider.capabilities.supports(.resumeDownload) {
+            // A server not shown to answer ranges right (a WebDAV server's verdict) is never asked
+            // to continue: the file is downloaded again from its first byte.
+            Output.error("strata: this server is not shown to serve ranges right: downloading from the start")
+            resume = false
+        }
         let sink = try Self.sink(for: destination, name: path.name, resume: resume)
         let bar = ProgressBar(label: path.name, enabled: !(sink is DescriptorSink))
         var options = DownloadOptions(resume: resume, progress: bar.handler)

@@ -3,6 +3,7 @@ import Foundation
 import ProviderAPI
 import SharedCache
 import TransferEngine
+import WebDAVProvider
 
 /// A tree job of the command line: `copy` and `sync`, and `get -r` and `put` of a folder (the local
 /// special case of `copy`), run by the transfer engine and printed by ``TreeTransferPrinter``.
@@ -27,6 +28,9 @@ enum TreeTransferJob {
     ) async throws {
         var options = options
         options.jobStore = try jobStore(global)
+        // A WebDAV destination's name rules are verified before the plan maps names by them (else
+        // the first write verifies them, after the plan was made with the unverified ones).
+        if !options.dryRun, let dav = destination.provider as? WebDAVProvider { await dav.verifyCapabilities(near: destination.path) }
         let printer = TreeTransferPrinter(json: global.json, dryRun: options.dryRun, backup: options.backupDirectory != nil)
         let report = try await TransferManager(options: options, observer: printer.observe).run(mode, from: source, to: destination)
         try printer.summarize(report, limits: limits)

@@ -23,6 +23,14 @@ final class HostileConnectionHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        if let head, !answered, core.scenario.seesCutRequests {
+            // The body broke off: the scenario sees what arrived (its answer reaches no one).
+            answered = true
+            core.received(
+                method: head.method.rawValue, uri: head.uri,
+                headers: head.headers.map { HostileRequest.Header(name: $0.name, value: $0.value) },
+                bodySize: bodySize, bodyPrefix: bodyPrefix, on: context.channel, cut: true)
+        }
         core.closed(context.channel)
         context.fireChannelInactive()
     }

@@ -17,6 +17,9 @@ public struct HostileRequest: Sendable, Hashable {
     public var bodySize: Int
     /// The body itself, up to the first 64 KiB (so a test can look for a password in a form).
     public var bodyPrefix: [UInt8]
+    /// Whether the connection closed before the request's body ended (seen only by scenarios
+    /// with ``HostileScenario/seesCutRequests``; its answer reaches no one).
+    public var cut = false
 
     /// One header line.
     public struct Header: Sendable, Hashable {

@@ -8,6 +8,9 @@ public struct HostileScenario: Sendable {
     public var name: String
     /// The answer to a request.
     public var route: @Sendable (HostileRequest, HostileContext) -> HostileResponse
+    /// Whether a request whose connection closed before its body ended is routed too (marked
+    /// ``HostileRequest/cut``), so a stateful scenario can keep what arrived of a cut upload.
+    public var seesCutRequests = false
 
     /// A scenario answering with `route`.
     public init(_ name: String, route: @escaping @Sendable (HostileRequest, HostileContext) -> HostileResponse) {

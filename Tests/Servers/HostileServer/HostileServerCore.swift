@@ -47,7 +47,8 @@ final class HostileServerCore: Sendable {
 
     /// Records a request and starts playing the scenario's answer on `channel`.
     func received(
-        method: String, uri: String, headers: [HostileRequest.Header], bodySize: Int, bodyPrefix: [UInt8], on channel: any Channel
+        method: String, uri: String, headers: [HostileRequest.Header], bodySize: Int, bodyPrefix: [UInt8], on channel: any Channel,
+        cut: Bool = false
     ) {
         let (path, query): (String, String?) = {
             guard let mark = uri.firstIndex(of: "?") else { return (uri, nil) }
@@ -56,7 +57,7 @@ final class HostileServerCore: Sendable {
         state.withLockedValue { state in
             let request = HostileRequest(
                 index: state.requests.count, method: method, path: path, query: query, headers: headers, bodySize: bodySize,
-                bodyPrefix: bodyPrefix)
+                bodyPrefix: bodyPrefix, cut: cut)
             state.requests.append(request)
             guard !state.stopped, let context = state.context else {
                 channel.close(promise: nil)

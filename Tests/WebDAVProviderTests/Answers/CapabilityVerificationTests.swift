@@ -81,10 +81,19 @@ struct CapabilityVerificationTests {
         #expect(verified.nameNormalization == .preserved)
         #expect(provider.capabilities.names == NameRules())
         #expect(server.filePaths.isEmpty, "\(server.filePaths)")
-        // The names are written into the scratch folder and seen in the one listing of it.
+        #expect(verified.namesNotKept == [.put: [], .move: [], .copy: [], .mkcol: []])
+        // Each route writes the names into a folder of its own, read back by one listing.
         let verify = server.requests.filter { $0.contains("strata-verify-") }
-        #expect(verify.filter { $0.hasPrefix("PROPFIND ") && !$0.contains("STRATA-cASE") }.count == 1, "\(verify)")
-        #expect(verify.filter { $0.hasPrefix("PUT ") && $0.contains("strata-c") }.count == WebDAVCapabilityVerifier.nameCharacters.count)
+        for route in WebDAVVerifiedBehaviour.NameRoute.allCases {
+            let folder = "/names-\(route.rawValue)/"
+            #expect(verify.filter { $0.hasPrefix("PROPFIND ") && $0.hasSuffix(folder) }.count == 1, "\(route): \(verify)")
+        }
+        #expect(
+            verify.filter { $0.hasPrefix("PUT ") && $0.contains("/names-put/strata-c") }.count == WebDAVCapabilityVerifier.nameCharacters.count)
+        #expect(verify.filter { $0.hasPrefix("MOVE ") && $0.contains("/names-move/") }.count == WebDAVCapabilityVerifier.nameProbes.count)
+        #expect(verify.filter { $0.hasPrefix("COPY ") }.count == WebDAVCapabilityVerifier.nameProbes.count + 1)
+        // The route's folder, then a folder per name.
+        #expect(verify.filter { $0.hasPrefix("MKCOL ") && $0.contains("/names-mkcol/") }.count == WebDAVCapabilityVerifier.nameProbes.count + 1)
     }
 
     @Test("a server that refuses some characters and a leading space: the verdict names them")
@@ -241,6 +250,157 @@ struct CapabilityVerificationTests {
         let sent = server.requests.dropFirst(before)
         #expect(sent.filter { $0.hasPrefix("PUT ") } == ["PUT /first/f.txt"], "\(sent)")
         #expect(!sent.contains { $0.hasPrefix("MOVE ") })
+    }
+}
+
+/// Names proved on the route each write takes, folder overwrite by `COPY`, ranges, and lookups
+/// of the other normalisation (issue 30).
+@Suite("WebDAV verification of the route in use")
+struct RouteVerificationTests {
+    @Test("a server that decodes MOVE's Destination and cuts it at ? ; #: uploads through a temporary never misplace a name")
+    func destinationCut() async throws {
+        let server = FakeDAVServer(.init(server: nil, keepsPartialBodies: true, destinationCut: ["?", ";", "#"]))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        _ = try await provider.createFolder(named: "d", in: .root)
+        let verified = provider.profile.verified
+        #expect(verified.keepsPartialUploads == true)
+        #expect(verified.refusedNameCharacters == ["?", ";", "#"], "\(verified)")
+        #expect(verified.namesNotKept?[.move] == ["?", ";", "#"])
+        #expect(verified.namesNotKept?[.copy] == ["?", ";", "#"])
+        #expect(verified.namesNotKept?[.put] == [])
+        #expect(verified.namesNotKept?[.mkcol] == [])
+        #expect(provider.capabilities.names.forbiddenCharacters == ["?", ";", "#"])
+
+        // Sent as it is, the name would land as `a` (the MOVE's Destination cut at `?`): refused.
+        let refused = await #expect(throws: ProviderError.self) {
+            _ = try await provider.upload(DataSource(string: "x"), to: "/d", name: "a?b;c.txt", options: UploadOptions())
+        }
+        #expect(refused?.code == .invalidArgument)
+        // Mapped, it lands under the name sent and reads back as the user's name.
+        let encoder = NameEncoder(rules: provider.capabilities.names)
+        let item = try await provider.upload(DataSource(string: "y"), to: "/d", name: encoder.encode("a?b;c#d.txt"), options: UploadOptions())
+        #expect(encoder.decode(item.name) == "a?b;c#d.txt")
+        #expect(try await provider.listAll("/d").map { encoder.decode($0.name) } == ["a?b;c#d.txt"])
+        #expect(server.filePaths.count == 1, "\(server.filePaths)")
+    }
+
+    @Test("a server that drops trailing dots and spaces and refuses names over 150 bytes: both mapped or refused, the longest kept declared")
+    func trailingAndLong() async throws {
+        let server = FakeDAVServer(.init(server: nil, stripsTrailing: true, maxNameBytes: 150))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        _ = try await provider.createFolder(named: "d", in: .root)
+        let verified = provider.profile.verified
+        #expect(verified.allowsTrailingDot == false, "\(verified)")
+        #expect(verified.allowsTrailingSpace == false)
+        #expect(verified.maxNameBytes == 143)
+        #expect(verified.namesNotKept?[.put]?.isSuperset(of: ["trailing dot", "trailing space", "long name"]) == true)
+        let names = provider.capabilities.names
+        #expect(!names.allowsTrailingDot && !names.allowsTrailingSpace && names.maxNameBytes == 143)
+        let encoder = NameEncoder(rules: names)
+        let item = try await provider.upload(DataSource(string: "x"), to: "/d", name: encoder.encode("report. "), options: UploadOptions())
+        #expect(encoder.decode(item.name) == "report. ")
+        #expect(try await provider.listAll("/d").map { encoder.decode($0.name) } == ["report. "])
+        let long = await #expect(throws: ProviderError.self) {
+            _ = try await provider.upload(DataSource(string: "x"), to: "/d", name: String(repeating: "n", count: 144), options: UploadOptions())
+        }
+        #expect(long?.code == .invalidArgument)
+    }
+
+    @Test("a server that refuses COPY whatever the name: the route tells nothing of names and maps nothing")
+    func copyRefused() async throws {
+        let server = FakeDAVServer(.init(server: nil, refusesCopy: true))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        _ = try await provider.createFolder(named: "d", in: .root)
+        let verified = provider.profile.verified
+        #expect(verified.namesNotKept?[.copy]?.contains("plain") == true, "\(verified)")
+        #expect(verified.refusedNameCharacters == [])
+        #expect(verified.allowsTrailingDot == true && verified.maxNameBytes == 255)
+        #expect(verified.isComplete)
+        #expect(provider.capabilities.names == NameRules())
+    }
+
+    @Test("a server that decodes request paths twice: a literal %41 is caught and % is mapped")
+    func decodedTwice() async throws {
+        let server = FakeDAVServer(.init(server: nil, decodesTwice: true))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        _ = try await provider.createFolder(named: "d", in: .root)
+        let verified = provider.profile.verified
+        #expect(verified.refusedNameCharacters?.contains("%") == true, "\(verified)")
+        #expect(verified.namesNotKept?[.put]?.contains("%41") == true)
+        let name = NameEncoder(rules: provider.capabilities.names).encode("100%41.txt")
+        #expect(!name.contains("%"))
+        let item = try await provider.upload(DataSource(string: "x"), to: "/d", name: name, options: UploadOptions())
+        #expect(try await provider.listAll("/d").map(\.name) == [item.name])
+    }
+
+    @Test("folder overwrite by COPY: a server that merges gets the target deleted first, whatever MOVE does")
+    func copyMerges() async throws {
+        let server = FakeDAVServer(.init(server: nil, copyMergesFolders: true))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        for folder in ["src", "dst"] { _ = try await provider.createFolder(named: folder, in: .root) }
+        #expect(provider.profile.verified.mergesOnFolderOverwrite == false)
+        #expect(provider.profile.verified.copyMergesOnFolderOverwrite == true)
+        _ = try await provider.upload(DataSource(string: "a"), to: "/src", name: "a.txt", options: UploadOptions())
+        _ = try await provider.upload(DataSource(string: "b"), to: "/dst", name: "b.txt", options: UploadOptions())
+        _ = try await provider.copy("/src", to: "/dst", options: TransferOptions(overwrite: true))
+        #expect(try await provider.listAll("/dst").map(\.name) == ["a.txt"], "replaced, not merged")
+        #expect(try await provider.listAll("/src").map(\.name) == ["a.txt"])
+    }
+
+    @Test("a server whose ranges are right: ranges and resume are declared only once a probe file answered them")
+    func rangesRight() async throws {
+        let server = FakeDAVServer(.init(server: nil))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        #expect(!provider.capabilities.supports(.rangeDownload), "not verified: not declared")
+        #expect(!provider.capabilities.supports(.resumeDownload))
+        _ = try await provider.upload(DataSource(string: "0123456789"), to: .root, name: "f.txt", options: UploadOptions())
+        #expect(provider.profile.verified.servesRanges == true)
+        #expect(provider.profile.verified.rangeProblems == [])
+        #expect(provider.capabilities.supports(.rangeDownload))
+        #expect(provider.capabilities.supports(.resumeDownload))
+        let sink = MemorySink()
+        _ = try await provider.download("/f.txt", to: sink, options: DownloadOptions(range: .suffix(3)))
+        #expect(String(decoding: await sink.data, as: UTF8.self) == "789")
+    }
+
+    @Test(
+        "a server whose 206 lacks Content-Range, is off by one, drops suffix ranges or ignores Range: whole-file downloads only",
+        arguments: [FakeDAVServer.Behaviour.Ranges.noContentRange, .offByOne, .dropsSuffix, .ignored])
+    func rangesWrong(ranges: FakeDAVServer.Behaviour.Ranges) async throws {
+        let server = FakeDAVServer(.init(server: nil, ranges: ranges))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        _ = try await provider.upload(DataSource(string: "0123456789"), to: .root, name: "f.txt", options: UploadOptions())
+        let verified = provider.profile.verified
+        #expect(verified.servesRanges == false)
+        #expect(verified.rangeProblems?.isEmpty == false, "the verdict says why")
+        #expect(verified.isComplete)
+        #expect(!provider.capabilities.supports(.rangeDownload))
+        #expect(!provider.capabilities.supports(.resumeDownload))
+        let refused = await #expect(throws: ProviderError.self) {
+            _ = try await provider.download("/f.txt", to: MemorySink(), options: DownloadOptions(range: .suffix(3)))
+        }
+        #expect(refused?.code == .unsupported)
+        let sink = MemorySink()
+        _ = try await provider.download("/f.txt", to: sink, options: DownloadOptions())
+        #expect(String(decoding: await sink.data, as: UTF8.self) == "0123456789")
+    }
+
+    @Test("a server that keeps NFD names as sent but finds them by their NFC spelling is declared normalisation-insensitive")
+    func normalizationInsensitive() async throws {
+        let server = FakeDAVServer(.init(server: nil, findsOtherNormalization: true))
+        let provider = try await WebDAVProvider.connect(server.configuration())
+        #expect(provider.capabilities.names.normalizationInsensitive, "not verified: NFC and NFD are not told apart")
+        _ = try await provider.createFolder(named: "d", in: .root)
+        #expect(provider.profile.verified.nameNormalization == .preserved)
+        #expect(provider.profile.verified.normalizationInsensitive == true)
+        #expect(provider.capabilities.names.normalizationInsensitive)
+        #expect(provider.capabilities.names.key("caf\u{E9}") == provider.capabilities.names.key("cafe\u{301}"))
+
+        let exact = FakeDAVServer(.init(server: nil))
+        let other = try await WebDAVProvider.connect(exact.configuration())
+        _ = try await other.createFolder(named: "d", in: .root)
+        #expect(other.profile.verified.normalizationInsensitive == false)
+        #expect(!other.capabilities.names.normalizationInsensitive)
     }
 }
 

@@ -76,6 +76,14 @@ struct RememberedVerdictTests {
         old.nameNormalization = .preserved
         old.mergesOnFolderOverwrite = false
         old.nameCase = .sensitive
+        old.copyMergesOnFolderOverwrite = false
+        old.allowsTrailingSpace = true
+        old.allowsTrailingDot = true
+        old.maxNameBytes = 255
+        old.normalizationInsensitive = false
+        old.namesNotKept = [.put: [], .move: [], .copy: [], .mkcol: []]
+        old.servesRanges = true
+        old.rangeProblems = []
         #expect(provider.profile.verified == old)
         // The kept verdict is replaced by one with the name rules, which the next process takes.
         let next = try await WebDAVProvider.connect(configuration)

@@ -16,7 +16,9 @@ private final class Gate: Sendable {
 private let complete = WebDAVVerifiedBehaviour(
     refusesIfNoneMatchStar: true, refusesStaleIfMatch: true, mkcolRefusesExisting: true, listsDotFiles: true,
     keepsPartialUploads: false, mergesOnFolderOverwrite: false, refusedNameCharacters: [], allowsLeadingSpace: true,
-    nameNormalization: .preserved, nameCase: .sensitive)
+    nameNormalization: .preserved, nameCase: .sensitive, copyMergesOnFolderOverwrite: false, allowsTrailingSpace: true,
+    allowsTrailingDot: true, maxNameBytes: 255, normalizationInsensitive: false, namesNotKept: [.put: [], .move: [], .copy: [], .mkcol: []],
+    servesRanges: true, rangeProblems: [])
 
 /// A state of its own (verdicts are remembered per server and user in the process).
 private func freshState() -> WebDAVVerificationState {

@@ -7,9 +7,26 @@ import WebDAVProvider
 @Suite("WebDAV behaviour verified on real servers")
 struct VerifiedBehaviourTests {
     /// What each server was seen to do (Debian 12 packages; notes/webdav-servers.md). On a Linux
-    /// file system all six keep every checked character (`\ : * ? " < > | # %`), a leading
-    /// space, and NFC and NFD names byte for byte.
-    static let expected: [String: WebDAVVerifiedBehaviour] = [
+    /// file system all six keep every checked character (`\ : * ? " < > | # % ; & +`), a literal
+    /// `%41`, a leading and a trailing space, a trailing dot, a 255-byte name, and NFC and NFD
+    /// names byte for byte, on every route (PUT, PUT + MOVE, COPY, MKCOL); none finds an NFD name
+    /// by its NFC spelling; all six answer bounded, open and suffix ranges right. lighttpd merges
+    /// folders on COPY as on MOVE.
+    static let expected: [String: WebDAVVerifiedBehaviour] = Self.verdicts.mapValues { verdict in
+        var verdict = verdict
+        verdict.copyMergesOnFolderOverwrite = verdict.mergesOnFolderOverwrite
+        verdict.allowsTrailingSpace = true
+        verdict.allowsTrailingDot = true
+        verdict.maxNameBytes = 255
+        verdict.normalizationInsensitive = false
+        verdict.namesNotKept = [.put: [], .move: [], .copy: [], .mkcol: []]
+        verdict.servesRanges = true
+        verdict.rangeProblems = []
+        return verdict
+    }
+
+    /// The verdicts that differ from server to server.
+    static let verdicts: [String: WebDAVVerifiedBehaviour] = [
         "apache": WebDAVVerifiedBehaviour(
             refusesIfNoneMatchStar: true, refusesStaleIfMatch: true, refusesStaleIfHeader: true, acceptsCurrentETag: true,
             mkcolRefusesExisting: true, listsDotFiles: true, reportsETags: true, reportsContentTypes: true, keepsPartialUploads: false, mergesOnFolderOverwrite: false,
@@ -57,6 +74,9 @@ struct VerifiedBehaviourTests {
         #expect(capabilities.names.allowsLeadingSpace == (verified.allowsLeadingSpace == true))
         #expect(capabilities.names.normalization == verified.nameNormalization?.declared)
         #expect(capabilities.names.caseSensitive == (verified.nameCase == .sensitive))
+        #expect(capabilities.names.allowsTrailingSpace && capabilities.names.allowsTrailingDot && capabilities.names.maxNameBytes == 255)
+        #expect(!capabilities.names.normalizationInsensitive)
+        #expect(capabilities.supports(.rangeDownload) && capabilities.supports(.resumeDownload))
         // The probe folder is gone.
         #expect(try await provider.listAll(.root).map(\.name) == ["first"])
     }

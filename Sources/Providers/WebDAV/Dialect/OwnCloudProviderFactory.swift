@@ -158,9 +158,10 @@ public struct OwnCloudProviderFactory: ProviderFactory {
         }
         var profile = try await plain.probeProfile()
         // status.php identified the server: that chooses the starting guess (ownCloud and Nextcloud
-        // honour PUT preconditions and stage uploads in a part file), never the verdict, which the
-        // first write verifies as on any other server.
+        // honour PUT preconditions, stage uploads in a part file and serve ranges), never the verdict,
+        // which the first write verifies as on any other server.
         profile.honoursPreconditions = Self.assumedProfile.honoursPreconditions
+        profile.servesRanges = Self.assumedProfile.servesRanges
         profile.keepsPartialUploads = Self.assumedProfile.keepsPartialUploads
         let provider = try WebDAVProvider(configuration: dav, profile: profile, dialect: dialect)
         await provider.verification?.loadRemembered()
