@@ -22,6 +22,13 @@ enum LiveServers {
     /// Every server `scripts/test` starts (the same list as ``names``).
     static let allNames = names
 
+    /// The servers that ask for a login. chezdav knows only HTTP Digest, which Strata does not
+    /// speak, so it runs without one and takes any password.
+    static let loginNames = names.filter { $0 != "chezdav" }
+
+    /// The servers that report RFC 4331 quota (`quota-available-bytes`) on their root.
+    static let quotaNames: Set<String> = ["sabre", "copyparty", "chezdav"]
+
     static func server(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Server {
         try LiveWebDAVServer.named(name, sourceLocation: sourceLocation)
     }
