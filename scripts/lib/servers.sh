@@ -480,7 +480,11 @@ _strata_launch_rclonefold() {
 # around; the conformance results are in the run's notes):
 # - MOVE/COPY with `Overwrite: F` onto an existing name answers 400, not 412.
 # - MKCOL over an existing file answers 500; a PUT into a missing folder creates the folder.
-# - The root's `displayname` is empty; dates are RFC 1123; answers set a `cppwd` cookie.
+# - No getetag at all (so no preconditions: If-Match / If-None-Match are ignored, 201).
+# - A cut PUT leaves its partial file; an overwriting MOVE/COPY of a folder merges it.
+# - A leading space is dropped from a name (` a.txt` is stored as `a.txt`).
+# - RFC 4331 quota on the root; the root's `displayname` is empty; dates are RFC 1123;
+#   answers set a `cppwd` cookie.
 # - Without `daw`, a PUT onto an existing file stores the upload under a new name.
 _strata_launch_copyparty() {
   local D=$1 port=$2 V
@@ -513,8 +517,12 @@ CONF
 # HTTP Digest only (an htdigest file), which Strata does not speak, so it runs WITHOUT a login:
 # it ignores the Basic credentials the tests send. Quirks seen (what Strata verifies or works
 # around):
-# - hrefs are absolute URLs (`http://127.0.0.1:PORT/...`) with raw `#` and `?` and `%XX`
-#   decoded; some entries have an empty href.
+# - hrefs are absolute URLs (`http://127.0.0.1:PORT/...`) with raw `#` and `?`, and `%XX` in a
+#   name decoded (`test%46.txt` is listed as `testF.txt`); a name holding `%` or `&` gets an
+#   empty href (`<D:href/>`), in a listing and in a Depth 0 answer alike; folders' hrefs have no
+#   trailing slash.
+# - If-None-Match and If-Match are ignored on PUT (200); a Range is ignored (200, whole file);
+#   a PUT into a missing folder is 500 (MKCOL there is 409); RFC 4331 quota on the root.
 # - getlastmodified is ISO 8601 (`2026-11-28T05:46:01Z`), not RFC 1123; creationdate is RFC 1123.
 # - The connection is closed after a DELETE without `Connection: close`: the next request on it
 #   fails (connection reset).
