@@ -1,14 +1,16 @@
 # shellcheck shell=bash disable=SC2016,SC2119,SC2120
 # Strata test servers on 127.0.0.1: Apache 2.4 mod_dav_fs, sabre/dav 1.8, nginx 1.22
-# with the dav-ext module, lighttpd 1.4 mod_webdav and `rclone serve webdav` (twice: as is, and
-# as `rclonefold` with --vfs-case-insensitive, a server that folds the case of names).
+# with the dav-ext module, lighttpd 1.4 mod_webdav, `rclone serve webdav` (twice: as is, and
+# as `rclonefold` with --vfs-case-insensitive, a server that folds the case of names),
+# copyparty (Python, from PyPI, pinned; WebDAV writes on) and chezdav (phodav 3.0, Debian).
 #
 # Source this file, then:
-#   strata_servers_install   # apt-get the packages (skipped when all present)
+#   strata_servers_install   # apt-get the packages and pip-install copyparty into a
+#                            # virtualenv (each skipped when already present)
 #   strata_servers_start     # start the servers in a fresh temp dir, export:
 #                            #   STRATA_APACHE_URL  STRATA_SABRE_URL  STRATA_NGINX_URL
 #                            #   STRATA_LIGHTTPD_URL  STRATA_RCLONE_URL
-#                            #   STRATA_RCLONEFOLD_URL
+#                            #   STRATA_RCLONEFOLD_URL STRATA_COPYPARTY_URL STRATA_CHEZDAV_URL
 #                            #   STRATA_DAV_USER    STRATA_DAV_PASS (the same for all)
 #                            #   STRATA_SERVERS_DIR (plus STRATA_<NAME>_ROOT:
 #                            #   the served directories)
@@ -16,10 +18,14 @@
 #
 # Inputs (optional): STRATA_APACHE_PORT (default 18081), STRATA_SABRE_PORT
 # (default 18083), STRATA_NGINX_PORT (18085), STRATA_LIGHTTPD_PORT (18087),
-# STRATA_RCLONE_PORT (18089), STRATA_RCLONEFOLD_PORT (18091) -- if busy, another free port is picked;
+# STRATA_RCLONE_PORT (18089), STRATA_RCLONEFOLD_PORT (18091), STRATA_COPYPARTY_PORT (18093),
+# STRATA_CHEZDAV_PORT (18095) -- if busy, another free port is picked;
+# STRATA_COPYPARTY_VENV (default ~/.cache/strata/copyparty-$STRATA_COPYPARTY_VERSION: the
+# virtualenv copyparty is installed into);
 # STRATA_KEEP_SERVERS_DIR=1 keeps the temp dir (logs: run/apache-error.log,
 # run/apache-access.log, sabre/php.log, nginx/error.log, nginx/access.log,
-# lighttpd/error.log, rclone/rclone.log, rclonefold/rclone.log) after stop.
+# lighttpd/error.log, rclone/rclone.log, rclonefold/rclone.log, copyparty/log,
+# chezdav/log) after stop.
 #
 # Quirks seen on the Debian 12 packages (what Strata verifies or works around):
 # - nginx (dav + dav-ext): ignores If-Match / If-None-Match / If on PUT; no
@@ -37,13 +43,19 @@
 #   leaves a partial file (Strata verifies this and uploads to a temporary name,
 #   then MOVEs it over the final one); listings are cached (--dir-cache-time): files written
 #   to STRATA_RCLONE_ROOT behind its back may stay invisible.
+# - copyparty and chezdav: see the comment blocks at the top of their sections below.
 #
 # The functions never change the caller's shell options and return non-zero
 # with a message on stderr on failure, so they work under `set -euo pipefail`
 # and in an interactive shell alike.
 
 STRATA_SERVERS_PACKAGES=(apache2 apache2-utils php-cli php-sabre-dav curl libsqlite3-dev time
-                         nginx libnginx-mod-http-dav-ext lighttpd lighttpd-mod-webdav rclone)
+                         nginx libnginx-mod-http-dav-ext lighttpd lighttpd-mod-webdav rclone
+                         chezdav python3 python3-venv)
+
+# copyparty comes from PyPI (Debian 12 has no package), pinned: a new release may answer
+# differently, and the quirks below are those of this version.
+STRATA_COPYPARTY_VERSION=1.20.26
 
 _strata_log() { printf 'strata-servers: %s\n' "$*" >&2; }
 
@@ -54,7 +66,8 @@ _strata_servers_installed() {
   for f in /usr/sbin/apache2 /usr/lib/apache2/modules/mod_dav_fs.so /usr/bin/htpasswd \
            /usr/bin/php /usr/share/php/Sabre/autoload.php /usr/bin/curl /usr/bin/time \
            /usr/include/sqlite3.h /usr/sbin/nginx /usr/lib/nginx/modules/ngx_http_dav_ext_module.so \
-           /usr/sbin/lighttpd /usr/lib/lighttpd/mod_webdav.so /usr/bin/rclone; do
+           /usr/sbin/lighttpd /usr/lib/lighttpd/mod_webdav.so /usr/bin/rclone /usr/bin/chezdav \
+           /usr/bin/python3; do
     [ -e "$f" ] || return 1
   done
   command -v dpkg-query >/dev/null 2>&1 || return 0
@@ -64,6 +77,35 @@ _strata_servers_installed() {
 }
 
 strata_servers_install() {
+  _strata_servers_install_packages || return 1
+  _strata_copyparty_install
+}
+
+_strata_copyparty_venv() { printf '%s' "${STRATA_COPYPARTY_VENV:-${HOME:-/root}/.cache/strata/copyparty-$STRATA_COPYPARTY_VERSION}"; }
+
+# copyparty, pinned, in its own virtualenv (Debian's python3 refuses a system-wide pip install).
+_strata_copyparty_install() {
+  local V
+  V=$(_strata_copyparty_venv)
+  if [ -x "$V/bin/copyparty" ] && [ "$(cat "$V/strata-version" 2>/dev/null)" = "$STRATA_COPYPARTY_VERSION" ]; then
+    return 0
+  fi
+  _strata_log "installing copyparty $STRATA_COPYPARTY_VERSION from PyPI into $V"
+  rm -rf "$V"
+  mkdir -p "$(dirname "$V")" || return 1
+  /usr/bin/python3 -m venv "$V" >&2 || { _strata_log "python3 -m venv $V failed"; return 1; }
+  local i ok=
+  for i in 1 2 3; do
+    if "$V/bin/pip" install -q --disable-pip-version-check "copyparty==$STRATA_COPYPARTY_VERSION" >&2; then
+      ok=1; break
+    fi
+    _strata_log "pip install copyparty failed (try $i), retrying"; sleep 5
+  done
+  [ -n "$ok" ] || { _strata_log "pip install copyparty==$STRATA_COPYPARTY_VERSION failed"; return 1; }
+  echo "$STRATA_COPYPARTY_VERSION" >"$V/strata-version"
+}
+
+_strata_servers_install_packages() {
   if _strata_servers_installed; then
     return 0
   fi
@@ -429,18 +471,82 @@ _strata_launch_rclonefold() {
     --addr "127.0.0.1:$port" --htpasswd "$STRATA_SERVERS_DIR/htpasswd" --log-file "$D/rclone.log"
 }
 
+# ---------------------------------------------------------------- copyparty
+# copyparty 1.20.26 (PyPI, Python 3.11), one volume at / with every right (A = rwmda.) for the
+# test account, `daw` (a PUT overwrites an existing file instead of renaming the upload, and
+# WebDAV writes are allowed to any client) and `dav-auth` (PROPFIND asks for a login even where a
+# folder would be readable without one). Its state (history database, config) is kept in the
+# temp dir, not in the served folder or ~/.config. Quirks seen (what Strata verifies or works
+# around; the conformance results are in the run's notes):
+# - MOVE/COPY with `Overwrite: F` onto an existing name answers 400, not 412.
+# - MKCOL over an existing file answers 500; a PUT into a missing folder creates the folder.
+# - No getetag at all (so no preconditions: If-Match / If-None-Match are ignored, 201).
+# - A cut PUT leaves its partial file; an overwriting MOVE/COPY of a folder merges it.
+# - A leading space is dropped from a name (` a.txt` is stored as `a.txt`).
+# - RFC 4331 quota on the root; the root's `displayname` is empty; dates are RFC 1123;
+#   answers set a `cppwd` cookie.
+# - Without `daw`, a PUT onto an existing file stores the upload under a new name.
+_strata_launch_copyparty() {
+  local D=$1 port=$2 V
+  V=$(_strata_copyparty_venv)
+  mkdir -p "$D/hist" "$D/cfg" || return 1
+  # The password goes into a file only readable by us, never onto a command line.
+  ( umask 077
+    cat >"$D/copyparty.conf" <<CONF
+[global]
+  i: 127.0.0.1
+  p: $port
+  daw
+  dav-auth
+  http-only
+  no-crt
+  hist: $D/hist
+[accounts]
+  $STRATA_DAV_USER: $STRATA_DAV_PASS
+[/]
+  $D/www
+  accs:
+    A: $STRATA_DAV_USER
+CONF
+  ) || return 1
+  XDG_CONFIG_HOME=$D/cfg _strata_spawn "$D/pgid" "$D/log" "$V/bin/copyparty" -c "$D/copyparty.conf"
+}
+
+# ---------------------------------------------------------------- chezdav
+# chezdav (phodav 3.0, libsoup 3; Debian `chezdav`), on loopback only, without mDNS. It knows
+# HTTP Digest only (an htdigest file), which Strata does not speak, so it runs WITHOUT a login:
+# it ignores the Basic credentials the tests send. Quirks seen (what Strata verifies or works
+# around):
+# - hrefs are absolute URLs (`http://127.0.0.1:PORT/...`) with raw `#` and `?`, and `%XX` in a
+#   name decoded (`test%46.txt` is listed as `testF.txt`); a name holding `%` or `&` gets an
+#   empty href (`<D:href/>`), in a listing and in a Depth 0 answer alike; folders' hrefs have no
+#   trailing slash.
+# - If-None-Match and If-Match are ignored on PUT (200); a Range is ignored (200, whole file);
+#   a PUT into a missing folder is 500 (MKCOL there is 409); RFC 4331 quota on the root.
+# - getlastmodified is ISO 8601 (`2026-11-28T05:46:01Z`), not RFC 1123; creationdate is RFC 1123.
+# - The connection is closed after a DELETE without `Connection: close`: the next request on it
+#   fails (connection reset).
+# - Folders report getcontentlength 4096 and getcontenttype `inode/directory`.
+_strata_launch_chezdav() {
+  local D=$1 port=$2
+  _strata_spawn "$D/pgid" "$D/log" /usr/bin/chezdav --local --no-mdns -p "$port" -P "$D/www"
+}
+
 # _strata_start_other NAME [EXCLUDED_PORTS...] : make NAME's folders and start it;
 # sets STRATA_<NAME>_URL.
 _strata_start_other() {
   local name=$1 D=$STRATA_SERVERS_DIR/$1 want; shift
   mkdir -p "$D/www" "$D/tmp" "$D/db" || return 1
   # lighttpd opens its error log after dropping to www-data.
-  if [ "$(id -u)" = 0 ] && [ "$name" != rclone ] && [ "$name" != rclonefold ]; then chown -R www-data: "$D" || return 1; fi
+  # (rclone, copyparty and chezdav run as the caller.)
+  case $name in nginx|lighttpd) if [ "$(id -u)" = 0 ]; then chown -R www-data: "$D" || return 1; fi ;; esac
   case $name in
     nginx) want=${STRATA_NGINX_PORT:-18085} ;;
     lighttpd) want=${STRATA_LIGHTTPD_PORT:-18087} ;;
     rclone) want=${STRATA_RCLONE_PORT:-18089} ;;
     rclonefold) want=${STRATA_RCLONEFOLD_PORT:-18091} ;;
+    copyparty) want=${STRATA_COPYPARTY_PORT:-18093} ;;
+    chezdav) want=${STRATA_CHEZDAV_PORT:-18095} ;;
   esac
   STRATA_LAST_URL=
   _strata_start_loop "$name" "$D" "$want" "_strata_launch_$name" "$@" || return 1
@@ -449,6 +555,8 @@ _strata_start_other() {
     lighttpd) STRATA_LIGHTTPD_URL=$STRATA_LAST_URL ;;
     rclone) STRATA_RCLONE_URL=$STRATA_LAST_URL ;;
     rclonefold) STRATA_RCLONEFOLD_URL=$STRATA_LAST_URL ;;
+    copyparty) STRATA_COPYPARTY_URL=$STRATA_LAST_URL ;;
+    chezdav) STRATA_CHEZDAV_URL=$STRATA_LAST_URL ;;
   esac
 }
 
@@ -468,9 +576,10 @@ strata_servers_start() {
   export STRATA_DAV_PASS
   export STRATA_APACHE_ROOT=$R/www STRATA_SABRE_ROOT=$R/sabre/data STRATA_NGINX_ROOT=$R/nginx/www \
          STRATA_LIGHTTPD_ROOT=$R/lighttpd/www STRATA_RCLONE_ROOT=$R/rclone/www \
-         STRATA_RCLONEFOLD_ROOT=$R/rclonefold/www
+         STRATA_RCLONEFOLD_ROOT=$R/rclonefold/www STRATA_COPYPARTY_ROOT=$R/copyparty/www \
+         STRATA_CHEZDAV_ROOT=$R/chezdav/www
   STRATA_APACHE_URL='' STRATA_SABRE_URL='' STRATA_NGINX_URL='' STRATA_LIGHTTPD_URL='' STRATA_RCLONE_URL=''
-  STRATA_RCLONEFOLD_URL=''
+  STRATA_RCLONEFOLD_URL='' STRATA_COPYPARTY_URL='' STRATA_CHEZDAV_URL=''
   if ! _strata_start_apache "${STRATA_SABRE_PORT:-18083}"; then
     _strata_log "Apache failed to start (logs in $R/run)"
     STRATA_KEEP_SERVERS_DIR=${STRATA_KEEP_SERVERS_DIR:-1} strata_servers_stop || true
@@ -484,7 +593,7 @@ strata_servers_start() {
   fi
   local sport=${STRATA_SABRE_URL#http://127.0.0.1:}; sport=${sport%/}
   local name taken="$aport $sport" url
-  for name in nginx lighttpd rclone rclonefold; do
+  for name in nginx lighttpd rclone rclonefold copyparty chezdav; do
     if ! _strata_start_other "$name" $taken; then
       _strata_log "$name failed to start (logs in $R/$name)"
       STRATA_KEEP_SERVERS_DIR=${STRATA_KEEP_SERVERS_DIR:-1} strata_servers_stop || true
@@ -493,7 +602,7 @@ strata_servers_start() {
     url=$STRATA_LAST_URL; url=${url#http://127.0.0.1:}; taken="$taken ${url%/}"
   done
   export STRATA_APACHE_URL STRATA_SABRE_URL STRATA_NGINX_URL STRATA_LIGHTTPD_URL STRATA_RCLONE_URL \
-         STRATA_RCLONEFOLD_URL
+         STRATA_RCLONEFOLD_URL STRATA_COPYPARTY_URL STRATA_CHEZDAV_URL
   return 0
 }
 
@@ -534,12 +643,14 @@ strata_servers_stop() {
     if [ -z "${1:-}" ]; then _STRATA_SERVERS_OWNED_DIR=; fi
     return 0
   fi
-  for f in "$R/run/apache.pgid" "$R/sabre/php.pgid" "$R/nginx/pgid" "$R/lighttpd/pgid" "$R/rclone/pgid" "$R/rclonefold/pgid"; do
+  for f in "$R/run/apache.pgid" "$R/sabre/php.pgid" "$R/nginx/pgid" "$R/lighttpd/pgid" "$R/rclone/pgid" "$R/rclonefold/pgid" \
+           "$R/copyparty/pgid" "$R/chezdav/pgid"; do
     pg=$(cat "$f" 2>/dev/null) || pg=
     _strata_kill_group "$pg" || rc=1
   done
   # Nothing of ours may still listen.
-  for f in "$R/run/apache.port" "$R/sabre/php.port" "$R/nginx/port" "$R/lighttpd/port" "$R/rclone/port" "$R/rclonefold/port"; do
+  for f in "$R/run/apache.port" "$R/sabre/php.port" "$R/nginx/port" "$R/lighttpd/port" "$R/rclone/port" "$R/rclonefold/port" \
+           "$R/copyparty/port" "$R/chezdav/port"; do
     port=$(cat "$f" 2>/dev/null) || port=
     if [ -n "$port" ] && _strata_port_listening "$port"; then
       _strata_log "warning: 127.0.0.1:$port still accepts connections after stop"; rc=1
@@ -553,7 +664,8 @@ strata_servers_stop() {
   if [ "$R" = "${_STRATA_SERVERS_OWNED_DIR:-}" ]; then
     _STRATA_SERVERS_OWNED_DIR=
     unset STRATA_APACHE_URL STRATA_SABRE_URL STRATA_NGINX_URL STRATA_LIGHTTPD_URL STRATA_RCLONE_URL \
-          STRATA_RCLONEFOLD_URL STRATA_RCLONEFOLD_ROOT \
+          STRATA_RCLONEFOLD_URL STRATA_RCLONEFOLD_ROOT STRATA_COPYPARTY_URL STRATA_COPYPARTY_ROOT \
+          STRATA_CHEZDAV_URL STRATA_CHEZDAV_ROOT \
           STRATA_DAV_USER STRATA_DAV_PASS STRATA_SERVERS_DIR STRATA_APACHE_ROOT STRATA_SABRE_ROOT \
           STRATA_NGINX_ROOT STRATA_LIGHTTPD_ROOT STRATA_RCLONE_ROOT
   fi

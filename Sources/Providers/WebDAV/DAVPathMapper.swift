@@ -91,6 +91,14 @@ package struct DAVPathMapper: Sendable {
         return ItemPath(checkedSegments: decoded.segments)
     }
 
+    /// Whether `href` holds a raw `?` or `#`. ``path(forHref:)`` cuts an href there (a query or a
+    /// fragment names no other item), but a server that does not escape them in names (chezdav
+    /// writes `p?q.txt` for the file `p?q.txt`) means them as part of the last name: cut, the
+    /// href names another item (`p`), and two such files the same one.
+    package static func hasRawQueryOrFragment(_ href: String) -> Bool {
+        href.utf8.contains { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+    }
+
     /// Splits an encoded path on `/` and percent-decodes each segment.
     static func decodeSegments(_ encodedPath: String) throws -> [String] {
         var path = encodedPath

@@ -185,7 +185,8 @@ public struct WebDAVProvider: StorageProvider {
 
     /// All children of `folder` from one `Depth: 1` PROPFIND, sorted by name, and whether that is
     /// every child: ``ListingCompleteness/partial`` when the server named a child with an error
-    /// status of its own (it is there, but not described, so it is left out), else
+    /// status of its own (it is there, but not described, so it is left out) or by an href with a
+    /// raw `?` or `#` (it is there, but its name is not known: left out too), else
     /// ``ListingCompleteness/ended`` (a multistatus cut short is refused by the parser).
     ///
     /// Each response becomes an item as soon as it is parsed, so no response outlives its item;
@@ -201,7 +202,13 @@ public struct WebDAVProvider: StorageProvider {
             count = try await propfind(
                 folder, depth: "1", body: propfindItemsBody(fields), folder: true, itemFields: dialect == nil,
                 each: { entry in
-                    if let status = entry.status, !(200..<300).contains(status) { undescribed += 1 }
+                    if let status = entry.status, !(200..<300).contains(status) {
+                        undescribed += 1
+                    } else if DAVPathMapper.hasRawQueryOrFragment(entry.href) {
+                        // `child(_:of:)` leaves it out (the folder's own entry with one only makes the
+                        // listing partial: the safe side).
+                        undescribed += 1
+                    }
                     try mapped.add(entry)
                 }, settle: { children = try await mapped.finish() })
         } catch let failure as ProviderError where [400, 403, 404, 405, 409].contains(failure.httpStatus ?? 0) && !folder.isRoot {
@@ -233,6 +240,9 @@ public struct WebDAVProvider: StorageProvider {
             }
             return nil
         }
+        // A raw `?` or `#` in a child's href: cut there it names another item (`p` for `p?q.txt`),
+        // so the child is left out and the listing is partial (`fetchListing`), never misnamed.
+        if DAVPathMapper.hasRawQueryOrFragment(entry.href) { return nil }
         guard path.depth == folder.depth + 1 else {
             throw ProviderError(.invalidResponse, "the listing of \(folder) named \(path), which is not a child")
         }

@@ -14,11 +14,20 @@ enum LiveServers {
 
     /// The servers every live test and the conformance suite run against (each passes it with
     /// 0 failed): every server `scripts/test` starts.
-    /// `rclonefold` is rclone serve with `--vfs-case-insensitive`: a server that folds case.
-    static let names = ["apache", "sabre", "lighttpd", "nginx", "rclone", "rclonefold"]
+    /// `rclonefold` is rclone serve with `--vfs-case-insensitive`: a server that folds case;
+    /// `copyparty` is the Python file server with WebDAV writes on (`daw`); `chezdav` is phodav's
+    /// server (no login: it speaks only HTTP Digest). Their quirks: `scripts/lib/servers.sh`.
+    static let names = ["apache", "sabre", "lighttpd", "nginx", "rclone", "rclonefold", "copyparty", "chezdav"]
 
     /// Every server `scripts/test` starts (the same list as ``names``).
     static let allNames = names
+
+    /// The servers that ask for a login. chezdav knows only HTTP Digest, which Strata does not
+    /// speak, so it runs without one and takes any password.
+    static let loginNames = names.filter { $0 != "chezdav" }
+
+    /// The servers that report RFC 4331 quota (`quota-available-bytes`) on their root.
+    static let quotaNames: Set<String> = ["sabre", "copyparty", "chezdav"]
 
     static func server(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Server {
         try LiveWebDAVServer.named(name, sourceLocation: sourceLocation)

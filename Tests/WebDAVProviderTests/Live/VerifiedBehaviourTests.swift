@@ -53,6 +53,15 @@ struct VerifiedBehaviourTests {
             refusesIfNoneMatchStar: false, refusesStaleIfMatch: false, refusesStaleIfHeader: true, acceptsCurrentETag: true,
             mkcolRefusesExisting: false, listsDotFiles: true, reportsETags: true, reportsContentTypes: true, keepsPartialUploads: true, mergesOnFolderOverwrite: false,
             refusedNameCharacters: [], allowsLeadingSpace: true, nameNormalization: .preserved, nameCase: .insensitive),
+        "copyparty": WebDAVVerifiedBehaviour(
+            // copyparty 1.20.26 with `daw`: no etags (so no preconditions), a cut PUT is kept, an
+            // overwriting MOVE/COPY merges folders, and a leading space is dropped from a name.
+            refusesIfNoneMatchStar: false, refusesStaleIfMatch: false, refusesStaleIfHeader: false, acceptsCurrentETag: false,
+            mkcolRefusesExisting: true, listsDotFiles: true, reportsETags: false, reportsContentTypes: true, keepsPartialUploads: true, mergesOnFolderOverwrite: true,
+            refusedNameCharacters: [], allowsLeadingSpace: false, nameNormalization: .preserved, nameCase: .sensitive),
+        // chezdav: no verdict yet. Its listing holds an entry with an empty href (a name with a
+        // `%`), which fails the verifier's listing, and it closes the connection after a DELETE
+        // without saying so; both are issue 30's generic fallbacks. Fill in its verdict then.
     ]
 
     @Test("after the first write the profile says what the server does, and the capabilities follow it", arguments: LiveServers.allNames)

@@ -7,7 +7,7 @@ import Testing
 import WebDAVProvider
 
 /// The whole conformance suite against every real server `scripts/test` starts (Apache mod_dav,
-/// sabre/dav, lighttpd, nginx dav-ext, rclone serve).
+/// sabre/dav, lighttpd, nginx dav-ext, rclone serve twice, copyparty, chezdav).
 @Suite("WebDAV conformance on real servers")
 struct WebDAVConformanceTests {
     @Test("conformance suite", arguments: LiveServers.names)
