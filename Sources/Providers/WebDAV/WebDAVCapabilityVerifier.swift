@@ -94,6 +94,11 @@ public struct WebDAVCapabilityVerifier: Sendable {
         }
         guard let partial = await keepsPartialUploads(in: folder) else { return nil }
         verdict.keepsPartialUploads = partial
+        // RFC 4918 9.7.1: a PUT below a missing folder is 409; some servers make the folders.
+        guard let missing = try? folder.appending("missing-\(Self.token())"), let inside = try? missing.appending("x.txt"),
+            let below = await send(.PUT, inside, body: "x")
+        else { return nil }
+        verdict.putCreatesParents = (200..<300).contains(below)
 
         // Names on every route; the lookups on the route uploads take there.
         guard let names = await proveNames(in: folder, uploadRoute: partial ? .move : .put) else { return nil }

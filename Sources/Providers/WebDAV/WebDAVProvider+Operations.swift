@@ -17,13 +17,15 @@ extension WebDAVProvider {
         let request = TransportRequest(method: .MKCOL, url: mapper.url(for: path, folder: true))
         let response = try await executor.execute(request)
         guard response.isSuccess else {
-            if [400, 404, 405, 409].contains(response.status) {
-                // Apache answers 400 for MKCOL over an existing file, 409 for a missing parent.
+            let refused = [400, 404, 405, 409].contains(response.status)
+            if refused || ((500..<600).contains(response.status) && response.status != 507) {
+                // Apache answers 400 for MKCOL over an existing file, 409 for a missing parent;
+                // copyparty 500 over a file: what is there decides.
                 if try await itemIfExists(at: path) != nil {
                     await response.body.discard()
                     throw ProviderError(.alreadyExists, "\(path) already exists", httpStatus: response.status, request: request.summary)
                 }
-                if try await itemIfExists(at: parent) == nil {
+                if refused, try await itemIfExists(at: parent) == nil {
                     await response.body.discard()
                     throw ProviderError(.notFound, "the folder \(parent) does not exist", httpStatus: response.status, request: request.summary)
                 }
@@ -90,6 +92,12 @@ extension WebDAVProvider {
             // the MOVE/COPY alone replaces, and a failed one leaves the destination as it was.
             try await deleteItem(destination, folder: true)
         }
+        if folder, !options.overwrite, merges != false, try await itemIfExists(at: destination) != nil {
+            // A server that merges folders may merge under `Overwrite: F` too (copyparty moved the
+            // source's files into the taken folder and answered 201): where it was not shown to
+            // replace, a taken destination is refused before the request (not atomic).
+            throw ProviderError(.alreadyExists, "\(destination) already exists")
+        }
         var headers = HTTPHeaders()
         headers.add(name: "Destination", value: mapper.url(for: destination, folder: folder).absoluteString)
         headers.add(name: "Overwrite", value: options.overwrite ? "T" : "F")
@@ -121,7 +129,8 @@ extension WebDAVProvider {
     }
 
     /// The RFC 4918 meaning of a failed `MOVE` or `COPY` (a status of the whole answer or of one
-    /// resource in a 207): 412 under `Overwrite: F` is a taken destination (9.8.5, 9.9.4); a 409
+    /// resource in a 207): 412 under `Overwrite: F` is a taken destination (9.8.5, 9.9.4), and so
+    /// is another 4xx there when the destination is found to exist; a 409
     /// is a missing destination parent, or a taken destination when it is shown to exist
     /// (lighttpd answers 409 to `COPY` onto a folder); 423 is a lock; 507 is quota.
     func transferError(_ failure: ProviderError, destination: ItemPath, overwrite: Bool) async throws -> ProviderError {
@@ -130,6 +139,13 @@ extension WebDAVProvider {
         case 412 where !overwrite:
             error.code = .alreadyExists
             error.message = "\(destination) already exists"
+        case let status? where !overwrite && (400..<500).contains(status) && ![401, 403, 407, 409, 423].contains(status):
+            // Another 4xx under `Overwrite: F` (copyparty: 400): a taken destination when one is
+            // there, else the server's error as it is.
+            if try await itemIfExists(at: destination) != nil {
+                error.code = .alreadyExists
+                error.message = "\(destination) already exists"
+            }
         case 409:
             if try await itemIfExists(at: destination.parent) == nil {
                 error.code = .notFound

@@ -64,6 +64,10 @@ extension WebDAVProvider {
         await verifyBeforeWrite(in: folder)
         try capabilities.require(options)
         try requireKept(name)
+        if profile.verified.putCreatesParents == true, !folder.isRoot, try await itemIfExists(at: folder)?.kind != .folder {
+            // This server would make the missing folders (copyparty): an upload below one is notFound.
+            throw ProviderError(.notFound, "the folder \(folder) does not exist")
+        }
         if profile.uploadsThroughTemporary {
             return try await uploadThroughTemporary(source, to: folder, name: name, options: options)
         }

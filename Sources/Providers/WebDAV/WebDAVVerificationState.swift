@@ -46,7 +46,7 @@ final class WebDAVVerificationState: Sendable {
     /// of version 3 or older says nothing of case, so it is verified again rather than read as
     /// case-sensitive; 5 names proved on every route, trailing spaces and dots, long names,
     /// normalisation-insensitive lookups, `COPY` merges and ranges).
-    static let recordVersion = 5
+    static let recordVersion = 6
     /// The ``ServerFact/kind`` of a kept verdict.
     static let factKind = "webdav.verified"
     /// Verdicts learnt in this process, by ``Subject/key``.

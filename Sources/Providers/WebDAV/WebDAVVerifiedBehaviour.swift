@@ -70,6 +70,10 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
     public var servesRanges: Bool?
     /// What went wrong with each range that was not served right (empty when ``servesRanges``).
     public var rangeProblems: [String]?
+    /// A `PUT` into a folder that does not exist succeeds and creates the missing folders
+    /// (copyparty), where RFC 4918 9.7.1 answers 409: uploads then look their folder up first, so
+    /// that an upload below a missing folder is `notFound`, never a new folder.
+    public var putCreatesParents: Bool?
 
     /// A way names reach the server, each proved on its own: a file by `PUT`, a file by `PUT` of a
     /// temporary name then `MOVE` onto its name (the route of uploads on a server that keeps
@@ -134,8 +138,10 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
         refusedNameCharacters: Set<String>? = nil, allowsLeadingSpace: Bool? = nil, nameNormalization: NameNormalization? = nil,
         nameCase: NameCase? = nil, copyMergesOnFolderOverwrite: Bool? = nil, allowsTrailingSpace: Bool? = nil,
         allowsTrailingDot: Bool? = nil, maxNameBytes: Int? = nil, normalizationInsensitive: Bool? = nil,
-        namesNotKept: [NameRoute: Set<String>]? = nil, servesRanges: Bool? = nil, rangeProblems: [String]? = nil
+        namesNotKept: [NameRoute: Set<String>]? = nil, servesRanges: Bool? = nil, rangeProblems: [String]? = nil,
+        putCreatesParents: Bool? = nil
     ) {
+        self.putCreatesParents = putCreatesParents
         self.nameCase = nameCase
         self.copyMergesOnFolderOverwrite = copyMergesOnFolderOverwrite
         self.allowsTrailingSpace = allowsTrailingSpace
@@ -190,6 +196,7 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
         try container.encodeIfPresent(routes, forKey: .namesNotKept)
         try container.encodeIfPresent(servesRanges, forKey: .servesRanges)
         try container.encodeIfPresent(rangeProblems, forKey: .rangeProblems)
+        try container.encodeIfPresent(putCreatesParents, forKey: .putCreatesParents)
     }
 
     /// Whether the verifier has run to the end on this server.
@@ -198,6 +205,7 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
             && keepsPartialUploads != nil && mergesOnFolderOverwrite != nil && refusedNameCharacters != nil && allowsLeadingSpace != nil && nameNormalization != nil
             && nameCase != nil && copyMergesOnFolderOverwrite != nil && allowsTrailingSpace != nil && allowsTrailingDot != nil
             && maxNameBytes != nil && normalizationInsensitive != nil && namesNotKept != nil && servesRanges != nil
+            && putCreatesParents != nil
     }
 
     /// Whether `If-Match` / `If` preconditions on `PUT` were shown to hold both ways: a stale

@@ -84,6 +84,7 @@ struct RememberedVerdictTests {
         old.namesNotKept = [.put: [], .move: [], .copy: [], .mkcol: []]
         old.servesRanges = true
         old.rangeProblems = []
+        old.putCreatesParents = false
         #expect(provider.profile.verified == old)
         // The kept verdict is replaced by one with the name rules, which the next process takes.
         let next = try await WebDAVProvider.connect(configuration)

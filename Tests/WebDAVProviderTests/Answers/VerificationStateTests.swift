@@ -18,7 +18,7 @@ private let complete = WebDAVVerifiedBehaviour(
     keepsPartialUploads: false, mergesOnFolderOverwrite: false, refusedNameCharacters: [], allowsLeadingSpace: true,
     nameNormalization: .preserved, nameCase: .sensitive, copyMergesOnFolderOverwrite: false, allowsTrailingSpace: true,
     allowsTrailingDot: true, maxNameBytes: 255, normalizationInsensitive: false, namesNotKept: [.put: [], .move: [], .copy: [], .mkcol: []],
-    servesRanges: true, rangeProblems: [])
+    servesRanges: true, rangeProblems: [], putCreatesParents: false)
 
 /// A state of its own (verdicts are remembered per server and user in the process).
 private func freshState() -> WebDAVVerificationState {

@@ -22,7 +22,10 @@ struct VerifiedBehaviourTests {
         verdict.namesNotKept = [.put: [], .move: [], .copy: [], .mkcol: []]
         verdict.servesRanges = true
         verdict.rangeProblems = []
+        verdict.putCreatesParents = false
         if entry.key == "copyparty" {
+            // A PUT below a missing folder makes the folders (RFC 4918 9.7.1: 409).
+            verdict.putCreatesParents = true
             // A PUT drops a name's leading and trailing spaces (a MOVE, COPY or MKCOL keeps them).
             verdict.allowsTrailingSpace = false
             verdict.namesNotKept?[.put] = ["leading space", "trailing space"]
