@@ -75,11 +75,14 @@ package struct DAVPathMapper: Sendable {
                 throw ProviderError(.invalidResponse, "the server named an item on another host: \(href.prefix(200))")
             }
             rest = rest[authorityEnd...]
+            // `http://host:port` names the server's root (RFC 3986 6.2.3: an empty path is `/`).
+            if rest.isEmpty { rest = "/" }
         }
         guard rest.first == "/" else {
             throw ProviderError(.invalidResponse, "an href that is not an absolute path: \(href.prefix(200))")
         }
-        if let cut = rest.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { rest = rest[..<cut] }
+        // A raw `?` or `#` is part of the name (chezdav sends names unescaped): an href of a
+        // resource in a multistatus has no query nor fragment of its own.
         // One pass: each segment is decoded, checked and compared with the root's as it is split off.
         let fast = try rest.utf8.withContiguousStorageIfAvailable { try DAVPathMapper.decode($0, below: rootBytes) }
             ?? Array(rest.utf8).withUnsafeBufferPointer { try DAVPathMapper.decode($0, below: rootBytes) }

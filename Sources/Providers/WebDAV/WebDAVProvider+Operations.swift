@@ -27,6 +27,14 @@ extension WebDAVProvider {
                     throw ProviderError(.notFound, "the folder \(parent) does not exist", httpStatus: response.status, request: request.summary)
                 }
             }
+            if (500..<600).contains(response.status), let existing = try await itemIfExists(at: path) {
+                // A 5xx over an existing name (copyparty answers 500 to MKCOL over a file): the
+                // name is taken, whatever the server's words.
+                await response.body.discard()
+                throw ProviderError(
+                    .alreadyExists, "\(path) already exists (a \(existing.kind == .folder ? "folder" : "file"))",
+                    httpStatus: response.status, request: request.summary)
+            }
             throw await error(for: response, request: request, path: path) { status in
                 // RFC 4918 9.3.1: 405 means the resource already exists.
                 status == 405 ? .alreadyExists : nil
@@ -47,6 +55,7 @@ extension WebDAVProvider {
     /// for a file; a server that refuses a collection URL without its slash (nginx: 409; others
     /// 301/308 or 400) is then asked again with it once `PROPFIND` has shown a folder is there.
     func deleteItem(_ path: ItemPath, folder: Bool?) async throws {
+        knownFolders.forgetAll()
         let request = TransportRequest(method: .DELETE, url: mapper.url(for: path, folder: folder ?? false))
         let response = try await executor.execute(request)
         if folder == nil, [301, 302, 307, 308, 400, 409].contains(response.status) {
@@ -73,6 +82,7 @@ extension WebDAVProvider {
     /// `MOVE` or `COPY` with `Destination` and `Overwrite`.
     func transfer(_ method: HTTPMethod, _ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
         try source.checkTransfer(to: destination, action: method.rawValue.lowercased())
+        if method == .MOVE { knownFolders.forgetAll() }
         await verifyBeforeWrite(in: destination.parent)
         // Collections are addressed with their trailing slash on both URLs (nginx needs it).
         let sourceItem = try await item(at: source)
@@ -106,13 +116,22 @@ extension WebDAVProvider {
     /// The RFC 4918 meaning of a failed `MOVE` or `COPY` (a status of the whole answer or of one
     /// resource in a 207): 412 under `Overwrite: F` is a taken destination (9.8.5, 9.9.4); a 409
     /// is a missing destination parent, or a taken destination when it is shown to exist
-    /// (lighttpd answers 409 to `COPY` onto a folder); 423 is a lock; 507 is quota.
+    /// (lighttpd answers 409 to `COPY` onto a folder); 423 is a lock; 507 is quota. Any other 4xx
+    /// under `Overwrite: F` is a taken destination when the destination is found to exist
+    /// (copyparty answers 400), else the server's error as it was.
     func transferError(_ failure: ProviderError, destination: ItemPath, overwrite: Bool) async throws -> ProviderError {
         var error = failure
         switch failure.httpStatus {
         case 412 where !overwrite:
             error.code = .alreadyExists
             error.message = "\(destination) already exists"
+        case let status? where !overwrite && (400..<500).contains(status) && status != 409 && status != 423:
+            // Servers answer a taken destination under `Overwrite: F` with other 4xx codes
+            // (copyparty: 400): look it up before deciding, whatever the server.
+            if try await itemIfExists(at: destination) != nil {
+                error.code = .alreadyExists
+                error.message = "\(destination) already exists"
+            }
         case 409:
             if try await itemIfExists(at: destination.parent) == nil {
                 error.code = .notFound

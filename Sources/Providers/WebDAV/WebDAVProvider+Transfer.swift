@@ -63,6 +63,7 @@ extension WebDAVProvider {
         // Whether the server honours If-None-Match and If-Match, and keeps partial bodies, is known after this.
         await verifyBeforeWrite(in: folder)
         try capabilities.require(options)
+        try await requireFolder(folder)
         if profile.uploadsThroughTemporary {
             return try await uploadThroughTemporary(source, to: folder, name: name, options: options)
         }
