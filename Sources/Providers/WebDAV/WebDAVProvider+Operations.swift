@@ -13,7 +13,9 @@ extension WebDAVProvider {
             // first, which is not atomic.
             throw ProviderError(.alreadyExists, "\(path) already exists")
         }
-        let request = TransportRequest(method: .MKCOL, url: mapper.url(for: path, folder: true))
+        // MKCOL is sent again after a connection the server closed without a word (chezdav closes
+        // it after a DELETE): repeated, it leaves the same state (the folder exists), as a PUT does.
+        let request = TransportRequest(method: .MKCOL, url: mapper.url(for: path, folder: true), isIdempotent: true)
         let response = try await executor.execute(request)
         guard response.isSuccess else {
             if [400, 404, 405, 409].contains(response.status) {
