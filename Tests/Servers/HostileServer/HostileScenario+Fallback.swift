@@ -76,3 +76,15 @@ extension HostileScenario {
         }
     }
 }
+
+extension HostileScenario {
+    /// A server that refuses every request without a login: 401 with `challenge` as its
+    /// `WWW-Authenticate`, and a `DAV` header when `dav` is given.
+    public static func signInWanted(dav: String?, challenge: String) -> HostileScenario {
+        HostileScenario("401 with \(dav.map { "DAV: \($0)" } ?? "no DAV header") and \(challenge)") { _, _ in
+            var headers = [("WWW-Authenticate", challenge), ("Server", "hostile")]
+            if let dav { headers.append(("DAV", dav)) }
+            return .text(401, "sign in", headers: headers)
+        }
+    }
+}
