@@ -55,7 +55,7 @@ package enum DAVItemMapper {
                 item.size = DAVItemFields.size(value.text)
                 return
             case "getlastmodified":
-                item.modified = HTTPDate.parse(value.text)
+                item.modified = DAVDate.modified(value.text)
                 return
             case "creationdate":
                 item.created = DAVItemFields.created(value.text)

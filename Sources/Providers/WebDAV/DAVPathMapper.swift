@@ -56,7 +56,7 @@ package struct DAVPathMapper: Sendable {
         if rest.utf8.first != UInt8(ascii: "/"), let schemeEnd = rest.range(of: "://") {
             let scheme = rest[..<schemeEnd.lowerBound].lowercased()
             rest = rest[schemeEnd.upperBound...]
-            let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+            let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
             var authority = rest[..<authorityEnd]
             if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
             let hostPort = authority.lowercased()
@@ -75,11 +75,16 @@ package struct DAVPathMapper: Sendable {
                 throw ProviderError(.invalidResponse, "the server named an item on another host: \(href.prefix(200))")
             }
             rest = rest[authorityEnd...]
+            // A full URI may carry a query or a fragment, which are not part of the path.
+            if let cut = rest.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { rest = rest[..<cut] }
+            // `http://host:port` names the server's root (RFC 3986 6.2.3: an empty path is `/`).
+            if rest.isEmpty { rest = "/" }
         }
         guard rest.first == "/" else {
             throw ProviderError(.invalidResponse, "an href that is not an absolute path: \(href.prefix(200))")
         }
-        if let cut = rest.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { rest = rest[..<cut] }
+        // In an absolute-path href a raw `?` or `#` is part of the name (chezdav sends names
+        // unescaped): a multistatus names resources, which have no query nor fragment of their own.
         // One pass: each segment is decoded, checked and compared with the root's as it is split off.
         let fast = try rest.utf8.withContiguousStorageIfAvailable { try DAVPathMapper.decode($0, below: rootBytes) }
             ?? Array(rest.utf8).withUnsafeBufferPointer { try DAVPathMapper.decode($0, below: rootBytes) }

@@ -14,7 +14,9 @@ extension WebDAVProvider {
             // first, which is not atomic.
             throw ProviderError(.alreadyExists, "\(path) already exists")
         }
-        let request = TransportRequest(method: .MKCOL, url: mapper.url(for: path, folder: true))
+        // MKCOL is sent again after a connection the server closed without a word (chezdav closes
+        // it after a DELETE): repeated, it leaves the same state (the folder exists), as a PUT does.
+        let request = TransportRequest(method: .MKCOL, url: mapper.url(for: path, folder: true), isIdempotent: true)
         let response = try await executor.execute(request)
         guard response.isSuccess else {
             let refused = [400, 404, 405, 409].contains(response.status)
@@ -29,6 +31,14 @@ extension WebDAVProvider {
                     await response.body.discard()
                     throw ProviderError(.notFound, "the folder \(parent) does not exist", httpStatus: response.status, request: request.summary)
                 }
+            }
+            if (500..<600).contains(response.status), let existing = try await itemIfExists(at: path) {
+                // A 5xx over an existing name (copyparty answers 500 to MKCOL over a file): the
+                // name is taken, whatever the server's words.
+                await response.body.discard()
+                throw ProviderError(
+                    .alreadyExists, "\(path) already exists (a \(existing.kind == .folder ? "folder" : "file"))",
+                    httpStatus: response.status, request: request.summary)
             }
             throw await error(for: response, request: request, path: path) { status in
                 // RFC 4918 9.3.1: 405 means the resource already exists.
@@ -50,6 +60,7 @@ extension WebDAVProvider {
     /// for a file; a server that refuses a collection URL without its slash (nginx: 409; others
     /// 301/308 or 400) is then asked again with it once `PROPFIND` has shown a folder is there.
     func deleteItem(_ path: ItemPath, folder: Bool?) async throws {
+        knownFolders.forgetAll()
         let request = TransportRequest(method: .DELETE, url: mapper.url(for: path, folder: folder ?? false))
         let response = try await executor.execute(request)
         if folder == nil, [301, 302, 307, 308, 400, 409].contains(response.status) {
@@ -76,6 +87,7 @@ extension WebDAVProvider {
     /// `MOVE` or `COPY` with `Destination` and `Overwrite`.
     func transfer(_ method: HTTPMethod, _ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
         try source.checkTransfer(to: destination, action: method.rawValue.lowercased())
+        if method == .MOVE { knownFolders.forgetAll() }
         await verifyBeforeWrite(in: destination.parent)
         try requireKept(destination.name)
         // Collections are addressed with their trailing slash on both URLs (nginx needs it).
@@ -129,10 +141,11 @@ extension WebDAVProvider {
     }
 
     /// The RFC 4918 meaning of a failed `MOVE` or `COPY` (a status of the whole answer or of one
-    /// resource in a 207): 412 under `Overwrite: F` is a taken destination (9.8.5, 9.9.4), and so
-    /// is another 4xx there when the destination is found to exist; a 409
+    /// resource in a 207): 412 under `Overwrite: F` is a taken destination (9.8.5, 9.9.4); a 409
     /// is a missing destination parent, or a taken destination when it is shown to exist
-    /// (lighttpd answers 409 to `COPY` onto a folder); 423 is a lock; 507 is quota.
+    /// (lighttpd answers 409 to `COPY` onto a folder); 423 is a lock; 507 is quota. Any other 4xx
+    /// under `Overwrite: F` is a taken destination when the destination is found to exist
+    /// (copyparty answers 400), else the server's error as it was.
     func transferError(_ failure: ProviderError, destination: ItemPath, overwrite: Bool) async throws -> ProviderError {
         var error = failure
         switch failure.httpStatus {

@@ -64,10 +64,9 @@ extension WebDAVProvider {
         await verifyBeforeWrite(in: folder)
         try capabilities.require(options)
         try requireKept(name)
-        if profile.verified.putCreatesParents == true, !folder.isRoot, try await itemIfExists(at: folder)?.kind != .folder {
-            // This server would make the missing folders (copyparty): an upload below one is notFound.
-            throw ProviderError(.notFound, "the folder \(folder) does not exist")
-        }
+        // The folder is looked up first (once, `KnownFolders`) unless this server was shown to
+        // refuse a PUT below a missing folder: copyparty makes the missing folders instead.
+        if profile.verified.putCreatesParents != false { try await requireFolder(folder) }
         if profile.uploadsThroughTemporary {
             return try await uploadThroughTemporary(source, to: folder, name: name, options: options)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
@@ -45,6 +46,8 @@ public struct WebDAVProvider: StorageProvider {
     let mapper: DAVPathMapper
     let executor: RequestExecutor
     let snapshots: ListingSnapshots
+    /// Folders seen to exist, checked before an upload into them (see ``requireFolder(_:)``).
+    let knownFolders = KnownFolders()
     let logger: Logger
     /// Where chunked uploads keep their sessions for a resume (`ProviderServices.uploadCheckpoints`).
     let uploadCheckpoints: (any UploadCheckpoints)?
@@ -143,6 +146,19 @@ public struct WebDAVProvider: StorageProvider {
     }
 
     /// Verifies the server's behaviour beside a write into `folder`, once (see ``WebDAVCapabilityVerifier``).
+    /// Fails with `.notFound` unless `folder` exists (`.conflict` when it is a file): a `PUT`
+    /// into a missing folder must not be left to the server, some of which create the missing
+    /// parents (copyparty) where RFC 4918 9.7.1 requires a 409. Checked once per folder until the
+    /// next delete or move.
+    func requireFolder(_ folder: ItemPath) async throws {
+        if folder.isRoot || knownFolders.contains(folder) { return }
+        guard let existing = try await itemIfExists(at: folder) else {
+            throw ProviderError(.notFound, "the folder \(folder) does not exist")
+        }
+        guard existing.kind == .folder else { throw ProviderError(.conflict, "\(folder) is a file, not a folder") }
+        knownFolders.insert(folder)
+    }
+
     func verifyBeforeWrite(in folder: ItemPath) async {
         guard let verification else { return }
         let provider = self
@@ -196,7 +212,8 @@ public struct WebDAVProvider: StorageProvider {
         var children: [Item] = []
         var count = 0
         var undescribed = 0
-        var mapped = OverlappedMapper { [self] (entry: DAVListingEntry) in try child(entry, of: folder) }
+        let dropped = NIOLockedValueBox(0)
+        var mapped = OverlappedMapper { [self] (entry: DAVListingEntry) in try child(entry, of: folder, dropped: dropped) }
         do {
             // Without a dialect, items need only the DAV: properties: they are read as they stream.
             count = try await propfind(
@@ -224,13 +241,31 @@ public struct WebDAVProvider: StorageProvider {
         }
         Self.sortByName(&children)
         // The folder's own entry with an error status is an error (`child(_:of:)`): what is counted here are children.
-        return ListingSnapshots.Listing(items: children, completeness: undescribed > 0 ? .partial : .ended)
+        // An entry dropped for its unusable href is a child the listing cannot name: not complete.
+        let unnamed = dropped.withLockedValue { $0 }
+        if unnamed > 0 { logger.warning("the listing of \(folder) dropped \(unnamed) entries without a usable href") }
+        return ListingSnapshots.Listing(items: children, completeness: undescribed + unnamed > 0 ? .partial : .ended)
     }
 
     /// The item of a listing entry of `folder`: `nil` for the folder itself (which must be one) and
     /// for a child the server answered with an error status; an error for anything not a child.
-    private func child(_ entry: DAVListingEntry, of folder: ItemPath) throws -> Item? {
-        var path = try mapper.path(forHref: entry.href)
+    ///
+    /// An entry whose href is empty or not a path (chezdav) is named by its `displayname` when
+    /// that is a valid single name, else dropped and counted in `dropped`; an href naming
+    /// another host or leaving the root still fails the listing.
+    private func child(_ entry: DAVListingEntry, of folder: ItemPath, dropped: NIOLockedValueBox<Int>) throws -> Item? {
+        var path: ItemPath
+        do {
+            path = try mapper.path(forHref: entry.href)
+        } catch let failure as ProviderError where failure.code == .invalidResponse && Self.isUnusable(href: entry.href) {
+            guard let name = entry.found.first(where: { $0.name == .displayname })?.value.text,
+                (try? ItemPath.validate(name: name)) != nil, let named = try? folder.appending(name)
+            else {
+                dropped.withLockedValue { $0 += 1 }
+                return nil
+            }
+            path = named
+        }
         // The folder itself, in the server's spelling or the caller's (a server that stores NFC
         // answers a request for an NFD name with the NFC href).
         if path == folder || (path.depth == folder.depth && path.segments == folder.segments) {
@@ -255,6 +290,13 @@ public struct WebDAVProvider: StorageProvider {
         }
         if let status = entry.status, !(200..<300).contains(status) { return nil }
         return try makeItem(entry, expected: path)
+    }
+
+    /// Whether `href` is empty or not a path at all (neither `/…` nor `scheme://…`): such an
+    /// entry is one unusable answer, not a sign of a hostile server.
+    static func isUnusable(href: String) -> Bool {
+        let trimmed = href.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty || (!trimmed.hasPrefix("/") && !trimmed.contains("://"))
     }
 
     /// Sorts `items` by the bytes of their names, checking first whether the server already sent that order.

@@ -45,11 +45,32 @@ public struct WebDAVProviderFactory: ProviderFactory {
         let request = TransportRequest(method: .OPTIONS, url: url)
         guard let response = try? await executor.execute(request) else { return nil }
         await response.body.discard()
-        guard let dav = response.headers.first(name: "dav"), dav.contains("1") || dav.contains("2") else { return nil }
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         components?.scheme = url.scheme?.lowercased() == "https" ? "webdavs" : "webdav"
         let server = response.headers.first(name: "server").map { " (\($0))" } ?? ""
+        let dav = response.headers.first(name: "dav")
+        if response.status == 401 || response.status == 403 {
+            // A server that wants a login often says it is WebDAV before any: a `DAV` header on
+            // the refusal, or a realm naming WebDAV in its challenge.
+            let realm = response.headers[canonicalForm: "www-authenticate"].map(String.init).first { Self.namesWebDAV($0) }
+            guard dav != nil || realm != nil else { return nil }
+            let seen = dav.map { "DAV: \($0)" } ?? realm.map { "WWW-Authenticate: \($0)" } ?? ""
+            return ProbeResult(
+                kind: kind, confidence: 40, detail: "\(Self.signInNeeded) (HTTP \(response.status); \(seen))\(server)",
+                url: components?.url ?? url)
+        }
+        guard let dav, dav.contains("1") || dav.contains("2") else { return nil }
         return ProbeResult(
             kind: kind, confidence: 50, detail: "DAV: \(dav)\(server)", url: components?.url ?? url)
+    }
+
+    /// How a probe's detail starts when the server is WebDAV but refused the request without a login.
+    public static let signInNeeded = "sign-in needed"
+
+    /// Whether a `WWW-Authenticate` challenge names WebDAV in its realm (`realm="WebDAV"`, `realm="Restricted DAV"`).
+    static func namesWebDAV(_ challenge: String) -> Bool {
+        guard let realmStart = challenge.range(of: "realm=", options: .caseInsensitive) else { return false }
+        let realm = challenge[realmStart.upperBound...].prefix { $0 != "," }
+        return realm.range(of: "dav", options: .caseInsensitive) != nil
     }
 }

@@ -111,6 +111,20 @@ extension Parsing {
             #expect(try m.path(forHref: "/cafe%CC%81").segments.map { Array($0.utf8) } == [Array("cafe\u{301}".utf8)])
         }
 
+        @Test("chezdav style: raw '#' and '?' are part of the name, a '%' without two hex digits is kept")
+        func chezdavStyle() throws {
+            let m = try mapper("http://127.0.0.1:8080/")
+            #expect(try m.path(forHref: "/a#b/c?d.txt").segments == ["a#b", "c?d.txt"])
+            #expect(try m.path(forHref: "/100%/x%zz").segments == ["100%", "x%zz"])
+            #expect(try m.path(forHref: "/%E2%82%AC #1?").segments == ["\u{20AC} #1?"])
+        }
+
+        @Test("an absolute href without a path (http://host:port) is the root")
+        func originOnly() throws {
+            #expect(try mapper("http://127.0.0.1:8080/").path(forHref: "http://127.0.0.1:8080").isRoot)
+            #expect(try mapper("http://127.0.0.1:8080/").path(forHref: "http://127.0.0.1:8080?x").isRoot)
+        }
+
         @Test("'+' is never a space")
         func plusIsPlus() throws {
             #expect(try mapper("http://h/").path(forHref: "/a+b").name == "a+b")

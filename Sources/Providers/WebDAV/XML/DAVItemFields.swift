@@ -46,7 +46,7 @@ package struct DAVItemFields: Sendable, Equatable {
     package var isCollection = false
     /// `getcontentlength`, when it is a non-negative integer.
     package var size: Int64?
-    /// `getlastmodified`, as ``ProviderAPI/HTTPDate/parse(_:)`` reads it.
+    /// `getlastmodified`, in any form `DAVDate` reads.
     package var modified: Date?
     /// `creationdate`, ISO 8601 or an HTTP date.
     package var created: Date?

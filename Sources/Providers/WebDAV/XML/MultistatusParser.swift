@@ -247,7 +247,10 @@ private final class MultistatusBuilder: XMLByteReaderDelegate {
             closePropstat()
             inPropstat = false
         } else if depth == 2, isDAV, name.name == "response", inResponse {
-            if href.isEmpty { throw ProviderError(.invalidResponse, "a DAV:response without an href") }
+            // A response without a usable href (chezdav sends some empty) is still delivered, with
+            // an empty href: the caller drops that one entry or names it by its `displayname`,
+            // rather than losing the whole answer.
+            if href.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { href = "" }
             responseCount += 1
             inResponse = false
             if let onEntry {
@@ -286,7 +289,7 @@ private final class MultistatusBuilder: XMLByteReaderDelegate {
         case .getcontentlength:
             propstatFields.size = reader.withText { DAVItemFields.size(utf8: $0) }
         case .getlastmodified:
-            propstatFields.modified = reader.withText { HTTPDate.parse(utf8: $0) }
+            propstatFields.modified = reader.withText { DAVDate.modified(utf8: $0) }
         case .creationdate:
             propstatFields.created = DAVItemFields.created(reader.text)
         case .getetag:
