@@ -17,9 +17,7 @@ enum LiveServers {
     /// `rclonefold` is rclone serve with `--vfs-case-insensitive`: a server that folds case;
     /// `copyparty` is the Python file server with WebDAV writes on (`daw`); `chezdav` is phodav's
     /// server (no login: it speaks only HTTP Digest). Their quirks: `scripts/lib/servers.sh`.
-    /// chezdav is started but not yet in the list: it closes connections after a `DELETE` without
-    /// a word and answers empty hrefs, which the adapter does not yet survive (issue 30, open).
-    static let names = ["apache", "sabre", "lighttpd", "nginx", "rclone", "rclonefold", "copyparty"]
+    static let names = ["apache", "sabre", "lighttpd", "nginx", "rclone", "rclonefold", "copyparty", "chezdav"]
 
     /// Every server `scripts/test` starts (the same list as ``names``).
     static let allNames = names
