@@ -164,6 +164,74 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         let client = self.client(for: configuration)
         let speed = configuration.minimumSpeed.flatMap { $0.isEnabled ? $0 : nil }
         let summary = RequestSummary(request)
+        var resent = false
+        while true {
+            do {
+                return try await send(request, on: client, configuration: configuration, speed: speed, summary: summary)
+            } catch let failure as ExchangeFailure {
+                // A pooled connection the server closed without saying so (chezdav after a DELETE):
+                // sent once more, on another connection, when that is safe (`mayResend`).
+                guard !resent, Self.mayResend(request, after: failure.error) else {
+                    throw AsyncHTTPClientTransport.map(failure.error, request: request.summary, configuration: configuration)
+                }
+                resent = true
+            }
+        }
+    }
+
+    /// Methods whose request, sent twice, does what it does once (or fails as a precondition would),
+    /// besides those that ``TransportRequest/isIdempotent`` names: MOVE and COPY onto a name.
+    static let resendableMethods: Set<String> = ["MOVE", "COPY"]
+
+    /// Whether `request`, failed with `error` before any byte of an answer, may be sent again on a
+    /// new connection: only when `error` says the connection was closed under it (by the server,
+    /// unannounced: a reset, a close before any answer, a write on a closed channel) and its body
+    /// can be sent again (a streamed body that cannot be replayed never is); then always when the
+    /// request was never written (a write on an already closed channel), else only for an
+    /// idempotent method or MOVE/COPY.
+    static func mayResend(_ request: TransportRequest, after error: any Error) -> Bool {
+        guard request.body?.isReplayable ?? true else { return false }
+        switch ClosedConnection(error) {
+        case nil: return false
+        case .neverWritten?: return true
+        case .closedUnderRequest?: return request.isIdempotent || resendableMethods.contains(request.method.rawValue)
+        }
+    }
+
+    /// How a connection was found closed.
+    enum ClosedConnection {
+        /// The request was written to a channel already closed: the server saw none of it.
+        case neverWritten
+        /// The connection was closed or reset while the request was on it, before any answer.
+        case closedUnderRequest
+
+        init?(_ error: any Error) {
+            if let channel = error as? ChannelError {
+                switch channel {
+                case .ioOnClosedChannel, .outputClosed, .alreadyClosed: self = .neverWritten
+                case .eof: self = .closedUnderRequest
+                default: return nil
+                }
+            } else if let client = error as? HTTPClientError, client == .remoteConnectionClosed {
+                self = .closedUnderRequest
+            } else if let io = error as? IOError, [ECONNRESET, EPIPE].contains(io.errnoCode) {
+                self = .closedUnderRequest
+            } else {
+                return nil
+            }
+        }
+    }
+
+    /// An error of the exchange itself (not of making the body), which ``send(_:)`` maps.
+    private struct ExchangeFailure: Error {
+        let error: any Error
+    }
+
+    /// One exchange of ``send(_:)``; the exchange's errors are thrown as ``ExchangeFailure``.
+    private func send(
+        _ request: TransportRequest, on client: HTTPClient, configuration: Configuration, speed: MinimumSpeed?,
+        summary: RequestSummary
+    ) async throws -> TransportResponse {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = request.method
         outgoing.headers = request.headers
@@ -194,23 +262,23 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         let timeout: TimeAmount = .nanoseconds((request.deadline ?? .seconds(365 * 86400)).nanosecondsClamped)
         // AsyncHTTPClient's deadline ends the wait for the head; the body checks it itself.
         let deadline = request.deadline.map { ContinuousClock.now + $0 }
+        let response: HTTPClientResponse
         do {
-            let response: HTTPClientResponse
             if let uploadMonitor {
                 response = try await execute(outgoing, on: client, timeout: timeout, watchedBy: uploadMonitor)
             } else {
                 response = try await client.execute(outgoing, timeout: timeout)
             }
-            let body = response.body
-            return TransportResponse(
-                status: Int(response.status.code), headers: response.headers, url: request.url,
-                body: HTTPResponseBody(
-                    MappedBody(
-                        base: body, request: summary, configuration: configuration,
-                        monitor: speed.map { SpeedMonitor($0, request: summary) }, deadline: deadline)))
         } catch {
-            throw AsyncHTTPClientTransport.map(error, request: request.summary, configuration: configuration)
+            throw ExchangeFailure(error: error)
         }
+        let body = response.body
+        return TransportResponse(
+            status: Int(response.status.code), headers: response.headers, url: request.url,
+            body: HTTPResponseBody(
+                MappedBody(
+                    base: body, request: summary, configuration: configuration,
+                    monitor: speed.map { SpeedMonitor($0, request: summary) }, deadline: deadline)))
     }
 
     /// Runs the request while a watchdog checks the upload's speed: a server that stops reading
