@@ -39,7 +39,7 @@ struct ClosedConnectionResendTests {
         return (result, server)
     }
 
-    @Test("an idempotent PUT with a replayable body is sent again on a new connection", arguments: ["PUT", "MOVE", "PROPFIND"])
+    @Test("an idempotent request, MOVE/COPY or MKCOL with a replayable body is sent again on a new connection", arguments: ["PUT", "MOVE", "PROPFIND", "MKCOL"])
     func idempotentIsResent(method: String) async throws {
         let (result, server) = try await afterQuietClose { server in
             TransportRequest(method: HTTPMethod(rawValue: method), url: server.url("/f.txt"), body: .bytes(ByteBuffer(string: "data")))
@@ -49,13 +49,13 @@ struct ClosedConnectionResendTests {
         #expect(server.answered.withLockedValue { $0 } == ["DELETE /gone", "\(method) /f.txt"])
     }
 
-    @Test("a MKCOL that may have been written is not sent again: the error is the caller's")
+    @Test("a POST that may have been written is not sent again: the error is the caller's")
     func nonIdempotentIsNotResent() async throws {
         let (result, server) = try await afterQuietClose { server in
-            TransportRequest(method: .MKCOL, url: server.url("/d/"))
+            TransportRequest(method: .POST, url: server.url("/d/"), body: .bytes(ByteBuffer(string: "form")))
         }
         guard case .failure(let error) = result else {
-            Issue.record("MKCOL was sent again: \(result)")
+            Issue.record("POST was sent again: \(result)")
             return
         }
         #expect(error.code == .network)
@@ -80,17 +80,20 @@ struct ClosedConnectionResendTests {
         #expect(server.answered.withLockedValue { $0 } == ["DELETE /gone"])
     }
 
-    @Test("which failures allow a resend: any method when the request was never written, else idempotent ones and MOVE/COPY")
+    @Test("which failures allow a resend: any method when the request was never written, else idempotent ones, MOVE/COPY and MKCOL")
     func resendRules() {
         let url = URL(string: "http://127.0.0.1:9/x")!
         let mkcol = TransportRequest(method: .MKCOL, url: url)
+        let post = TransportRequest(method: .POST, url: url, body: .bytes(ByteBuffer(string: "a")))
         let put = TransportRequest(method: .PUT, url: url, body: .bytes(ByteBuffer(string: "a")))
         let copy = TransportRequest(method: HTTPMethod(rawValue: "COPY"), url: url)
         let stream = AsyncStream<ByteBuffer> { $0.finish() }
         let oneShot = TransportRequest(method: .PUT, url: url, body: .source(AsyncSequenceSource(stream)))
         #expect(AsyncHTTPClientTransport.mayResend(mkcol, after: ChannelError.ioOnClosedChannel))
-        #expect(!AsyncHTTPClientTransport.mayResend(mkcol, after: ChannelError.eof))
-        #expect(!AsyncHTTPClientTransport.mayResend(mkcol, after: IOError(errnoCode: ECONNRESET, reason: "read")))
+        #expect(AsyncHTTPClientTransport.mayResend(post, after: ChannelError.ioOnClosedChannel))
+        #expect(!AsyncHTTPClientTransport.mayResend(post, after: ChannelError.eof))
+        #expect(!AsyncHTTPClientTransport.mayResend(post, after: IOError(errnoCode: ECONNRESET, reason: "read")))
+        #expect(AsyncHTTPClientTransport.mayResend(mkcol, after: ChannelError.eof))
         #expect(AsyncHTTPClientTransport.mayResend(put, after: ChannelError.eof))
         #expect(AsyncHTTPClientTransport.mayResend(put, after: IOError(errnoCode: ECONNRESET, reason: "read")))
         #expect(AsyncHTTPClientTransport.mayResend(copy, after: IOError(errnoCode: EPIPE, reason: "write")))

@@ -179,16 +179,20 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
-    /// Methods whose request, sent twice, does what it does once (or fails as a precondition would),
-    /// besides those that ``TransportRequest/isIdempotent`` names: MOVE and COPY onto a name.
-    static let resendableMethods: Set<String> = ["MOVE", "COPY"]
+    /// Methods whose request, sent twice, does what it does once or fails as a taken name does,
+    /// losing nothing, besides those that ``TransportRequest/isIdempotent`` names: MOVE and COPY
+    /// onto a name, and MKCOL (a second one over the folder the first made answers 405, RFC 4918
+    /// 9.3.1). AsyncHTTPClient reports a connection found closed when the request was handed to it
+    /// and one closed under the request alike (`remoteConnectionClosed`), so "never written" cannot
+    /// be told from it: chezdav's close after a DELETE failed the next MKCOL so.
+    static let resendableMethods: Set<String> = ["MOVE", "COPY", "MKCOL"]
 
     /// Whether `request`, failed with `error` before any byte of an answer, may be sent again on a
     /// new connection: only when `error` says the connection was closed under it (by the server,
     /// unannounced: a reset, a close before any answer, a write on a closed channel) and its body
     /// can be sent again (a streamed body that cannot be replayed never is); then always when the
     /// request was never written (a write on an already closed channel), else only for an
-    /// idempotent method or MOVE/COPY.
+    /// idempotent method, MOVE, COPY or MKCOL (``resendableMethods``).
     static func mayResend(_ request: TransportRequest, after error: any Error) -> Bool {
         guard request.body?.isReplayable ?? true else { return false }
         switch ClosedConnection(error) {
