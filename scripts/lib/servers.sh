@@ -521,7 +521,7 @@ CONF
 #   name decoded (`test%46.txt` is listed as `testF.txt`); a name holding `%` or `&` gets an
 #   empty href (`<D:href/>`), in a listing and in a Depth 0 answer alike; folders' hrefs have no
 #   trailing slash.
-# - If-None-Match and If-Match are ignored on PUT (200); a Range is ignored (200, whole file);
+# - If-None-Match and If-Match are ignored on PUT (200); ranges are served (206 with Content-Range, verified);
 #   a PUT into a missing folder is 500 (MKCOL there is 409); RFC 4331 quota on the root.
 # - getlastmodified is ISO 8601 (`2026-11-28T05:46:01Z`), not RFC 1123; creationdate is RFC 1123.
 # - The connection is closed after a DELETE without `Connection: close`: the next request on it
