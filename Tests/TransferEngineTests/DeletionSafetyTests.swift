@@ -151,12 +151,19 @@ struct DeletionSafetyTests {
         #expect(try server.read("dst/changed.txt") == Data("and again".utf8))
     }
 
-    @Test("a backup directory inside the destination's or the source's tree, or holding either, is refused before anything changes")
-    func backupInsideRefused() async throws {
+    /// `src/a.txt` beside `dst/a.txt` (another content) and `dst/extra.txt`: a sync would
+    /// overwrite one file and delete another, so a backup directory would be used.
+    private static func backupTree() throws -> LocalTree {
         let server = try LocalTree()
         try server.write("src/a.txt", "a")
         try server.write("dst/a.txt", "old")
         try server.write("dst/extra.txt", "extra")
+        return server
+    }
+
+    @Test("a backup directory inside the destination's or the source's tree, or holding either, is refused before anything changes")
+    func backupInsideRefused() async throws {
+        let server = try Self.backupTree()
         let before = try server.listing()
         let source = TransferEndpoint(server.provider, at: "/src")
         let destination = TransferEndpoint(server.provider, at: "/dst")
@@ -176,10 +183,7 @@ struct DeletionSafetyTests {
 
     @Test("a backup directory inside the source by another spelling (two providers, one folder) is refused before anything changes")
     func backupInsideSourceOtherSpelling() async throws {
-        let server = try LocalTree()
-        try server.write("src/a.txt", "a")
-        try server.write("dst/a.txt", "old")
-        try server.write("dst/extra.txt", "extra")
+        let server = try Self.backupTree()
         let before = try server.listing()
         // The source is a provider rooted at base/src (another account than the base's): the
         // backup directory /src/old of the destination's provider is inside it.

@@ -14,18 +14,12 @@ struct UnseenNameTests {
     /// root, or a server that lies, looks: an upload under another spelling of a name it holds
     /// goes to that item (over it, or refused with `.fail`).
     private struct UndeclaredFolding: ForwardingProvider {
+        /// A server of its own account and location (`MemoryServer(host:)`).
         let base: any StorageProvider
-        var account: ProviderAccount { ProviderAccount(kind: "memory", server: "http://folding") }
 
         func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
             let held = try await base.listAll(folder, pageSize: 100, fields: []).first { $0.name.lowercased() == name.lowercased() }
             return try await base.upload(source, to: folder, name: held?.name ?? name, options: options)
-        }
-
-        func location(of path: ItemPath) async throws -> TreeLocation {
-            var location = try await base.location(of: path)
-            location.server = ServerIdentity(family: "memory at folding")
-            return location
         }
     }
 

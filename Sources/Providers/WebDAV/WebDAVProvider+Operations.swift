@@ -20,25 +20,19 @@ extension WebDAVProvider {
         let response = try await executor.execute(request)
         guard response.isSuccess else {
             let refused = [400, 404, 405, 409].contains(response.status)
-            if refused || ((500..<600).contains(response.status) && response.status != 507) {
-                // Apache answers 400 for MKCOL over an existing file, 409 for a missing parent;
-                // copyparty 500 over a file: what is there decides.
-                if try await itemIfExists(at: path) != nil {
+            if refused || (500..<600).contains(response.status) {
+                // What is there decides: Apache answers 400 for MKCOL over an existing file, 409
+                // for a missing parent; copyparty 500 over a file.
+                if let existing = try await itemIfExists(at: path) {
                     await response.body.discard()
-                    throw ProviderError(.alreadyExists, "\(path) already exists", httpStatus: response.status, request: request.summary)
+                    throw ProviderError(
+                        .alreadyExists, "\(path) already exists (a \(existing.kind == .folder ? "folder" : "file"))",
+                        httpStatus: response.status, request: request.summary)
                 }
                 if refused, try await itemIfExists(at: parent) == nil {
                     await response.body.discard()
                     throw ProviderError(.notFound, "the folder \(parent) does not exist", httpStatus: response.status, request: request.summary)
                 }
-            }
-            if (500..<600).contains(response.status), let existing = try await itemIfExists(at: path) {
-                // A 5xx over an existing name (copyparty answers 500 to MKCOL over a file): the
-                // name is taken, whatever the server's words.
-                await response.body.discard()
-                throw ProviderError(
-                    .alreadyExists, "\(path) already exists (a \(existing.kind == .folder ? "folder" : "file"))",
-                    httpStatus: response.status, request: request.summary)
             }
             throw await error(for: response, request: request, path: path) { status in
                 // RFC 4918 9.3.1: 405 means the resource already exists.
