@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServerKit
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -81,7 +82,7 @@ public final class HostileServer: Sendable {
     /// Binds 127.0.0.1 on a free port and plays `scenario` to every request.
     public static func start(scenario: HostileScenario, timeLimit: Duration = .seconds(240)) async throws -> HostileServer {
         let core = HostileServerCore(scenario: scenario, timeLimit: timeLimit)
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let channel = try await ServerBootstrap(group: LoopbackExecutor.shared.group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { child in
                 child.eventLoop.makeCompletedFuture {

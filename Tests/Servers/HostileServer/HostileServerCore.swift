@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServerKit
 import NIOConcurrencyHelpers
 import NIOCore
 
@@ -65,7 +66,9 @@ final class HostileServerCore: Sendable {
             }
             let response = scenario.route(request, context)
             let index = request.index
-            state.tasks[index] = Task {
+            // On the servers' own threads: a task on the tests' pool waited there behind the
+            // whole suite's work, and a loaded run saw answers 30 s late (LoopbackExecutor).
+            state.tasks[index] = Task(executorPreference: LoopbackExecutor.shared) {
                 await self.play(response, index: index, on: channel)
                 try? await channel.close()
                 self.finished(index)

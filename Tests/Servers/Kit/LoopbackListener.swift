@@ -32,8 +32,11 @@ public struct LoopbackListener: Sendable {
             responder: CallbackResponder<Context> { request, context in await respond(request, context) },
             configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
             onServerRunning: { channel in continuation.yield(.success(channel.localAddress?.port ?? port)) },
+            eventLoopGroupProvider: .shared(LoopbackExecutor.shared.group),
             logger: logger)
-        let task = Task<Void, Never> {
+        // The server and every task it starts for a connection run on the servers' own threads,
+        // never waiting in the queue of the tests' pool (see LoopbackExecutor).
+        let task = Task<Void, Never>(executorPreference: LoopbackExecutor.shared) {
             do {
                 try await app.run()
                 continuation.yield(.failure(StoppedBeforeBinding()))

@@ -18,6 +18,10 @@ extension PydioTestServer {
         /// `copy`/`move`/`delete` of more bytes than this answer `<consume_channel/>`
         /// only and are applied about 0.5 s later (8.x background tasks).
         public var backgroundTaskBytes = 10 << 20
+        /// Whether background tasks wait for ``PydioTestServer/runBackgroundTasks()`` instead of
+        /// running about 0.5 s later: a test that looks between the answer and the change holds
+        /// them, so a loaded machine cannot run the change before the test looks.
+        public var holdsBackgroundTasks = false
         /// The seed `get_seed` returns. `"-1"` (8.x) means clear-text passwords;
         /// any other value makes `login` expect `md5(md5(password) + seed)` (Pydio 5/6).
         public var seed = "-1"

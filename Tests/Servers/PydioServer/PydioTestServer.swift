@@ -64,6 +64,13 @@ public final class PydioTestServer: Sendable {
         core.withState { $0.requests }
     }
 
+    /// Runs the background tasks held so far (``Configuration/holdsBackgroundTasks``) and returns
+    /// how many ran.
+    @discardableResult
+    public func runBackgroundTasks() -> Int {
+        core.runHeldTasks()
+    }
+
     /// Forgets the recorded requests.
     public func resetRequests() {
         core.withState { $0.requests.removeAll() }

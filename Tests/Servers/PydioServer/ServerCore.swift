@@ -9,6 +9,8 @@ final class ServerCore: Sendable {
     /// Unix time the server started (the workspaces' `last_connection`).
     let started: Int64
     private let boundPort = NIOLockedValueBox(0)
+    /// Background tasks held until ``runHeldTasks()`` (``PydioTestServer/Configuration/holdsBackgroundTasks``).
+    private let heldTasks = NIOLockedValueBox<[@Sendable () -> Void]>([])
 
     init(configuration: PydioTestServer.Configuration) {
         self.configuration = configuration
@@ -21,6 +23,21 @@ final class ServerCore: Sendable {
             onCaptcha: { state.withLockedValue { $0.captcha.armEverywhere() } },
             word: { state.withLockedValue { $0.captcha.word } }
         )
+    }
+
+    /// Keeps `task` until ``runHeldTasks()``.
+    func hold(_ task: @escaping @Sendable () -> Void) {
+        heldTasks.withLockedValue { $0.append(task) }
+    }
+
+    /// Runs every held background task, in the order they were held; returns how many ran.
+    func runHeldTasks() -> Int {
+        let tasks = heldTasks.withLockedValue { held in
+            defer { held.removeAll() }
+            return held
+        }
+        for task in tasks { task() }
+        return tasks.count
     }
 
     var port: Int {

@@ -17,10 +17,7 @@ enum LiveServers {
     /// `rclonefold` is rclone serve with `--vfs-case-insensitive`: a server that folds case;
     /// `copyparty` is the Python file server with WebDAV writes on (`daw`); `chezdav` is phodav's
     /// server (no login: it speaks only HTTP Digest). Their quirks: `scripts/lib/servers.sh`.
-    /// copyparty is started but not in the list: it passes the suite (87 passed, 0 failed), but in
-    /// two of four full runs it left a PROPFIND unanswered for 30 s while every suite ran at once,
-    /// cause not yet found (issue 30, open).
-    static let names = ["apache", "sabre", "lighttpd", "nginx", "rclone", "rclonefold", "chezdav"]
+    static let names = ["apache", "sabre", "lighttpd", "nginx", "rclone", "rclonefold", "copyparty", "chezdav"]
 
     /// Every server `scripts/test` starts (the same list as ``names``).
     static let allNames = names

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServerKit
 
 extension ActionContext {
     /// `copy`, `move` (`dest` + selection, `targetBaseName`) and `delete`
@@ -11,7 +12,11 @@ extension ActionContext {
         let bytes = withWorkspace { tree, _ in items.reduce(0) { $0 + tree.totalBytes($1) } }
         guard bytes > core.configuration.backgroundTaskBytes else { return apply(action, items) }
         let deferred = self
-        Task {
+        if core.configuration.holdsBackgroundTasks {
+            core.hold { _ = deferred.apply(action, items) }
+            return Reply.tree("<consume_channel/>")
+        }
+        Task(executorPreference: LoopbackExecutor.shared) {
             try? await Task.sleep(nanoseconds: 500_000_000)
             _ = deferred.apply(action, items)
         }
