@@ -46,12 +46,12 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Sources/ProviderAPI/Contract",
+            path: "Sources/ProviderAPI",
             swiftSettings: strictSettings
         ),
         // `openat2` for ProviderKit's LocalFolder (a system call Swift cannot reach by itself), and
         // the Swift runtime's enqueue hook for HTTPProviderKit's EventLoopTasks (linked, not dlsym'd).
-        .target(name: "CProviderKitShims", path: "Sources/ProviderAPI/KitShims"),
+        .target(name: "CProviderKitShims", path: "Sources/CProviderKitShims"),
         .target(
             name: "ProviderKit",
             dependencies: [
@@ -60,7 +60,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            path: "Sources/ProviderAPI/Kit",
+            path: "Sources/ProviderKit",
             swiftSettings: strictSettings
         ),
         .target(
@@ -78,7 +78,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
-            path: "Sources/ProviderAPI/HTTP",
+            path: "Sources/HTTPProviderKit",
             swiftSettings: strictSettings
         ),
         .target(
@@ -90,7 +90,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
-            path: "Sources/ProviderAPI/Testing",
+            path: "Sources/ProviderTesting",
             swiftSettings: strictSettings
         ),
         .target(
@@ -130,7 +130,7 @@ let package = Package(
         .target(
             name: "LocalProvider",
             dependencies: ["ProviderAPI", "ProviderKit"],
-            path: "Sources/Providers/Local",
+            path: "Sources/LocalProvider",
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -178,7 +178,7 @@ let package = Package(
         .executableTarget(
             name: "strata-cache-torture",
             dependencies: ["SharedCache", "ProviderAPI", "WebDAVProvider"],
-            path: "Tests/CacheTorture",
+            path: "Tests/strata-cache-torture",
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -199,19 +199,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
-            path: "Conformance/Suite",
+            path: "Conformance/ProviderConformance",
             swiftSettings: strictSettings
         ),
         .target(
             name: "SharedCacheConformance",
             dependencies: ["ProviderConformance", "SharedCache", "ProviderAPI", "ProviderTesting"],
-            path: "Conformance/SharedCache",
+            path: "Conformance/SharedCacheConformance",
             swiftSettings: strictSettings
         ),
         .target(
             name: "ProviderConformanceTesting",
             dependencies: ["ProviderConformance"],
-            path: "Conformance/Testing",
+            path: "Conformance/ProviderConformanceTesting",
             swiftSettings: strictSettings
         ),
         .target(
@@ -253,7 +253,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Benchmarks/StrataBench",
+            path: "Benchmarks/strata-bench",
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -318,7 +318,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Tests/Servers/Kit",
+            path: "Tests/Servers/LoopbackServerKit",
             swiftSettings: strictSettings
         ),
         .target(
@@ -332,7 +332,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Tests/Servers/NuxeoServer",
+            path: "Tests/Servers/NuxeoTestServer",
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -342,7 +342,7 @@ let package = Package(
                 "NuxeoTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Tests/Servers/NuxeoServerMain",
+            path: "Tests/Servers/strata-nuxeo-server",
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -368,7 +368,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Tests/Servers/PydioServer",
+            path: "Tests/Servers/PydioTestServer",
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -378,7 +378,7 @@ let package = Package(
                 "PydioTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Tests/Servers/PydioServerMain",
+            path: "Tests/Servers/strata-pydio-server",
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -403,7 +403,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            path: "Tests/Servers/NextcloudServer",
+            path: "Tests/Servers/NextcloudTestServer",
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -412,7 +412,7 @@ let package = Package(
                 "NextcloudTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Tests/Servers/NextcloudServerMain",
+            path: "Tests/Servers/strata-nextcloud-server",
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -436,7 +436,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
-            path: "Tests/Servers/HostileServer",
+            path: "Tests/Servers/HostileTestServer",
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -452,13 +452,13 @@ let package = Package(
         .target(
             name: "StrataTestSupport",
             dependencies: ["ProviderAPI", "HTTPProviderKit", "ProviderTesting"],
-            path: "Tests/Support/Expectations",
+            path: "Tests/Support/StrataTestSupport",
             swiftSettings: strictSettings
         ),
         .target(
             name: "StrataProcessKit",
             dependencies: [.product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
-            path: "Tests/Support/StrataProcess",
+            path: "Tests/Support/StrataProcessKit",
             swiftSettings: strictSettings
         ),
         .target(
@@ -468,13 +468,13 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
-            path: "Fuzz/Targets",
+            path: "Fuzz/StrataFuzzTargets",
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "strata-fuzz",
             dependencies: ["StrataFuzzTargets"],
-            path: "Fuzz/Driver",
+            path: "Fuzz/strata-fuzz",
             swiftSettings: strictSettings
         ),
         .testTarget(
