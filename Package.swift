@@ -144,7 +144,7 @@ let package = Package(
         ),
         .target(
             name: "SharedCache",
-            dependencies: [ "ProviderKit",
+            dependencies: [ "ProviderKit", "TransferEngine",
                 "ProviderAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -157,7 +157,7 @@ let package = Package(
         .target(
             name: "TransferEngine",
             dependencies: [
-                "ProviderAPI", "ProviderKit", "SharedCache",
+                "ProviderAPI", "ProviderKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
@@ -184,7 +184,7 @@ let package = Package(
         .testTarget(
             name: "SharedCacheTests",
             dependencies: [ "ProviderKit", "NextcloudTestServer", "StrataProcessKit",
-                "SharedCache", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"),
+                "SharedCache", "TransferEngine", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/SharedCacheTests",
@@ -293,7 +293,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CachedProviderTests",
-            dependencies: [ "StrataTestSupport", "HTTPProviderKit", "ProviderTesting","SharedCache", "ProviderConformance", "ProviderAPI"],
+            dependencies: [ "StrataTestSupport", "HTTPProviderKit", "ProviderTesting","SharedCache", "TransferEngine", "ProviderConformance", "ProviderAPI"],
             path: "Tests/CachedProviderTests",
             swiftSettings: strictSettings
         ),

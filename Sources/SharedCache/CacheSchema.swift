@@ -137,9 +137,9 @@ enum CacheSchema {
                 ) WITHOUT ROWID;
                 """)
         }
-        // v4-transfer-jobs: the plans and progress of transfer jobs, and digests computed from source files (TransferJobStore).
+        // v4-transfer-jobs: the plans and progress of transfer jobs, and digests computed from source files (SQLiteTransferJobStore).
         migrator.registerMigration("v4-transfer-jobs") { db in
-            try TransferJobStore.createTables(db)
+            try SQLiteTransferJobStore.createTables(db)
         }
         // v5: the sessions of chunked uploads, so that a cut upload resumes (UploadCheckpoints).
         migrator.registerMigration("v5-upload-checkpoints") { db in try UploadCheckpointTable.create(db) }
@@ -147,10 +147,10 @@ enum CacheSchema {
         migrator.registerMigration("v6-sync-journal") { db in try JournalSchema.create(db) }
         // v7-job-folder-etags: each folder's etag on both sides after a transfer job's last finished
         // run, where both sides' folder etags are recursive, so an unchanged subtree is not listed again.
-        migrator.registerMigration("v7-job-folder-etags") { db in try TransferJobStore.createFolderTable(db) }
+        migrator.registerMigration("v7-job-folder-etags") { db in try SQLiteTransferJobStore.createFolderTable(db) }
         // v8-transfer-name-mappings: the names transfers mapped on their destinations (encoded, decoded,
-        // normalised), so that a transfer the other way maps them back (TransferJobStore.remember(names:…)).
-        migrator.registerMigration("v8-transfer-name-mappings") { db in try TransferJobStore.createNameTable(db) }
+        // normalised), so that a transfer the other way maps them back (SQLiteTransferJobStore.remember(names:…)).
+        migrator.registerMigration("v8-transfer-name-mappings") { db in try SQLiteTransferJobStore.createNameTable(db) }
         return migrator
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import ProviderAPI
-import SharedCache
 
 /// The files an interrupted run of a job finished, by their path below the roots (exact bytes:
 /// two spellings of one name in different Unicode forms are different files).

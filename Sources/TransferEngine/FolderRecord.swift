@@ -1,5 +1,4 @@
 import ProviderAPI
-import SharedCache
 
 /// What a job keeps of each folder's etags where both providers' folder etags are recursive
 /// (`Capabilities.Features.recursiveETags`: a folder's etag changes when anything below it
@@ -11,12 +10,12 @@ import SharedCache
 /// nothing below it, else read again once the run is over. A `check` records the folders it found
 /// the same. The record is used only by the same job (``TransferJobKey``) with the same settings
 /// (``settings``), and only where both sides declare recursive etags: one side's etag alone never
-/// shows a tree unchanged. A side that is a `CachedProvider` counts by its base's capabilities;
+/// shows a tree unchanged. A side in front of another (``FrontingProvider``, such as `CachedProvider`) counts by its base's capabilities;
 /// while it holds offline writes waiting in its journal (which its listings show and its server's
 /// etags do not), the record is neither used nor made.
 struct FolderRecord: Sendable {
     let key: TransferJobKey
-    let store: TransferJobStore
+    let store: any TransferJobStore
     /// The rule and options a record was made with; a record made with others is not used.
     let settings: String
     /// The two sides, as the job reaches them.
@@ -24,7 +23,7 @@ struct FolderRecord: Sendable {
 
     /// The record of the job of `key` in `store`, or `nil` when the two sides' folder etags do not
     /// both cover their contents.
-    init?(_ key: TransferJobKey, store: TransferJobStore, source: TransferEndpoint, destination: TransferEndpoint, rule: SameFileRule) {
+    init?(_ key: TransferJobKey, store: any TransferJobStore, source: TransferEndpoint, destination: TransferEndpoint, rule: SameFileRule) {
         guard source.provider.capabilities.features.contains(.recursiveETags),
             destination.provider.capabilities.features.contains(.recursiveETags)
         else { return nil }
@@ -44,11 +43,11 @@ struct FolderRecord: Sendable {
         return (try? await store.folderVersions(of: key, settings: settings)) ?? [:]
     }
 
-    /// Whether either side is a `CachedProvider` whose journal holds offline writes not yet sent
-    /// (a journal that cannot be read counts as holding some).
+    /// Whether either side stands in front of another provider (``FrontingProvider``, such as an
+    /// offline cache) and holds writes not yet sent to it (one that cannot tell counts as holding some).
     private func hasWaitingWrites() async -> Bool {
-        for case let cached as CachedProvider in sides {
-            guard let waiting = try? await cached.store.journal(for: cached.account).count(), waiting == 0 else { return true }
+        for case let front as any FrontingProvider in sides where await front.holdsUnsentWrites() {
+            return true
         }
         return false
     }

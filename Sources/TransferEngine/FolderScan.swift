@@ -1,5 +1,4 @@
 import ProviderAPI
-import SharedCache
 
 /// The folders a plan listed, with the etags each side gave them, and the folders it left unlisted
 /// because the job's record (``FolderVersion``) showed them unchanged on both sides: what the job

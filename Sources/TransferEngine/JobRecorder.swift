@@ -1,7 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
 import ProviderAPI
-import SharedCache
 
 /// Writes a running job's progress to the job store without making the transfers wait for it:
 /// the records of the actions that end while a write is under way are written together in the
@@ -18,7 +17,7 @@ import SharedCache
 /// again); the job goes on. ``flush()`` returns once everything submitted is written.
 final class JobRecorder: Sendable {
     private struct State {
-        var pending: [TransferJobStore.Action] = []
+        var pending: [TransferJobAction] = []
         var committed: [@Sendable () -> Void] = []
         var writing = false
         var idle: [CheckedContinuation<Void, Never>] = []
@@ -31,11 +30,11 @@ final class JobRecorder: Sendable {
         var records = 0
     }
 
-    private let store: TransferJobStore
+    private let store: any TransferJobStore
     private let job: Int64
     private let state = NIOLockedValueBox(State())
 
-    init(store: TransferJobStore, job: Int64) {
+    init(store: any TransferJobStore, job: Int64) {
         self.store = store
         self.job = job
     }
@@ -47,11 +46,11 @@ final class JobRecorder: Sendable {
 
     /// Records `action` in the next write, and calls `then` once it is committed (or its write
     /// failed); returns at once.
-    func submit(_ action: TransferJobStore.Action, then: @escaping @Sendable () -> Void) {
+    func submit(_ action: TransferJobAction, then: @escaping @Sendable () -> Void) {
         submit(action, urgent: false, then: then)
     }
 
-    private func submit(_ action: TransferJobStore.Action, urgent: Bool, then: @escaping @Sendable () -> Void) {
+    private func submit(_ action: TransferJobAction, urgent: Bool, then: @escaping @Sendable () -> Void) {
         enqueue { state in
             state.pending.append(action)
             state.committed.append(then)
@@ -63,7 +62,7 @@ final class JobRecorder: Sendable {
     /// transfers start while the plan is written. A file finished before that write stays done (a
     /// record never goes back from done to planned, ``TransferJobStore/record(_:_:)``), and a plan
     /// that is never written only loses what it would have shown: resuming reads the done records.
-    func submitPlan(_ actions: [TransferJobStore.Action]) {
+    func submitPlan(_ actions: [TransferJobAction]) {
         guard !actions.isEmpty else { return }
         enqueue { $0.pending += actions }
     }
@@ -83,7 +82,7 @@ final class JobRecorder: Sendable {
 
     /// Records `action`, and returns once it is committed (or its write failed), without waiting
     /// to gather other records.
-    func record(_ action: TransferJobStore.Action) async {
+    func record(_ action: TransferJobAction) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             submit(action, urgent: true) { continuation.resume() }
         }
@@ -178,9 +177,9 @@ final class JobRecorder: Sendable {
     }
 }
 
-extension TransferJobStore.Action {
+extension TransferJobAction {
     /// The record of `action` in `state`; for a file done, with what was read and what was written.
-    init(_ action: TransferAction, state: TransferJobStore.ActionState, uploaded: Item? = nil) {
+    init(_ action: TransferAction, state: TransferJobAction.State, uploaded: Item? = nil) {
         var finished: FinishedFile?
         if action.kind == .copyFile, state == .done {
             finished = FinishedFile(

@@ -1,6 +1,5 @@
 import Foundation
 import ProviderAPI
-import SharedCache
 
 /// Finds out with marker files whether a copy's or a sync's two targets are one tree, where
 /// their locations cannot tell (``TreeOverlap``).
@@ -16,7 +15,7 @@ import SharedCache
 ///    deleted. A source that cannot be written (read-only) makes the probe fail: the caller
 ///    refuses the job, since the overlap cannot be ruled out.
 ///
-/// Lookups go past an offline cache (`CachedProvider`) to the server.
+/// Lookups go past a provider in front of another (``FrontingProvider``, such as an offline cache) to the server.
 struct OverlapProbe: Sendable {
     let source: TransferEndpoint
     let destination: TransferEndpoint
@@ -145,6 +144,6 @@ struct OverlapProbe: Sendable {
     }
 
     private static func uncached(_ provider: any StorageProvider) -> any StorageProvider {
-        (provider as? CachedProvider)?.base ?? provider
+        (provider as? any FrontingProvider)?.base ?? provider
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import ProviderAPI
-import SharedCache
 
 /// Copies, syncs and checks files and trees between any two providers: the `TransferEngine` module's entry point.
 ///
@@ -106,7 +105,7 @@ public struct TransferManager: Sendable {
         /// lists only the folders whose etag changed on either side since: an unchanged tree costs
         /// one request per side, a change deep down one listing per folder on its way. A run
         /// started fresh (``startFresh``) or comparing by another ``SameFileRule`` lists every folder.
-        public var jobStore: TransferJobStore?
+        public var jobStore: (any TransferJobStore)?
         /// How deep and how large the trees a job walks may be (``TreeLimits``): past a limit the
         /// job stops while planning, before changing anything.
         public var treeLimits = TreeLimits.standard
@@ -124,7 +123,7 @@ public struct TransferManager: Sendable {
         public init(
             transfers: Int = 4, fileRetry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(500)),
             dryRun: Bool = false, maxDelete: Int? = nil, pageSize: Int? = 1000, pipeCapacity: Int = 4 << 20,
-            computeSourceDigests: Bool = true, jobStore: TransferJobStore? = nil, startFresh: Bool = false,
+            computeSourceDigests: Bool = true, jobStore: (any TransferJobStore)? = nil, startFresh: Bool = false,
             maxDeletePercent: Double? = 50, backupDirectory: ItemPath? = nil
         ) {
             self.maxDeletePercent = maxDeletePercent
@@ -348,7 +347,7 @@ public struct TransferManager: Sendable {
 
     /// Keeps the names a run mapped, for a transfer the other way (a failure to keep them leaves
     /// that one with the rules alone).
-    private func remember(_ mappings: [NameMapping], _ source: TransferEndpoint, _ destination: TransferEndpoint, in store: TransferJobStore) async {
+    private func remember(_ mappings: [NameMapping], _ source: TransferEndpoint, _ destination: TransferEndpoint, in store: any TransferJobStore) async {
         let records = mappings.compactMap { mapping in
             mapping.destinationPath.map { RecordedName(destinationPath: $0, sourceName: mapping.sourceName) }
         }
@@ -366,7 +365,7 @@ public struct TransferManager: Sendable {
 
     /// The folder etags the job of `key` keeps, where both sides' folder etags are recursive.
     private func folderRecord(
-        _ key: TransferJobKey, _ store: TransferJobStore, _ source: TransferEndpoint, _ destination: TransferEndpoint
+        _ key: TransferJobKey, _ store: any TransferJobStore, _ source: TransferEndpoint, _ destination: TransferEndpoint
     ) -> FolderRecord? {
         let rule = SameFileRule.choose(
             source: source.provider.capabilities, destination: destination.provider.capabilities,

@@ -1,7 +1,6 @@
 import Foundation
 import ProviderAPI
 import ProviderKit
-import SharedCache
 
 /// Walks the source tree breadth first, lists the matching folder of the destination beside
 /// each folder of the source (never below a folder the destination lacks), and plans what to do.
@@ -17,7 +16,7 @@ struct TransferPlanner: Sendable {
     /// The files an interrupted run of the job finished: not planned again while still valid.
     let finished: FinishedFiles
     /// Where digests computed from source files are kept, and looked up before reading a file.
-    let digests: TransferJobStore?
+    let digests: (any TransferJobStore)?
     /// The folders the job's last finished run found the same on both sides, with their etags then:
     /// a folder whose etags are still those on both sides is not listed. `nil`: every folder is listed.
     let known: [ItemPath: FolderVersion]?
@@ -31,7 +30,7 @@ struct TransferPlanner: Sendable {
 
     init(
         mode: TransferMode, source: TransferEndpoint, destination: TransferEndpoint, pageSize: Int?, listings: Int,
-        computeSourceDigests: Bool, finished: FinishedFiles = FinishedFiles(), digests: TransferJobStore? = nil,
+        computeSourceDigests: Bool, finished: FinishedFiles = FinishedFiles(), digests: (any TransferJobStore)? = nil,
         known: [ItemPath: FolderVersion]? = nil, comparison: SameFileRule.Comparison = .listings,
         recalled: [ItemPath: String] = [:]
     ) {

@@ -1,6 +1,5 @@
 import Foundation
 import ProviderAPI
-import SharedCache
 
 /// Refuses a copy or a sync whose two targets are one tree, or one inside the other, whatever
 /// their spelling: before anything is written or deleted.

@@ -3,6 +3,7 @@ import ProviderAPI
 import ProviderConformance
 import ProviderTesting
 import SharedCache
+import TransferEngine
 import Testing
 
 @Suite("CacheStore.clear: resumability forgotten, the sync journal kept")
@@ -12,7 +13,7 @@ struct CacheClearTests {
 
     /// A job from `account` to `other`, a digest and an upload checkpoint of `account`.
     private func seedResumability(_ store: CacheStore, _ account: ProviderAccount, to other: ProviderAccount) async throws -> TransferJobKey {
-        let jobs = TransferJobStore(cache: store)
+        let jobs = SQLiteTransferJobStore(cache: store)
         let key = TransferJobKey(mode: "copy", sourceAccount: account, sourcePath: "/src", destinationAccount: other, destinationPath: "/dst")
         let job = try await jobs.begin(key)
         try await jobs.recordPlan(job.id, actions: [.init(relativePath: "/a.txt", kind: "copyFile")])
@@ -34,8 +35,8 @@ struct CacheClearTests {
 
         let kept = try await store.clear()
         #expect(kept == 1)
-        #expect(try await TransferJobStore(cache: store).unfinished(key) == nil)
-        #expect(try await TransferJobStore(cache: store).digest(of: "/src/a.txt", account: alice, algorithm: .sha1, version: FileFingerprint(size: 4, etag: "\"e1\"")) == nil)
+        #expect(try await SQLiteTransferJobStore(cache: store).unfinished(key) == nil)
+        #expect(try await SQLiteTransferJobStore(cache: store).digest(of: "/src/a.txt", account: alice, algorithm: .sha1, version: FileFingerprint(size: 4, etag: "\"e1\"")) == nil)
         #expect(try await store.uploadCheckpoints().isEmpty)
         #expect(try await cached.journal.entries().map(\.id) == [entry.id])
         let file = try #require(try await cached.journal.contentFile(of: entry.id))
@@ -58,11 +59,11 @@ struct CacheClearTests {
 
         let kept = try await store.clear(account: bob)
         #expect(kept == 0, "bob has no journal entry")
-        #expect(try await TransferJobStore(cache: store).unfinished(alicesJob) == nil, "alice's job went to bob")
-        #expect(try await TransferJobStore(cache: store).unfinished(bobsJob) == nil)
+        #expect(try await SQLiteTransferJobStore(cache: store).unfinished(alicesJob) == nil, "alice's job went to bob")
+        #expect(try await SQLiteTransferJobStore(cache: store).unfinished(bobsJob) == nil)
         let version = FileFingerprint(size: 4, etag: "\"e1\"")
-        #expect(try await TransferJobStore(cache: store).digest(of: "/src/a.txt", account: alice, algorithm: .sha1, version: version) == "abc")
-        #expect(try await TransferJobStore(cache: store).digest(of: "/src/a.txt", account: bob, algorithm: .sha1, version: version) == nil)
+        #expect(try await SQLiteTransferJobStore(cache: store).digest(of: "/src/a.txt", account: alice, algorithm: .sha1, version: version) == "abc")
+        #expect(try await SQLiteTransferJobStore(cache: store).digest(of: "/src/a.txt", account: bob, algorithm: .sha1, version: version) == nil)
         #expect(try await store.uploadCheckpoints().map(\.account) == [alice.description])
 
         #expect(try await store.clear(account: provider.account) == 1)

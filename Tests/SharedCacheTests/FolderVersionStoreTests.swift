@@ -1,6 +1,7 @@
 import Foundation
 import ProviderAPI
 import SharedCache
+import TransferEngine
 import Testing
 
 @Suite("folder etags kept for a transfer job (migration v7-job-folder-etags)")
@@ -12,7 +13,7 @@ struct FolderVersionStoreTests {
     func keptReplacedCleared() async throws {
         let directory = try CacheDirectory()
         defer { directory.remove() }
-        let jobs = TransferJobStore(cache: try CacheStore(directory: directory.url))
+        let jobs = SQLiteTransferJobStore(cache: try CacheStore(directory: directory.url))
         let root = FolderVersion(relativePath: .root, sourceETag: "\"s1\"", destinationETag: "W/\"d1\"", files: 3)
         let deep = FolderVersion(relativePath: "/a/b", sourceETag: "s2", destinationETag: "d2", files: 1)
         try await jobs.replaceFolderVersions(of: Self.key, settings: "rule=size", with: [root, deep])
@@ -24,7 +25,7 @@ struct FolderVersionStoreTests {
         #expect(try await jobs.folderVersions(of: other, settings: "rule=size").isEmpty)
 
         try await jobs.replaceFolderVersions(of: Self.key, settings: "rule=size", with: [deep])
-        let reopened = TransferJobStore(cache: try CacheStore(directory: directory.url))
+        let reopened = SQLiteTransferJobStore(cache: try CacheStore(directory: directory.url))
         #expect(try await reopened.folderVersions(of: Self.key, settings: "rule=size") == ["/a/b": deep])
 
         try await CacheStore(directory: directory.url).clear(account: Fixtures.nuxeo)

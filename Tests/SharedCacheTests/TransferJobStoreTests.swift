@@ -1,6 +1,7 @@
 import Foundation
 import ProviderAPI
 import SharedCache
+import TransferEngine
 import Testing
 
 @Suite("transfer jobs and computed digests in the cache database")
@@ -9,8 +10,8 @@ struct TransferJobStoreTests {
         mode: "sync", sourceAccount: Fixtures.alice, sourcePath: "/from", destinationAccount: Fixtures.nuxeo, destinationPath: "/to")
     private static let modified = Date(timeIntervalSince1970: 1_700_000_000.123456)
 
-    private static func done(_ path: ItemPath, size: Int64 = 3) -> TransferJobStore.Action {
-        TransferJobStore.Action(
+    private static func done(_ path: ItemPath, size: Int64 = 3) -> TransferJobAction {
+        TransferJobAction(
             relativePath: path, kind: "copyFile", state: .done,
             finished: FinishedFile(
                 relativePath: path, source: FileFingerprint(size: size, modified: modified, etag: "\"e\""),
@@ -21,7 +22,7 @@ struct TransferJobStoreTests {
     func resumeAndReplace() async throws {
         let directory = try CacheDirectory()
         defer { directory.remove() }
-        let jobs = TransferJobStore(cache: try CacheStore(directory: directory.url))
+        let jobs = SQLiteTransferJobStore(cache: try CacheStore(directory: directory.url))
 
         let first = try await jobs.begin(Self.key)
         #expect(!first.resumed)
@@ -69,11 +70,11 @@ struct TransferJobStoreTests {
         let directory = try CacheDirectory()
         defer { directory.remove() }
         do {
-            let jobs = TransferJobStore(cache: try CacheStore(directory: directory.url))
+            let jobs = SQLiteTransferJobStore(cache: try CacheStore(directory: directory.url))
             let job = try await jobs.begin(Self.key)
             try await jobs.record(job.id, [Self.done("/naïve.txt"), Self.done("/nai\u{0308}ve.txt", size: 4)])
         }
-        let jobs = TransferJobStore(cache: try CacheStore(directory: directory.url))
+        let jobs = SQLiteTransferJobStore(cache: try CacheStore(directory: directory.url))
         let job = try await jobs.begin(Self.key)
         #expect(job.resumed)
         // Two spellings of one name are two files.
@@ -84,7 +85,7 @@ struct TransferJobStoreTests {
     func digests() async throws {
         let directory = try CacheDirectory()
         defer { directory.remove() }
-        let jobs = TransferJobStore(cache: try CacheStore(directory: directory.url))
+        let jobs = SQLiteTransferJobStore(cache: try CacheStore(directory: directory.url))
         let version = FileFingerprint(size: 10, modified: Self.modified, etag: nil)
         try await jobs.remember(
             digests: [ComputedDigest(path: "/x.bin", algorithm: .sha256, digest: "abc", version: version)], account: Fixtures.alice)

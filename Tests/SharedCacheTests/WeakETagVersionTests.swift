@@ -1,6 +1,7 @@
 import Foundation
 import ProviderAPI
 import Testing
+import TransferEngine
 
 @testable import SharedCache
 
@@ -27,7 +28,7 @@ struct WeakETagVersionTests {
     func memoizedDigest() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("weak-etag-\(UInt64.random(in: 0...UInt64.max))")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = TransferJobStore(cache: try CacheStore(directory: folder))
+        let store = SQLiteTransferJobStore(cache: try CacheStore(directory: folder))
         let account = ProviderAccount(kind: "webdav", server: "http://127.0.0.1:1/dav", user: "ann")
         let path = try ItemPath("/a.txt")
         try await store.remember(

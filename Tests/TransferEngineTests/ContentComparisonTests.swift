@@ -140,9 +140,9 @@ struct ContentComparisonTests {
     /// A job store in a fresh cache folder, removed with the value.
     final class Jobs: Sendable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-jobs-\(UUID().uuidString)", isDirectory: true)
-        let store: TransferJobStore
+        let store: SQLiteTransferJobStore
 
-        init() throws { store = TransferJobStore(cache: try CacheStore(directory: folder)) }
+        init() throws { store = SQLiteTransferJobStore(cache: try CacheStore(directory: folder)) }
 
         deinit { try? FileManager.default.removeItem(at: folder) }
     }

@@ -126,7 +126,7 @@ struct NameMappingRoundTripTests {
     func recordedNormalisation() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-names-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = TransferJobStore(cache: try CacheStore(directory: directory))
+        let store = SQLiteTransferJobStore(cache: try CacheStore(directory: directory))
         var options = TransferManager.Options.testing()
         options.jobStore = store
         let manager = TransferManager(options: options)

@@ -13,11 +13,11 @@ struct TransferJobTests {
     /// A job store in a fresh cache folder, removed with the value.
     final class Jobs: Sendable {
         let folder: URL
-        let store: TransferJobStore
+        let store: SQLiteTransferJobStore
 
         init() throws {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-jobs-\(UUID().uuidString)", isDirectory: true)
-            store = TransferJobStore(cache: try CacheStore(directory: folder))
+            store = SQLiteTransferJobStore(cache: try CacheStore(directory: folder))
         }
 
         deinit { try? FileManager.default.removeItem(at: folder) }

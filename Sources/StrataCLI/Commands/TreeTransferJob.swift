@@ -15,8 +15,8 @@ enum TreeTransferJob {
 
     /// The job store of the cache folder (`--cache`, else the default one): jobs' plans and progress,
     /// and the digests computed from source files.
-    static func jobStore(_ global: GlobalOptions) throws -> TransferJobStore {
-        TransferJobStore(cache: try CommandCache.store(at: try global.cacheDirectory()))
+    static func jobStore(_ global: GlobalOptions) throws -> SQLiteTransferJobStore {
+        SQLiteTransferJobStore(cache: try CommandCache.store(at: try global.cacheDirectory()))
     }
 
     /// Runs a copy or a sync with `options`, printing each action and a summary (or the report with

@@ -1,23 +1,9 @@
 import Foundation
 import GRDB
 import ProviderAPI
+import TransferEngine
 
-/// A name a transfer gave an item on its destination that differs from the source's name (mapped:
-/// encoded, decoded or normalised), kept so that a transfer the other way maps it back.
-public struct RecordedName: Sendable, Hashable {
-    /// The item below the destination's root, with the destination's names as it stores them.
-    public var destinationPath: ItemPath
-    /// The item's name on the source.
-    public var sourceName: String
-
-    /// Creates a record.
-    public init(destinationPath: ItemPath, sourceName: String) {
-        self.destinationPath = destinationPath
-        self.sourceName = sourceName
-    }
-}
-
-extension TransferJobStore {
+extension SQLiteTransferJobStore {
     /// Keeps the names of `mappings`, given by a transfer from `sourcePath` of `sourceAccount` to
     /// `destinationPath` of `destinationAccount`: each replaces the record of the same destination
     /// item. Paths and names are compared as bytes.

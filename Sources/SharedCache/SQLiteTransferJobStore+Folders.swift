@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 import ProviderAPI
+import TransferEngine
 
-extension TransferJobStore {
-    /// The folders the last finished run of the job of `key` recorded (``FolderVersion``), by
+extension SQLiteTransferJobStore {
+    /// The folders the last finished run of the job of `key` recorded (`FolderVersion`), by
     /// relative path; empty when there is none, or it ran with other `settings` (the rule, the
     /// filters: whatever would make the same trees compare otherwise).
     public func folderVersions(of key: TransferJobKey, settings: String) async throws -> [ItemPath: FolderVersion] {

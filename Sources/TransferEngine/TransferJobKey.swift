@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ProviderAPI
 
 /// What identifies a transfer job: its mode and its two ends (account and path each).
@@ -22,11 +21,5 @@ public struct TransferJobKey: Sendable, Hashable {
         self.sourcePath = sourcePath
         self.destinationAccount = destinationAccount
         self.destinationPath = destinationPath
-    }
-
-    static let whereClause = "mode = ? AND sourceAccount = ? AND sourcePath = ? AND destinationAccount = ? AND destinationPath = ?"
-
-    var arguments: StatementArguments {
-        [mode, sourceAccount.storageKey, sourcePath.storageKey, destinationAccount.storageKey, destinationPath.storageKey]
     }
 }

@@ -1,62 +1,24 @@
 import Foundation
 import GRDB
 import ProviderAPI
+import TransferEngine
 
-/// The plans and progress of transfer jobs (copy and sync between two providers), and the
-/// digests computed from source files, kept in the cache database so that a job killed half-way
+/// The transfer engine's `TransferJobStore` on SQLite: the plans and progress of transfer jobs
+/// (copy and sync between two providers), and the digests computed from source files, kept in the
+/// cache database so that a job killed half-way
 /// continues without sending its finished files again, and a digest is computed once per version
 /// of a file.
 ///
-/// A job is identified by its ``TransferJobKey`` (mode, source and destination). Its actions are
-/// kept with their state (``ActionState``); each file the destination confirmed is kept with the
+/// A job is identified by its `TransferJobKey` (mode, source and destination). Its actions are
+/// kept with their state (`TransferJobAction/State`); each file the destination confirmed is kept with the
 /// ``FileFingerprint`` of the source it was read from and of the destination it became
-/// (``FinishedFile``). A job that ran to the end is marked complete; the next job for the same key
+/// (`FinishedFile`). A job that ran to the end is marked complete; the next job for the same key
 /// replaces it, while an unfinished one is resumed (``begin(_:fresh:)``).
 ///
 /// Every write is one short transaction; a file's record is written only after the destination
 /// took it, so a crash may lose the record of the files finished since the last write, never
 /// record a file that was not sent.
-public final class TransferJobStore: Sendable {
-    /// The state of a job's action.
-    public enum ActionState: String, Sendable, Hashable {
-        /// Planned, not done yet (or interrupted).
-        case planned
-        /// Done: for a file, the destination confirmed the upload.
-        case done
-        /// Tried, and failed.
-        case failed
-    }
-
-    /// One action of a job's plan, as recorded.
-    public struct Action: Sendable, Hashable {
-        /// The item below the job's two roots.
-        public var relativePath: ItemPath
-        /// What the action does (the transfer engine's action kind: `copyFile`, `createFolder`, `delete`).
-        public var kind: String
-        /// How far it got.
-        public var state: ActionState
-        /// For a finished file: what was read and what was written.
-        public var finished: FinishedFile?
-
-        /// Creates an action record.
-        public init(relativePath: ItemPath, kind: String, state: ActionState = .planned, finished: FinishedFile? = nil) {
-            self.relativePath = relativePath
-            self.kind = kind
-            self.state = state
-            self.finished = finished
-        }
-    }
-
-    /// A job as ``begin(_:fresh:)`` opened it.
-    public struct Job: Sendable {
-        /// The job's row.
-        public var id: Int64
-        /// Whether an unfinished job of the same key was taken up again (else it is a new job).
-        public var resumed: Bool
-        /// The files an earlier, interrupted run of the job finished.
-        public var finished: [FinishedFile]
-    }
-
+public final class SQLiteTransferJobStore: TransferJobStore {
     let pool: DatabasePool
     let cache: CacheStore
 
@@ -68,7 +30,7 @@ public final class TransferJobStore: Sendable {
 
     /// Opens the job of `key`: the unfinished job of that key, resumed with the files it finished,
     /// or (none unfinished, or `fresh`) a new job replacing any earlier one.
-    public func begin(_ key: TransferJobKey, fresh: Bool = false) async throws -> Job {
+    public func begin(_ key: TransferJobKey, fresh: Bool = false) async throws -> TransferJob {
         let now = Date().timeIntervalSince1970
         return try await cache.write { db in
             if let row = try Row.fetchOne(
@@ -78,7 +40,7 @@ public final class TransferJobStore: Sendable {
                 let complete: Bool = row["complete"]
                 if !complete, !fresh {
                     try db.execute(sql: "UPDATE transfer_job SET updatedAt = ? WHERE id = ?", arguments: [now, id])
-                    return Job(id: id, resumed: true, finished: try Self.finishedFiles(db, job: id))
+                    return TransferJob(id: id, resumed: true, finished: try Self.finishedFiles(db, job: id))
                 }
                 try db.execute(sql: "DELETE FROM transfer_job_action WHERE job = ?", arguments: [id])
                 try db.execute(sql: "DELETE FROM transfer_job WHERE id = ?", arguments: [id])
@@ -89,7 +51,7 @@ public final class TransferJobStore: Sendable {
                     VALUES (?, ?, ?, ?, ?, 0, ?, ?)
                     """,
                 arguments: key.arguments + [now, now])
-            return Job(id: db.lastInsertedRowID, resumed: false, finished: [])
+            return TransferJob(id: db.lastInsertedRowID, resumed: false, finished: [])
         }
     }
 
@@ -106,12 +68,12 @@ public final class TransferJobStore: Sendable {
     }
 
     /// Records the actions of the job's plan as planned, leaving the actions it already finished as they are.
-    public func recordPlan(_ job: Int64, actions: [Action]) async throws {
+    public func recordPlan(_ job: Int64, actions: [TransferJobAction]) async throws {
         try await record(job, actions)
     }
 
     /// Records the states of `actions` (each replacing the record of the same path and kind), in one transaction.
-    public func record(_ job: Int64, _ actions: [Action]) async throws {
+    public func record(_ job: Int64, _ actions: [TransferJobAction]) async throws {
         guard !actions.isEmpty else { return }
         let now = Date().timeIntervalSince1970
         try await cache.write { db in
@@ -145,14 +107,14 @@ public final class TransferJobStore: Sendable {
     }
 
     /// The actions recorded for the job, in no particular order.
-    public func actions(of job: Int64) async throws -> [Action] {
+    public func actions(of job: Int64) async throws -> [TransferJobAction] {
         try await cache.read { db in
             try Row.fetchAll(
                 db, sql: "SELECT * FROM transfer_job_action WHERE job = ?", arguments: [job]
             ).compactMap { row in
                 guard let path = try? ItemPath(row["path"] as String) else { return nil }
-                let state = ActionState(rawValue: row["state"]) ?? .planned
-                return Action(relativePath: path, kind: row["kind"], state: state, finished: state == .done ? Self.finished(row, path) : nil)
+                let state = TransferJobAction.State(rawValue: row["state"]) ?? .planned
+                return TransferJobAction(relativePath: path, kind: row["kind"], state: state, finished: state == .done ? Self.finished(row, path) : nil)
             }
         }
     }
