@@ -95,7 +95,7 @@ let package = Package(
         ),
         .target(
             name: "WebDAVProvider",
-            dependencies: [ "ProviderKit", "HTTPProviderKit",
+            dependencies: [ .product(name: "Crypto", package: "swift-crypto"), "ProviderKit", "HTTPProviderKit",
                 "ProviderAPI",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -258,7 +258,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ProviderAPITests",
-            dependencies: [ "StrataTestSupport", "ProviderKit", "HTTPProviderKit", "ProviderTesting",
+            dependencies: [ .product(name: "Logging", package: "swift-log"), "StrataTestSupport", "ProviderKit", "HTTPProviderKit", "ProviderTesting",
                 "ProviderAPI", "ProviderConformance", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -284,7 +284,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PydioProviderTests",
-            dependencies: [ "StrataTestSupport", "ProviderKit", "HTTPProviderKit", "ProviderTesting",
+            dependencies: [ .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "StrataTestSupport", "ProviderKit", "HTTPProviderKit", "ProviderTesting",
                 "PydioProvider", "PydioTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting", "SharedCacheConformance", "strata", "StrataProcessKit",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -293,13 +293,13 @@ let package = Package(
         ),
         .testTarget(
             name: "CachedProviderTests",
-            dependencies: [ "StrataTestSupport", "HTTPProviderKit", "ProviderTesting","SharedCache", "TransferEngine", "ProviderConformance", "ProviderAPI"],
+            dependencies: [ .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "StrataTestSupport", "HTTPProviderKit", "ProviderTesting","SharedCache", "TransferEngine", "ProviderConformance", "ProviderAPI"],
             path: "Tests/CachedProviderTests",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "StrataCLITests",
-            dependencies: [ "StrataTestSupport", "HTTPProviderKit", "strata", "StrataCLI", "ProviderAPI", "StrataProcessKit"],
+            dependencies: [ "SharedCache", "TransferEngine", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "StrataTestSupport", "HTTPProviderKit", "strata", "StrataCLI", "ProviderAPI", "StrataProcessKit"],
             path: "Tests/StrataCLITests",
             swiftSettings: strictSettings
         ),

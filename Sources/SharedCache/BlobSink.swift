@@ -38,12 +38,12 @@ public final class BlobSink: DownloadSink, Sendable {
     }
 
     public func write(_ buffer: ByteBuffer) async throws {
-        guard let writer = state.withLockedValue { $0 }.writer else { throw ProviderError(.invalidArgument, "write before begin") }
+        guard let writer = state.withLockedValue({ $0 }).writer else { throw ProviderError(.invalidArgument, "write before begin") }
         try writer.write(buffer)
     }
 
     public func finish() async throws {
-        guard let writer = state.withLockedValue { $0 }.writer else { throw ProviderError(.invalidArgument, "finish before begin") }
+        guard let writer = state.withLockedValue({ $0 }).writer else { throw ProviderError(.invalidArgument, "finish before begin") }
         do {
             let key = try await writer.finish()
             state.withLockedValue { $0 = (nil, key) }

@@ -93,7 +93,8 @@ enum MetadataCases {
         let inner = try await context.makeFolder("inner", in: outer.path)
         let file = try await context.upload(text: "first", as: "deep.txt", in: inner.path)
         func etag(_ path: ItemPath) async throws -> String {
-            guard let etag = try await context.provider.item(at: path).etag else { throw ConformanceFailure("\(path) has no etag") }
+            let item = try await context.provider.item(at: path)
+            guard let etag = item.etag else { throw ConformanceFailure("\(path) has no etag") }
             return etag
         }
         let before = (try await etag(outer.path), try await etag(context.folder))
@@ -200,7 +201,8 @@ enum MetadataCases {
         let other = try await context.upload(text: "another file", as: "b.txt")
         let folder = try await context.makeFolder("sub")
         func id(_ path: ItemPath) async throws -> String {
-            let id = try await context.provider.item(at: path).id
+            let item = try await context.provider.item(at: path)
+            let id = item.id
             try context.expect(!id.isEmpty, "item(at: \(path)) has an empty id")
             return id
         }
@@ -243,7 +245,8 @@ enum MetadataCases {
             """
     ) { context in
         func permissions(_ path: ItemPath) async throws -> ItemPermissions {
-            guard let permissions = try await context.provider.item(at: path).permissions else {
+            let item = try await context.provider.item(at: path)
+            guard let permissions = item.permissions else {
                 throw ConformanceFailure("item(at: \(path)) carries no permissions although the provider declares .permissions")
             }
             return permissions

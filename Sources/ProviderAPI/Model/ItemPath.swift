@@ -191,7 +191,7 @@ public struct ItemPath: Hashable, Sendable, Comparable, CustomStringConvertible,
     /// `"/a/b"`; `"/"` for the root.
     public var description: String {
         // Built in one string of the final length (every item's default id is its path).
-        guard let last else { return "/" }
+        guard last != nil else { return "/" }
         let segments = self.segments
         var text = ""
         text.reserveCapacity(segments.reduce(segments.count) { $0 + $1.utf8.count })

@@ -1,5 +1,4 @@
 import Foundation
-import ProviderAPI
 
 /// Checks the pages of one listing or search as they come, and stops a loop that a broken or
 /// hostile server would make endless.
