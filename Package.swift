@@ -348,7 +348,7 @@ let package = Package(
         .testTarget(
             name: "NuxeoTestServerTests",
             dependencies: [
-                "NuxeoTestServer",
+                "NuxeoTestServer", "StrataTestSupport",
                 "ProviderAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -384,7 +384,7 @@ let package = Package(
         .testTarget(
             name: "PydioTestServerTests",
             dependencies: [
-                "PydioTestServer",
+                "PydioTestServer", "StrataTestSupport",
                 "ProviderAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -417,7 +417,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NextcloudTestServerTests",
-            dependencies: [ "HTTPProviderKit",
+            dependencies: [ "HTTPProviderKit", "StrataTestSupport",
                 "NextcloudTestServer",
                 "ProviderAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -479,7 +479,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FuzzRegressionTests",
-            dependencies: [ "HTTPProviderKit","StrataFuzzTargets", "ProviderAPI"],
+            dependencies: [ "HTTPProviderKit","StrataFuzzTargets", "ProviderAPI", "StrataTestSupport"],
             path: "Tests/FuzzRegressionTests",
             swiftSettings: strictSettings
         ),
