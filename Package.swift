@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // ServiceGroup, to stop the loopback test servers gracefully (Hummingbird's own dependency).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         // `swift package generate-documentation` (scripts/docs); a plugin, linked into no product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
@@ -317,6 +319,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/Servers/LoopbackServerKit",
             swiftSettings: strictSettings
@@ -348,7 +351,7 @@ let package = Package(
         .testTarget(
             name: "NuxeoTestServerTests",
             dependencies: [
-                "NuxeoTestServer",
+                "NuxeoTestServer", "StrataTestSupport",
                 "ProviderAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -384,7 +387,7 @@ let package = Package(
         .testTarget(
             name: "PydioTestServerTests",
             dependencies: [
-                "PydioTestServer",
+                "PydioTestServer", "StrataTestSupport",
                 "ProviderAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -417,7 +420,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NextcloudTestServerTests",
-            dependencies: [ "HTTPProviderKit",
+            dependencies: [ "HTTPProviderKit", "StrataTestSupport",
                 "NextcloudTestServer",
                 "ProviderAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -479,7 +482,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FuzzRegressionTests",
-            dependencies: [ "HTTPProviderKit","StrataFuzzTargets", "ProviderAPI"],
+            dependencies: [ "HTTPProviderKit","StrataFuzzTargets", "ProviderAPI", "StrataTestSupport"],
             path: "Tests/FuzzRegressionTests",
             swiftSettings: strictSettings
         ),

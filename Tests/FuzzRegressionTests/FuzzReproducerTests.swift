@@ -1,6 +1,7 @@
 import Foundation
 import ProviderAPI
 import StrataFuzzTargets
+import StrataTestSupport
 import Testing
 
 /// Replays every kept fuzz input through its target, as `strata-fuzz` would: each must be read
@@ -33,9 +34,9 @@ struct FuzzReproducerTests {
         }
     }
 
-    @Test("the recorded server answers in ../shared/fixtures give no finding in any target", arguments: FuzzTarget.allCases)
+    @Test("the recorded server answers in Tests/Fixtures give no finding in any target", arguments: FuzzTarget.allCases)
     func fixtures(target: FuzzTarget) throws {
-        let folder = Self.packageRoot.appendingPathComponent("../shared/fixtures", isDirectory: true).standardizedFileURL
+        let folder = TestFixtures.root
         let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { !$0.hasDirectoryPath } ?? []
         #expect(files.count > 100, "expected the recorded answers in \(folder.path)")

@@ -48,7 +48,7 @@ struct DeadlineTests {
     @Test("one byte every 200 ms: network, slower than the minimum speed")
     func trickle() async throws {
         try await Hostile.withServer(.trickle(interval: .milliseconds(200))) { server in
-            try await Hostile.withTransport { transport in
+            try await Hostile.withTransport(speedWindow: .seconds(2)) { transport in
                 let folder = try Hostile.temporaryFolder("trickle")
                 defer { try? FileManager.default.removeItem(at: folder) }
                 let provider = try Hostile.webdav(server, transport)
@@ -155,7 +155,7 @@ struct DeadlineTests {
     @Test("a response head trickled a byte per 300 ms (each inside the 1 s read timeout): network, not a hang")
     func trickledHead() async throws {
         try await Hostile.withServer(.trickledHead(interval: .milliseconds(300))) { server in
-            try await Hostile.withTransport(readTimeout: .seconds(1)) { transport in
+            try await Hostile.withTransport(readTimeout: .seconds(1), speedWindow: .seconds(2)) { transport in
                 let provider = try Hostile.webdav(server, transport)
                 let outcome = await Hostile.outcome(within: .seconds(60)) {
                     try await provider.download("/file.bin", to: MemorySink(), options: DownloadOptions())

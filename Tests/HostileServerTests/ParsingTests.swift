@@ -28,8 +28,8 @@ struct ParsingTests {
                     #expect(outcome.error?.message?.contains("XML \(construct) longer than") == true, "\(outcome)")
                 }
                 let propfind = try #require(server.requests.first { $0.method == "PROPFIND" })
-                // Give the server a moment to notice the closed connection.
-                try await Task.sleep(for: .milliseconds(300))
+                // Once the server has noticed the closed connection, the count is final.
+                #expect(await server.answerEnded(propfind), "the server stopped answering")
                 #expect(server.bytesSent(to: propfind) < Int64(total / 2), "the client read \(server.bytesSent(to: propfind)) bytes")
             }
         }
@@ -45,7 +45,7 @@ struct ParsingTests {
                 if shape == .keys, case .value = outcome { return }
                 #expect(outcome.code == .invalidResponse, "\(outcome)")
                 guard shape != .keys, let children = server.requests.first(where: { $0.path.hasSuffix("@children") }) else { return }
-                try await Task.sleep(for: .milliseconds(300))
+                #expect(await server.answerEnded(children), "the server stopped answering")
                 #expect(server.bytesSent(to: children) < Int64(HostileScenario.endlessJSONBytes / 2), "the client read \(server.bytesSent(to: children)) bytes")
             }
         }
@@ -90,7 +90,7 @@ struct ParsingTests {
                 #expect(outcome.code == .invalidResponse, "\(outcome)")
                 #expect(server.requests.filter { $0.method == "PROPFIND" }.count == 1, "a malformed answer was asked again")
                 let propfind = try #require(server.requests.first { $0.method == "PROPFIND" })
-                try await Task.sleep(for: .milliseconds(300))
+                #expect(await server.answerEnded(propfind), "the server stopped answering")
                 #expect(server.bytesSent(to: propfind) < Int64(HostileScenario.endlessHeadBytes / 2), "the client read \(server.bytesSent(to: propfind)) bytes")
             }
         }

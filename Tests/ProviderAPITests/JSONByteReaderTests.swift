@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import ProviderAPI
 import ProviderConformance
+import StrataTestSupport
 import Testing
 import HTTPProviderKit
 
@@ -65,12 +66,10 @@ private func expectRefused(_ text: String, sourceLocation: SourceLocation = #_so
     expectRefused(Data(text.utf8), text.debugDescription, sourceLocation: sourceLocation)
 }
 
-/// Every recorded server answer in `../shared/fixtures` (nuxeo, nextcloud, pydio), and the
+/// Every recorded server answer in `Tests/Fixtures` (nuxeo, nextcloud, pydio), and the
 /// bodies of the `.http` recordings, by name.
 let fixtureDocuments: [(name: String, data: Data)] = {
-    let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/fixtures", isDirectory: true).standardizedFileURL
+    let root = TestFixtures.root.standardizedFileURL
     var documents: [(String, Data)] = []
     let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
     while let url = files?.nextObject() as? URL {

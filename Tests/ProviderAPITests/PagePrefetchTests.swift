@@ -42,6 +42,14 @@ import Testing
         }
     }
 
+    /// Waits until a `take` has claimed the page (it leaves `pending` as it does, before it waits
+    /// for the fetch): the event a taker on its way is, instead of a guess at how long it takes.
+    static func untilClaimed(_ prefetch: PagePrefetch<Int, Int>) async throws {
+        let deadline = ContinuousClock.now + .seconds(120)
+        while !prefetch.pending.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(prefetch.pending.isEmpty, "the taker claimed the page")
+    }
+
     @Test func aPageIsHandedOutOnceAndOnlyForItsKey() async throws {
         let prefetch = PagePrefetch<Int, String>(maximumAge: Self.noAge)
         prefetch.start(1) { "page 1" }
@@ -57,7 +65,7 @@ import Testing
         let prefetch = PagePrefetch<Int, Int>(maximumAge: Self.noAge)
         prefetch.start(7, fetch: gate.fetch(7))
         let taken = Task { await prefetch.take(7) }
-        try await Task.sleep(for: .milliseconds(20))
+        try await Self.untilClaimed(prefetch)
         gate.open()
         #expect(await taken.value == 7)
     }
@@ -111,7 +119,7 @@ import Testing
         let prefetch = PagePrefetch<Int, Int>(maximumAge: Self.noAge)
         prefetch.start(1, fetch: gate.fetch(1))
         let taken = Task { await prefetch.take(1) }
-        try await Task.sleep(for: .milliseconds(20))
+        try await Self.untilClaimed(prefetch)
         taken.cancel()
         #expect(await taken.value == nil)
         #expect(try await gate.ended(1) == ["cancelled 1"])

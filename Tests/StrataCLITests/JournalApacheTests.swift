@@ -5,7 +5,7 @@ import Testing
 
 /// The sync journal's commands as the real binary against the Apache that `scripts/with-servers`
 /// (and `scripts/test`) start on loopback. A missing server is a failure, never a skip.
-@Suite("strata's sync journal against Apache")
+@Suite("strata's sync journal against Apache", .liveServers)
 struct JournalApacheTests {
     @Test("offline put, mkdir and rm replayed on Apache; the file changed there meanwhile is a conflict, kept under a new name")
     func replayOnApache() async throws {

@@ -7,7 +7,7 @@ import Testing
 /// the Apache that `scripts/with-servers` starts. A missing server is a failure, never a skip.
 @Suite("strata remote")
 struct RemoteCommandTests {
-    @Test("add with its login, list without the secret, use as name:/path, refuse a second add, remove with its login")
+    @Test("add with its login, list without the secret, use as name:/path, refuse a second add, remove with its login", .liveServers)
     func savedRemoteLifecycle() async throws {
         let server = try LiveWebDAVServer.named("apache")
         let (user, password) = (server.user, server.password)

@@ -7,7 +7,7 @@ import Testing
 /// continues, the destination ends equal to the source, and no file reported done was PUT twice
 /// (counted in the access log of the Apache that `scripts/with-servers` runs). A missing server or
 /// log is a failure, never a skip.
-@Suite("strata sync killed and run again")
+@Suite("strata sync killed and run again", .liveServers)
 struct KillResumeTests {
     /// What a run that the test killed printed.
     struct KilledRun {

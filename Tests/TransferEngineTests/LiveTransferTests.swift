@@ -9,7 +9,7 @@ import WebDAVProvider
 
 /// Transfers to the real Apache that `scripts/with-servers` (and `scripts/test`) start on loopback.
 /// A missing server is a failure, never a skip.
-@Suite("transfers to a real server")
+@Suite("transfers to a real server", .liveServers)
 struct LiveTransferTests {
     /// The URL and account of a server `scripts/with-servers` started (`apache`, `sabre`, …), from the environment.
     static func server(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> (url: URL, credentials: Credentials) {

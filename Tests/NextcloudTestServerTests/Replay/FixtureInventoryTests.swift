@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import NextcloudTestServer
 
-/// Every file in `shared/fixtures/nextcloud` is either replayed, used as a request body, or listed
+/// Every file in `Tests/Fixtures/nextcloud` is either replayed, used as a request body, or listed
 /// here with the reason the server does not reproduce it. A new recording fails this test until
 /// it is placed.
 @Suite("Fixture inventory")

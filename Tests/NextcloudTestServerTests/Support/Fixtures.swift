@@ -1,18 +1,11 @@
 import Foundation
+import StrataTestSupport
 
-/// The recorded ownCloud/Nextcloud answers under `<package>/../shared/fixtures/nextcloud`.
+/// The recorded ownCloud/Nextcloud answers in `Tests/Fixtures/nextcloud` (`TestFixtures`).
 enum Fixtures {
     struct Missing: Error, CustomStringConvertible { var description: String }
 
-    static var directory: URL {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // Support
-            .deletingLastPathComponent()  // NextcloudTestServerTests
-            .deletingLastPathComponent()  // Tests
-            .deletingLastPathComponent()  // package root
-            .appendingPathComponent("../shared/fixtures/nextcloud")
-            .standardizedFileURL
-    }
+    static var directory: URL { TestFixtures.folder("nextcloud") }
 
     /// Every fixture file name except SOURCES.md.
     static func allNames() throws -> Set<String> {

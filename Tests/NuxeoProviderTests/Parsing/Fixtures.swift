@@ -1,23 +1,16 @@
 import Foundation
+import StrataTestSupport
 import Testing
 @testable import NuxeoProvider
 
 /// The parsing tests, grouped so that `swift test --filter NuxeoProviderTests.Parsing` runs them all.
 @Suite("Nuxeo parsing") enum Parsing {}
 
-/// The recorded server answers in `../shared/fixtures/nuxeo/`, found from this file's path.
+/// The recorded server answers in `Tests/Fixtures/nuxeo/` (``TestFixtures``).
 ///
-/// `…/Tests/NuxeoProviderTests/Parsing/Fixtures.swift` → the package root → `../shared/fixtures/nuxeo/`.
 /// A missing folder or file is a test failure, never a skip.
 enum Fixtures {
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // …/Tests/NuxeoProviderTests/Parsing
-        .deletingLastPathComponent()  // …/Tests/NuxeoProviderTests
-        .deletingLastPathComponent()  // …/Tests
-        .deletingLastPathComponent()  // the package root
-
-    static let folder: URL = packageRoot
-        .appendingPathComponent("../shared/fixtures/nuxeo", isDirectory: true).standardizedFileURL
+    static let folder: URL = TestFixtures.folder("nuxeo")
 
     /// Every JSON recording, relative to ``folder``; each has its own test below.
     static let jsonNames: [String] = [
@@ -52,7 +45,7 @@ enum Fixtures {
         let url = folder.appendingPathComponent(name)
         try #require(
             FileManager.default.fileExists(atPath: url.path),
-            "fixture \(url.path) is missing: the recordings must be at ../shared/fixtures/nuxeo/",
+            "fixture \(url.path) is missing: the recordings must be at Tests/Fixtures/nuxeo/",
             sourceLocation: sourceLocation)
         return try Data(contentsOf: url)
     }

@@ -1,20 +1,13 @@
 import Foundation
+import StrataTestSupport
 import Testing
 @testable import NuxeoTestServer
 
-/// Recorded real-server JSON under `<package>/../shared/fixtures/nuxeo`.
+/// Recorded real-server JSON in `Tests/Fixtures/nuxeo` (`TestFixtures`).
 enum Fixtures {
     struct Missing: Error, CustomStringConvertible { var description: String }
 
-    static var directory: URL {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // Support
-            .deletingLastPathComponent()  // NuxeoTestServerTests
-            .deletingLastPathComponent()  // Tests
-            .deletingLastPathComponent()  // package root
-            .appendingPathComponent("../shared/fixtures/nuxeo")
-            .standardizedFileURL
-    }
+    static var directory: URL { TestFixtures.folder("nuxeo") }
 
     /// Loads a fixture; a missing or unreadable one throws (the test fails, never skips).
     static func load(_ relative: String) throws -> NXJSON {

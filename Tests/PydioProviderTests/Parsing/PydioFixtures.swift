@@ -1,18 +1,13 @@
 import Foundation
 import NIOHTTP1
 import ProviderAPI
+import StrataTestSupport
 import Testing
 import HTTPProviderKit
 
-/// The Pydio recordings in `../shared/fixtures/pydio`, read as answers.
+/// The Pydio recordings in `Tests/Fixtures/pydio` (`TestFixtures`), read as answers.
 enum PydioFixtures {
-    static var root: URL {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.pathComponents.count > 1 && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
-            url.deleteLastPathComponent()
-        }
-        return url.deletingLastPathComponent().appendingPathComponent("shared/fixtures/pydio")
-    }
+    static var root: URL { TestFixtures.folder("pydio") }
 
     /// Every file of a recording folder.
     static func files(_ folder: String) throws -> [String] {

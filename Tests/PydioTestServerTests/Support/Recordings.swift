@@ -1,19 +1,12 @@
 import Foundation
+import StrataTestSupport
 import Testing
 
-/// The pydio-core 8.2.5 recordings under `<package>/../shared/fixtures/pydio/live-8.2.5`.
+/// The pydio-core 8.2.5 recordings in `Tests/Fixtures/pydio/live-8.2.5` (`TestFixtures`).
 enum Recordings {
     struct Missing: Error, CustomStringConvertible { var description: String }
 
-    static var directory: URL {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // Support
-            .deletingLastPathComponent()  // PydioTestServerTests
-            .deletingLastPathComponent()  // Tests
-            .deletingLastPathComponent()  // package root
-            .appendingPathComponent("../shared/fixtures/pydio/live-8.2.5")
-            .standardizedFileURL
-    }
+    static var directory: URL { TestFixtures.folder("pydio/live-8.2.5") }
 
     /// Every recording name (`01_unauth_ping`, …, `97_get_captcha`), from the directory listing.
     static func allNames() throws -> Set<String> {

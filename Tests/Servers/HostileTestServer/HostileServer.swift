@@ -106,6 +106,18 @@ public final class HostileServer: Sendable {
     /// The body bytes the server managed to write in answer to `request` (headers included).
     public func bytesSent(to request: HostileRequest) -> Int64 { core.bytesSent(to: request.index) }
 
+    /// Waits until the server has stopped answering `request` (the answer played out, or the
+    /// client left and the server noticed), so that ``bytesSent(to:)`` is final; `false` when
+    /// `limit` passed first.
+    public func answerEnded(_ request: HostileRequest, within limit: Duration = .seconds(120)) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while !core.hasEnded(request.index) {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return true
+    }
+
     /// Stops accepting, ends every answer in progress and closes every connection.
     public func stop() async {
         try? await channel.close()

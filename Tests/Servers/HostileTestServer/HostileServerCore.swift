@@ -14,6 +14,7 @@ final class HostileServerCore: Sendable {
         var requests: [HostileRequest] = []
         var sent: [Int: Int64] = [:]
         var tasks: [Int: Task<Void, Never>] = [:]
+        var ended: Set<Int> = []
         var connections: [ObjectIdentifier: any Channel] = [:]
         var context: HostileContext?
         var stopped = false
@@ -77,8 +78,15 @@ final class HostileServerCore: Sendable {
     }
 
     private func finished(_ index: Int) {
-        _ = state.withLockedValue { $0.tasks.removeValue(forKey: index) }
+        state.withLockedValue { state in
+            state.tasks.removeValue(forKey: index)
+            state.ended.insert(index)
+        }
     }
+
+    /// Whether the answer to request `index` has ended: played out, or cut short because the
+    /// client left, the time limit passed or the server stopped.
+    func hasEnded(_ index: Int) -> Bool { state.withLockedValue { $0.ended.contains(index) } }
 
     private func play(_ response: HostileResponse, index: Int, on channel: any Channel) async {
         let deadline = started + timeLimit

@@ -17,7 +17,7 @@ import NIOCore
 /// - fault hooks (``NextcloudFaults``) and a record of every request (``requests()``).
 ///
 /// Its answers are compared with the responses recorded from real servers in
-/// `shared/fixtures/nextcloud` by `NextcloudTestServerTests`.
+/// `Tests/Fixtures/nextcloud` by `NextcloudTestServerTests`.
 ///
 /// ```swift
 /// let server = try await NextcloudTestServer.start()

@@ -1,11 +1,13 @@
 import Foundation
 import ProviderAPI
+import StrataTestSupport
 import Testing
 import TransferEngine
 
 /// Trees copied between real and loopback servers: the Apache and sabre that `scripts/with-servers`
 /// (and `scripts/test`) start, and the loopback Nuxeo, Pydio and Nextcloud servers started here, in
-/// this process. Each pair goes through ``PairExercise``'s steps. A missing server is a failure.
+/// this process. Each pair goes through ``PairExercise``'s steps. The pairs with a real server carry
+/// `.liveServers`: skipped by plain `swift test`, required (a missing server fails) under `scripts/test`.
 @Suite("trees between servers")
 struct LivePairTests {
     /// Runs `body`, then stops `servers` whatever happened.
@@ -43,7 +45,7 @@ struct LivePairTests {
         ).run()
     }
 
-    @Test("local → loopback Nuxeo → Apache: 1,000 files in nested folders and awkward names, each hop checked, a changed byte found and sent")
+    @Test("local → loopback Nuxeo → Apache: 1,000 files in nested folders and awkward names, each hop checked, a changed byte found and sent", .liveServers)
     func localToNuxeoToApache() async throws {
         let apache = try await PairServer.live("apache")
         let nuxeo = try await PairServer.nuxeo()
@@ -65,7 +67,7 @@ struct LivePairTests {
         }
     }
 
-    @Test("local → sabre: awkward names, empty folders, a changed byte found and sent")
+    @Test("local → sabre: awkward names, empty folders, a changed byte found and sent", .liveServers)
     func localToSabre() async throws {
         let sabre = try await PairServer.live("sabre")
         try await Self.using([sabre]) {

@@ -8,7 +8,7 @@ import TransferEngine
 
 /// `strata copy`, `check` and `sync`, the real binary, from a local folder to the real Apache:
 /// 1,000 files, awkward names and a 64 MiB file, streamed.
-@Suite("strata copy local → Apache")
+@Suite("strata copy local → Apache", .liveServers)
 struct LocalToApacheCommandTests {
     @Test("1,000 files, awkward names and a 64 MiB file: no temporary file, memory far below the file's size; check, a second sync, a changed byte found and sent")
     func localToApache() async throws {

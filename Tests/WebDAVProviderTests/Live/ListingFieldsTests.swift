@@ -1,12 +1,13 @@
 import Foundation
+import HTTPProviderKit
 import NIOCore
 import ProviderAPI
+import StrataTestSupport
 import Testing
 import WebDAVProvider
-import HTTPProviderKit
 
 /// `ItemFields`: a listing that needs no MIME type does not make the server look them up.
-@Suite("Listing fields against the live servers")
+@Suite("Listing fields against the live servers", .liveServers)
 struct ListingFieldsTests {
     /// Keeps the body of every PROPFIND it passes on.
     final class PropfindBodies: HTTPTransport, @unchecked Sendable {

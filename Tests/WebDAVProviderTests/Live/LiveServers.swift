@@ -7,8 +7,9 @@ import HTTPProviderKit
 
 /// The real WebDAV servers `scripts/test` starts on loopback, read from the environment.
 ///
-/// A missing server is a failure, never a skip: run the tests through `scripts/test`
-/// (or `scripts/with-servers swift test`).
+/// The suites that use them carry the `.liveServers` trait: plain `swift test` skips them and says
+/// how to run them; under `scripts/test` (or `scripts/with-servers swift test`), which set
+/// `STRATA_LIVE_REQUIRED=1`, they run and a missing server is a failure, never a skip.
 enum LiveServers {
     typealias Server = LiveWebDAVServer
 

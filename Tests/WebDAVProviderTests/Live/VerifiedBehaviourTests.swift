@@ -1,10 +1,11 @@
 import Foundation
 import ProviderAPI
+import StrataTestSupport
 import Testing
 import WebDAVProvider
 
 /// What ``WebDAVCapabilityVerifier`` finds on each real server, and what the provider then does.
-@Suite("WebDAV behaviour verified on real servers")
+@Suite("WebDAV behaviour verified on real servers", .liveServers)
 struct VerifiedBehaviourTests {
     /// What each server was seen to do (Debian 12 packages; notes/webdav-servers.md). On a Linux
     /// file system all six keep every checked character (`\ : * ? " < > | # % ; & +`), a literal

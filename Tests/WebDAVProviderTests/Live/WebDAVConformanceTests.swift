@@ -1,14 +1,15 @@
 import Foundation
 import ProviderAPI
 import ProviderConformance
-import SharedCacheConformance
 import ProviderConformanceTesting
+import SharedCacheConformance
+import StrataTestSupport
 import Testing
 import WebDAVProvider
 
 /// The whole conformance suite against every real server `scripts/test` starts (Apache mod_dav,
 /// sabre/dav, lighttpd, nginx dav-ext, rclone serve twice, copyparty, chezdav).
-@Suite("WebDAV conformance on real servers")
+@Suite("WebDAV conformance on real servers", .liveServers)
 struct WebDAVConformanceTests {
     @Test("conformance suite", arguments: LiveServers.names)
     func conformance(serverName: String) async throws {

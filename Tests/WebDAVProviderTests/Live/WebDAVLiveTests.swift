@@ -1,11 +1,12 @@
 import Foundation
 import NIOCore
 import ProviderAPI
+import StrataTestSupport
 import Testing
 import WebDAVProvider
 
 /// WebDAV behaviour on real servers beyond the portable suite: probing, auth, registry, streaming.
-@Suite("WebDAV on real servers")
+@Suite("WebDAV on real servers", .liveServers)
 struct WebDAVLiveTests {
     @Test("connect probes the server's capabilities", arguments: LiveServers.names)
     func probe(serverName: String) async throws {

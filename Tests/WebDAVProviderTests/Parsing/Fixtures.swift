@@ -1,22 +1,15 @@
 import Foundation
+import StrataTestSupport
 import Testing
 
 /// The parsing tests, grouped so that `swift test --filter WebDAVProviderTests.Parsing` runs them all.
 @Suite("WebDAV parsing") enum Parsing {}
 
-/// The recorded server answers in `../shared/fixtures/nextcloud/`, found from this file's path.
+/// The recorded server answers in `Tests/Fixtures/nextcloud/` (``TestFixtures``).
 ///
-/// `…/Tests/WebDAVProviderTests/Parsing/Fixtures.swift` → the package root → `../shared/fixtures/nextcloud/`.
 /// A missing folder or file is a test failure, never a skip.
 enum Fixtures {
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // …/Tests/WebDAVProviderTests/Parsing
-        .deletingLastPathComponent()  // …/Tests/WebDAVProviderTests
-        .deletingLastPathComponent()  // …/Tests
-        .deletingLastPathComponent()  // the package root
-
-    static let folder: URL = packageRoot
-        .appendingPathComponent("../shared/fixtures/nextcloud", isDirectory: true).standardizedFileURL
+    static let folder: URL = TestFixtures.folder("nextcloud")
 
     /// Every multistatus recording the parsing tests know, with what each must contain.
     static let multistatusNames: [String] = [
@@ -49,7 +42,7 @@ enum Fixtures {
         let url = folder.appendingPathComponent(name)
         try #require(
             FileManager.default.fileExists(atPath: url.path),
-            "fixture \(url.path) is missing: the recordings must be at ../shared/fixtures/nextcloud/", sourceLocation: sourceLocation)
+            "fixture \(url.path) is missing: the recordings must be at Tests/Fixtures/nextcloud/", sourceLocation: sourceLocation)
         return try Data(contentsOf: url)
     }
 }

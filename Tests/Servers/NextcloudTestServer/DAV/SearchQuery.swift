@@ -4,7 +4,7 @@ import ProviderAPI
 
 /// A `d:basicsearch` (RFC 5323) as Nextcloud accepts it.
 ///
-/// No recorded SEARCH answer exists (see `shared/fixtures/nextcloud/SOURCES.md`), so this follows the
+/// No recorded SEARCH answer exists (see `Tests/Fixtures/nextcloud/SOURCES.md`), so this follows the
 /// documented protocol exactly (Nextcloud developer manual, `client_apis/WebDAV/search.rst`):
 /// `d:select/d:prop` names the returned properties; `d:from/d:scope` holds `d:href` `/files/USER/…`
 /// and `d:depth` (`infinity`, or `1` for direct children); `d:where` combines `d:and`, `d:or`,

@@ -3,7 +3,7 @@ import Hummingbird
 
 /// Chunking v2 at `/remote.php/dav/uploads/USER/<id>/…`.
 ///
-/// No recorded exchange of this protocol exists (see `shared/fixtures/nextcloud/SOURCES.md`), so this
+/// No recorded exchange of this protocol exists (see `Tests/Fixtures/nextcloud/SOURCES.md`), so this
 /// follows the documented protocol exactly (Nextcloud developer manual, `client_apis/WebDAV/chunking.rst`):
 /// 1. `MKCOL …/uploads/USER/<id>`, optionally with `Destination` (the final file URL);
 /// 2. `PUT …/<id>/<n>` for each chunk, with `Destination` and `OC-Total-Length` (a full quota is 507);
