@@ -162,6 +162,7 @@ let package = Package(
                 "ProviderAPI", "ProviderKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/TransferEngine",
             swiftSettings: strictSettings

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
@@ -86,6 +87,9 @@ public struct HTTPDownloader: Sendable {
         if resumeFrom > 0, response.status == 206, let heldValidator, ResumeValidator.contradicts(heldValidator, response) {
             // The server ignored If-Range: these bytes are of other content than the partial ones. Start over.
             await response.body.discard()
+            executor.logger.debug(
+                "resume refused: the server's content is not that of the partial bytes; downloading from the start",
+                metadata: ["request": "\(request.summary)", "partial": "\(resumeFrom)"])
             resumeFrom = 0
             request.headers.remove(name: "Range")
             request.headers.remove(name: "If-Range")
@@ -257,6 +261,8 @@ public struct HTTPDownloader: Sendable {
                     throw cut
                 }
                 resumes += 1
+                executor.logger.debug(
+                    "continuing a cut download", metadata: ["request": "\(summary)", "from": "\(position)", "error": "\(cut)"])
                 // Continue from the byte reached, and only if the content is still the same.
                 var again = original
                 again.headers.replaceOrAdd(name: "Range", value: spell(.from(position)))

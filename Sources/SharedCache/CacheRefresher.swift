@@ -20,7 +20,7 @@ public final class CacheRefresher: Sendable {
     private let logger: Logger
 
     /// A refresher logging failed refreshes to `logger` (at debug level).
-    public init(logger: Logger = Logger(label: "strata.cache")) {
+    public init(logger: Logger = Logger(label: "strata.cache", factory: { _ in SwiftLogNoOpLogHandler() })) {
         self.logger = logger
     }
 

@@ -189,14 +189,20 @@ public final class CacheStore: Sendable {
         try await Task { try await access() }.value
     }
 
-    /// A `ProviderError` for any error of the store.
+    /// A `ProviderError` for any error of the store: a SQLite error is ``ProviderError/Code/io``
+    /// (``ProviderError/Code/quotaExceeded`` for a full disk), local storage that failed, not a
+    /// server, so a transfer does not send a file again over it; a file-system error is mapped by its
+    /// `errno` (`ProviderError.wrap(_:fallback:request:)`), anything else is
+    /// ``ProviderError/Code/unknown``.
     static func wrap(_ error: any Error) -> ProviderError {
         if let error = error as? ProviderError { return error }
         if let error = error as? DatabaseError {
-            let code: ProviderError.Code = error.resultCode == .SQLITE_FULL ? .quotaExceeded : .server
+            let code: ProviderError.Code = error.resultCode == .SQLITE_FULL ? .quotaExceeded : .io
             return ProviderError(code, "cache database: \(error.message ?? "\(error.resultCode)")", underlying: "\(error)")
         }
-        return ProviderError(.server, "cache: \(error)", underlying: "\(error)")
+        var failure = ProviderError.wrap(error)
+        failure.message = "cache: \(failure.message ?? "\(error)")"
+        return failure
     }
 }
 

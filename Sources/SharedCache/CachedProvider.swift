@@ -36,7 +36,7 @@ public struct CachedProvider: StorageProvider {
     /// Wraps `base`; `offlineWrites` says whether writes are journaled offline (by default they fail, as reads of uncached items do).
     public init(
         wrapping base: any StorageProvider, store: CacheStore, policy: CachePolicy = .networkFirst, offlineWrites: OfflineWrites = .off,
-        logger: Logger = Logger(label: "strata.cache")
+        logger: Logger = Logger(label: "strata.cache", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.base = base
         self.store = store

@@ -1,10 +1,12 @@
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
 import ProviderAPI
 
 /// Copies one file from the source to the destination through a ``BytePipe``: the download and
 /// the upload run at once, and memory holds at most the pipe's capacity. A retryable failure
-/// (network, server, rate limit, integrity) starts the file again, as the options' retry policy allows.
+/// (network, server, rate limit, integrity) starts the file again, as the options' retry policy allows;
+/// any other (a local `io` error, an `unknown` one) ends the file's copy at once.
 struct FileCopier: Sendable {
     let source: TransferEndpoint
     let destination: TransferEndpoint
@@ -46,6 +48,9 @@ struct FileCopier: Sendable {
                 guard attempt < options.fileRetry.maxAttempts, Self.retryable.contains(failure.code) else { return .failure(failure) }
                 let delay = failure.retryAfter ?? options.fileRetry.delay(forRetry: attempt)
                 if delay > options.fileRetry.maxRetryAfter { return .failure(failure) }
+                options.logger.debug(
+                    "sending the file again",
+                    metadata: ["file": "\(action.relativePath)", "attempt": "\(attempt)", "delay": "\(delay)", "error": "\(failure)"])
                 do { try await Task.sleep(for: delay) } catch { return .failure(ProviderError(.cancelled, "cancelled")) }
                 attempt += 1
             }

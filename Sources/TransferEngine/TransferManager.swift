@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ProviderAPI
 
 /// Copies, syncs and checks files and trees between any two providers: the `TransferEngine` module's entry point.
@@ -118,6 +119,10 @@ public struct TransferManager: Sendable {
         /// would tell; `false` by default. Targets whose locations show them to be
         /// one tree, or one inside the other, are refused whatever this says.
         public var assumeNoOverlap: Bool = false
+        /// Where the engine logs its decisions at `debug`: the rule that compares files, and each
+        /// file sent again with the error that made it so. By default a logger that drops
+        /// everything; the providers log their own requests through their configuration's logger.
+        public var logger = Logger(label: "strata.transfer", factory: { _ in SwiftLogNoOpLogHandler() })
 
         /// Creates options.
         public init(
@@ -174,6 +179,12 @@ public struct TransferManager: Sendable {
                 computeSourceDigests: options.computeSourceDigests, finished: finished, digests: options.jobStore, known: known,
                 comparison: options.comparison, recalled: recalled)
             planner.limits = options.treeLimits
+            options.logger.debug(
+                "comparison rule chosen",
+                metadata: [
+                    "mode": "\(mode)", "rule": "\(planner.rule.description)", "comparison": "\(options.comparison.rawValue)",
+                    "source": "\(source.provider.account.kind)", "destination": "\(destination.provider.account.kind)",
+                ])
             var plan = try await planner.plan()
             if countDeletions, mode == .sync {
                 var census = DeletionCensus(provider: destination.provider, pageSize: options.pageSize, concurrency: options.transfers)

@@ -12,9 +12,18 @@ import Testing
 private final class LosingTransport: HTTPTransport {
     let base: any HTTPTransport
     private let armed = NIOLockedValueBox<String?>(nil)
+    private let breaking = NIOLockedValueBox<String?>(nil)
     init(_ base: any HTTPTransport) { self.base = base }
     func loseNextAnswer(to method: String) { armed.withLockedValue { $0 = method } }
+    /// The next request of `method` fails before it is sent, with an error nothing in Strata knows (a bug).
+    func breakNext(_ method: String) { breaking.withLockedValue { $0 = method } }
     func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let broken = breaking.withLockedValue { method -> Bool in
+            guard method == request.method.rawValue else { return false }
+            method = nil
+            return true
+        }
+        if broken { throw LocalBug() }
         let response = try await base.send(request)
         let lose = armed.withLockedValue { method -> Bool in
             guard method == request.method.rawValue else { return false }
@@ -25,6 +34,9 @@ private final class LosingTransport: HTTPTransport {
         return response
     }
 }
+
+/// An error no layer of Strata knows: a bug, or a component that did not map its own.
+private struct LocalBug: Error {}
 
 /// The reference server behind a counting, fault-injecting transport, a cache and a journal.
 private struct JournalRig {
@@ -256,6 +268,22 @@ struct SyncJournalTests {
         let second = try await rig.online().replayJournal()
         #expect(second.replayed.count == 1 && second.remaining == 0, "\(second)")
         #expect(try await rig.content("/docs/big.txt") == "big\n")
+    }
+
+    @Test("an error nothing recognises fails its entry without taking the server for unreachable: the replay goes on with the others")
+    func unknownErrorIsNotOffline() async throws {
+        let rig = try JournalRig()
+        defer { rig.remove() }
+        try await seeded(rig)
+        _ = try await rig.offline().upload(DataSource(string: "one\n"), to: "/docs", name: "one.txt", options: UploadOptions())
+        _ = try await rig.offline().createFolder(named: "other", in: .root)
+        rig.losing.breakNext("PUT")
+        let report = try await rig.online().replayJournal()
+        #expect(!report.stoppedOffline, "\(report)")
+        #expect(report.failed.values.map(\.code) == [.unknown], "\(report)")
+        #expect(report.replayed.count == 1 && report.remaining == 1, "\(report)")
+        #expect(!rig.writes().contains { $0.hasPrefix("PUT") }, "the upload was not sent again: \(rig.writes())")
+        #expect(rig.writes().contains { $0.hasPrefix("MKCOL") }, "\(rig.writes())")
     }
 
     @Test("an answer lost after the server acted: the next replay sees the upload and the move done and sends neither again")

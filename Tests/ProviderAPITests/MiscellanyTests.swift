@@ -115,7 +115,7 @@ struct ProviderErrorTests {
 
         struct Odd: Error, CustomStringConvertible { var description: String { "failed at https://ann:hunter2@h/x?token=abc" } }
         let other = ProviderError.wrap(Odd())
-        #expect(other.code == .network)
+        #expect(other.code == .unknown)
         #expect(!(other.underlying ?? "").contains("hunter2"))
         #expect(!(other.underlying ?? "").contains("abc"))
         #expect(!other.description.contains("hunter2"))

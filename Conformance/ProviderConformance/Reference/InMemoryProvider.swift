@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
@@ -82,9 +81,7 @@ public struct InMemoryProvider: StorageProvider {
         self.capabilities = capabilities
         self.defects = defects
         self.account = ProviderAccount(kind: "memory", server: "http://\(InMemoryWire.host)")
-        var logger = Logger(label: "strata.memory")
-        logger.logLevel = .critical
-        self.executor = RequestExecutor(transport: transport, retry: retry, logger: logger)
+        self.executor = RequestExecutor(transport: transport, retry: retry)
     }
 
     // MARK: Exchanges

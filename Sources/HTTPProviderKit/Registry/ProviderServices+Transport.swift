@@ -39,7 +39,7 @@ extension ProviderConfiguration {
     /// Creates a configuration for an HTTP adapter that sends its requests through `transport`.
     public init(
         url: URL, credentials: Credentials = .none, transport: any HTTPTransport,
-        options: [String: String] = [:], logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard,
+        options: [String: String] = [:], logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }), retry: RetryPolicy = .standard,
         timeouts: Timeouts = Timeouts(), onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) {
         self.init(
@@ -73,7 +73,7 @@ extension ProviderRegistry {
     /// `makeProvider(for:credentials:options:services:logger:retry:timeouts:onRetry:)` sending through `transport`.
     public func makeProvider(
         for url: URL, credentials: Credentials = .none, options: [String: String] = [:],
-        transport: any HTTPTransport, logger: Logger = Logger(label: "strata"),
+        transport: any HTTPTransport, logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }),
         retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
         onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) throws -> any StorageProvider {
@@ -85,7 +85,7 @@ extension ProviderRegistry {
     /// `resolve(_:credentials:options:services:logger:retry:timeouts:onRetry:)` sending through `transport`.
     public func resolve(
         _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
-        transport: any HTTPTransport, logger: Logger = Logger(label: "strata"),
+        transport: any HTTPTransport, logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }),
         retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
         onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) throws -> (provider: any StorageProvider, path: ItemPath) {
@@ -97,7 +97,7 @@ extension ProviderRegistry {
     /// `connect(_:credentials:options:services:logger:retry:timeouts:onRetry:)` sending through `transport`.
     public func connect(
         _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
-        transport: any HTTPTransport, logger: Logger = Logger(label: "strata"),
+        transport: any HTTPTransport, logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }),
         retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
         onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) async throws -> (provider: any StorageProvider, path: ItemPath) {
@@ -109,7 +109,7 @@ extension ProviderRegistry {
     /// `makeProvider(remote:store:services:logger:retry:timeouts:onRetry:)` sending through `transport`.
     public func makeProvider(
         remote name: String, store: (any CredentialStore)?, transport: any HTTPTransport,
-        logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
+        logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }), retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
         onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) async throws -> any StorageProvider {
         try await makeProvider(
@@ -121,7 +121,7 @@ extension ProviderRegistry {
     /// remote's provider made without asking its server.
     public func resolve(
         remote name: String, store: (any CredentialStore)?, transport: any HTTPTransport,
-        logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
+        logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }), retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
         onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) async throws -> any StorageProvider {
         try await resolve(

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -269,9 +270,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         let response: HTTPClientResponse
         do {
             if let uploadMonitor {
-                response = try await execute(outgoing, on: client, timeout: timeout, watchedBy: uploadMonitor)
+                response = try await execute(outgoing, on: client, timeout: timeout, logger: request.logger, watchedBy: uploadMonitor)
             } else {
-                response = try await client.execute(outgoing, timeout: timeout)
+                response = try await client.execute(outgoing, timeout: timeout, logger: request.logger)
             }
         } catch {
             throw ExchangeFailure(error: error)
@@ -288,10 +289,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// Runs the request while a watchdog checks the upload's speed: a server that stops reading
     /// leaves the body's stream waiting, with no byte to check the speed on.
     private func execute(
-        _ outgoing: HTTPClientRequest, on client: HTTPClient, timeout: TimeAmount, watchedBy monitor: SpeedMonitor
+        _ outgoing: HTTPClientRequest, on client: HTTPClient, timeout: TimeAmount, logger: Logger?, watchedBy monitor: SpeedMonitor
     ) async throws -> HTTPClientResponse {
         return try await withThrowingTaskGroup(of: HTTPClientResponse?.self) { group in
-            group.addTask { try await client.execute(outgoing, timeout: timeout) }
+            group.addTask { try await client.execute(outgoing, timeout: timeout, logger: logger) }
             group.addTask {
                 try await monitor.watch()
                 return nil

@@ -15,7 +15,10 @@ import ProviderAPI
 ///   a redirect from `https` to `http` is refused, and so is one to another origin for a
 ///   request that ``TransportRequest/carriesCredentials`` or has a body to send again; a
 ///   redirect's body is read and dropped up to 64 KiB or 2 s, never to its end;
-/// - each exchange is logged at `debug` with secrets removed (`Redactor`).
+/// - each exchange is logged at `trace` (method, URL, status, duration; its headers too) with
+///   secrets removed (`Redactor`), each retry and each failure at `debug` with its reason; the
+///   ``logger`` goes with each request to the transport (``TransportRequest/logger``), which hands
+///   it to AsyncHTTPClient.
 public struct RequestExecutor: Sendable {
     /// The transport that sends each exchange.
     public var transport: any HTTPTransport
@@ -25,7 +28,7 @@ public struct RequestExecutor: Sendable {
     public var retry: RetryPolicy
     /// The most redirects followed for one request.
     public var maxRedirects: Int
-    /// Where requests are logged.
+    /// Where requests are logged; by default nowhere.
     public var logger: Logger
     /// Headers added to every request unless it sets them itself.
     public var defaultHeaders: HTTPHeaders
@@ -41,7 +44,7 @@ public struct RequestExecutor: Sendable {
     public init(
         transport: any HTTPTransport, authenticator: any Authenticator = NoAuthenticator(),
         retry: RetryPolicy = .standard, maxRedirects: Int = 8,
-        logger: Logger = Logger(label: "strata.http"), defaultHeaders: HTTPHeaders = ["User-Agent": "Strata/1.0"],
+        logger: Logger = Logger(label: "strata.http", factory: { _ in SwiftLogNoOpLogHandler() }), defaultHeaders: HTTPHeaders = ["User-Agent": "Strata/1.0"],
         onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) {
         self.onRetry = onRetry
@@ -74,6 +77,7 @@ public struct RequestExecutor: Sendable {
         while true {
             if Task.isCancelled { throw ProviderError(.cancelled, "cancelled", request: current.summary) }
             var outgoing = current
+            outgoing.logger = logger
             let sameOrigin = outgoing.url == request.url || Origin(outgoing.url) == origin
             if sameOrigin {
                 try await authenticator.authorize(&outgoing)
@@ -97,24 +101,27 @@ public struct RequestExecutor: Sendable {
                         }
                     if allowed, retry.allowsRetry(after: ContinuousClock.now - firstStarted, delay: delay) {
                         if kind == .refused { refusedRetries += 1 }
-                        logger.notice(
-                            "retrying after failure",
-                            metadata: ["request": "\(outgoing.summary)", "attempt": "\(attempt)", "error": "\(failure)"])
+                        logger.debug(
+                            "retrying after a network failure",
+                            metadata: [
+                                "request": "\(outgoing.summary)", "attempt": "\(attempt)", "delay": "\(delay)", "error": "\(failure)",
+                            ])
                         try await retryAfter(delay, request: outgoing, attempt: attempt, reason: failure.message ?? "\(failure.code)")
                         attempt += 1
                         continue
                     }
                 }
-                logger.debug("request failed", metadata: ["request": "\(outgoing.summary)", "error": "\(failure)"])
+                logger.debug(
+                    "request failed, not retried", metadata: ["request": "\(outgoing.summary)", "attempt": "\(attempt)", "error": "\(failure)"])
                 throw failure
             }
-            logger.debug(
-                "http",
-                metadata: [
-                    "request": "\(outgoing.summary)", "status": "\(response.status)",
-                    "elapsed": "\(ContinuousClock.now - started)",
-                ])
             if logger.logLevel <= .trace {
+                logger.trace(
+                    "http",
+                    metadata: [
+                        "method": "\(outgoing.method.rawValue)", "url": "\(Redactor.redact(url: outgoing.url))",
+                        "status": "\(response.status)", "duration": "\(ContinuousClock.now - started)",
+                    ])
                 logger.trace("request headers", metadata: ["headers": "\(Redactor.redact(headers: outgoing.headers))"])
             }
 
@@ -174,9 +181,12 @@ public struct RequestExecutor: Sendable {
                 let delay = response.retryAfter ?? retry.delay(forRetry: attempt)
                 if delay <= retry.maxRetryAfter, retry.allowsRetry(after: ContinuousClock.now - firstStarted, delay: delay) {
                     await response.body.discard(upTo: Self.redirectBodyLimit, within: Self.redirectBodyTime)
-                    logger.notice(
+                    logger.debug(
                         "retrying after status",
-                        metadata: ["request": "\(outgoing.summary)", "status": "\(response.status)", "attempt": "\(attempt)"])
+                        metadata: [
+                            "request": "\(outgoing.summary)", "status": "\(response.status)", "attempt": "\(attempt)",
+                            "delay": "\(delay)",
+                        ])
                     try await retryAfter(delay, request: outgoing, attempt: attempt, reason: "HTTP \(response.status)")
                     attempt += 1
                     continue

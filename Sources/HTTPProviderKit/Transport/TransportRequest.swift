@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
@@ -51,6 +52,10 @@ public struct TransportRequest: Sendable {
     /// ``RequestExecutor`` never sends such a request to another origin: a redirect there fails
     /// with `ProviderError.Code.forbidden`.
     public var carriesCredentials: Bool
+    /// The logger the transport hands its HTTP client for this exchange (AsyncHTTPClient logs its
+    /// connection pool and exchange there); `nil`, the default, logs nothing. ``RequestExecutor``
+    /// sets its own logger on each request it sends.
+    public var logger: Logger?
 
     /// Creates a request.
     public init(

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 #if canImport(Glibc)
     import Glibc
@@ -76,5 +77,21 @@ extension ProviderError {
         case .fileReadInvalidFileName, .fileWriteInvalidFileName: return .invalidArgument
         default: return .io
         }
+    }
+
+    /// The `errno` values of a socket that failed: the network, not this machine's storage.
+    private static let networkErrnos: Set<Int32> = [
+        ECONNRESET, ECONNREFUSED, ECONNABORTED, EPIPE, ETIMEDOUT, ENETUNREACH, ENETDOWN, EHOSTUNREACH, ENOTCONN,
+    ]
+
+    /// `error` as a `ProviderError` when it is one of NIO's: a `ChannelError` is
+    /// ``Code/network``, an `IOError` ``Code/network`` for a socket's `errno` and as
+    /// ``posixCode(_:)`` says otherwise; `nil` for any other error.
+    static func nioError(_ error: any Error) -> ProviderError? {
+        let underlying = Redactor.redact(String(describing: error))
+        if error is ChannelError { return ProviderError(.network, "connection failed", underlying: underlying) }
+        guard let io = error as? IOError else { return nil }
+        if networkErrnos.contains(io.errnoCode) { return ProviderError(.network, "connection failed", underlying: underlying) }
+        return ProviderError(posixCode(io.errnoCode), "I/O error: \(String(cString: strerror(io.errnoCode)))", underlying: underlying)
     }
 }

@@ -57,6 +57,14 @@ public struct ProviderError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let cancelled = Code("cancelled")
         /// Downloaded content did not match the digest the server declared.
         public static let integrity = Code("integrity")
+        /// An error Strata does not recognise: neither a `ProviderError` nor one that
+        /// ``ProviderError/wrap(_:fallback:request:)`` knows how to classify (a bug, or an error of a
+        /// component that should have mapped its own); ``ProviderError/underlying`` describes it.
+        ///
+        /// Never retried: not by the HTTP kit's request executor, not by a transfer's file
+        /// retries, not taken for an unreachable server by a cache's journal. Sending the same call
+        /// again would meet the same fault, and retrying it as if the network had failed hides it.
+        public static let unknown = Code("unknown")
 
         public var description: String { name }
     }
@@ -108,14 +116,20 @@ public struct ProviderError: Error, Sendable, Hashable, CustomStringConvertible 
     /// Wraps any error as a `ProviderError`: a `ProviderError` is returned as is,
     /// cancellation becomes ``Code/cancelled``, a file-system error (`POSIXError`, a `CocoaError`
     /// file error, an `NSError` in the POSIX domain) is mapped as ``posix(_:_:path:)`` maps its
-    /// `errno`, anything else ``Code/network`` unless `fallback` says otherwise.
-    public static func wrap(_ error: any Error, fallback: Code = .network, request: String? = nil) -> ProviderError {
+    /// `errno`, a NIO channel error or an `IOError` of a socket (a reset, a refused or timed-out
+    /// connection) is ``Code/network`` and NIO's other `IOError`s are mapped by their `errno`;
+    /// anything else is ``Code/unknown`` unless `fallback` says otherwise.
+    ///
+    /// Transports map their own failures (`AsyncHTTPClientTransport` reports every failure of an
+    /// exchange as ``Code/network`` or more precisely): what reaches the fallback is an error no
+    /// layer recognised, and it is not taken for a network failure, which would be retried.
+    public static func wrap(_ error: any Error, fallback: Code = .unknown, request: String? = nil) -> ProviderError {
         if var providerError = error as? ProviderError {
             if providerError.request == nil { providerError.request = request }
             return providerError
         }
         if error is CancellationError { return ProviderError(.cancelled, "cancelled", request: request) }
-        if var fileError = fileSystemError(error) {
+        if var fileError = fileSystemError(error) ?? nioError(error) {
             fileError.request = request
             return fileError
         }

@@ -15,7 +15,10 @@ public struct ProviderConfiguration: Sendable {
     public var onRetry: (@Sendable (RetryNotice) -> Void)?
     /// Adapter-specific options (`dialect`, `repository`, …).
     public var options: [String: String]
-    /// Where requests are logged (secrets removed).
+    /// Where the provider logs (secrets removed): each request at `trace` (method, URL, status,
+    /// duration), its decisions at `debug` (retries and their reasons, what a verification of the
+    /// server concluded). A logger that drops everything by default: a library prints nothing
+    /// unless its host asks, and then through the host's own log handler.
     public var logger: Logger
     /// When to retry.
     public var retry: RetryPolicy
@@ -36,7 +39,7 @@ public struct ProviderConfiguration: Sendable {
     /// Creates a configuration.
     public init(
         url: URL, credentials: Credentials = .none, services: ProviderServices = ProviderServices(),
-        options: [String: String] = [:], logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard,
+        options: [String: String] = [:], logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }), retry: RetryPolicy = .standard,
         timeouts: Timeouts = Timeouts(), onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) {
         self.onRetry = onRetry

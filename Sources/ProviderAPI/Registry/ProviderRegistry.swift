@@ -166,7 +166,7 @@ public final class ProviderRegistry: Sendable {
     /// other ways to make one.
     public func makeProvider(
         for url: URL, credentials: Credentials = .none, options: [String: String] = [:],
-        services: ProviderServices = ProviderServices(), logger: Logger = Logger(label: "strata"),
+        services: ProviderServices = ProviderServices(), logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }),
         retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
         onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) throws -> any StorageProvider {
@@ -181,7 +181,7 @@ public final class ProviderRegistry: Sendable {
     /// where its root ends (a WebDAV server's origin, a Nuxeo server's context path).
     public func resolve(
         _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
-        services: ProviderServices = ProviderServices(), logger: Logger = Logger(label: "strata"),
+        services: ProviderServices = ProviderServices(), logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }),
         retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
         onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) throws -> (provider: any StorageProvider, path: ItemPath) {
@@ -198,7 +198,7 @@ public final class ProviderRegistry: Sendable {
     /// the server first (``ProviderFactory/connect(_:)``), so capabilities are the server's own.
     public func connect(
         _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
-        services: ProviderServices = ProviderServices(), logger: Logger = Logger(label: "strata"),
+        services: ProviderServices = ProviderServices(), logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }),
         retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
         onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) async throws -> (provider: any StorageProvider, path: ItemPath) {
@@ -218,7 +218,7 @@ public final class ProviderRegistry: Sendable {
     /// ``resolve(remote:store:services:logger:retry:timeouts:onRetry:)`` makes it without the network.
     public func makeProvider(
         remote name: String, store: (any CredentialStore)?, services: ProviderServices = ProviderServices(),
-        logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
+        logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }), retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
         onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) async throws -> any StorageProvider {
         let (factory, configuration) = try await remoteConfiguration(
@@ -232,7 +232,7 @@ public final class ProviderRegistry: Sendable {
     /// under the remote's name; capabilities are the adapter's defaults, not the server's.
     public func resolve(
         remote name: String, store: (any CredentialStore)?, services: ProviderServices = ProviderServices(),
-        logger: Logger = Logger(label: "strata"), retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
+        logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }), retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
         onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) async throws -> any StorageProvider {
         let (factory, configuration) = try await remoteConfiguration(

@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import ProviderAPI
 import HTTPProviderKit
+import Logging
 
 /// Finds out, by writing on scratch names, what a WebDAV server really does where its headers
 /// cannot tell, and proves each name rule on the route that will use it.
@@ -52,9 +53,17 @@ public struct WebDAVCapabilityVerifier: Sendable {
         guard let folder = try? parent.appending("strata-verify-\(Self.token())"),
             let file = try? folder.appending(".strata-probe.txt")
         else { return nil }
-        guard let made = await send(.MKCOL, folder, folder: true), (200..<300).contains(made) else { return nil }
+        let made = await send(.MKCOL, folder, folder: true)
+        guard let made, (200..<300).contains(made) else {
+            provider.logger.debug(
+                "server behaviour not verified: no folder could be made for the probes",
+                metadata: ["parent": "\(parent)", "status": "\(made.map { String($0) } ?? "none")"])
+            return nil
+        }
         let verdict = await probe(folder: folder, file: file)
         _ = await send(.DELETE, folder, folder: true)
+        provider.logger.debug(
+            "server behaviour verified", metadata: ["in": "\(parent)", "verdict": "\(verdict.map { String(describing: $0) } ?? "none")"])
         return verdict
     }
 
@@ -335,7 +344,8 @@ public struct WebDAVCapabilityVerifier: Sendable {
     /// Makes `folder` and creates each of `names` in it as `route` does, several at once;
     /// whether each was accepted (no answer counts as refused), or `nil` when `folder` could not be made.
     private func create(_ names: [String], route: NameRoute, in folder: ItemPath, copySource: ItemPath) async -> [Bool]? {
-        guard let made = await send(.MKCOL, folder, folder: true), (200..<300).contains(made) else { return nil }
+        let made = await send(.MKCOL, folder, folder: true)
+        guard let made, (200..<300).contains(made) else { return nil }
         return await Self.concurrently(names.count) { [self] index in
             await create(names[index], index: index, route: route, in: folder, copySource: copySource)
         }

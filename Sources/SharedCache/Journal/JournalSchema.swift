@@ -66,7 +66,7 @@ enum JournalSchema {
         let known: [ProviderError.Code] = [
             .notFound, .alreadyExists, .unauthorized, .captchaRequired, .forbidden, .conflict, .preconditionFailed,
             .quotaExceeded, .rateLimited, .unsupported, .invalidResponse, .invalidArgument, .network, .io, .server,
-            .cancelled, .integrity,
+            .cancelled, .integrity, .unknown,
         ]
         return known.first { $0.description == name } ?? .server
     }

@@ -207,6 +207,7 @@ struct CheckCommand: AsyncParsableCommand {
         var options = TransferManager.Options(computeSourceDigests: !comparison.noSourceDigests, jobStore: jobs, startFresh: fresh)
         options.treeLimits = treeLimits.limits
         options.comparison = download ? .content : comparison.checksum ? .checksum : .listings
+        options.logger = global.logger
         let report = try await TransferManager(options: options).check(
             TransferEndpoint(sourceProvider, at: sourcePath), against: TransferEndpoint(destinationProvider, at: destinationPath))
         if global.json {

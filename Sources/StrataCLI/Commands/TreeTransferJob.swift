@@ -28,6 +28,7 @@ enum TreeTransferJob {
     ) async throws {
         var options = options
         options.jobStore = try jobStore(global)
+        options.logger = global.logger
         // A WebDAV destination's name rules are verified before the plan maps names by them (else
         // the first write verifies them, after the plan was made with the unverified ones).
         if !options.dryRun, let dav = destination.provider as? WebDAVProvider { await dav.verifyCapabilities(near: destination.path) }

@@ -44,8 +44,10 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 
-    @Flag(name: [.short, .long], help: "Log each request to stderr (secrets removed).")
-    var verbose = false
+    @Flag(
+        name: [.short, .long],
+        help: "Log to stderr (secrets removed): -v the decisions (retries and their reasons, server checks, comparison rules), -vv each request too.")
+    var verbose: Int
 
     @Option(name: .long, help: "A JSON file of saved remotes (default $XDG_CONFIG_HOME/strata/remotes.json, else ~/.config/strata/remotes.json).")
     var remotes: String?
@@ -195,7 +197,12 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
 
     var logger: Logger {
         var logger = Logger(label: "strata") { label in StreamLogHandler.standardError(label: label) }
-        logger.logLevel = verbose ? .debug : .warning
+        logger.logLevel =
+            switch verbose {
+            case 0: .warning
+            case 1: .debug
+            default: .trace
+            }
         return logger
     }
 
