@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import ProviderKit
 
 /// Files of 0 bytes, 1 byte, several MiB and (optionally) 1 GiB round-trip intact.
 enum FileCases {
