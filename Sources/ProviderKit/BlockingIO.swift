@@ -20,7 +20,7 @@ import ProviderAPI
 public enum BlockingIO {
     /// Runs `body` on the blocking thread pool and returns what it returns or throws.
     ///
-    /// - Throws: what `body` throws; ``ProviderError/Code/io`` if the pool has been shut down.
+    /// - Throws: what `body` throws; `ProviderError.Code.io` if the pool has been shut down.
     public static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             NIOThreadPool.singleton.submit { state in

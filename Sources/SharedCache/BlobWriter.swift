@@ -15,7 +15,7 @@ import ProviderKit
 /// One blob being written: a temporary file in the store's temporary area and the digest of what went in.
 ///
 /// Its synchronous methods make system calls on the calling thread: the store and ``BlobSink``
-/// call them on the blocking thread pool (``BlockingIO``).
+/// call them on the blocking thread pool (`BlockingIO` in ProviderKit).
 ///
 /// The file, the digest and the count move together behind one lock, so a write racing an
 /// ``abandon()`` never writes to a closed file or counts bytes that were not kept.
@@ -58,14 +58,14 @@ final class BlobWriter: Sendable {
         }
     }
 
-    /// Writes `pieces`, in order, in one hop to the blocking thread pool (``BlockingIO``).
+    /// Writes `pieces`, in order, in one hop to the blocking thread pool (`BlockingIO` in ProviderKit).
     func write(_ pieces: [ByteBuffer]) async throws {
         guard !pieces.isEmpty else { return }
         try await BlockingIO.run { for piece in pieces { try self.write(piece) } }
     }
 
     /// Flushes, verifies and commits the blob; returns its key. The flush, the close and the
-    /// checks of the file run on the blocking thread pool (``BlockingIO``), in one hop.
+    /// checks of the file run on the blocking thread pool (`BlockingIO` in ProviderKit), in one hop.
     func finish() async throws -> String {
         let (computed, size) = try await BlockingIO.run { () throws -> (String, Int64) in
             let (computed, size) = try self.state.withLockedValue { state -> (String, Int64) in
