@@ -51,14 +51,15 @@ let package = Package(
             path: "Sources/ProviderAPI",
             swiftSettings: strictSettings
         ),
-        // `openat2` for ProviderKit's LocalFolder (a system call Swift cannot reach by itself), and
-        // the Swift runtime's enqueue hook for HTTPProviderKit's EventLoopTasks (linked, not dlsym'd).
+        // `openat2` and the file system's case-folding flags for ProviderKit's LocalFolder (system
+        // calls Swift cannot reach by itself).
         .target(name: "CProviderKitShims", path: "Sources/CProviderKitShims"),
         .target(
             name: "ProviderKit",
             dependencies: [
                 "ProviderAPI", "CProviderKitShims",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -277,7 +278,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NuxeoProviderTests",
-            dependencies: [ "StrataTestSupport", "HTTPProviderKit", "ProviderTesting",
+            dependencies: [ "StrataTestSupport", "ProviderKit", "HTTPProviderKit", "ProviderTesting",
                 "NuxeoProvider", "NuxeoTestServer", "ProviderAPI", "ProviderConformance", "ProviderConformanceTesting", "SharedCacheConformance",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -445,7 +446,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HostileServerTests",
-            dependencies: [ "HTTPProviderKit",
+            dependencies: [ "ProviderKit", "HTTPProviderKit",
                 "HostileTestServer", "WebDAVProvider", "NuxeoProvider", "PydioProvider", "ProviderAPI", "strata", "StrataProcessKit",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),

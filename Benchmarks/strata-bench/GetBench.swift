@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import NIOCore
 import ProviderAPI
+import ProviderKit
 
 /// Downloads a file once, discarding the bytes (or into a file), and checks its length and digest.
 struct GetBench: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ProviderAPI
+import ProviderKit
 
 /// Uploads one local file to the remote file a URL names.
 struct PutBench: AsyncParsableCommand {

@@ -1,6 +1,4 @@
 import ArgumentParser
-import Foundation
-import HTTPProviderKit
 
 /// `strata-bench`: the Strata side of `scripts/bench`, calling the API directly (no CLI
 /// formatting) so that the benchmark can tell the library's cost from the tool's.
@@ -17,10 +15,4 @@ struct StrataBench: AsyncParsableCommand {
             from the URL or STRATA_USER, the password from STRATA_PASSWORD.
             """,
         subcommands: [ListBench.self, GetBench.self, PutBench.self, PutManyBench.self, RefreshBench.self])
-
-    /// Runs the command with the process's tasks on the HTTP client's event loops, as `strata` does.
-    static func main() async {
-        if ProcessInfo.processInfo.environment["STRATA_TASKS_ON_POOL"] == nil { EventLoopTasks.install() }
-        await main(nil)
-    }
 }

@@ -15,7 +15,9 @@ import ProviderAPI
 /// The descriptor is never closed before that, so no call can race a close and reach a
 /// descriptor number the process has reused: this is why the type can be `Sendable` with
 /// nothing but `let` properties. Open one with ``LocalFolder/openFile(named:)`` (never through
-/// a symbolic link) and read a range with ``chunks(from:to:chunkSize:)``.
+/// a symbolic link) and read a range with ``chunks(from:to:chunkSize:)``, whose reads run on
+/// swift-nio's blocking thread pool (``BlockingIO``). The other methods make their system call
+/// on the calling thread: call them through ``BlockingIO/run(_:)`` from a task.
 ///
 /// ```swift
 /// let file = try folder.openFile(named: "q3.pdf")
@@ -96,15 +98,13 @@ public final class LocalFile: Sendable {
             public mutating func next() async throws -> ByteBuffer? {
                 guard position < end else { return nil }
                 try Task.checkCancellation()
-                let piece = try file.read(count: Int(Swift.min(Int64(chunkSize), end - position)), at: position, allocator: allocator)
+                // Each piece is read on the blocking thread pool, one hop per piece.
+                let (file, count, at, allocator) = (file, Int(Swift.min(Int64(chunkSize), end - position)), position, allocator)
+                let piece = try await BlockingIO.run { try file.read(count: count, at: at, allocator: allocator) }
                 guard piece.readableBytes > 0 else {
                     throw ProviderError(.conflict, "\(file.path) shrank while it was read: it ends at \(position), not \(end)")
                 }
                 position += Int64(piece.readableBytes)
-                // A long read gives other tasks a turn between pieces rather than holding a thread of the
-                // shared pool; after the last piece there is no more reading to interleave (a small file
-                // is one piece and no hop).
-                if position < end { await Task.yield() }
                 return piece
             }
         }

@@ -21,7 +21,9 @@ extension LocalFolder {
     /// `O_EXCL | O_NOFOLLOW`); it is flushed (`fsync`), given `modified` if set, and then
     /// renamed over `name` (``UploadPlacement/replace``) or linked to `name` only if the name is
     /// free (``UploadPlacement/exclusive``, `linkat`: the file system decides, so two writers
-    /// never both win). On any failure or cancellation the temporary file is removed.
+    /// never both win). On any failure or cancellation the temporary file is removed. The file
+    /// is created, written (in batches of about 1 MiB), flushed and placed on swift-nio's blocking
+    /// thread pool (``BlockingIO``), never on the caller's thread.
     ///
     /// ```swift
     /// let entry = try await folder.commit(try source.makeStream(), as: "q3.pdf", placement: .exclusive)
@@ -45,34 +47,43 @@ extension LocalFolder {
         expectedLength: Int64? = nil, progress: ProgressHandler? = nil
     ) async throws -> LocalEntry where Body.Element == ByteBuffer {
         let temporary = Self.temporaryPrefix + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        let file = try createFile(named: temporary)
+        let file = try await BlockingIO.run { try self.createFile(named: temporary) }
         do {
             var written: Int64 = 0
+            // Pieces are written in batches of about 1 MiB, one hop to the blocking pool each.
+            var batch = WriteBatch()
             progress?(TransferProgress(completed: 0, expected: expectedLength))
             for try await piece in body {
                 try Task.checkCancellation()
-                try file.write(piece)
                 written += Int64(piece.readableBytes)
+                if batch.append(piece) {
+                    let pieces = batch.take()
+                    try await BlockingIO.run { for piece in pieces { try file.write(piece) } }
+                }
                 progress?(TransferProgress(completed: written, expected: expectedLength))
             }
             try Task.checkCancellation()
             if let expectedLength, written != expectedLength {
                 throw ProviderError(.conflict, "the source gave \(written) bytes, not the \(expectedLength) it declared")
             }
-            try file.sync()
-            if let modified { try file.setModified(modified) }
-            let entry = try file.entry()
-            switch placement {
-            case .replace:
-                try rename(temporary, to: self, as: name)
-            case .exclusive:
-                try link(temporary, to: self, as: name)
-                _ = unlinkat(descriptor, temporary, 0)
+            let pieces = batch.take()
+            return try await BlockingIO.run {
+                for piece in pieces { try file.write(piece) }
+                try file.sync()
+                if let modified { try file.setModified(modified) }
+                let entry = try file.entry()
+                switch placement {
+                case .replace:
+                    try self.rename(temporary, to: self, as: name)
+                case .exclusive:
+                    try self.link(temporary, to: self, as: name)
+                    _ = unlinkat(self.descriptor, temporary, 0)
+                }
+                if durable { try? self.sync() }
+                return entry
             }
-            if durable { try? sync() }
-            return entry
         } catch {
-            _ = unlinkat(descriptor, temporary, 0)
+            await BlockingIO.cleanUp { _ = unlinkat(self.descriptor, temporary, 0) }
             throw ProviderError.wrap(error, fallback: .io)
         }
     }

@@ -13,9 +13,9 @@ import ProviderAPI
 /// never waits for the caller's task to be scheduled again (with batches of 1 MiB, a thread
 /// hand-off per batch cost a 256 MiB MD5 download about as much time again as the hash itself).
 ///
-/// The hashing never runs as a Swift task: when an executable runs its tasks on the HTTP client's
-/// event loops (`EventLoopTasks` in HTTPProviderKit), a task would run on the very loop that receives the download
-/// and stall its connection for each batch. A Dispatch thread is outside both pools.
+/// The hashing never runs as a Swift task: it would hold one of Swift's few cooperative threads
+/// for each batch, and in a host that runs its tasks on swift-nio's event loops, the very loop
+/// that receives the download. A Dispatch thread is outside both pools.
 ///
 /// On a machine with a spare core the digest costs the transfer almost nothing (an MD5 of 256 MiB
 /// is about 0.30 s of CPU, in line with the download before). The result is the same digest as

@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import ProviderAPI
+import ProviderKit
 
 /// A download sink that streams a body into the blob store.
 ///
@@ -13,7 +14,15 @@ public final class BlobSink: DownloadSink, Sendable {
     private let store: BlobStore
     private let expectedDigest: String?
     private let algorithm: DigestAlgorithm
-    private let state = NIOLockedValueBox<(writer: BlobWriter?, key: String?)>((nil, nil))
+    private let state = NIOLockedValueBox<State>(State())
+
+    private struct State {
+        var writer: BlobWriter?
+        var key: String?
+        /// Pieces taken and not yet written: written in batches of about 1 MiB, one hop to the
+        /// blocking thread pool each, never on the caller's thread.
+        var pending = WriteBatch()
+    }
 
     init(store: BlobStore, expectedDigest: String?, algorithm: DigestAlgorithm) {
         self.store = store
@@ -22,33 +31,40 @@ public final class BlobSink: DownloadSink, Sendable {
     }
 
     /// The blob's key once ``finish()`` succeeded.
-    public var key: String? { state.withLockedValue { $0 }.key }
+    public var key: String? { state.withLockedValue { $0.key } }
 
     public func resumePoint() async throws -> ResumePoint? { nil }
 
     public func begin(offset: Int64, expectedLength: Int64?, validator: String?) async throws {
         guard offset == 0 else { throw ProviderError(.invalidArgument, "a blob sink cannot resume at \(offset)") }
-        let writer = try BlobWriter(store: store, expectedDigest: expectedDigest, algorithm: algorithm)
+        let (store, expectedDigest, algorithm) = (store, expectedDigest, algorithm)
+        let writer = try await BlockingIO.run { try BlobWriter(store: store, expectedDigest: expectedDigest, algorithm: algorithm) }
         let previous = state.withLockedValue { state -> BlobWriter? in
             let previous = state.writer
-            state = (writer, nil)
+            state = State(writer: writer)
             return previous
         }
-        previous?.abandon()
+        if let previous { await BlockingIO.cleanUp { previous.abandon() } }
     }
 
     public func write(_ buffer: ByteBuffer) async throws {
-        guard let writer = state.withLockedValue({ $0 }).writer else { throw ProviderError(.invalidArgument, "write before begin") }
-        try writer.write(buffer)
+        let (writer, full) = state.withLockedValue { state -> (BlobWriter?, [ByteBuffer]) in
+            guard state.writer != nil, state.pending.append(buffer) else { return (state.writer, []) }
+            return (state.writer, state.pending.take())
+        }
+        guard let writer else { throw ProviderError(.invalidArgument, "write before begin") }
+        try await writer.write(full)
     }
 
     public func finish() async throws {
-        guard let writer = state.withLockedValue({ $0 }).writer else { throw ProviderError(.invalidArgument, "finish before begin") }
+        let (writer, rest) = state.withLockedValue { state in (state.writer, state.pending.take()) }
+        guard let writer else { throw ProviderError(.invalidArgument, "finish before begin") }
         do {
+            try await writer.write(rest)
             let key = try await writer.finish()
-            state.withLockedValue { $0 = (nil, key) }
+            state.withLockedValue { $0 = State(key: key) }
         } catch {
-            writer.abandon()
+            await BlockingIO.cleanUp { writer.abandon() }
             state.withLockedValue { $0.writer = nil }
             throw CacheStore.wrap(error)
         }
@@ -57,9 +73,9 @@ public final class BlobSink: DownloadSink, Sendable {
     public func fail() async {
         let writer = state.withLockedValue { state -> BlobWriter? in
             let writer = state.writer
-            state.writer = nil
+            state = State()
             return writer
         }
-        writer?.abandon()
+        if let writer { await BlockingIO.cleanUp { writer.abandon() } }
     }
 }

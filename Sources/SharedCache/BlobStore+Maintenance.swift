@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import NIOConcurrencyHelpers
 import ProviderAPI
+import ProviderKit
 
 extension BlobStore {
     /// Evicts least-recently-used blobs (never `keeping`) until both limits hold; returns how many went.

@@ -3,6 +3,7 @@ import GRDB
 import NIOConcurrencyHelpers
 import NIOCore
 import ProviderAPI
+import ProviderKit
 
 #if canImport(Glibc)
     import Glibc
@@ -61,12 +62,14 @@ public final class BlobStore: Sendable {
     /// Copies a file in; computes its SHA-256 when `digest` is nil, else verifies it (`algorithm` of the hex digest) and throws ProviderError(.integrity) on mismatch. Returns the key.
     @discardableResult
     public func save(file: URL, digest: String? = nil, algorithm: DigestAlgorithm = .sha256) async throws -> String {
-        let writer = try BlobWriter(store: self, expectedDigest: digest, algorithm: algorithm)
+        let writer = try await BlockingIO.run { try BlobWriter(store: self, expectedDigest: digest, algorithm: algorithm) }
         do {
-            try PosixFile.open(file.path, flags: O_RDONLY).readChunks(of: 1 << 20) { try writer.write($0) }
+            // The file is read and the blob written on the blocking thread pool, in one hop.
+            let path = file.path
+            try await BlockingIO.run { try PosixFile.open(path, flags: O_RDONLY).readChunks(of: 1 << 20) { try writer.write($0) } }
             return try await writer.finish()
         } catch {
-            writer.abandon()
+            await BlockingIO.cleanUp { writer.abandon() }
             throw CacheStore.wrap(error)
         }
     }

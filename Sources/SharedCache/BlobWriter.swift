@@ -14,6 +14,9 @@ import ProviderKit
 
 /// One blob being written: a temporary file in the store's temporary area and the digest of what went in.
 ///
+/// Its synchronous methods make system calls on the calling thread: the store and ``BlobSink``
+/// call them on the blocking thread pool (`BlockingIO` in ProviderKit).
+///
 /// The file, the digest and the count move together behind one lock, so a write racing an
 /// ``abandon()`` never writes to a closed file or counts bytes that were not kept.
 final class BlobWriter: Sendable {
@@ -55,22 +58,32 @@ final class BlobWriter: Sendable {
         }
     }
 
-    /// Flushes, verifies and commits the blob; returns its key.
+    /// Writes `pieces`, in order, in one hop to the blocking thread pool (`BlockingIO` in ProviderKit).
+    func write(_ pieces: [ByteBuffer]) async throws {
+        guard !pieces.isEmpty else { return }
+        try await BlockingIO.run { for piece in pieces { try self.write(piece) } }
+    }
+
+    /// Flushes, verifies and commits the blob; returns its key. The flush, the close and the
+    /// checks of the file run on the blocking thread pool (`BlockingIO` in ProviderKit), in one hop.
     func finish() async throws -> String {
-        let (computed, size) = try state.withLockedValue { state -> (String, Int64) in
-            guard let file = state.file else { throw ProviderError(.invalidArgument, "blob finished twice") }
-            try file.sync()
-            file.closeNow()
-            state.file = nil
-            return (state.digester.finalize(), state.size)
-        }
-        if let expected, expected != computed {
-            abandon()
-            throw ProviderError(.integrity, "blob digest \(computed) does not match the expected \(expected)")
-        }
-        guard PosixFile.regularFileSize(atPath: temporary.path) == size else {
-            abandon()
-            throw ProviderError(.integrity, "blob temporary file does not hold the \(size) bytes written")
+        let (computed, size) = try await BlockingIO.run { () throws -> (String, Int64) in
+            let (computed, size) = try self.state.withLockedValue { state -> (String, Int64) in
+                guard let file = state.file else { throw ProviderError(.invalidArgument, "blob finished twice") }
+                try file.sync()
+                file.closeNow()
+                state.file = nil
+                return (state.digester.finalize(), state.size)
+            }
+            if let expected = self.expected, expected != computed {
+                self.abandon()
+                throw ProviderError(.integrity, "blob digest \(computed) does not match the expected \(expected)")
+            }
+            guard PosixFile.regularFileSize(atPath: self.temporary.path) == size else {
+                self.abandon()
+                throw ProviderError(.integrity, "blob temporary file does not hold the \(size) bytes written")
+            }
+            return (computed, size)
         }
         try await store.commit(temporary: temporary, key: computed, size: size)
         return computed

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import ProviderAPI
+import ProviderKit
 
 extension CachedProvider {
     /// Serves whole downloads from the blob store when it holds the content (the server's digest,

@@ -78,14 +78,7 @@ public struct StrataCommandLine: Sendable {
     /// Runs the command in the process's arguments and exits: with 0 after success, with the
     /// command's status after an error (printed on standard error, secrets masked), with 64 after
     /// a usage error.
-    ///
-    /// It also tunes the process's allocator for streaming large files (glibc's mmap threshold
-    /// is fixed at 128 KiB) and runs its Swift tasks on the HTTP client's event loops
-    /// (`EventLoopTasks`; the environment variable `STRATA_TASKS_ON_POOL` set to anything keeps
-    /// them on Swift's own pool), as an executable may and a library must not.
     public func main() async -> Never {
-        MemoryTuning.apply()
-        if ProcessInfo.processInfo.environment["STRATA_TASKS_ON_POOL"] == nil { EventLoopTasks.install() }
         do {
             try await execute(nil)
         } catch {

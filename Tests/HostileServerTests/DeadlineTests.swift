@@ -1,6 +1,7 @@
 import Foundation
 import HostileTestServer
 import ProviderAPI
+import ProviderKit
 import Testing
 
 /// Class 2: deadlines. A server that never answers, stops after its head, trickles, or sends a

@@ -1,6 +1,7 @@
 import Foundation
 import HostileTestServer
 import ProviderAPI
+import ProviderKit
 import Testing
 
 /// Class 4: integrity by every size Strata knows. A body cut short of its `Content-Length` or

@@ -1,6 +1,7 @@
 import Foundation
 import HostileTestServer
 import ProviderAPI
+import ProviderKit
 import Testing
 
 /// Issue 29, loss path 6: a resumed download of a file without an etag, rewritten in place at the

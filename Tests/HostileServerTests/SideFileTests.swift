@@ -1,6 +1,7 @@
 import Foundation
 import HostileTestServer
 import ProviderAPI
+import ProviderKit
 import Testing
 
 /// Class 7: symlinks at side files. A symlink placed at `NAME.strata-partial`, at its `.etag`

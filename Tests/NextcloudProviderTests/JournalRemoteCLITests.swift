@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import ProviderKit
 import StrataProcessKit
 import Testing
 

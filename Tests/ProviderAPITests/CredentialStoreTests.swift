@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import ProviderKit
 import Testing
 
 private func mode(of url: URL) throws -> Int {

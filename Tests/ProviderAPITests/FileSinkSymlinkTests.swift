@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import ProviderAPI
+import ProviderKit
 import Testing
 
 #if canImport(Glibc)

@@ -5,7 +5,7 @@ import ProviderAPI
 import Testing
 import HTTPProviderKit
 
-/// Code isolated to an event loop, as a task is when `EventLoopTasks` runs tasks on the loops.
+/// Code isolated to an event loop, as a task is in a host that runs its tasks on the loops.
 private actor OnEventLoop {
     let loop: any EventLoop
     nonisolated var unownedExecutor: UnownedSerialExecutor { loop.executor.asUnownedSerialExecutor() }

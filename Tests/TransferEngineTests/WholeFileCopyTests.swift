@@ -71,7 +71,7 @@ struct UploadRecorder: ForwardingProvider {
 
     func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
         let kind: RecordedUpload
-        if let whole = source as? any WholeBodySource, let length = source.length, try whole.wholeBody().readableBytes == length {
+        if let whole = source as? any WholeBodySource, let length = source.length, try await whole.wholeBody().readableBytes == length {
             kind = .whole(length)
         } else {
             kind = .streamed

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import ProviderKit
 
 /// Cancelling a transfer in the middle stops it cleanly.
 enum CancellationCases {

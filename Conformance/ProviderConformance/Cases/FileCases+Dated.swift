@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import ProviderKit
 
 extension FileCases {
     /// An upload given a modified time keeps its content, whatever route the adapter takes for

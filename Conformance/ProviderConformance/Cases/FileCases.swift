@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import ProviderKit
 
 /// Files of 0 bytes, 1 byte, several MiB and (optionally) 1 GiB round-trip intact.
 enum FileCases {
@@ -38,7 +39,7 @@ enum FileCases {
         try await roundTrip(size: context.options.largeFileSize, name: "large.bin", context: context)
     }
 
-    /// Uploads a random local file with a ``FileSource``, downloads it with a ``FileSink`` and compares SHA-256.
+    /// Uploads a random local file with a `FileSource`, downloads it with a `FileSink` and compares SHA-256.
     static func roundTrip(size: Int64, name: String, context: ConformanceContext) async throws {
         if let maximum = context.capabilities.maxUploadSize, maximum < size {
             throw ConformanceSkip(.uploadLimit(maximum: maximum, needed: size))

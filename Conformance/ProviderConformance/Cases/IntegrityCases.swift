@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import ProviderKit
 
 /// A download is never accepted short.
 enum IntegrityCases {

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import ProviderKit
 
 /// Progress of downloads and uploads.
 enum ProgressCases {

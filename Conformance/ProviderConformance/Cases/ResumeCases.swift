@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import ProviderKit
 
 /// A download cut in the middle continues where it stopped.
 ///

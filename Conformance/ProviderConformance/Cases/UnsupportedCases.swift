@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import ProviderKit
 
 /// Calls outside the declared capabilities throw `.unsupported` without sending a request.
 enum UnsupportedCases {

@@ -10,17 +10,6 @@
 /// (other systems, Linux before 5.6, a sandbox that refuses it).
 int cproviderkit_open_beneath(int dirfd, const char *path, int flags);
 
-/// Sets the Swift runtime's global-enqueue hook (`swift_task_enqueueGlobal_hook`, the hook that
-/// lets a process run its tasks on an executor of its own) to `hook`, if no hook is set yet;
-/// returns whether it did. `hook` is a Swift `@convention(thin) (UnownedJob, @convention(thin)
-/// (UnownedJob) -> Void) -> Void` function.
-///
-/// The hook is reached by linking, not by `dlsym`: in an executable linked with
-/// `--static-swift-stdlib` the Swift runtime's symbols are local to the binary, so `dlsym` cannot
-/// find the hook (swift-nio's installer then gives up), while a reference from this object still
-/// links to it.
-_Bool cproviderkit_install_enqueue_global_hook(void *hook);
-
 /// Whether the folder `fd` folds case, as its file system says (Linux `FS_IOC_GETFLAGS` and
 /// `FS_CASEFOLD_FL`: an ext4, f2fs or tmpfs folder made with `chattr +F`, whose names are also
 /// compared after Unicode normalisation): 1 if it does, 0 if the flags say it does not, -1 with

@@ -248,7 +248,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             case .source(let source):
                 if let length = source.length, length <= Self.wholeBodyLimit, let whole = source as? any WholeBodySource {
                     // A small body goes as one buffer: no body task, no hand-off per piece.
-                    outgoing.body = .bytes(try whole.wholeBody())
+                    outgoing.body = .bytes(try await whole.wholeBody())
                     request.uploadProgress?(TransferProgress(completed: length, expected: length))
                     break
                 }

@@ -101,23 +101,11 @@ extension StorageProvider {
         do { return try await item(at: path) } catch let error as ProviderError where error.code == .notFound { return nil }
     }
 
-    /// Downloads the file at `path` to the local file `url` (no partial file is ever left there).
-    @discardableResult
-    public func download(_ path: ItemPath, toFile url: URL, options: DownloadOptions = DownloadOptions()) async throws -> DownloadResult {
-        try await download(path, to: FileSink(url: url, resumable: options.resume), options: options)
-    }
-
     /// Downloads a small file into memory.
     public func data(at path: ItemPath, limit: Int = 64 << 20) async throws -> Data {
         let sink = MemorySink(limit: limit)
         _ = try await download(path, to: sink, options: DownloadOptions())
         return await sink.data
-    }
-
-    /// Uploads a local file to `path`.
-    @discardableResult
-    public func upload(file url: URL, to path: ItemPath, options: UploadOptions = UploadOptions()) async throws -> Item {
-        try await upload(FileSource(url: url), to: path.parent, name: path.name, options: options)
     }
 
     /// Uploads bytes to `path`.

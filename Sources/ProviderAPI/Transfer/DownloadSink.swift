@@ -23,10 +23,9 @@ public struct ResumePoint: Sendable, Hashable {
 /// A provider calls ``begin(offset:expectedLength:validator:)`` once the server has
 /// answered, ``write(_:)`` for each piece of the body in order, then exactly one of
 /// ``finish()`` or ``fail()``. A sink must never expose a partial body under its final
-/// name: ``FileSink`` writes to a side file and renames it on ``finish()``.
+/// name: ProviderKit's `FileSink` writes to a side file and renames it on ``finish()``.
 ///
 /// ## Topics
-/// - ``FileSink``
 /// - ``MemorySink``
 public protocol DownloadSink: Sendable {
     /// The bytes already held from an earlier interrupted download, if the sink keeps any.

@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import ProviderAPI
+import ProviderKit
 
 #if canImport(Glibc)
     import Glibc

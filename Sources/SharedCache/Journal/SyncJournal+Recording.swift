@@ -190,26 +190,39 @@ extension SyncJournal {
     }
 
     /// A flushed copy of `source` in the blob store's temporary area, with its size and SHA-256.
+    /// The file is made, written (in batches of about 1 MiB) and flushed on swift-nio's blocking
+    /// thread pool (`BlockingIO`), never on the caller's thread.
     private func keep(_ source: any UploadSource) async throws -> (file: URL, size: Int64, sha256: String) {
         let url = store.blobs.temp.newFile()
-        let file = try PosixFile.open(url.path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+        let path = url.path
+        let file = try await BlockingIO.run { try PosixFile.open(path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o600) }
         var digester = Digester(.sha256)
         var size: Int64 = 0
         do {
+            var batch = WriteBatch()
             for try await piece in try source.makeStream() {
-                try file.write(piece)
                 digester?.update(piece)
                 size += Int64(piece.readableBytes)
+                if batch.append(piece) {
+                    let pieces = batch.take()
+                    try await BlockingIO.run { for piece in pieces { try file.write(piece) } }
+                }
             }
-            try file.sync()
-            file.closeNow()
+            let pieces = batch.take()
+            try await BlockingIO.run {
+                for piece in pieces { try file.write(piece) }
+                try file.sync()
+                file.closeNow()
+            }
         } catch {
-            file.closeNow()
-            PosixFile.remove(url.path)
+            await BlockingIO.cleanUp {
+                file.closeNow()
+                PosixFile.remove(path)
+            }
             throw ProviderError.wrap(error, fallback: .io)
         }
         if let length = source.length, length != size {
-            PosixFile.remove(url.path)
+            PosixFile.remove(path)
             throw ProviderError(.integrity, "the upload source gave \(size) bytes, not the \(length) it declared")
         }
         guard let sha256 = digester?.finalize() else { throw ProviderError.unsupported("SHA-256") }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ProviderAPI
+import ProviderKit
 
 /// `strata remote add|list|remove`: the saved remotes of `--remotes` (default
 /// `$XDG_CONFIG_HOME/strata/remotes.json`) and their logins (`credentials.json` in the config folder,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ProviderAPI
+import ProviderKit
 import TransferEngine
 
 struct GetCommand: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import ProviderAPI
+import ProviderKit
 import SharedCache
 import HTTPProviderKit
 

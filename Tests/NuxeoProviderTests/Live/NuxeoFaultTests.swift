@@ -3,6 +3,7 @@ import NIOCore
 import NuxeoProvider
 import NuxeoTestServer
 import ProviderAPI
+import ProviderKit
 import Testing
 
 /// The adapter against the loopback server's fault hooks.

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import ProviderAPI
 
 #if canImport(Glibc)
     import Glibc
@@ -13,10 +14,11 @@ import NIOCore
 /// output, a pipe, a socket or a device such as `/dev/null`.
 ///
 /// Unlike ``FileSink`` there is no side file and no rename: bytes reach the
-/// descriptor as they arrive, so a failure leaves whatever was written there
+/// descriptor as they arrive (in batches of about 1 MiB, written on swift-nio's blocking thread
+/// pool, see ``BlockingIO``), so a failure leaves whatever was written there
 /// (a reader of a pipe sees a short stream and the download's error). Resume of an
 /// earlier download is not offered; a body cut in the middle is still continued within the
-/// same download (``DownloadOptions/maxResumes``), since the stream then goes on exactly where
+/// same download (`DownloadOptions.maxResumes`), since the stream then goes on exactly where
 /// it stopped. The sink never closes the descriptor unless asked to, so one sink such as
 /// ``standardOutput`` can take several downloads in a row.
 ///
@@ -29,8 +31,11 @@ public actor DescriptorSink: DownloadSink {
     private let closesWhenDone: Bool
     private let label: String
     private var closed = false
-    /// Bytes written since the current download began.
+    /// Bytes taken since the current download began (written, or gathered in `pending`).
     private var written: Int64 = 0
+    /// Pieces taken and not yet written: they go to the descriptor in one hop to the blocking
+    /// thread pool per batch (``BlockingIO``), never on the caller's thread.
+    private var pending = WriteBatch()
 
     /// A sink writing to standard output.
     public static var standardOutput: DescriptorSink { DescriptorSink(descriptor: STDOUT_FILENO, label: "standard output") }
@@ -63,19 +68,41 @@ public actor DescriptorSink: DownloadSink {
         if offset == 0 { written = 0 }
     }
 
+    /// Takes a piece of the body; pieces are written in batches of about 1 MiB, each in one hop
+    /// to the blocking thread pool, and the rest by ``finish()`` or ``fail()``.
     public func write(_ buffer: ByteBuffer) async throws {
         guard !closed else { throw ProviderError(.invalidArgument, "write after the end of the download") }
-        try PosixFile.writeAll(buffer, to: descriptor, action: "write to", path: label)
         written += Int64(buffer.readableBytes)
+        guard pending.append(buffer) else { return }
+        try await flush()
     }
 
-    public func finish() async throws { end() }
+    public func finish() async throws {
+        try await flush()
+        await end()
+    }
 
-    public func fail() async { end() }
+    /// Writes what was taken (a reader of the stream gets every byte that arrived before the
+    /// failure, as it would have without the batching), then ends.
+    public func fail() async {
+        try? await flush()
+        await end()
+    }
 
-    private func end() {
+    private func flush() async throws {
+        let pieces = pending.take()
+        guard !pieces.isEmpty else { return }
+        let (descriptor, label) = (descriptor, label)
+        try await BlockingIO.run {
+            for piece in pieces { try PosixFile.writeAll(piece, to: descriptor, action: "write to", path: label) }
+        }
+    }
+
+    private func end() async {
+        pending = WriteBatch()
         guard closesWhenDone, !closed else { return }
-        _ = close(descriptor)
         closed = true
+        let descriptor = descriptor
+        await BlockingIO.cleanUp { _ = close(descriptor) }
     }
 }

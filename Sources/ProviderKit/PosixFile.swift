@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
+import ProviderAPI
 
 #if canImport(Glibc)
     import Glibc
@@ -11,7 +12,8 @@ import NIOCore
 #endif
 
 /// A thin owner of a POSIX file descriptor, for large sequential I/O without Foundation's buffering;
-/// the sinks and sources here and SharedCache's blob store write and read through it.
+/// the sinks and sources here and SharedCache's blob store write and read through it. Its calls
+/// block: the sinks and sources make them through ``BlockingIO``.
 ///
 /// The descriptor is behind a lock that every use and the close hold: a close never runs in the
 /// middle of a read or a write, and no call after the close reaches a descriptor number the system
