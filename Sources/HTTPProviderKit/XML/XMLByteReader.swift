@@ -9,7 +9,7 @@ import ProviderAPI
 /// attributes (reported to the delegate when asked, ``attributes``; namespace declarations are
 /// always read), character data with the five predefined entities and character references,
 /// CDATA, comments and processing instructions, with line ends and attribute values normalised
-/// as XML 1.0 says (§2.11, §3.3.3). It refuses, as ``ProviderAPI/ProviderError/Code/invalidResponse``:
+/// as XML 1.0 says (§2.11, §3.3.3). It refuses, as `ProviderError.Code.invalidResponse`:
 /// any DTD (`<!DOCTYPE`, `<!ENTITY`: no entity is ever declared, expanded or fetched), any other
 /// entity reference, a malformed XML declaration, bytes that are not UTF-8 (ISO-8859-1 and ASCII
 /// are read when the XML declaration names them; other encodings are refused), control
