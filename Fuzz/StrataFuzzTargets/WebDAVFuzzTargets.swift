@@ -1,4 +1,5 @@
 import Foundation
+import HTTPProviderKit
 import ProviderAPI
 import WebDAVProvider
 
@@ -45,18 +46,18 @@ public enum WebDAVFuzzTargets {
         return FuzzOutcome.combined(outcomes)
     }
 
-    /// Any XML, through ``XMLByteReader`` whole and in pieces: the element events, texts and
-    /// status codes must be the same both ways.
+    /// Any XML, through `XMLByteReader` whole and in pieces: the element events, qualified names,
+    /// attributes, texts (trimmed and as read) and status codes must be the same both ways.
     public static func xmlReader(_ data: Data) -> FuzzOutcome {
         let whole = EventRecorder()
         let wholeOutcome = FuzzOutcome.of {
-            let reader = XMLByteReader(delegate: whole, maxDepth: 64, maxTextLength: 1 << 16)
+            let reader = XMLByteReader(delegate: whole, maxDepth: 64, maxTextLength: 1 << 16, reportsAttributes: true)
             try reader.feed(data)
             try reader.finish()
         }
         let streamed = EventRecorder()
         let streamedOutcome = FuzzOutcome.of {
-            let reader = XMLByteReader(delegate: streamed, maxDepth: 64, maxTextLength: 1 << 16)
+            let reader = XMLByteReader(delegate: streamed, maxDepth: 64, maxTextLength: 1 << 16, reportsAttributes: true)
             for piece in FuzzTarget.pieces(of: data, size: FuzzTarget.pieceSize(for: data)) { try reader.feed(piece) }
             try reader.finish()
         }
@@ -85,15 +86,16 @@ public enum WebDAVFuzzTargets {
     }
 }
 
-/// Records what an ``XMLByteReader`` reports, to compare two reads.
+/// Records what an `XMLByteReader` reports, to compare two reads.
 private final class EventRecorder: XMLByteReaderDelegate {
     var events: [String] = []
 
-    func didStart(_ name: DAVPropertyName, reader: XMLByteReader) throws {
-        events.append("<\(name) \(reader.depth)")
+    func didStart(_ name: XMLName, reader: XMLByteReader) throws {
+        events.append("<\(name) \(reader.qualifiedName) \(reader.depth) \(reader.attributes) \(reader.rawText.debugDescription)")
     }
 
-    func didEnd(_ name: DAVPropertyName, reader: XMLByteReader) throws {
-        events.append(">\(name) \(reader.depth) \(reader.text) \(reader.textStatusCode.map(String.init) ?? "-")")
+    func didEnd(_ name: XMLName, reader: XMLByteReader) throws {
+        events.append(
+            ">\(name) \(reader.depth) \(reader.text) \(reader.rawText.debugDescription) \(reader.rawTextLength) \(reader.textStatusCode.map(String.init) ?? "-")")
     }
 }

@@ -5,8 +5,9 @@ import Testing
 import HTTPProviderKit
 
 /// The first crash `scripts/fuzz` found (pydio target): a malformed XML declaration naming
-/// US-ASCII made `XMLSafety` skip the UTF-8 check, libxml2 ignored that declaration, and an
-/// attribute name holding the byte 0xFF reached Foundation's `XMLParser`, which traps on Linux.
+/// US-ASCII made the guard in front of Foundation's `XMLParser` skip its UTF-8 check, libxml2
+/// ignored that declaration, and an attribute name holding the byte 0xFF reached the parser, which
+/// traps on Linux. `XMLByteReader`, which replaced both, reads the declaration as strictly.
 @Suite("XML declarations read strictly")
 struct XMLDeclarationTests {
     @Test("a malformed declaration is refused instead of trusted", arguments: [

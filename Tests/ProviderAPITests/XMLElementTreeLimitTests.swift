@@ -3,9 +3,9 @@ import ProviderAPI
 import Testing
 import HTTPProviderKit
 
-/// The work a hostile document can cause `XMLElementTree` (Foundation's parser: Pydio's answers,
-/// OCS envelopes) stays in proportion to its size.
-@Suite("XMLElementTree and XMLSafety bound the parser's work")
+/// The work a hostile document can cause `XMLElementTree` (Pydio's answers, OCS envelopes, read
+/// by `XMLByteReader`) stays in proportion to its size.
+@Suite("XMLElementTree bounds the reader's work")
 struct XMLElementTreeLimitTests {
     private func element(attributes count: Int, quoted extra: String = "") -> Data {
         var text = "<tree"
@@ -13,16 +13,23 @@ struct XMLElementTreeLimitTests {
         return Data((text + "/>").utf8)
     }
 
-    @Test("an element with up to 256 attributes is read; one more is refused before the parser sees it")
+    @Test("an element with up to 256 attributes is read; one more is refused")
     func attributeCount() throws {
-        let tree = try XMLElementTree.parse(element(attributes: XMLSafety.maxAttributesPerElement))
-        #expect(tree.attributes.count == XMLSafety.maxAttributesPerElement)
+        let tree = try XMLElementTree.parse(element(attributes: XMLByteReader.maxAttributes))
+        #expect(tree.attributes.count == 256)
         let error = #expect(throws: ProviderError.self) { try XMLElementTree.parse(element(attributes: 257)) }
         #expect(error?.code == .invalidResponse)
         #expect(error?.message == "XML element with more than 256 attributes")
-        // 100,000 attributes cost libxml2 seconds; they are refused after one pass over the bytes.
-        let hostile = #expect(throws: ProviderError.self) { try XMLSafety.check(element(attributes: 100_000)) }
+        // 60,000 attributes are refused at the 257th, not compared with each other.
+        let hostile = #expect(throws: ProviderError.self) { try XMLElementTree.parse(element(attributes: 60_000)) }
         #expect(hostile?.message == "XML element with more than 256 attributes")
+    }
+
+    @Test("an attribute named twice is refused, as XML requires")
+    func duplicateAttribute() throws {
+        let error = #expect(throws: ProviderError.self) { try XMLElementTree.parse(Data(#"<tree a="1" b="2" a="3"/>"#.utf8)) }
+        #expect(error?.code == .invalidResponse)
+        #expect(error?.message?.contains("the attribute a named twice") == true)
     }
 
     @Test("'=' inside values, comments, CDATA and processing instructions is not counted as an attribute")
@@ -46,7 +53,7 @@ struct XMLElementTreeLimitTests {
         let error = #expect(throws: ProviderError.self) {
             try XMLElementTree.parse(Data("<r>\(fits)é</r>".utf8), limits: limits)
         }
-        #expect(error?.message == "XML text longer than 10000 characters")
+        #expect(error?.message == "XML element text longer than 10000")
         // The count is per element: a sibling starts again from zero.
         #expect(try XMLElementTree.parse(Data("<r><a>\(fits)</a><b>\(fits)</b></r>".utf8), limits: limits).children.count == 2)
     }

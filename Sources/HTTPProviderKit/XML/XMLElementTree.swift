@@ -1,17 +1,14 @@
 import Foundation
 import ProviderAPI
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// A small XML document read into memory: element names, attributes, children and text.
 ///
-/// For the XML answers of session APIs (Pydio's `<tree>` documents, registries, login results),
-/// which are small and whose shape a ``ResponseRecognizer`` inspects. Reading is hardened as for
-/// every XML document Strata reads (``XMLSafety``: no DTD, no entity, UTF-8), nesting, element
-/// count and text are bounded, and a document cut short is refused (Foundation's parser on Linux
-/// reports success for one). Unknown elements and attributes are kept, for callers to skip.
+/// For the XML answers of session APIs (Pydio's `<tree>` documents, registries, login results,
+/// OCS envelopes), whose shape a ``ResponseRecognizer`` inspects. It is read by `XMLByteReader`,
+/// the reader of every XML document Strata reads (no DTD, no entity but the predefined ones and
+/// character references, UTF-8 or a declared ISO-8859-1 or ASCII); nesting, element count, text
+/// and each tag are bounded, and a document cut short is refused. Unknown elements and attributes
+/// are kept, for callers to skip. A listing page of any size is read in one pass.
 public struct XMLElementTree: Sendable, Hashable {
     /// The element name, without namespace processing.
     public var name: String
@@ -53,26 +50,27 @@ public struct XMLElementTree: Sendable, Hashable {
         public var maxElements = 2_000_000
         /// Longest text of one element, in UTF-16 units.
         public var maxTextLength = 16 << 20
+        /// Longest tag (its name and attributes), comment, processing instruction or CDATA section, in bytes.
+        public var maxMarkupLength = 1 << 20
         /// Creates the default limits.
         public init() {}
     }
 
     /// Reads a document and returns its root element.
     ///
+    /// Element and attribute names are as written, prefixes included (`xmlns` declarations are
+    /// attributes too), but a prefix must be declared. Text is every piece of character data
+    /// directly inside the element, white space included, with line ends as `\n`; attribute
+    /// values are normalised as XML says (a tab or line end written as such reads as a space).
+    ///
     /// - Throws: `ProviderError.Code.invalidResponse` for a malformed, truncated, oversized or unsafe document.
     public static func parse(_ data: Data, limits: Limits = Limits()) throws -> XMLElementTree {
-        try XMLSafety.check(data)
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = false
-        parser.shouldResolveExternalEntities = false
         let builder = TreeBuilder(limits: limits)
-        parser.delegate = builder
-        let ok = parser.parse()
-        if let failure = builder.failure { throw failure }
-        guard ok else {
-            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
-            throw ProviderError(.invalidResponse, "malformed XML at line \(parser.lineNumber): \(reason)")
-        }
+        let reader = XMLByteReader(
+            delegate: builder, maxDepth: limits.maxDepth, maxTextLength: limits.maxTextLength,
+            maxMarkupLength: limits.maxMarkupLength, reportsAttributes: true)
+        try data.withUnsafeBytes { try reader.feed($0) }
+        try reader.finish()
         guard let root = builder.root else {
             throw ProviderError(.invalidResponse, "the XML document ends before its root element is closed")
         }
@@ -80,52 +78,39 @@ public struct XMLElementTree: Sendable, Hashable {
     }
 }
 
-private final class TreeBuilder: NSObject, XMLParserDelegate {
+/// Builds the tree from the reader's events: an element's text is every piece of character data
+/// directly inside it, the pieces before its children's tags included.
+private final class TreeBuilder: XMLByteReaderDelegate {
     let limits: XMLElementTree.Limits
     var stack: [XMLElementTree] = []
     /// The UTF-16 length of each open element's text, kept beside it: counting a non-ASCII
-    /// `String`'s UTF-16 units walks it, and doing so on every callback made a long text quadratic.
+    /// `String`'s UTF-16 units walks it, and doing so for every piece made a long text quadratic.
     var textUnits: [Int] = []
     var root: XMLElementTree?
-    var failure: ProviderError?
     var elements = 0
 
     init(limits: XMLElementTree.Limits) { self.limits = limits }
 
-    private func fail(_ parser: XMLParser, _ message: String) {
-        if failure == nil { failure = ProviderError(.invalidResponse, message) }
-        parser.abortParsing()
-    }
-
-    func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
-        attributes attributeDict: [String: String] = [:]
-    ) {
+    func didStart(_ name: XMLName, reader: XMLByteReader) throws {
+        // The text before this tag is the parent's.
+        try addText(reader)
         elements += 1
-        if root != nil { return fail(parser, "XML with content after its root element") }
-        if stack.count >= limits.maxDepth { return fail(parser, "XML nested deeper than \(limits.maxDepth) elements") }
-        if elements > limits.maxElements { return fail(parser, "XML with more than \(limits.maxElements) elements") }
-        stack.append(XMLElementTree(name: elementName, attributes: attributeDict))
+        if elements > limits.maxElements {
+            throw ProviderError(.invalidResponse, "XML with more than \(limits.maxElements) elements")
+        }
+        var attributes: [String: String] = [:]
+        let reported = reader.attributes
+        if !reported.isEmpty {
+            attributes.reserveCapacity(reported.count)
+            for (attribute, value) in reported { attributes[attribute] = value }
+        }
+        stack.append(XMLElementTree(name: reader.qualifiedName, attributes: attributes))
         textUnits.append(0)
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        guard !stack.isEmpty else { return }
-        let top = stack.count - 1
-        let units = textUnits[top] + string.utf16.count
-        if units > limits.maxTextLength {
-            return fail(parser, "XML text longer than \(limits.maxTextLength) characters")
-        }
-        textUnits[top] = units
-        stack[top].text += string
-    }
-
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        self.parser(parser, foundCharacters: String(decoding: CDATABlock, as: UTF8.self))
-    }
-
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-        guard let element = stack.popLast() else { return fail(parser, "unbalanced XML") }
+    func didEnd(_ name: XMLName, reader: XMLByteReader) throws {
+        try addText(reader)
+        guard let element = stack.popLast() else { throw ProviderError(.invalidResponse, "unbalanced XML") }
         textUnits.removeLast()
         if stack.isEmpty {
             root = element
@@ -134,7 +119,16 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-        if failure == nil { failure = ProviderError(.invalidResponse, "malformed XML: \((parseError as NSError).localizedDescription)") }
+    /// Appends the character data the reader read since the last tag to the open element's text.
+    private func addText(_ reader: XMLByteReader) throws {
+        let length = reader.rawTextLength
+        guard length > 0, !stack.isEmpty else { return }
+        let top = stack.count - 1
+        let units = textUnits[top] + length
+        if units > limits.maxTextLength {
+            throw ProviderError(.invalidResponse, "XML element text longer than \(limits.maxTextLength)")
+        }
+        textUnits[top] = units
+        stack[top].text += reader.rawText
     }
 }

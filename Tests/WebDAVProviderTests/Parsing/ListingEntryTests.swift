@@ -1,4 +1,5 @@
 import Foundation
+import HTTPProviderKit
 import ProviderAPI
 import Testing
 
@@ -20,8 +21,8 @@ private func entries(_ data: Data, size: Int = 7, itemFields: Bool = false) thro
 /// Records what an ``XMLByteReader`` reports: each element's start, and its end with its text.
 private final class EventLog: XMLByteReaderDelegate {
     var events: [String] = []
-    func didStart(_ name: DAVPropertyName, reader: XMLByteReader) throws { events.append("<\(name) \(reader.depth)") }
-    func didEnd(_ name: DAVPropertyName, reader: XMLByteReader) throws {
+    func didStart(_ name: XMLName, reader: XMLByteReader) throws { events.append("<\(name) \(reader.depth)") }
+    func didEnd(_ name: XMLName, reader: XMLByteReader) throws {
         events.append(">\(name) \(reader.text.debugDescription) \(reader.textStatusCode.map(String.init) ?? "-")")
     }
 }
@@ -95,7 +96,7 @@ extension Parsing {
                     for (entry, response) in zip(listed, responses) {
                         #expect(entry.href == response.href && entry.status == response.status && entry.message == response.message, "\(name)")
                         #expect(entry.fields != nil, "\(name)")
-                        #expect(entry.foundByName == response.found.filter { DAVItemFields.Property($0.key) == nil }, "\(name) \(response.href)")
+                        #expect(entry.foundByName == response.found.filter { DAVItemFields.Property(XMLName($0.key.namespace, $0.key.name)) == nil }, "\(name) \(response.href)")
                         let path = (try? mapper.path(forHref: response.href)) ?? .root
                         #expect(
                             DAVItemMapper.item(path: path, entry: entry) == DAVItemMapper.item(path: path, properties: response.found),

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import HTTPProviderKit
 import ProviderAPI
 import ProviderConformance
 import Testing
@@ -9,10 +10,10 @@ import Testing
 /// Records what an ``XMLByteReader`` reports, so two reads of the same document can be compared.
 private final class Recorder: XMLByteReaderDelegate {
     var events: [String] = []
-    func didStart(_ name: DAVPropertyName, reader: XMLByteReader) throws {
+    func didStart(_ name: XMLName, reader: XMLByteReader) throws {
         events.append("start \(name) depth \(reader.depth)")
     }
-    func didEnd(_ name: DAVPropertyName, reader: XMLByteReader) throws {
+    func didEnd(_ name: XMLName, reader: XMLByteReader) throws {
         events.append("end \(name) text [\(reader.text)]")
     }
 }
@@ -277,5 +278,40 @@ extension Parsing.XMLByteReaderLimitTests {
         #expect(message.unicodeScalars.allSatisfy { $0 == "é" })
         #expect(message.count >= 4096)
         #expect(message.count <= 8192)
+    }
+}
+
+extension Parsing.XMLByteReaderLimitTests {
+    static let errorBody = """
+        <?xml version="1.0" encoding="utf-8"?>
+        <d:error xmlns:d="DAV:" xmlns:s="http://sabredav.org/ns">
+          <s:exception>Sabre\\DAV\\Exception\\NotFound</s:exception>
+          <s:message>File with name a.txt could not be located</s:message>
+        </d:error>
+        """
+
+    @Test("a WebDAV error body cut short keeps what was complete; what follows its root is not read")
+    func errorBodyLeniency() throws {
+        let whole = try #require(DAVErrorBody.parse(Data(Self.errorBody.utf8)))
+        #expect(whole.message == "File with name a.txt could not be located")
+        #expect(whole.exception == #"Sabre\DAV\Exception\NotFound"#)
+        // Cut inside the root's end tag, as a body read up to a limit can be.
+        let cut = try #require(DAVErrorBody.parse(Data(Self.errorBody.dropLast(4).utf8)))
+        #expect(cut.message == whole.message)
+        // Cut inside the message: the message is not taken half.
+        let half = Self.errorBody.components(separatedBy: "could not")[0]
+        #expect(try #require(DAVErrorBody.parse(Data(half.utf8))).message == nil)
+        #expect(DAVErrorBody.parse(Data((Self.errorBody + "<html>trailing</html>").utf8))?.message == whole.message)
+    }
+
+    @Test("a malformed error body, or one that is not a DAV:error, gives nothing", arguments: [
+        "<d:error xmlns:d=\"DAV:\"><s:message>x</s:message></d:error>",
+        "<d:error xmlns:d=\"DAV:\"><message>x</mess></d:error>",
+        "<error><message>x</message></error>",
+        "<!DOCTYPE html><html><body>Not found</body></html>",
+        "",
+    ])
+    func errorBodyRefused(body: String) {
+        #expect(DAVErrorBody.parse(Data(body.utf8)) == nil)
     }
 }

@@ -1,10 +1,6 @@
 import Foundation
-import ProviderAPI
 import HTTPProviderKit
-
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
+import ProviderAPI
 
 /// Reads the message of a WebDAV error body (`<d:error><s:message>…`) as sabre/dav,
 /// ownCloud and Nextcloud send it; other bodies (HTML pages) give `nil`.
@@ -16,55 +12,44 @@ package enum DAVErrorBody {
         package var conditions: [String]
     }
 
+    /// Longest message or exception kept, in characters.
+    static let maxText = 4096
+
+    /// The `DAV:error` document in `data`, or `nil` when it is not one or is malformed before
+    /// its root element closes. The message is a courtesy to the user, so the body is read as
+    /// leniently as that allows: one cut short (error bodies are read up to a limit) gives what
+    /// was complete before the cut, and whatever follows the root element is not read.
     package static func parse(_ data: Data) -> Parsed? {
-        guard (try? XMLSafety.check(data)) != nil else { return nil }
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
         let delegate = Delegate()
-        parser.delegate = delegate
-        guard parser.parse(), delegate.isError else { return nil }
+        let reader = XMLByteReader(delegate: delegate, maxDepth: 32, maxTextLength: 16 << 20)
+        do {
+            try data.withUnsafeBytes { try reader.feed($0) }
+            // A body that ends early is read as far as it went.
+            try? reader.finish()
+        } catch {
+            // Malformed inside the root element: nothing is trusted. After it: ignored.
+            guard reader.isComplete else { return nil }
+        }
+        guard delegate.isError else { return nil }
         return Parsed(message: delegate.message, exception: delegate.exception, conditions: delegate.conditions)
     }
 
-    private final class Delegate: NSObject, XMLParserDelegate {
+    private final class Delegate: XMLByteReaderDelegate {
         var isError = false
         var message: String?
         var exception: String?
         var conditions: [String] = []
-        var depth = 0
-        var text = ""
-        var textCount = 0
 
-        func parser(
-            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
-            attributes attributeDict: [String: String] = [:]
-        ) {
-            depth += 1
-            text = ""
-            textCount = 0
-            if depth == 1 { isError = namespaceURI == "DAV:" && elementName == "error" }
-            if depth == 2, namespaceURI == "DAV:" { conditions.append(elementName) }
-            if depth > 32 { parser.abortParsing() }
+        func didStart(_ name: XMLName, reader: XMLByteReader) throws {
+            if reader.depth == 1 { isError = name.namespace == "DAV:" && name.name == "error" }
+            if reader.depth == 2, name.namespace == "DAV:" { conditions.append(name.name) }
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            // Counted as it grows: text.count would walk the whole text on every callback.
-            guard textCount < 4096 else { return }
-            let piece = string.prefix(4096)
-            text += piece
-            textCount += piece.count
-        }
-
-        func parser(
-            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
-        ) {
-            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            if depth == 2, elementName == "message", !value.isEmpty { message = value }
-            if depth == 2, elementName == "exception", !value.isEmpty { exception = value }
-            depth -= 1
-            text = ""
-            textCount = 0
+        func didEnd(_ name: XMLName, reader: XMLByteReader) throws {
+            guard reader.depth == 2, name.name == "message" || name.name == "exception" else { return }
+            let value = String(reader.rawText.prefix(DAVErrorBody.maxText)).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !value.isEmpty else { return }
+            if name.name == "message" { message = value } else { exception = value }
         }
     }
 }

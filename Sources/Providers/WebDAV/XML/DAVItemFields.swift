@@ -15,7 +15,7 @@ package struct DAVItemFields: Sendable, Equatable {
         case resourcetype, getcontentlength, getlastmodified, creationdate, getetag, getcontenttype
 
         /// The property `name` is, if it is one read into fields.
-        package init?(_ name: DAVPropertyName) {
+        package init?(_ name: XMLName) {
             guard name.namespace == DAVPropertyName.dav else { return nil }
             switch name.name {
             case "resourcetype": self = .resourcetype

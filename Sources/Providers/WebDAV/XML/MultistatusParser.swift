@@ -181,7 +181,7 @@ private final class MultistatusBuilder: XMLByteReaderDelegate {
         self.itemFields = itemFields
     }
 
-    func didStart(_ name: DAVPropertyName, reader: XMLByteReader) throws {
+    func didStart(_ name: XMLName, reader: XMLByteReader) throws {
         let depth = reader.depth
         let isDAV = name.namespace == DAVPropertyName.dav
         if depth == 1 {
@@ -213,17 +213,17 @@ private final class MultistatusBuilder: XMLByteReaderDelegate {
                 fieldCollection = false
                 return
             }
-            propName = name
+            propName = DAVPropertyName(name.namespace, name.name)
             propChildren = []
             propChildTexts = []
         } else if depth == 6, propName != nil {
-            propChildren.append(name)
+            propChildren.append(DAVPropertyName(name.namespace, name.name))
         } else if depth == 6, fieldProperty == .resourcetype, isDAV, name.name == "collection" {
             fieldCollection = true
         }
     }
 
-    func didEnd(_ name: DAVPropertyName, reader: XMLByteReader) throws {
+    func didEnd(_ name: XMLName, reader: XMLByteReader) throws {
         let depth = reader.depth
         let isDAV = name.namespace == DAVPropertyName.dav
         if depth == 3, isDAV, name.name == "href" {
@@ -240,7 +240,7 @@ private final class MultistatusBuilder: XMLByteReaderDelegate {
         } else if depth == 5, let property = fieldProperty {
             readField(property, reader: reader)
             fieldProperty = nil
-        } else if depth == 5, let propName, propName == name {
+        } else if depth == 5, let propName, propName.name == name.name, propName.namespace == name.namespace {
             properties.set(propName, DAVPropertyValue(text: reader.text, children: propChildren, childTexts: propChildTexts))
             self.propName = nil
         } else if depth == 3, isDAV, name.name == "propstat", inPropstat {
@@ -299,4 +299,9 @@ private final class MultistatusBuilder: XMLByteReaderDelegate {
         }
         propstatFields.insert(property)
     }
+}
+
+extension XMLByteReader {
+    /// The status code of the HTTP status line in `text` (`HTTP/1.1 200 OK` → 200), read without making a `String`.
+    package var textStatusCode: Int? { withText { MultistatusParser.statusCode($0) } }
 }

@@ -2,10 +2,6 @@ import Foundation
 import HTTPProviderKit
 import ProviderAPI
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// A qualified XML name: namespace URI and local name (`{DAV:}getetag`).
 struct QName: Hashable, Sendable {
     var namespace: String
@@ -38,57 +34,37 @@ struct DAVElement: Sendable {
     func child(_ name: QName) -> DAVElement? { children.first { $0.name == name } }
     func children(_ name: QName) -> [DAVElement] { children.filter { $0.name == name } }
 
-    /// Reads a request body. Safety as for every XML Strata reads (``XMLSafety``: no DTD, no
-    /// entities, UTF-8); a malformed document is a 400 Sabre `BadRequest`.
+    /// Reads a request body with the reader every XML Strata reads goes through (`XMLByteReader`:
+    /// no DTD, no entities, UTF-8); a malformed document is a 400 Sabre `BadRequest`.
     static func parse(_ data: Data) throws(SabreError) -> DAVElement {
+        let builder = Builder()
         do {
-            try XMLSafety.check(data)
+            let reader = XMLByteReader(delegate: builder, maxDepth: 65, maxTextLength: 1 << 20)
+            try data.withUnsafeBytes { try reader.feed($0) }
+            try reader.finish()
         } catch {
             throw SabreError.badRequest("The request body is not a well-formed XML document")
         }
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
-        let builder = Builder()
-        parser.delegate = builder
-        let ok = parser.parse()
-        guard ok, !builder.failed, let root = builder.root else {
+        guard let root = builder.root else {
             throw SabreError.badRequest("The request body is not a well-formed XML document")
         }
         return root
     }
 
-    private final class Builder: NSObject, XMLParserDelegate {
+    /// Builds the elements; an element's text is all the character data directly inside it.
+    private final class Builder: XMLByteReaderDelegate {
         var stack: [DAVElement] = []
         var root: DAVElement?
-        var failed = false
 
-        func parser(
-            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
-            attributes attributeDict: [String: String] = [:]
-        ) {
-            if root != nil || stack.count > 64 {
-                failed = true
-                parser.abortParsing()
-                return
-            }
-            let local = elementName.split(separator: ":").last.map(String.init) ?? elementName
-            stack.append(DAVElement(name: QName(namespaceURI ?? "", local)))
+        func didStart(_ name: XMLName, reader: XMLByteReader) throws {
+            if !stack.isEmpty { stack[stack.count - 1].text += reader.rawText }
+            stack.append(DAVElement(name: QName(name.namespace, name.name)))
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            guard !stack.isEmpty else { return }
-            stack[stack.count - 1].text += string
-        }
-
-        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-            guard let element = stack.popLast() else {
-                failed = true
-                return
-            }
+        func didEnd(_ name: XMLName, reader: XMLByteReader) throws {
+            guard var element = stack.popLast() else { return }
+            element.text += reader.rawText
             if stack.isEmpty { root = element } else { stack[stack.count - 1].children.append(element) }
         }
-
-        func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) { failed = true }
     }
 }

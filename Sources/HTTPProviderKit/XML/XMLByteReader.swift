@@ -1,38 +1,32 @@
 import Foundation
-import HTTPProviderKit
 import ProviderAPI
 
-/// What an ``XMLByteReader`` reports: elements as they open and close, with namespaces
-/// already resolved. The character data since the last tag is ``XMLByteReader/text``.
-package protocol XMLByteReaderDelegate: AnyObject {
-    /// An element opened (for `<a/>`, just before it closes).
-    func didStart(_ name: DAVPropertyName, reader: XMLByteReader) throws
-    /// An element closed; ``XMLByteReader/text`` holds the character data since the last tag.
-    func didEnd(_ name: DAVPropertyName, reader: XMLByteReader) throws
-}
-
-/// A small, hardened, incremental XML reader for the UTF-8 answers WebDAV servers send.
+/// The one XML reader of Strata: small, hardened and incremental, for the UTF-8 answers servers
+/// send (WebDAV multistatus and error bodies, Pydio's documents, OCS envelopes).
 ///
 /// Bytes are fed as they arrive from the network (``feed(_:)``) and every complete token is
-/// reported at once, so a listing is parsed while its body streams. It knows exactly what a
-/// multistatus needs: elements, attributes (read only for namespace declarations), character
-/// data with the five predefined entities and character references, CDATA, comments and
-/// processing instructions. It refuses, as ``ProviderError/Code/invalidResponse``:
+/// reported at once, so a listing is parsed while its body streams. It reads elements,
+/// attributes (reported to the delegate when asked, ``attributes``; namespace declarations are
+/// always read), character data with the five predefined entities and character references,
+/// CDATA, comments and processing instructions, with line ends and attribute values normalised
+/// as XML 1.0 says (§2.11, §3.3.3). It refuses, as `ProviderError.Code.invalidResponse`:
 /// any DTD (`<!DOCTYPE`, `<!ENTITY`: no entity is ever declared, expanded or fetched), any other
-/// entity reference, bytes that are not UTF-8 (ISO-8859-1 and ASCII are read when the XML
-/// declaration names them; other encodings are refused), control characters, NUL bytes,
-/// unbound prefixes, mismatched or missing end tags, content outside the root, nesting deeper
-/// than ``maxDepth``, character data longer than ``maxTextLength`` UTF-16 units, and any
-/// markup (a tag with its attributes, a comment, a processing instruction, a CDATA section,
-/// the XML declaration) longer than ``maxMarkupLength`` bytes.
+/// entity reference, a malformed XML declaration, bytes that are not UTF-8 (ISO-8859-1 and ASCII
+/// are read when the XML declaration names them; other encodings are refused), control
+/// characters, NUL bytes, unbound prefixes, mismatched or missing end tags, content outside the
+/// root, a reported element with more than ``maxAttributes`` attributes or one named twice,
+/// nesting deeper than ``maxDepth``, character data longer than ``maxTextLength`` UTF-16 units,
+/// and any markup (a tag with its attributes, a comment, a processing instruction, a CDATA
+/// section, the XML declaration) longer than ``maxMarkupLength`` bytes.
 ///
 /// Every construct is scanned once, however many pieces it arrives in: when a piece ends inside
 /// one, the reader remembers where its search for the closing delimiter stopped (and, in a tag,
 /// whether it was inside a quoted value) and resumes there with the next piece.
 ///
-/// Foundation's `XMLParser` spent most of a 10,000-entry listing building `NSString`s and
-/// trimming them; this reader works on bytes and makes a `String` only for names and for the
-/// texts its delegate asks for.
+/// It replaced Foundation's `XMLParser` (libxml2), which spent most of a 10,000-entry listing
+/// building `NSString`s, crashed on some hostile documents on Linux and needed a guard in front
+/// of it: this reader works on bytes and makes a `String` only for names and for the texts its
+/// delegate asks for.
 package final class XMLByteReader {
     /// Deepest element nesting accepted.
     package let maxDepth: Int
@@ -40,6 +34,11 @@ package final class XMLByteReader {
     package let maxTextLength: Int
     /// Longest markup construct, in bytes from its `<` to its `>`.
     package let maxMarkupLength: Int
+    /// Whether the attributes of each element are read into ``attributes`` for the delegate.
+    package let reportsAttributes: Bool
+    /// Most attributes of one element, when they are reported (``reportsAttributes``). Real
+    /// answers have a few dozen at most (a Pydio node about twenty).
+    package static let maxAttributes = 256
 
     // The state below is read and written only by this reader's own methods, one call at a time
     // (the type is not `Sendable` and no method hands out a reference into it), so the dynamic
@@ -53,7 +52,7 @@ package final class XMLByteReader {
 
     private struct Open {
         var qualifiedName: [UInt8]
-        var name: DAVPropertyName
+        var name: XMLName
         var namespaceCount: Int
     }
     @exclusivity(unchecked) private var stack: [Open] = []
@@ -63,7 +62,7 @@ package final class XMLByteReader {
     /// bytes instead of allocated, checked and resolved again. An entry is used only while its
     /// prefix is still bound to the same namespace (Apache declares its prefixes again on every
     /// `response`).
-    @exclusivity(unchecked) private var resolved: [(qualified: [UInt8], colon: Int?, name: DAVPropertyName)] = []
+    @exclusivity(unchecked) private var resolved: [(qualified: [UInt8], colon: Int?, name: XMLName)] = []
     private static let maxResolved = 32
     /// Most namespace declarations in scope at once: every element name is looked up among them,
     /// so thousands declared on the root would make each later element cost thousands of comparisons.
@@ -71,6 +70,12 @@ package final class XMLByteReader {
 
     @exclusivity(unchecked) private var textBytes: [UInt8] = []
     @exclusivity(unchecked) private var textUnits = 0
+    /// Whether the last byte of character data read was a carriage return (stored as a line
+    /// feed): a line feed right after it is the same line end (XML 1.0 §2.11), even in the next piece.
+    @exclusivity(unchecked) private var afterCarriageReturn = false
+    /// Whether the run of character data being stored holds a carriage return (``checkCharacters(_:)`` found one).
+    @exclusivity(unchecked) private var runHasCarriageReturn = false
+    @exclusivity(unchecked) private var attributeList: [(name: String, value: String)] = []
 
     /// How far the search for the end of the construct starting at `position` got, counted
     /// from `position` (0 before any search), so an unfinished construct is not scanned again
@@ -94,12 +99,17 @@ package final class XMLByteReader {
     @exclusivity(unchecked) private var rootClosed = false
     @exclusivity(unchecked) private var latin1 = false
 
-    /// Creates a reader reporting to `delegate`.
-    package init(delegate: any XMLByteReaderDelegate, maxDepth: Int, maxTextLength: Int, maxMarkupLength: Int = 1 << 20) {
+    /// Creates a reader reporting to `delegate`; with `reportsAttributes`, the attributes of each
+    /// element are read for it (``attributes``), otherwise only namespace declarations are kept.
+    package init(
+        delegate: any XMLByteReaderDelegate, maxDepth: Int, maxTextLength: Int, maxMarkupLength: Int = 1 << 20,
+        reportsAttributes: Bool = false
+    ) {
         self.delegate = delegate
         self.maxDepth = maxDepth
         self.maxTextLength = maxTextLength
         self.maxMarkupLength = maxMarkupLength
+        self.reportsAttributes = reportsAttributes
     }
 
     /// The depth of the innermost open element (1 inside the root).
@@ -107,6 +117,24 @@ package final class XMLByteReader {
 
     /// Whether the root element has been closed.
     package var isComplete: Bool { rootClosed }
+
+    /// The attributes of the element just started, by qualified name (namespace declarations
+    /// included, as `xmlns` and `xmlns:prefix`), values decoded and normalised, in document
+    /// order; read in ``XMLByteReaderDelegate/didStart(_:reader:)``. Empty unless the reader
+    /// ``reportsAttributes``.
+    package var attributes: [(name: String, value: String)] { attributeList }
+
+    /// The name of the innermost open element as written, prefix and all (`d:getetag`).
+    package var qualifiedName: String {
+        guard let top = stack.last else { return "" }
+        return decodeName(top.qualifiedName[...])
+    }
+
+    /// The character data since the last tag, as it is: white space kept.
+    package var rawText: String { String(decoding: textBytes, as: UTF8.self) }
+
+    /// The length of ``rawText`` in UTF-16 units, counted as it was read.
+    package var rawTextLength: Int { textUnits }
 
     /// The character data since the last tag, without leading and trailing XML white space.
     package var text: String {
@@ -120,11 +148,6 @@ package final class XMLByteReader {
     package func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         let range = trimmedText
         return try textBytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[range])) }
-    }
-
-    /// The status code of the HTTP status line in ``text`` (`HTTP/1.1 200 OK` → 200), read without making a `String`.
-    package var textStatusCode: Int? {
-        MultistatusParser.statusCode(textBytes[trimmedText])
     }
 
     /// Where ``text`` lies in the character data since the last tag: without leading and trailing XML white space.
@@ -250,18 +273,23 @@ package final class XMLByteReader {
         return true
     }
 
-    private static let acceptedEncodings: Set<String> = ["utf-8", "utf8", "us-ascii", "ascii", "iso-8859-1", "iso_8859-1", "latin1"]
+    /// Reads the XML declaration `buffer[start..<end]` (from its `<?xml` to its `?>`).
+    private func readDeclaration(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) throws {
+        guard let encoding = try XMLDeclaration.encoding(in: buffer[(start + 5)..<end]) else { return }
+        latin1 = XMLDeclaration.isLatin1(encoding)
+    }
 
-    private func readEncoding(_ declaration: [UInt8]) throws {
-        let text = String(decoding: declaration, as: UTF8.self)
-        guard let key = text.range(of: "encoding") else { return }
-        let rest = text[key.upperBound...].drop { " =\t\r\n".contains($0) }
-        guard let quote = rest.first, quote == "\"" || quote == "'" else { throw failure("malformed XML declaration") }
-        let name = rest.dropFirst().prefix { $0 != quote }.lowercased()
-        guard Self.acceptedEncodings.contains(name) else {
-            throw ProviderError(.invalidResponse, "XML in the \(name.prefix(40)) encoding is refused")
+    /// Checks the target of the processing instruction `buffer[start..<end]` (from its `<?` to
+    /// its `?>`): a name, followed by white space or the end, and not `xml` in any case (the
+    /// declaration is only allowed first).
+    private func checkProcessingInstruction(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) throws {
+        var index = start + 2
+        while index < end, !Self.isSpace(buffer[index]) { index += 1 }
+        let target = Array(buffer[(start + 2)..<index])
+        guard Self.isName(target) else { throw failure("a processing instruction without a valid target") }
+        if target.count == 3, target.map({ $0 | 0x20 }) == Self.xmlPrefix {
+            throw failure("an XML declaration that is not at the start of the document")
         }
-        latin1 = name.hasPrefix("iso") || name == "latin1"
     }
 
     /// The kinds of markup, as limit errors name them.
@@ -299,9 +327,12 @@ package final class XMLByteReader {
         #endif
     }
 
-    /// Whether the processing instruction at `start` is the XML declaration.
+    /// Whether the processing instruction at `start` is the XML declaration: `<?xml` followed by
+    /// white space or `?`, first in the document.
     private func isDeclaration(_ buffer: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
-        consumedBefore + start == documentStart && Self.hasPrefix(buffer, "<?xml", at: start)
+        guard consumedBefore + start == documentStart, Self.hasPrefix(buffer, "<?xml", at: start) else { return false }
+        guard start + 5 < buffer.count else { return true }
+        return Self.isSpace(buffer[start + 5]) || buffer[start + 5] == UInt8(ascii: "?")
     }
 
     /// A tag, comment, CDATA section or processing instruction starting at `position`; the
@@ -326,8 +357,12 @@ package final class XMLByteReader {
             next = end + 2
             let declaration = isDeclaration(buffer, at: start)
             if next - start > maxMarkupLength { throw tooLong(declaration ? .declaration : .processingInstruction) }
-            try checkCharacters(buffer[start..<end])
-            if declaration { try readEncoding(Array(buffer[start..<end])) }
+            _ = try checkCharacters(buffer[start..<end])
+            if declaration {
+                try readDeclaration(buffer, from: start, to: end)
+            } else {
+                try checkProcessingInstruction(buffer, from: start, to: end)
+            }
         case UInt8(ascii: "!"):
             if Self.hasPrefix(buffer, "<!--", at: start) {
                 let from = max(start + 4, resume)
@@ -338,7 +373,7 @@ package final class XMLByteReader {
                 }
                 next = end + 3
                 if next - start > maxMarkupLength { throw tooLong(.comment) }
-                try checkCharacters(buffer[start..<end])
+                _ = try checkCharacters(buffer[start..<end])
             } else if Self.hasPrefix(buffer, "<![CDATA[", at: start) {
                 guard !stack.isEmpty else { throw failure("CDATA outside the root element") }
                 let from = max(start + 9, resume)
@@ -349,7 +384,8 @@ package final class XMLByteReader {
                 }
                 next = end + 3
                 if next - start > maxMarkupLength { throw tooLong(.cdata) }
-                try checkCharacters(buffer[(start + 9)..<end])
+                afterCarriageReturn = false
+                runHasCarriageReturn = try checkCharacters(buffer[(start + 9)..<end])
                 try appendText(buffer[(start + 9)..<end])
             } else if count - start < 9, Self.couldBecome(buffer, start, ["<!--", "<![CDATA["]) {
                 return try unfinished(buffer, final: final, "the document ends inside markup", .markup, resume: start)
@@ -383,6 +419,8 @@ package final class XMLByteReader {
         position = next
         scanOffset = 0
         scanQuote = 0
+        // A line feed after markup does not end the line a carriage return before it ended.
+        afterCarriageReturn = false
         return true
     }
 
@@ -420,7 +458,7 @@ package final class XMLByteReader {
             }
             try countOutsideSpace(run.count)
         } else {
-            try checkCharacters(run)
+            runHasCarriageReturn = try checkCharacters(run)
             try appendDecoded(run)
         }
         position = end
@@ -441,7 +479,8 @@ package final class XMLByteReader {
         var last = to
         let selfClosing = last > from && buffer[last - 1] == UInt8(ascii: "/")
         if selfClosing { last -= 1 }
-        try checkCharacters(buffer[from..<last])
+        _ = try checkCharacters(buffer[from..<last])
+        if reportsAttributes { attributeList.removeAll(keepingCapacity: true) }
         var index = from
         while index < last, !Self.isSpace(buffer[index]), buffer[index] != UInt8(ascii: "/") { index += 1 }
         let known = knownName(buffer, from: from, to: index)
@@ -451,7 +490,7 @@ package final class XMLByteReader {
         }
         if rootClosed { throw failure("content after the root element") }
         if stack.count >= maxDepth { throw ProviderError(.invalidResponse, "XML nested deeper than \(maxDepth) levels") }
-        // Attributes: only namespace declarations matter, but each must be well formed.
+        // Attributes: namespace declarations are kept, the others reported when asked; each must be well formed.
         var declared = 0
         while index < last {
             while index < last, Self.isSpace(buffer[index]) { index += 1 }
@@ -475,24 +514,22 @@ package final class XMLByteReader {
                 index += 1
             }
             guard index < last else { throw failure("an unterminated attribute value") }
-            let value = buffer[valueStart..<index]
+            let value = try decodeAttribute(buffer[valueStart..<index])
             index += 1
             if attribute == Self.xmlns {
                 if namespaces.count >= Self.maxNamespaces { throw tooManyNamespaces() }
-                namespaces.append(([], try decodeAttribute(value)))
+                namespaces.append(([], value))
                 declared += 1
             } else if attribute.count > 6, attribute.starts(with: Self.xmlnsColon) {
-                let uri = try decodeAttribute(value)
-                guard !uri.isEmpty else { throw failure("an empty namespace for a prefix") }
+                guard !value.isEmpty else { throw failure("an empty namespace for a prefix") }
                 if namespaces.count >= Self.maxNamespaces { throw tooManyNamespaces() }
-                namespaces.append((Array(attribute[6...]), uri))
+                namespaces.append((Array(attribute[6...]), value))
                 declared += 1
-            } else {
-                _ = try decodeAttribute(value)
             }
+            if reportsAttributes { try report(attribute, value) }
             if index < last, !Self.isSpace(buffer[index]) { throw failure("attributes without white space between them") }
         }
-        let name: DAVPropertyName
+        let name: XMLName
         if let entry = known.map({ resolved[$0] }), boundNamespace(entry.qualified, colon: entry.colon) == entry.name.namespace {
             name = entry.name
             qualified = entry.qualified
@@ -507,9 +544,31 @@ package final class XMLByteReader {
         }
         stack.append(Open(qualifiedName: qualified, name: name, namespaceCount: declared))
         sawRoot = true
-        clearText()
+        // The delegate sees the text before this tag, which belongs to the parent.
         try delegate.didStart(name, reader: self)
+        clearText()
         if selfClosing { try closeTop() }
+    }
+
+    /// Keeps an attribute for ``attributes``: at most ``maxAttributes``, none named twice
+    /// (names compared as bytes).
+    private func report(_ attribute: [UInt8], _ value: String) throws {
+        if attributeList.count >= Self.maxAttributes {
+            throw ProviderError(.invalidResponse, "XML element with more than \(Self.maxAttributes) attributes")
+        }
+        let name = decodeName(attribute[...])
+        if attributeList.contains(where: { $0.name.utf8.elementsEqual(name.utf8) }) {
+            throw failure("the attribute \(name.prefix(40)) named twice")
+        }
+        attributeList.append((name, value))
+    }
+
+    /// A name's bytes as a `String`, converted from ISO-8859-1 when the document is in it.
+    private func decodeName(_ bytes: ArraySlice<UInt8>) -> String {
+        guard latin1, bytes.contains(where: { $0 >= 0x80 }) else { return String(decoding: bytes, as: UTF8.self) }
+        var name = ""
+        name.unicodeScalars.append(contentsOf: bytes.map { Unicode.Scalar($0) })
+        return name
     }
 
     private func tooManyNamespaces() -> ProviderError {
@@ -556,17 +615,17 @@ package final class XMLByteReader {
         return colon == nil ? "" : nil
     }
 
-    private func resolve(_ qualified: [UInt8]) throws -> DAVPropertyName {
+    private func resolve(_ qualified: [UInt8]) throws -> XMLName {
         let colon = qualified.firstIndex(of: UInt8(ascii: ":"))
         let prefix = colon.map { Array(qualified[..<$0]) } ?? []
         let local = colon.map { qualified[($0 + 1)...] } ?? qualified[...]
         guard !local.isEmpty, !local.contains(UInt8(ascii: ":")) else { throw failure("a malformed qualified name") }
-        let localName = String(decoding: local, as: UTF8.self)
-        if prefix == Self.xmlPrefix { return DAVPropertyName(Self.xmlNamespace, localName) }
+        let localName = decodeName(local)
+        if prefix == Self.xmlPrefix { return XMLName(Self.xmlNamespace, localName) }
         for binding in namespaces.reversed() where binding.prefix == prefix {
-            return DAVPropertyName(binding.uri, localName)
+            return XMLName(binding.uri, localName)
         }
-        if prefix.isEmpty { return DAVPropertyName("", localName) }
+        if prefix.isEmpty { return XMLName("", localName) }
         throw failure("the prefix \(String(decoding: prefix.prefix(40), as: UTF8.self)) is not bound to a namespace")
     }
 
@@ -577,23 +636,44 @@ package final class XMLByteReader {
         textUnits = 0
     }
 
-    /// Appends raw (already checked) character data, converting ISO-8859-1 when declared.
+    /// Appends raw (already checked) character data, converting ISO-8859-1 when declared and
+    /// storing each line end (CR LF, or a CR alone) as one LF.
     private func appendText(_ run: Slice<UnsafeBufferPointer<UInt8>>) throws {
-        if latin1 {
-            for byte in run {
-                if byte < 0x80 {
-                    textBytes.append(byte)
-                } else {
-                    textBytes.append(0xC0 | (byte >> 6))
-                    textBytes.append(0x80 | (byte & 0x3F))
-                }
-            }
-            textUnits += run.count
+        if latin1 || runHasCarriageReturn || afterCarriageReturn {
+            appendConverting(run)
         } else {
             textBytes.append(contentsOf: run)
             textUnits += Self.utf16Count(run)
         }
         if textUnits > maxTextLength { throw ProviderError(.invalidResponse, "XML element text longer than \(maxTextLength)") }
+    }
+
+    /// ``appendText(_:)`` a byte at a time, for ISO-8859-1 and for runs with carriage returns.
+    private func appendConverting(_ run: Slice<UnsafeBufferPointer<UInt8>>) {
+        for byte in run {
+            if byte == 0x0D {
+                textBytes.append(0x0A)
+                textUnits += 1
+                afterCarriageReturn = true
+                continue
+            }
+            if byte == 0x0A, afterCarriageReturn {
+                afterCarriageReturn = false
+                continue
+            }
+            afterCarriageReturn = false
+            if byte < 0x80 {
+                textBytes.append(byte)
+                textUnits += 1
+            } else if latin1 {
+                textBytes.append(0xC0 | (byte >> 6))
+                textBytes.append(0x80 | (byte & 0x3F))
+                textUnits += 1
+            } else {
+                textBytes.append(byte)
+                if byte & 0xC0 != 0x80 { textUnits += byte >= 0xF0 ? 2 : 1 }
+            }
+        }
     }
 
     /// Appends character data, decoding entity and character references.
@@ -612,6 +692,7 @@ package final class XMLByteReader {
             guard let scalar = Self.entity(run[(index + 1)..<semicolon]) else { throw failure("an undeclared entity reference") }
             UTF8.encode(scalar) { textBytes.append($0) }
             textUnits += scalar.value > 0xFFFF ? 2 : 1
+            afterCarriageReturn = false
             if textUnits > maxTextLength { throw ProviderError(.invalidResponse, "XML element text longer than \(maxTextLength)") }
             index = semicolon + 1
             plain = index
@@ -619,55 +700,52 @@ package final class XMLByteReader {
         if plain < run.endIndex { try appendText(run[plain..<run.endIndex]) }
     }
 
+    /// An attribute value, references decoded and white space normalised (XML 1.0 §3.3.3: each
+    /// line end, tab or line feed written as such becomes a space; one written as a character
+    /// reference stays), converted from ISO-8859-1 when the document is in it.
     private func decodeAttribute(_ value: Slice<UnsafeBufferPointer<UInt8>>) throws -> String {
-        guard value.contains(UInt8(ascii: "&")) else { return String(decoding: value, as: UTF8.self) }
-        var result = ""
+        let latin1 = latin1
+        guard value.contains(where: { $0 == UInt8(ascii: "&") || $0 < 0x20 || (latin1 && $0 >= 0x80) }) else {
+            return String(decoding: value, as: UTF8.self)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.count)
         var index = value.startIndex
-        var plain = index
         while index < value.endIndex {
-            guard value[index] == UInt8(ascii: "&") else {
-                index += 1
-                continue
+            let byte = value[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "&"):
+                guard let semicolon = value[(index - 1)..<min(value.endIndex, index + 11)].firstIndex(of: UInt8(ascii: ";")),
+                    let scalar = Self.entity(value[index..<semicolon])
+                else { throw failure("a bad entity reference in an attribute") }
+                UTF8.encode(scalar) { bytes.append($0) }
+                index = semicolon + 1
+            case 0x0D:
+                bytes.append(0x20)
+                if index < value.endIndex, value[index] == 0x0A { index += 1 }
+            case 0x0A, 0x09:
+                bytes.append(0x20)
+            default:
+                if latin1, byte >= 0x80 {
+                    bytes.append(0xC0 | (byte >> 6))
+                    bytes.append(0x80 | (byte & 0x3F))
+                } else {
+                    bytes.append(byte)
+                }
             }
-            result += String(decoding: value[plain..<index], as: UTF8.self)
-            guard let semicolon = value[index..<min(value.endIndex, index + 12)].firstIndex(of: UInt8(ascii: ";")),
-                let scalar = Self.entity(value[(index + 1)..<semicolon])
-            else { throw failure("a bad entity reference in an attribute") }
-            result.unicodeScalars.append(scalar)
-            index = semicolon + 1
-            plain = index
         }
-        return result + String(decoding: value[plain..<value.endIndex], as: UTF8.self)
-    }
-
-    /// A predefined entity or a character reference (`lt`, `#38`, `#x26`); `nil` for anything else.
-    private static func entity(_ name: Slice<UnsafeBufferPointer<UInt8>>) -> Unicode.Scalar? {
-        switch String(decoding: name, as: UTF8.self) {
-        case "lt": return "<"
-        case "gt": return ">"
-        case "amp": return "&"
-        case "apos": return "'"
-        case "quot": return "\""
-        case let reference where reference.hasPrefix("#"):
-            let digits = reference.dropFirst()
-            let value = digits.hasPrefix("x") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
-            guard let value, isXMLCharacter(value), !digits.hasPrefix("x+"), !digits.hasPrefix("+") else { return nil }
-            return Unicode.Scalar(value)
-        default: return nil
-        }
-    }
-
-    private static func isXMLCharacter(_ value: UInt32) -> Bool {
-        value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value)
-            || (0xE000...0xFFFD).contains(value) || (0x10000...0x10FFFF).contains(value)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: Byte checks
 
-    /// Refuses control characters and, unless the document is ISO-8859-1, bytes that are not UTF-8.
-    private func checkCharacters(_ run: Slice<UnsafeBufferPointer<UInt8>>) throws {
+    /// Refuses control characters and, unless the document is ISO-8859-1, bytes that are not UTF-8;
+    /// returns whether `run` holds a carriage return.
+    private func checkCharacters(_ run: Slice<UnsafeBufferPointer<UInt8>>) throws -> Bool {
         var index = run.startIndex
         let end = run.endIndex
+        var carriageReturn = false
         while index < end {
             let byte = run[index]
             if byte >= 0x20, byte < 0x80 {
@@ -679,6 +757,7 @@ package final class XMLByteReader {
                     if byte == 0 { throw ProviderError(.invalidResponse, "XML that is not in UTF-8 is refused") }
                     throw failure("a control character")
                 }
+                if byte == 0x0D { carriageReturn = true }
                 index += 1
                 continue
             }
@@ -691,90 +770,6 @@ package final class XMLByteReader {
             }
             index = next
         }
-    }
-
-    /// UTF-16 units in valid UTF-8: one per lead byte, two for a four-byte sequence.
-    private static func utf16Count(_ run: Slice<UnsafeBufferPointer<UInt8>>) -> Int {
-        var units = 0
-        for byte in run where byte & 0xC0 != 0x80 { units += byte >= 0xF0 ? 2 : 1 }
-        return units
-    }
-
-    @inline(__always) static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-    }
-
-    /// A plausible XML name: not empty, no markup or quote characters, not starting with a digit, `-` or `.`.
-    private static func isName(_ bytes: [UInt8]) -> Bool {
-        guard let first = bytes.first, !(0x30...0x39).contains(first), first != UInt8(ascii: "-"), first != UInt8(ascii: ".") else {
-            return false
-        }
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), UInt8(ascii: "\""), UInt8(ascii: "'"),
-                UInt8(ascii: "="), UInt8(ascii: "/"), UInt8(ascii: "!"), UInt8(ascii: "?"), 0x20, 0x09, 0x0A, 0x0D:
-                return false
-            default: continue
-            }
-        }
-        return true
-    }
-
-    private static let xmlns: [UInt8] = Array("xmlns".utf8)
-    private static let xmlnsColon: [UInt8] = Array("xmlns:".utf8)
-    private static let xmlPrefix: [UInt8] = Array("xml".utf8)
-    private static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
-
-    /// The `>` that ends a start tag, skipping quoted attribute values; the search starts inside
-    /// the value opened by `quote` (0: outside any), and leaves there the quote open at the end
-    /// of `buffer` when it finds no `>`.
-    private static func tagEnd(_ buffer: UnsafeBufferPointer<UInt8>, from: Int, quote: inout UInt8) -> Int? {
-        var open = quote
-        var index = from
-        while index < buffer.count {
-            let byte = buffer[index]
-            if open != 0 {
-                if byte == open { open = 0 }
-            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                open = byte
-            } else if byte == UInt8(ascii: ">") {
-                return index
-            }
-            index += 1
-        }
-        quote = open
-        return nil
-    }
-
-    private static func find(_ buffer: UnsafeBufferPointer<UInt8>, _ needle: StaticString, from: Int) -> Int? {
-        let count = needle.utf8CodeUnitCount
-        let bytes = needle.utf8Start
-        guard count > 0, buffer.count >= count else { return nil }
-        var index = from
-        let last = buffer.count - count
-        while index <= last {
-            if buffer[index] == bytes[0] {
-                var offset = 1
-                while offset < count, buffer[index + offset] == bytes[offset] { offset += 1 }
-                if offset == count { return index }
-            }
-            index += 1
-        }
-        return nil
-    }
-
-    private static func hasPrefix(_ buffer: UnsafeBufferPointer<UInt8>, _ prefix: StaticString, at index: Int) -> Bool {
-        let count = prefix.utf8CodeUnitCount
-        guard buffer.count - index >= count else { return false }
-        for offset in 0..<count where buffer[index + offset] != prefix.utf8Start[offset] { return false }
-        return true
-    }
-
-    /// Whether the bytes from `index` to the end could still grow into one of `prefixes`.
-    private static func couldBecome(_ buffer: UnsafeBufferPointer<UInt8>, _ index: Int, _ prefixes: [StaticString]) -> Bool {
-        prefixes.contains { prefix in
-            let count = min(prefix.utf8CodeUnitCount, buffer.count - index)
-            return (0..<count).allSatisfy { buffer[index + $0] == prefix.utf8Start[$0] }
-        }
+        return carriageReturn
     }
 }
