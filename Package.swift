@@ -170,7 +170,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TransferEngineTests",
-            dependencies: [ "StrataTestSupport",
+            dependencies: [ .product(name: "Logging", package: "swift-log"), "StrataTestSupport",
                 "TransferEngine", "ProviderAPI", "LocalProvider", "ProviderConformance", "ProviderTesting", "HTTPProviderKit",
                 "WebDAVProvider", "strata", "StrataProcessKit", "SharedCache",
                 "ProviderKit", "NuxeoProvider", "PydioProvider", "NuxeoTestServer", "PydioTestServer", "NextcloudTestServer",
@@ -303,7 +303,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataCLITests",
-            dependencies: [ "SharedCache", "TransferEngine", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "StrataTestSupport", "HTTPProviderKit", "strata", "StrataCLI", "ProviderAPI", "StrataProcessKit"],
+            dependencies: [ .product(name: "Logging", package: "swift-log"), "SharedCache", "TransferEngine", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "StrataTestSupport", "HTTPProviderKit", "strata", "StrataCLI", "ProviderAPI", "StrataProcessKit"],
             path: "Tests/StrataCLITests",
             swiftSettings: strictSettings
         ),
