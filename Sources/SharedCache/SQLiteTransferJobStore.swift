@@ -11,7 +11,7 @@ import TransferEngine
 ///
 /// A job is identified by its `TransferJobKey` (mode, source and destination). Its actions are
 /// kept with their state (`TransferJobAction/State`); each file the destination confirmed is kept with the
-/// ``FileFingerprint`` of the source it was read from and of the destination it became
+/// `FileFingerprint` of the source it was read from and of the destination it became
 /// (`FinishedFile`). A job that ran to the end is marked complete; the next job for the same key
 /// replaces it, while an unfinished one is resumed (``begin(_:fresh:)``).
 ///

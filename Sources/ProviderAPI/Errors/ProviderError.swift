@@ -133,6 +133,11 @@ public struct ProviderError: Error, Sendable, Hashable, CustomStringConvertible 
             fileError.request = request
             return fileError
         }
+        if let urlError = error as? URLError {
+            // Foundation's URL loading (a host app's own requests, a custom transport on URLSession).
+            let code: Code = urlError.code == .cancelled ? .cancelled : .network
+            return ProviderError(code, nil, request: request, underlying: Redactor.redact(String(describing: urlError)))
+        }
         return ProviderError(fallback, nil, request: request, underlying: Redactor.redact(String(describing: error)))
     }
 
