@@ -71,7 +71,6 @@ let package = Package(
             dependencies: [
                 "ProviderAPI",
                 "ProviderKit",
-                "CProviderKitShims",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -31,7 +31,7 @@ struct BenchTarget: ParsableArguments {
             ? try await registry.connect(url, credentials: credentials)
             : try registry.resolve(url, credentials: credentials)
         guard let cache else { return (provider, path) }
-        let store = try CacheStore(directory: URL(fileURLWithPath: cache, isDirectory: true))
+        let store = try await CacheStore.open(directory: URL(fileURLWithPath: cache, isDirectory: true))
         return (CachedProvider(wrapping: provider, store: store, policy: fillCache ? .networkFirst : .cacheOnly), path)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import ProviderKit
 
 #if canImport(Glibc)
     import Glibc
@@ -14,6 +15,12 @@ extension LocalProvider {
     /// and `..` resolved, then `path` below it), each existing folder on the way carrying its
     /// device and inode, so that a bind mount or a link to a folder is recognised too.
     public func location(of path: ItemPath) async throws -> TreeLocation {
+        try await BlockingIO.run { try locationNow(of: path) }
+    }
+
+    /// ``location(of:)``'s system calls (`realpath`, an `lstat` per segment), on the calling
+    /// thread (a thread of the blocking pool).
+    private func locationNow(of path: ItemPath) throws -> TreeLocation {
         guard let real = realpath(root.path, nil) else { throw ProviderError.posix(errno, "realpath", path: root.path) }
         let rootPath = String(cString: real)
         free(real)

@@ -76,12 +76,25 @@ public struct LocalProvider: StorageProvider {
     }
 
     public func item(at path: ItemPath) async throws -> Item {
+        try await BlockingIO.run { try self.itemNow(at: path) }
+    }
+
+    public func list(_ folderPath: ItemPath, page: PageRequest) async throws -> ItemPage {
+        try await BlockingIO.run { try self.listNow(folderPath, page: page) }
+    }
+
+    // MARK: Helpers
+
+    /// ``item(at:)``'s system calls, on the calling thread (a thread of the blocking pool).
+    func itemNow(at path: ItemPath) throws -> Item {
         if path.isRoot { return item(try root.entry(), at: path, in: nil) }
         let (parent, entry) = try locate(path)
         return item(entry, at: path, in: parent)
     }
 
-    public func list(_ folderPath: ItemPath, page: PageRequest) async throws -> ItemPage {
+    /// ``list(_:page:)``'s system calls (a `stat` per entry), on the calling thread (a thread of
+    /// the blocking pool).
+    private func listNow(_ folderPath: ItemPath, page: PageRequest) throws -> ItemPage {
         let folder = try folders.folder(at: folderPath)
         // By exact bytes: the NFC and NFD spellings of `café.txt` are two files to ext4, and were
         // one key of a `[String: LocalEntry]` (Swift's `String ==` calls them equal).
@@ -111,8 +124,6 @@ public struct LocalProvider: StorageProvider {
         skipped.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         return ItemPage(items: items, next: next, totalCount: names.count, skipped: skipped)
     }
-
-    // MARK: Helpers
 
     /// The folder holding `path` and what `path` is: a file or a folder, else `ProviderError.Code.notFound`.
     func locate(_ path: ItemPath) throws -> (parent: LocalFolder, entry: LocalEntry) {

@@ -231,18 +231,29 @@ public final class LocalFolder: Sendable {
     }
 
     /// Removes the folder `name` and everything in it, depth first, never following a symbolic
-    /// link (links are removed as links). Honours cancellation between entries.
+    /// link (links are removed as links). Honours cancellation between folders; the system calls
+    /// run on the blocking thread pool (``BlockingIO``), one hop per folder.
     public func removeTree(named name: String) async throws {
-        let child = try openFolder(named: name)
-        for entryName in try child.names() {
-            try Task.checkCancellation()
-            if try child.entry(named: entryName)?.kind == .folder {
-                try await child.removeTree(named: entryName)
-            } else {
-                try child.removeFile(named: entryName)
+        // One hop to the blocking pool per folder: its files go, its folders are gathered.
+        let (child, folders) = try await BlockingIO.run {
+            let child = try self.openFolder(named: name)
+            var folders: [String] = []
+            for entryName in try child.names() {
+                if try child.entry(named: entryName)?.kind == .folder {
+                    folders.append(entryName)
+                } else {
+                    try child.removeFile(named: entryName)
+                }
             }
+            return (child, folders)
         }
-        guard unlinkat(descriptor, name, AT_REMOVEDIR) == 0 else { throw ProviderError.posix(errno, "remove", path: childPath(name)) }
+        for folder in folders {
+            try Task.checkCancellation()
+            try await child.removeTree(named: folder)
+        }
+        try await BlockingIO.run {
+            guard unlinkat(self.descriptor, name, AT_REMOVEDIR) == 0 else { throw ProviderError.posix(errno, "remove", path: self.childPath(name)) }
+        }
     }
 
     /// Renames the child `name` to `newName` in `folder`, replacing a file there atomically.

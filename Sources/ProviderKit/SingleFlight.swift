@@ -17,6 +17,8 @@ import NIOConcurrencyHelpers
 /// operation.
 public final class SingleFlight<Value: Sendable>: Sendable {
     private let running = NIOLockedValueBox<Task<Value, any Error>?>(nil)
+    /// How many calls of ``run(_:)`` and ``join()`` wait for a run now.
+    private let waiting = NIOLockedValueBox(0)
 
     /// An idle single-flight.
     public init() {}
@@ -24,11 +26,20 @@ public final class SingleFlight<Value: Sendable>: Sendable {
     /// Whether a run is under way.
     public var isRunning: Bool { running.withLockedValue { $0 != nil } }
 
+    /// How many calls wait for the run under way (the one that started it included): a test
+    /// waits for this count before it lets a run end, instead of sleeping.
+    package var waitingCalls: Int { waiting.withLockedValue { $0 } }
+
     /// The value of the run under way, once it ends; `nil` at once when none is running.
     ///
     /// - Throws: the error of the run under way.
     public func join() async throws -> Value? {
-        guard let task = running.withLockedValue({ $0 }) else { return nil }
+        let counter = waiting
+        guard let task = running.withLockedValue({ current -> Task<Value, any Error>? in
+            if current != nil { counter.withLockedValue { $0 += 1 } }
+            return current
+        }) else { return nil }
+        defer { counter.withLockedValue { $0 -= 1 } }
         return try await task.value
     }
 
@@ -37,7 +48,10 @@ public final class SingleFlight<Value: Sendable>: Sendable {
     /// - Throws: the error of the run waited for, whether this call started it or joined it.
     public func run(_ operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
         let slot = running
+        let counter = waiting
         let task = slot.withLockedValue { current -> Task<Value, any Error> in
+            // Counted under the slot's lock, so a caller counted in has joined the run it counts for.
+            counter.withLockedValue { $0 += 1 }
             if let current { return current }
             let task = Task {
                 // The slot is freed by the run itself, once its value is settled, so that the
@@ -49,6 +63,7 @@ public final class SingleFlight<Value: Sendable>: Sendable {
             current = task
             return task
         }
+        defer { counter.withLockedValue { $0 -= 1 } }
         return try await task.value
     }
 }

@@ -42,7 +42,7 @@ struct DescriptorSinkTests {
     @Test("a file opened by path is written without a side file and closed at the end")
     func byPath() async throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-descriptor-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: url.path, contents: Data("old content".utf8))
+        #expect(FileManager.default.createFile(atPath: url.path, contents: Data("old content".utf8)))
         defer { try? FileManager.default.removeItem(at: url) }
         let sink = try DescriptorSink(path: url.path, truncate: true)
         try await sink.begin(offset: 0, expectedLength: 3, validator: nil)

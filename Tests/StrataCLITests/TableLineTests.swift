@@ -82,18 +82,18 @@ struct TableLineTests {
 
     @Test("whole lines: files, folders, no size or date, names to escape, paths, pending writes")
     func lines() throws {
-        var pending = Item(path: try ItemPath("/a/queued.txt"), kind: .file, size: 12)
+        var pending = Item(path: ItemPath("/a/queued.txt"), kind: .file, size: 12)
         pending.properties[CacheMarks.pending] = "1"
         pending.properties[CacheMarks.journalEntry] = "42\u{1B}"
-        var pendingNoEntry = Item(path: try ItemPath("/a/new"), kind: .folder)
+        var pendingNoEntry = Item(path: ItemPath("/a/new"), kind: .folder)
         pendingNoEntry.properties[CacheMarks.pending] = "1"
         let items: [Item] = [
-            Item(path: try ItemPath("/a/file.txt"), kind: .file, size: 2_345, modified: Date(timeIntervalSince1970: 1_700_000_000)),
-            Item(path: try ItemPath("/a/dir"), kind: .folder, size: 99, modified: Date(timeIntervalSince1970: 0)),
-            Item(path: try ItemPath("/a/none"), kind: .file),
-            Item(path: try ItemPath("/a/big"), kind: .file, size: Int64.max),
-            Item(path: try ItemPath("/a/tab\there\u{7}\u{202E}évé"), kind: .file, size: 1),
-            Item(path: try ItemPath("/a/back\\slash"), kind: .folder),
+            Item(path: ItemPath("/a/file.txt"), kind: .file, size: 2_345, modified: Date(timeIntervalSince1970: 1_700_000_000)),
+            Item(path: ItemPath("/a/dir"), kind: .folder, size: 99, modified: Date(timeIntervalSince1970: 0)),
+            Item(path: ItemPath("/a/none"), kind: .file),
+            Item(path: ItemPath("/a/big"), kind: .file, size: Int64.max),
+            Item(path: ItemPath("/a/tab\there\u{7}\u{202E}évé"), kind: .file, size: 1),
+            Item(path: ItemPath("/a/back\\slash"), kind: .folder),
             pending, pendingNoEntry,
         ]
         for item in items {

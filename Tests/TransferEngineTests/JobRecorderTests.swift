@@ -64,7 +64,7 @@ struct JobRecorderTests {
         let job = try await jobs.store.begin(Self.key())
         let recorder = JobRecorder(store: jobs.store, job: job.id)
         await recorder.flush()
-        let path = try ItemPath("/a.bin")
+        let path = ItemPath("/a.bin")
         await recorder.record(.init(relativePath: path, kind: "copyFile", state: .done))
         let stored = try await jobs.store.actions(of: job.id)
         #expect(stored.contains { $0.relativePath == path && $0.state == .done })
@@ -77,8 +77,8 @@ struct JobRecorderTests {
         let jobs = try TransferJobTests.Jobs()
         let job = try await jobs.store.begin(Self.key())
         let recorder = JobRecorder(store: jobs.store, job: job.id)
-        let done = try ItemPath("/done.bin")
-        let waiting = try ItemPath("/waiting.bin")
+        let done = ItemPath("/done.bin")
+        let waiting = ItemPath("/waiting.bin")
         let reported = NIOLockedValueBox(false)
         recorder.submit(.init(relativePath: done, kind: "copyFile", state: .done)) { reported.withLockedValue { $0 = true } }
         recorder.submitPlan([

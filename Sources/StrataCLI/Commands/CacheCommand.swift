@@ -16,7 +16,7 @@ struct CacheStatsCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let store = try CommandCache.store(at: try global.cacheDirectory())
+        let store = try await CommandCache.store(at: try global.cacheDirectory())
         let stats = try await store.stats()
         if global.json {
             try Output.json(stats)
@@ -48,7 +48,7 @@ struct CacheClearCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try CommandCache.store(at: try global.cacheDirectory())
+        let store = try await CommandCache.store(at: try global.cacheDirectory())
         let kept = try await store.clear()
         if global.json {
             try Output.json(Report(cleared: store.directory.path, pendingKept: kept))
@@ -79,8 +79,13 @@ struct CacheRefreshCommand: AsyncParsableCommand {
     func run() async throws {
         guard !global.offline else { throw ValidationError("refresh needs the network; drop --offline") }
         let (provider, path) = try await global.open(target)
-        let cached = try provider as? CachedProvider
-            ?? CachedProvider(wrapping: provider, store: CommandCache.store(at: try global.cacheDirectory()), logger: global.logger)
+        let cached: CachedProvider
+        if let provider = provider as? CachedProvider {
+            cached = provider
+        } else {
+            cached = CachedProvider(
+                wrapping: provider, store: try await CommandCache.store(at: try global.cacheDirectory()), logger: global.logger)
+        }
         let report = try await cached.refreshTree(path, maxDepth: depth ?? .max)
         if global.json {
             try Output.json(report)

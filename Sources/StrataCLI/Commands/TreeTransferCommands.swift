@@ -203,7 +203,7 @@ struct CheckCommand: AsyncParsableCommand {
         let (sourceProvider, sourcePath) = try await global.open(source)
         let (destinationProvider, destinationPath) = try await global.open(destination)
         // Digests computed from source files are kept in the cache database, so an unchanged tree is read once.
-        let jobs = try TreeTransferJob.jobStore(global)
+        let jobs = try await TreeTransferJob.jobStore(global)
         var options = TransferManager.Options(computeSourceDigests: !comparison.noSourceDigests, jobStore: jobs, startFresh: fresh)
         options.treeLimits = treeLimits.limits
         options.comparison = download ? .content : comparison.checksum ? .checksum : .listings

@@ -15,8 +15,8 @@ enum TreeTransferJob {
 
     /// The job store of the cache folder (`--cache`, else the default one): jobs' plans and progress,
     /// and the digests computed from source files.
-    static func jobStore(_ global: GlobalOptions) throws -> SQLiteTransferJobStore {
-        SQLiteTransferJobStore(cache: try CommandCache.store(at: try global.cacheDirectory()))
+    static func jobStore(_ global: GlobalOptions) async throws -> SQLiteTransferJobStore {
+        SQLiteTransferJobStore(cache: try await CommandCache.store(at: try global.cacheDirectory()))
     }
 
     /// Runs a copy or a sync with `options`, printing each action and a summary (or the report with
@@ -27,7 +27,7 @@ enum TreeTransferJob {
         global: GlobalOptions, limits: SyncLimits? = nil
     ) async throws {
         var options = options
-        options.jobStore = try jobStore(global)
+        options.jobStore = try await jobStore(global)
         options.logger = global.logger
         // A WebDAV destination's name rules are verified before the plan maps names by them (else
         // the first write verifies them, after the plan was made with the unverified ones).

@@ -1,25 +1,34 @@
 import Foundation
 import NIOConcurrencyHelpers
 import ProviderAPI
+import ProviderKit
 import SharedCache
 
 /// The process's one ``CacheStore`` per cache folder, opened at first use: the offline cache
 /// and what providers verified about their servers share it (two stores on one folder in one
 /// process would each tidy the other's blobs at opening).
+///
+/// The store opens on the blocking thread pool (`CacheStore.open`); tasks that ask for one folder
+/// at once wait for the one opening.
 enum CommandCache {
-    private static let stores = NIOLockedValueBox<[String: CacheStore]>([:])
+    private static let stores = NIOLockedValueBox<[String: Task<CacheStore, any Error>]>([:])
 
     /// The store of `folder`, made (`0700`) and opened the first time it is asked for.
-    static func store(at folder: URL) throws -> CacheStore {
-        try stores.withLockedValue { stores in
+    static func store(at folder: URL) async throws -> CacheStore {
+        let opening = stores.withLockedValue { stores in
             let key = folder.standardizedFileURL.path
-            if let open = stores[key] { return open }
-            try FileManager.default.createDirectory(
-                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let store = try CacheStore(directory: folder)
-            stores[key] = store
-            return store
+            if let opening = stores[key] { return opening }
+            let opening = Task {
+                try await BlockingIO.run {
+                    try FileManager.default.createDirectory(
+                        at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                }
+                return try await CacheStore.open(directory: folder)
+            }
+            stores[key] = opening
+            return opening
         }
+        return try await opening.value
     }
 }
 

@@ -307,13 +307,13 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         offlineWrites: OfflineWrites, probe: Bool,
         resolve: () async throws -> any StorageProvider, connect: () async throws -> any StorageProvider
     ) async throws -> any StorageProvider {
-        if offline || !probe { return try cached(try await resolve(), offlineWrites: offlineWrites) }
+        if offline || !probe { return try await cached(try await resolve(), offlineWrites: offlineWrites) }
         do {
             let provider = try await connect()
             signedIn(provider)
-            return try cached(provider, offlineWrites: offlineWrites)
+            return try await cached(provider, offlineWrites: offlineWrites)
         } catch where offlineWrites == .whenUnreachable && CachedProvider.isOffline(error) {
-            return try cached(try await resolve(), offlineWrites: offlineWrites)
+            return try await cached(try await resolve(), offlineWrites: offlineWrites)
         }
     }
 
@@ -333,9 +333,9 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
 
     /// `provider` behind the offline cache when `--cache` or `--offline` asks for one, or when
     /// writes may be journaled (`offlineWrites`, from ``OfflineWriteOptions/mode(_:)``).
-    func cached(_ provider: any StorageProvider, offlineWrites: OfflineWrites = .off) throws -> any StorageProvider {
+    func cached(_ provider: any StorageProvider, offlineWrites: OfflineWrites = .off) async throws -> any StorageProvider {
         guard cache != nil || offline || offlineWrites != .off else { return provider }
-        let store = try CommandCache.store(at: cacheFolder)
+        let store = try await CommandCache.store(at: cacheFolder)
         return CachedProvider(
             wrapping: provider, store: store, policy: offline ? .cacheOnly : .networkFirst,
             offlineWrites: offlineWrites, logger: logger)

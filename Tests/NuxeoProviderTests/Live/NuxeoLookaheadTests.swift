@@ -197,7 +197,7 @@ struct NuxeoLookaheadTests {
             return .document(document)
         }
         let provider = try await nuxeo.scratch(options: ["pageSize": "5"], entities: registry)
-        let box = try ItemPath("/box")
+        let box = ItemPath("/box")
         _ = try await provider.createFolder(named: "box", in: .root)
         for index in 0..<8 {
             _ = try await provider.upload(DataSource(string: "\(index)"), to: box, name: "a\(index).txt", options: UploadOptions())

@@ -18,13 +18,10 @@ struct SingleFlightTests {
     func oneRun() async throws {
         let flight = SingleFlight<String>()
         let runs = NIOLockedValueBox(0)
-        let entered = NIOLockedValueBox(0)
         let gate = Gate()
         let values = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<20 {
                 group.addTask {
-                    // No suspension between counting a caller in and its call taking the flight's lock.
-                    entered.withLockedValue { $0 += 1 }
                     return try await flight.run {
                         let count = runs.withLockedValue { value -> Int in
                             value += 1
@@ -35,9 +32,8 @@ struct SingleFlightTests {
                     }
                 }
             }
-            // Every caller has joined once all are counted in (and a moment more).
-            while entered.withLockedValue({ $0 }) < 20 { try await Task.sleep(for: .milliseconds(1)) }
-            try await Task.sleep(for: .milliseconds(50))
+            // Every caller has joined the one run once the flight counts 20 waiting calls.
+            while flight.waitingCalls < 20 { try await Task.sleep(for: .milliseconds(1)) }
             gate.open()
             return try await group.reduce(into: [String]()) { $0.append($1) }
         }
@@ -50,12 +46,10 @@ struct SingleFlightTests {
     func failureThenRetry() async throws {
         let flight = SingleFlight<Int>()
         let runs = NIOLockedValueBox(0)
-        let entered = NIOLockedValueBox(0)
         let gate = Gate()
         let failures = await withTaskGroup(of: ProviderError?.self) { group in
             for _ in 0..<8 {
                 group.addTask {
-                    entered.withLockedValue { $0 += 1 }
                     do {
                         _ = try await flight.run {
                             runs.withLockedValue { $0 += 1 }
@@ -68,8 +62,7 @@ struct SingleFlightTests {
                     }
                 }
             }
-            while entered.withLockedValue({ $0 }) < 8 { try? await Task.sleep(for: .milliseconds(1)) }
-            try? await Task.sleep(for: .milliseconds(50))
+            while flight.waitingCalls < 8 { try? await Task.sleep(for: .milliseconds(1)) }
             gate.open()
             return await group.reduce(into: [ProviderError?]()) { $0.append($1) }
         }
@@ -94,13 +87,8 @@ struct SingleFlightTests {
             return 7
         }
         while !flight.isRunning { try await Task.sleep(for: .milliseconds(1)) }
-        let joinedIn = NIOLockedValueBox(false)
-        let joined = Task {
-            joinedIn.withLockedValue { $0 = true }
-            return try await flight.join()
-        }
-        while !joinedIn.withLockedValue({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
-        try await Task.sleep(for: .milliseconds(50))
+        let joined = Task { try await flight.join() }
+        while flight.waitingCalls < 2 { try await Task.sleep(for: .milliseconds(1)) }
         gate.open()
         #expect(try await first == 7)
         #expect(try await joined.value == 7)

@@ -110,12 +110,7 @@ public final class HostileServer: Sendable {
     /// client left and the server noticed), so that ``bytesSent(to:)`` is final; `false` when
     /// `limit` passed first.
     public func answerEnded(_ request: HostileRequest, within limit: Duration = .seconds(120)) async -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while !core.hasEnded(request.index) {
-            guard ContinuousClock.now < deadline else { return false }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return true
+        await core.waitForEnd(request.index, within: limit)
     }
 
     /// Stops accepting, ends every answer in progress and closes every connection.

@@ -15,6 +15,8 @@ final class HostileServerCore: Sendable {
         var sent: [Int: Int64] = [:]
         var tasks: [Int: Task<Void, Never>] = [:]
         var ended: Set<Int> = []
+        /// Who waits for the answer to a request to end (``waitForEnd(_:within:)``).
+        var waiters: [Int: [@Sendable (Bool) -> Void]] = [:]
         var connections: [ObjectIdentifier: any Channel] = [:]
         var context: HostileContext?
         var stopped = false
@@ -78,9 +80,39 @@ final class HostileServerCore: Sendable {
     }
 
     private func finished(_ index: Int) {
-        state.withLockedValue { state in
+        let waiters = state.withLockedValue { state in
             state.tasks.removeValue(forKey: index)
             state.ended.insert(index)
+            return state.waiters.removeValue(forKey: index) ?? []
+        }
+        for waiter in waiters { waiter(true) }
+    }
+
+    /// Waits until the answer to request `index` has ended (``hasEnded(_:)``), woken by the
+    /// answer's own end; `false` when `limit` passed first.
+    func waitForEnd(_ index: Int, within limit: Duration) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let pending = NIOLockedValueBox<CheckedContinuation<Bool, Never>?>(continuation)
+            let resume: @Sendable (Bool) -> Void = { ended in
+                pending.withLockedValue { slot -> CheckedContinuation<Bool, Never>? in
+                    defer { slot = nil }
+                    return slot
+                }?.resume(returning: ended)
+            }
+            let ended = state.withLockedValue { state -> Bool in
+                if state.ended.contains(index) { return true }
+                state.waiters[index, default: []].append(resume)
+                return false
+            }
+            if ended {
+                resume(true)
+            } else {
+                // The guard of a test that would otherwise hang: it fails the wait, it does not time the answer.
+                Task(executorPreference: LoopbackExecutor.shared) {
+                    try? await Task.sleep(for: limit)
+                    resume(false)
+                }
+            }
         }
     }
 

@@ -189,10 +189,10 @@ struct CapabilityVerificationTests {
         let provider = try await WebDAVProvider.connect(server.configuration())
         for folder in ["src", "dst"] { _ = try await provider.createFolder(named: folder, in: .root) }
         #expect(provider.profile.verified.mergesOnFolderOverwrite == merges)
-        _ = try await provider.upload(DataSource(string: "a"), to: try ItemPath("/src"), name: "a.txt", options: UploadOptions())
-        _ = try await provider.upload(DataSource(string: "b"), to: try ItemPath("/dst"), name: "b.txt", options: UploadOptions())
+        _ = try await provider.upload(DataSource(string: "a"), to: ItemPath("/src"), name: "a.txt", options: UploadOptions())
+        _ = try await provider.upload(DataSource(string: "b"), to: ItemPath("/dst"), name: "b.txt", options: UploadOptions())
         let before = server.requests.count
-        _ = try await provider.move(try ItemPath("/src"), to: try ItemPath("/dst"), options: TransferOptions(overwrite: true))
+        _ = try await provider.move(ItemPath("/src"), to: ItemPath("/dst"), options: TransferOptions(overwrite: true))
         #expect(try await provider.listAll(try ItemPath("/dst")).map(\.name) == ["a.txt"], "replaced, not merged")
         let deletedFirst = server.requests[before...].contains { $0.hasPrefix("DELETE /dst") }
         #expect(deletedFirst == merges, "\(server.requests[before...])")

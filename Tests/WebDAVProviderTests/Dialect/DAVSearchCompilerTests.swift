@@ -18,7 +18,7 @@ extension Dialect {
         func combined() throws {
             let after = Date(timeIntervalSince1970: 1_614_834_367)
             let (compiled, tree) = try body(.and([
-                .under(try ItemPath("/Docs")), .nameContains("report"), .kind(.file), .mimeType("image/*"),
+                .under(ItemPath("/Docs")), .nameContains("report"), .kind(.file), .mimeType("image/*"),
                 .size(min: 10, max: 20), .modified(after: after, before: nil),
             ]))
             #expect(compiled.scope == (try ItemPath("/Docs")))
@@ -59,7 +59,7 @@ extension Dialect {
             #expect(throws: ProviderError.self) {
                 try DAVSearchCompiler.compile(.and([.under(try ItemPath("/a")), .under(try ItemPath("/b"))]))
             }
-            let nested = try DAVSearchCompiler.compile(.and([.under(try ItemPath("/a")), .under(try ItemPath("/a/b"))]))
+            let nested = try DAVSearchCompiler.compile(.and([.under(ItemPath("/a")), .under(ItemPath("/a/b"))]))
             #expect(nested.scope == (try ItemPath("/a/b")))
         }
     }

@@ -72,7 +72,7 @@ extension Dialect {
                 let responses = try MultistatusParser.parse(try Fixtures.data(name))
                 for response in responses {
                     let found = response.found
-                    let plain = DAVItemMapper.item(path: try ItemPath("/x"), properties: found)
+                    let plain = DAVItemMapper.item(path: ItemPath("/x"), properties: found)
                     let item = OwnCloudProperties.refine(plain, properties: found)
                     let declared = found[DAVPropertyName(ownCloudNS, "fileid")]?.text ?? found[DAVPropertyName(ownCloudNS, "id")]?.text
                     if let declared, !declared.isEmpty {
