@@ -60,7 +60,10 @@ struct LocalToApacheCommandTests {
             print("strata copy peak \(copied / 1024) MiB, strata check peak \(checked / 1024) MiB")
             #expect(copied - checked < 40 << 10, "strata copy peaked at \(copied) KiB, its check at \(checked) KiB")
         } else {
-            Issue.record("the peak memory of strata was not read from /proc")
+            #if os(Linux)
+                Issue.record("the peak memory of strata was not read from /proc")
+            #endif
+            // Elsewhere there is no /proc to read a child's peak from: the memory check is Linux's.
         }
 
         let copied = try await TreeSnapshot.remote(apache.provider, at: try apache.base.appending("copy"))
