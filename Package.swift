@@ -1,8 +1,12 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
+// Every target of ours: `any` spelled out, and a warning fails the build (SwiftPM applies warning
+// settings to the root package only, so a package that depends on Strata is not failed by a
+// newer compiler's new warning).
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
+    .treatAllWarnings(as: .error),
 ]
 
 let package = Package(

@@ -22,7 +22,7 @@ struct WholeBodyTests {
         let source = try FileSource(url: url)
         #expect(Array(buffer: try await source.wholeBody()) == bytes)
         #expect(Array(buffer: try await source.wholeBody()) == bytes, "replayable")
-        #expect(Array(buffer: try await DataSource(bytes: bytes).wholeBody()) == bytes)
+        #expect(Array(buffer: try DataSource(bytes: bytes).wholeBody()) == bytes)
     }
 
     @Test("a file that shrank after its source was made is a conflict, not a short body")

@@ -139,7 +139,7 @@ struct DeletionSafetyTests {
         #expect(again.backedUp == 1)
         let second = try #require(again.backupFolder)
         #expect(second != folder)
-        #expect(try server.read(String(second.appending(try ItemPath("/changed.txt")).description.dropFirst())) == Data("the new content".utf8))
+        #expect(try server.read(String(second.appending(ItemPath("/changed.txt")).description.dropFirst())) == Data("the new content".utf8))
         #expect(try Self.contents(of: server, below: String(folder.description.dropFirst())) == expected)
 
         // A copy keeps what it overwrites too.

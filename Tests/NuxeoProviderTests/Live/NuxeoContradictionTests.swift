@@ -24,7 +24,8 @@ struct NuxeoContradictionTests {
         nuxeo.server.faults.contradictListings(.countWithoutEntries)
         let error = await #expect(throws: ProviderError.self) { _ = try await provider.listAll(.root, pageSize: pageSize) }
         #expect(error?.code == .invalidResponse)
-        #expect((error?.message ?? "").contains("the listing of /"), "\(error?.message ?? "")")
+        let message = error?.message ?? ""
+        #expect(message.contains("the listing of /"), "\(message)")
         nuxeo.server.faults.contradictListings(nil)
         let listing = try await provider.listing(.root, pageSize: pageSize)
         #expect(listing.items.count == 5)
@@ -38,7 +39,8 @@ struct NuxeoContradictionTests {
         nuxeo.server.faults.contradictListings(.shortPageSaysMore)
         let error = await #expect(throws: ProviderError.self) { _ = try await provider.listAll(.root, pageSize: pageSize) }
         #expect(error?.code == .invalidResponse)
-        #expect((error?.message ?? "").contains("another page follows"), "\(error?.message ?? "")")
+        let message = error?.message ?? ""
+        #expect(message.contains("another page follows"), "\(message)")
     }
 
     @Test("a listing by pages counted by the server is counted")

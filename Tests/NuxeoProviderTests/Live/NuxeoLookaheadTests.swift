@@ -128,7 +128,7 @@ struct NuxeoLookaheadTests {
         // Pages of 2 with 4 results in all: the request for page 1 is the last one.
         #expect(provider.pageRequest(after: request, in: .root, previous: ItemPage(items: first.items, next: cursor, totalCount: 4)) == nil)
         // Another folder's cursor, or no limit: no prediction.
-        #expect(provider.pageRequest(after: request, in: try ItemPath("/elsewhere"), previous: first) == nil)
+        #expect(provider.pageRequest(after: request, in: ItemPath("/elsewhere"), previous: first) == nil)
         #expect(provider.pageRequest(after: PageRequest(cursor: cursor), in: .root, previous: first) == nil)
     }
 

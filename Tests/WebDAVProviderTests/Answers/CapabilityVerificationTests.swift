@@ -193,7 +193,7 @@ struct CapabilityVerificationTests {
         _ = try await provider.upload(DataSource(string: "b"), to: ItemPath("/dst"), name: "b.txt", options: UploadOptions())
         let before = server.requests.count
         _ = try await provider.move(ItemPath("/src"), to: ItemPath("/dst"), options: TransferOptions(overwrite: true))
-        #expect(try await provider.listAll(try ItemPath("/dst")).map(\.name) == ["a.txt"], "replaced, not merged")
+        #expect(try await provider.listAll(ItemPath("/dst")).map(\.name) == ["a.txt"], "replaced, not merged")
         let deletedFirst = server.requests[before...].contains { $0.hasPrefix("DELETE /dst") }
         #expect(deletedFirst == merges, "\(server.requests[before...])")
     }

@@ -21,7 +21,7 @@ extension Dialect {
                 .under(ItemPath("/Docs")), .nameContains("report"), .kind(.file), .mimeType("image/*"),
                 .size(min: 10, max: 20), .modified(after: after, before: nil),
             ]))
-            #expect(compiled.scope == (try ItemPath("/Docs")))
+            #expect(compiled.scope == (ItemPath("/Docs")))
             #expect(tree.name == "d:searchrequest")
             let search = try #require(tree.child("d:basicsearch"))
             #expect(search.descendant("d:href")?.text == "/files/ann/Docs")
@@ -57,10 +57,10 @@ extension Dialect {
             #expect(throws: ProviderError.self) { try DAVSearchCompiler.compile(.fullText("x")) }
             #expect(throws: ProviderError.self) { try DAVSearchCompiler.compile(.or([.under(.root), .kind(.file)])) }
             #expect(throws: ProviderError.self) {
-                try DAVSearchCompiler.compile(.and([.under(try ItemPath("/a")), .under(try ItemPath("/b"))]))
+                try DAVSearchCompiler.compile(.and([.under(ItemPath("/a")), .under(ItemPath("/b"))]))
             }
             let nested = try DAVSearchCompiler.compile(.and([.under(ItemPath("/a")), .under(ItemPath("/a/b"))]))
-            #expect(nested.scope == (try ItemPath("/a/b")))
+            #expect(nested.scope == (ItemPath("/a/b")))
         }
     }
 }

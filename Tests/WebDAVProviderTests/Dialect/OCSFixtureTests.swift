@@ -17,7 +17,7 @@ extension Dialect {
             #expect(share.kind == .publicLink)
             #expect(share.passwordProtected)
             #expect(share.permissions == .read)
-            #expect(share.path == (try ItemPath("/ncncTest/share1/file3.txt")))
+            #expect(share.path == (ItemPath("/ncncTest/share1/file3.txt")))
             #expect(share.url?.absoluteString == "https://cc.hobigo.de/s/mGKBLBCi8gyqRpL")
             #expect(share.expires == nil)
             #expect(share.properties["token"] == "mGKBLBCi8gyqRpL")
@@ -32,7 +32,7 @@ extension Dialect {
             let upload = try OCSEnvelope.parse(try Fixtures.data("ocs-v2-share-update-permissions-15-folder-nc18.json"))
             let folder = try #require(try OCSShareMapper.share(upload.data, path: homePaths))
             #expect(folder.permissions == [.read, .write, .create, .delete])
-            #expect(folder.path == (try ItemPath("/ncncTest/share/03/publicUploadFolder")))
+            #expect(folder.path == (ItemPath("/ncncTest/share/03/publicUploadFolder")))
         }
 
         @Test("Nextcloud 18 v2 JSON: GET of one share answers an array; an expiry reads as that day, UTC")

@@ -85,10 +85,10 @@ extension Dialect {
             let factory = OwnCloudProviderFactory()
             let located = try factory.locate(try #require(URL(string: "http://h/nc/remote.php/dav/files/ann/A/b.txt")))
             #expect(located.root.absoluteString == "http://h/nc/remote.php/dav/files/ann/")
-            #expect(located.path == (try ItemPath("/A/b.txt")))
+            #expect(located.path == (ItemPath("/A/b.txt")))
             let origin = try factory.locate(try #require(URL(string: "http://h/Docs/b.txt")))
             #expect(origin.root.absoluteString == "http://h/")
-            #expect(origin.path == (try ItemPath("/Docs/b.txt")))
+            #expect(origin.path == (ItemPath("/Docs/b.txt")))
             #expect(throws: ProviderError.self) {
                 try OwnCloudProviderFactory.endpoints(try #require(URL(string: "http://h/remote.php/caldav/x")))
             }
