@@ -8,8 +8,10 @@ import ProviderAPI
 /// permissions, checksums, folder sizes, share types), sends `OC-Checksum` and `X-OC-Mtime`
 /// on uploads, verifies downloads against `oc:checksums`, uploads large files in chunks
 /// (Nextcloud chunking v2), shares through the OCS Share API and searches with WebDAV
-/// `SEARCH`. Make one with ``OwnCloudProviderFactory`` (schemes `nextcloud`, `owncloud`, …),
-/// with the option `dialect=nextcloud` on a `webdav` URL, or let `detect` find it from `status.php`.
+/// `SEARCH`. A provider speaks it when made by ``OwnCloudProviderFactory`` (schemes `nextcloud`,
+/// `owncloud`, …), with the option `dialect=nextcloud` on a `webdav` URL
+/// (``WebDAVProvider/Configuration/dialect``), or when `detect` finds it from `status.php`;
+/// ``Flavor`` names the server family.
 ///
 /// ```swift
 /// let cloud = try await OwnCloudProviderFactory().connect(ProviderConfiguration(
