@@ -41,15 +41,15 @@ import Logging
 /// user (``WebDAVProvider`` remembers the verdict in the process, and in a `ServerFactStore` where
 /// one is configured). A server that does not let it create that folder leaves every verdict
 /// unknown, and the provider keeps its conservative guesses.
-public struct WebDAVCapabilityVerifier: Sendable {
+package struct WebDAVCapabilityVerifier: Sendable {
     typealias NameRoute = WebDAVVerifiedBehaviour.NameRoute
     let provider: WebDAVProvider
 
     /// A verifier that sends its requests through `provider`.
-    public init(provider: WebDAVProvider) { self.provider = provider }
+    package init(provider: WebDAVProvider) { self.provider = provider }
 
     /// Runs the probes inside `parent`; `nil` when they could not run there.
-    public func verify(in parent: ItemPath) async -> WebDAVVerifiedBehaviour? {
+    package func verify(in parent: ItemPath) async -> WebDAVVerifiedBehaviour? {
         guard let folder = try? parent.appending("strata-verify-\(Self.token())"),
             let file = try? folder.appending(".strata-probe.txt")
         else { return nil }
@@ -150,16 +150,16 @@ public struct WebDAVCapabilityVerifier: Sendable {
     /// The characters checked in names: those some file systems or servers refuse, those URLs
     /// give a meaning (`#`, `%`, `?`, `;`, `&`), and `+` (a space to a server that decodes paths
     /// as form fields).
-    public static let nameCharacters: [Character] = ["\\", ":", "*", "?", "\"", "<", ">", "|", "#", "%", ";", "&", "+"]
+    package static let nameCharacters: [Character] = ["\\", ":", "*", "?", "\"", "<", ">", "|", "#", "%", ";", "&", "+"]
 
     /// One name written on every route, and the label of what it checks (a character of
     /// ``nameCharacters``, `%41`, `leading space`, `trailing space`, `trailing dot`, `NFD`, `NFC`,
     /// `mixed case` or `long name`).
-    public struct NameProbe: Sendable, Hashable {
+    package struct NameProbe: Sendable, Hashable {
         /// What the name checks; the label reported in ``WebDAVVerifiedBehaviour/namesNotKept``.
-        public var label: String
+        package var label: String
         /// The name written.
-        public var name: String
+        package var name: String
     }
 
     /// A name with upper- and lower-case letters, whose case-swapped spelling
@@ -181,7 +181,7 @@ public struct WebDAVCapabilityVerifier: Sendable {
 
     /// The names written on every route: first a plain one (`plain`), which shows whether the
     /// route works at all.
-    public static var nameProbes: [NameProbe] {
+    package static var nameProbes: [NameProbe] {
         var probes = [NameProbe(label: "plain", name: "strata-plain.txt")]
         probes += nameCharacters.enumerated().map { index, character in
             NameProbe(label: String(character), name: "strata-c\(index)-a\(character)b")

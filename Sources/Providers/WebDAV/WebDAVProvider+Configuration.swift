@@ -10,7 +10,7 @@ extension WebDAVProvider {
     /// Each property says its default and the string option that sets it (`-o name=value` on the
     /// command line, `ProviderConfiguration.options` through a `ProviderRegistry`): the
     /// factories (``WebDAVProviderFactory``, ``OwnCloudProviderFactory``) read those once, with
-    /// ``init(reading:)``.
+    /// `init(reading:)`.
     ///
     /// ```swift
     /// var webdav = WebDAVProvider.Configuration()
@@ -46,7 +46,7 @@ extension WebDAVProvider {
         /// `chunkThreshold`, `chunking` and `search`. Other names are left in `reader`.
         ///
         /// - Throws: `ProviderError.Code.invalidArgument` naming an option whose value is malformed.
-        public init(reading reader: inout OptionReader) throws {
+        package init(reading reader: inout OptionReader) throws {
             dialect = try reader.choice("dialect", as: WebDAVDialect.Flavor.self)
             user = reader.text("user")
             chunkSize = try reader.integer("chunkSize", as: Int64.self, minimum: 1) ?? chunkSize

@@ -14,7 +14,7 @@ import HTTPProviderKit
 /// with a hardened SAX parser; transfers stream both ways; paths are mapped
 /// to hrefs and back whatever the server's escaping. Make one with
 /// ``connect(_:)`` to have its ``capabilities`` probed from the server, or
-/// with ``init(configuration:profile:dialect:)`` to declare them. ``WebDAVProvider/Configuration``
+/// with ``init(configuration:)`` to take those of every RFC 4918 class 1 server. ``WebDAVProvider/Configuration``
 /// holds the settings of the ownCloud/Nextcloud dialect, each with its default and its option.
 ///
 /// ```swift
@@ -24,22 +24,22 @@ import HTTPProviderKit
 /// let items = try await dav.listAll("/Reports")
 /// ```
 public struct WebDAVProvider: StorageProvider {
-    /// What this provider supports on this server: what was verified where known (see
-    /// ``WebDAVServerProfile``), so it can grow or shrink after the first write.
+    /// What this provider supports on this server: what was verified where known (the server's
+    /// behaviour is verified beside the first write), so it can grow or shrink after it.
     public var capabilities: Capabilities {
         let profile = profile
         return dialect?.capabilities(over: profile.capabilities) ?? profile.capabilities
     }
     public let account: ProviderAccount
     /// What the probe learnt about the server, and what was verified by writing on it.
-    public var profile: WebDAVServerProfile {
+    package var profile: WebDAVServerProfile {
         guard let verification else { return probed }
         var profile = probed
         profile.verified = verification.verdict
         return profile
     }
     /// The ownCloud/Nextcloud dialect, when the server speaks it; `nil` for plain RFC 4918.
-    public let dialect: WebDAVDialect?
+    package let dialect: WebDAVDialect?
     /// The ceilings of page loops over this provider (from the configuration).
     public let pageLimits: PageLimits
 
@@ -56,14 +56,23 @@ public struct WebDAVProvider: StorageProvider {
     /// The verdicts of ``WebDAVCapabilityVerifier``, when the profile asks for verification.
     let verification: WebDAVVerificationState?
 
-    /// A provider rooted at `configuration.url` with the given capabilities
-    /// (by default those every RFC 4918 class 1 server has).
+    /// A provider rooted at `configuration.url`, without asking the server anything: it declares
+    /// what every RFC 4918 class 1 server has (``connect(_:)`` probes the server first).
     ///
     /// `configuration`'s string options are read as the factories read them (see
-    /// ``WebDAVProvider/Configuration``); with a `dialect` given, the dialect options are already in it.
+    /// ``WebDAVProvider/Configuration``).
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` for a malformed URL, or an option that is malformed or unknown.
-    public init(
+    public init(configuration: ProviderConfiguration) throws {
+        try self.init(configuration: configuration, profile: .generic, dialect: nil)
+    }
+
+    /// A provider rooted at `configuration.url` with the given server profile (by default what
+    /// every RFC 4918 class 1 server has) and dialect; with a `dialect` given, the dialect options
+    /// are already in `configuration`.
+    ///
+    /// - Throws: `ProviderError.Code.invalidArgument` for a malformed URL, or an option that is malformed or unknown.
+    package init(
         configuration: ProviderConfiguration, profile: WebDAVServerProfile = .generic, dialect: WebDAVDialect? = nil
     ) throws {
         let configuration = try Self.reading(configuration).0
@@ -103,7 +112,7 @@ public struct WebDAVProvider: StorageProvider {
     /// Makes a provider after probing the server (`OPTIONS` and a `PROPFIND` of the root)
     /// so that its ``capabilities`` say what this server really does.
     ///
-    /// A verdict of ``WebDAVCapabilityVerifier`` kept in `ProviderConfiguration.serverFacts` by
+    /// A verdict of the capability verifier kept in `ProviderConfiguration.serverFacts` by
     /// an earlier process is taken at once while it is trusted (a day, and only while the server
     /// sends the same `Server` header); otherwise the first write verifies again.
     ///
@@ -116,8 +125,7 @@ public struct WebDAVProvider: StorageProvider {
 
     /// Makes a provider with a typed configuration after probing the server: plain WebDAV, or the
     /// ownCloud/Nextcloud dialect when ``Configuration/dialect`` names one (as
-    /// ``OwnCloudProviderFactory/connect(_:webdav:flavor:)`` does). `configuration`'s string
-    /// options are not read.
+    /// ``OwnCloudProviderFactory`` does). `configuration`'s string options are not read.
     public static func connect(_ configuration: ProviderConfiguration, webdav: Configuration) async throws -> WebDAVProvider {
         var configuration = configuration
         configuration.options = [:]

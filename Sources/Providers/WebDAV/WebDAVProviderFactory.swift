@@ -65,7 +65,7 @@ public struct WebDAVProviderFactory: ProviderFactory {
     }
 
     /// How a probe's detail starts when the server is WebDAV but refused the request without a login.
-    public static let signInNeeded = "sign-in needed"
+    package static let signInNeeded = "sign-in needed"
 
     /// Whether a `WWW-Authenticate` challenge names WebDAV in its realm (`realm="WebDAV"`, `realm="Restricted DAV"`).
     static func namesWebDAV(_ challenge: String) -> Bool {

@@ -31,36 +31,36 @@ import HTTPProviderKit
 /// | lighttpd 1.4 mod_webdav | preconditions, exclusive create, MKCOL 405, dot-files listed, content types, merges folders on overwriting `MOVE` and `COPY` |
 /// | nginx 1.22 dav-ext | no preconditions (ignored on PUT), no etags, MKCOL 405, dot-files **not** listed |
 /// | rclone serve webdav 1.60 | no preconditions (If-Match ignored, `If` always 412), MKCOL 201 over a folder, dot-files listed, content types, **keeps a cut PUT's partial body** (uploads through a temporary name) |
-public struct WebDAVServerProfile: Sendable, Hashable, Codable {
+package struct WebDAVServerProfile: Sendable, Hashable, Codable {
     /// The DAV compliance classes from the `DAV` header (`1`, `2`, `3`, …).
-    public var davClasses: [String]
+    package var davClasses: [String]
     /// The `Server` header, if sent.
-    public var server: String?
+    package var server: String?
     /// Whether the server reports RFC 4331 quota.
-    public var reportsQuota: Bool
+    package var reportsQuota: Bool
     /// The starting guess of whether the server honours `If-Match` and `If-None-Match` on `PUT`,
     /// used until ``verified`` says.
-    public var honoursPreconditions: Bool
+    package var honoursPreconditions: Bool
     /// Whether the server reports `getetag` (a guess until ``verified`` says).
-    public var reportsETags: Bool
+    package var reportsETags: Bool
     /// Whether the server reports `getcontenttype` for files (a guess until ``verified`` says).
-    public var reportsContentTypes: Bool
+    package var reportsContentTypes: Bool
     /// The starting guess of whether a cancelled `PUT` leaves a partial file or destroys the old
     /// content, used until ``verified`` says (see ``uploadsThroughTemporary``).
-    public var keepsPartialUploads: Bool
+    package var keepsPartialUploads: Bool
     /// The starting guess of whether the server answers range requests right, used until
     /// ``verified`` says (``WebDAVVerifiedBehaviour/servesRanges``): a profile declared by hand
     /// says so (the default), one ``WebDAVProvider/connect(_:)`` probed does not until a probe file
     /// was seen to answer its ranges.
-    public var servesRanges: Bool
+    package var servesRanges: Bool
     /// Whether the provider verifies the server's behaviour beside its first write
     /// (``WebDAVProvider/connect(_:)`` sets it; a profile declared by hand is taken as it is).
-    public var verifiesOnFirstWrite: Bool
+    package var verifiesOnFirstWrite: Bool
     /// What was verified by writing on the server.
-    public var verified: WebDAVVerifiedBehaviour
+    package var verified: WebDAVVerifiedBehaviour
 
     /// Creates a profile.
-    public init(
+    package init(
         davClasses: [String] = ["1"], server: String? = nil, reportsQuota: Bool = false,
         honoursPreconditions: Bool = true, reportsETags: Bool = true, reportsContentTypes: Bool = false,
         verifiesOnFirstWrite: Bool = false, verified: WebDAVVerifiedBehaviour = .unverified, keepsPartialUploads: Bool = false,
@@ -82,10 +82,10 @@ public struct WebDAVServerProfile: Sendable, Hashable, Codable {
     /// name: where the server keeps a cancelled `PUT`'s partial body (verified, else the guess),
     /// so that a cancelled or failed upload never leaves a partial file nor destroys old content.
     /// Elsewhere an upload is one `PUT`.
-    public var uploadsThroughTemporary: Bool { verified.keepsPartialUploads ?? keepsPartialUploads }
+    package var uploadsThroughTemporary: Bool { verified.keepsPartialUploads ?? keepsPartialUploads }
 
     /// What every RFC 4918 class 1 server can be assumed to do.
-    public static let generic = WebDAVServerProfile()
+    package static let generic = WebDAVServerProfile()
 
     /// The capabilities this profile gives a provider: verified behaviour where known, else the guess.
     ///
@@ -94,7 +94,7 @@ public struct WebDAVServerProfile: Sendable, Hashable, Codable {
     /// racing `PUT`s with `If-None-Match: *` through, in the conformance suite's race). Uploads
     /// with `.fail` and `.rename` still send `If-None-Match: *` where it is refused, and check first
     /// elsewhere.
-    public var capabilities: Capabilities {
+    package var capabilities: Capabilities {
         var features: Capabilities.Features = [.paging, .move, .copy, .emptyFolders]
         // Ranges only where a probe file answered them right: else whole files, and a resume restarts.
         if verified.servesRanges ?? servesRanges { features.formUnion([.rangeDownload, .resumeDownload]) }

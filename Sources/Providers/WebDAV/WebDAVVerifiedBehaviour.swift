@@ -7,78 +7,78 @@ import ProviderAPI
 /// Each field is `nil` until it was verified. A server's `Server` header only chooses the
 /// starting guess of ``WebDAVServerProfile``; these verdicts replace the guess as soon as they
 /// are known.
-public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
+package struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
     /// `PUT` with `If-None-Match: *` onto an existing file is refused with 412.
-    public var refusesIfNoneMatchStar: Bool?
+    package var refusesIfNoneMatchStar: Bool?
     /// `PUT` with a stale `If-Match` is refused with 412.
-    public var refusesStaleIfMatch: Bool?
+    package var refusesStaleIfMatch: Bool?
     /// `PUT` with a stale RFC 4918 `If: (["etag"])` is refused with 412 (used for weak etags).
-    public var refusesStaleIfHeader: Bool?
+    package var refusesStaleIfHeader: Bool?
     /// `PUT` with the current etag (in the header Strata sends for it) is accepted.
-    public var acceptsCurrentETag: Bool?
+    package var acceptsCurrentETag: Bool?
     /// `MKCOL` of an existing folder is refused (RFC 4918 9.3.1: 405).
-    public var mkcolRefusesExisting: Bool?
+    package var mkcolRefusesExisting: Bool?
     /// A `Depth: 1` `PROPFIND` lists files whose names start with a dot.
-    public var listsDotFiles: Bool?
+    package var listsDotFiles: Bool?
     /// `PROPFIND` reports `getetag` for files.
-    public var reportsETags: Bool?
+    package var reportsETags: Bool?
     /// `PROPFIND` reports `getcontenttype` for files.
-    public var reportsContentTypes: Bool?
+    package var reportsContentTypes: Bool?
     /// A `PUT` cut before the end of its declared body leaves something under its name: a
     /// partial file on a new name, or old content destroyed (rclone serve writes the body
     /// straight into the target). Uploads then go through a temporary sibling and a `MOVE`.
-    public var keepsPartialUploads: Bool?
+    package var keepsPartialUploads: Bool?
     /// A `MOVE` of a folder onto an existing folder with `Overwrite: T` merges the two (lighttpd)
     /// or fails, instead of replacing the destination as RFC 4918 9.9.3 says. Where it does,
     /// the provider deletes the destination first (not atomic); where the server is shown to
     /// replace, the `MOVE`/`COPY` alone does it, and a failure loses nothing.
-    public var mergesOnFolderOverwrite: Bool?
+    package var mergesOnFolderOverwrite: Bool?
     /// A `COPY` of a folder onto an existing folder with `Overwrite: T` merges the two or fails,
     /// instead of replacing the destination (RFC 4918 9.8.4); checked as ``mergesOnFolderOverwrite``
     /// is for `MOVE`, and acted on the same way for `COPY`.
-    public var copyMergesOnFolderOverwrite: Bool?
+    package var copyMergesOnFolderOverwrite: Bool?
     /// The characters of ``WebDAVCapabilityVerifier/nameCharacters`` that the server refuses in a
     /// name, or stores under another name (the listing does not show exactly the name sent), on
     /// any of the routes of ``NameRoute``; `%` also when a `%41`-style escape in a name is decoded
     /// again (`a%41b` stored as `aAb`). Each is mapped by `NameEncoder`.
-    public var refusedNameCharacters: Set<String>?
+    package var refusedNameCharacters: Set<String>?
     /// A file name starting with a space is stored and listed exactly as sent.
-    public var allowsLeadingSpace: Bool?
+    package var allowsLeadingSpace: Bool?
     /// What the server does to the Unicode normalisation of a file name.
-    public var nameNormalization: NameNormalization?
+    package var nameNormalization: NameNormalization?
     /// Whether the server tells names apart by case, and how it lists a name it folds.
-    public var nameCase: NameCase?
+    package var nameCase: NameCase?
     /// A name ending with a space is kept as sent on every route.
-    public var allowsTrailingSpace: Bool?
+    package var allowsTrailingSpace: Bool?
     /// A name ending with a dot is kept as sent on every route.
-    public var allowsTrailingDot: Bool?
+    package var allowsTrailingDot: Bool?
     /// The longest name (in UTF-8 bytes, at most 255) seen kept as sent on every route.
-    public var maxNameBytes: Int?
+    package var maxNameBytes: Int?
     /// The server keeps an NFD name as sent, yet a request for its NFC spelling finds it: the two
     /// spellings are one name there (`NameRules.normalizationInsensitive`).
-    public var normalizationInsensitive: Bool?
+    package var normalizationInsensitive: Bool?
     /// What each route did not keep as sent: the probe labels (a character, `%41`, `leading space`,
     /// `trailing space`, `trailing dot`, `long name`, `NFD`, `NFC`, `mixed case`), empty for a
     /// route that kept every name. The name verdicts above are the union over the routes that work:
     /// a route that lost even the plain name (`plain`: a `COPY` the server refuses whatever the
     /// name, say) tells nothing of names and is left out.
-    public var namesNotKept: [NameRoute: Set<String>]?
+    package var namesNotKept: [NameRoute: Set<String>]?
     /// A probe file answered a bounded range (`bytes=10-19`), open ranges (`bytes=37-`, and from
     /// its last byte) and a suffix range (`bytes=-10`), each with a `206`, the right
     /// `Content-Range` and the right bytes. Only then are range and resumed downloads declared;
     /// otherwise downloads are whole files and a resume starts again from byte 0.
-    public var servesRanges: Bool?
+    package var servesRanges: Bool?
     /// What went wrong with each range that was not served right (empty when ``servesRanges``).
-    public var rangeProblems: [String]?
+    package var rangeProblems: [String]?
     /// A `PUT` into a folder that does not exist succeeds and creates the missing folders
     /// (copyparty), where RFC 4918 9.7.1 answers 409: uploads then look their folder up first, so
     /// that an upload below a missing folder is `notFound`, never a new folder.
-    public var putCreatesParents: Bool?
+    package var putCreatesParents: Bool?
 
     /// A way names reach the server, each proved on its own: a file by `PUT`, a file by `PUT` of a
     /// temporary name then `MOVE` onto its name (the route of uploads on a server that keeps
     /// partial bodies, and of `move`), a file by `COPY`, a folder by `MKCOL`.
-    public enum NameRoute: String, Sendable, Hashable, Codable, CaseIterable, CodingKeyRepresentable {
+    package enum NameRoute: String, Sendable, Hashable, Codable, CaseIterable, CodingKeyRepresentable {
         /// `PUT` of the name.
         case put
         /// `PUT` of a temporary sibling, then `MOVE` onto the name (`Overwrite: F`).
@@ -92,7 +92,7 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
     /// What a server was seen to do with the case of names: a file written under a mixed-case
     /// name, then asked for (`PROPFIND`, depth 0) under the same name with every letter's case
     /// swapped, and listed.
-    public enum NameCase: String, Sendable, Hashable, Codable {
+    package enum NameCase: String, Sendable, Hashable, Codable {
         /// The case-swapped spelling is not found: two names differing only in case are two files.
         case sensitive
         /// The case-swapped spelling finds the file (one file for both names), and the listing shows
@@ -103,12 +103,12 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
         case folded
 
         /// The rule declared in `NameRules.caseSensitive`.
-        public var isCaseSensitive: Bool { self == .sensitive }
+        package var isCaseSensitive: Bool { self == .sensitive }
     }
 
     /// What a server was seen to do to the Unicode normalisation of names: a name written in NFD
     /// (`e` + U+0301) and one in NFC (`é` U+00E9), each listed back as sent or changed.
-    public enum NameNormalization: String, Sendable, Hashable, Codable {
+    package enum NameNormalization: String, Sendable, Hashable, Codable {
         /// Both come back as sent.
         case preserved
         /// The NFD name comes back in NFC.
@@ -120,7 +120,7 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
         case lost
 
         /// The rule declared in `NameRules`.
-        public var declared: NameRules.Normalization {
+        package var declared: NameRules.Normalization {
             switch self {
             case .preserved: .preserved
             case .nfc, .lost: .nfc
@@ -130,7 +130,7 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
     }
 
     /// Creates verdicts; every field not given is unverified.
-    public init(
+    package init(
         refusesIfNoneMatchStar: Bool? = nil, refusesStaleIfMatch: Bool? = nil, refusesStaleIfHeader: Bool? = nil,
         acceptsCurrentETag: Bool? = nil, mkcolRefusesExisting: Bool? = nil, listsDotFiles: Bool? = nil,
         reportsETags: Bool? = nil, reportsContentTypes: Bool? = nil, keepsPartialUploads: Bool? = nil,
@@ -167,11 +167,11 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
     }
 
     /// Nothing verified yet.
-    public static let unverified = WebDAVVerifiedBehaviour()
+    package static let unverified = WebDAVVerifiedBehaviour()
 
     /// Encodes the verdict with ``refusedNameCharacters`` and ``namesNotKept`` sorted, so the same verdict always
     /// reads the same (`strata detect --json`, kept verdicts).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(refusesIfNoneMatchStar, forKey: .refusesIfNoneMatchStar)
         try container.encodeIfPresent(refusesStaleIfMatch, forKey: .refusesStaleIfMatch)
@@ -200,7 +200,7 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
     }
 
     /// Whether the verifier has run to the end on this server.
-    public var isComplete: Bool {
+    package var isComplete: Bool {
         refusesIfNoneMatchStar != nil && refusesStaleIfMatch != nil && mkcolRefusesExisting != nil && listsDotFiles != nil
             && keepsPartialUploads != nil && mergesOnFolderOverwrite != nil && refusedNameCharacters != nil && allowsLeadingSpace != nil && nameNormalization != nil
             && nameCase != nil && copyMergesOnFolderOverwrite != nil && allowsTrailingSpace != nil && allowsTrailingDot != nil
@@ -210,7 +210,7 @@ public struct WebDAVVerifiedBehaviour: Sendable, Hashable, Codable {
 
     /// Whether `If-Match` / `If` preconditions on `PUT` were shown to hold both ways: a stale
     /// etag is refused in either header and the current one is accepted; `nil` until verified.
-    public var honoursPreconditions: Bool? {
+    package var honoursPreconditions: Bool? {
         guard let stale = refusesStaleIfMatch, let staleIf = refusesStaleIfHeader, let current = acceptsCurrentETag else {
             return nil
         }

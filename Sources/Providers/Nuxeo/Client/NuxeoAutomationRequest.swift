@@ -19,7 +19,7 @@ public struct NuxeoAutomationRequest: Sendable, Hashable {
         case raw(String)
 
         /// The JSON form of the input.
-        public var jsonValue: JSONValue {
+        package var jsonValue: JSONValue {
             switch self {
             case .document(let ref): return .string("doc:" + ref)
             case .documents(let refs): return .string("docs:" + refs.joined(separator: ","))
@@ -63,15 +63,14 @@ public enum NuxeoAutomationResult: Sendable {
     case document(NuxeoDocument)
     /// A list of documents.
     case documents(NuxeoDocumentList)
-    /// Another entity the client's ``NuxeoEntityRegistry`` knows: a login, a user, an app's own type.
-    case entity(NuxeoEntity)
-    /// JSON that is no registered entity (a Drive change summary, …).
+    /// JSON: an entity other than documents (a login, a user, log entries, ACLs; its
+    /// `entity-type` says which), or JSON that is no entity (a Drive change summary, …).
     case json(JSONValue)
     /// A blob: its bytes and declared MIME type.
     case blob(Data, mimeType: String?)
 
     /// The document, when the answer is one.
-    public var document: NuxeoDocument? {
+    package var document: NuxeoDocument? {
         if case .document(let document) = self { return document }
         return nil
     }

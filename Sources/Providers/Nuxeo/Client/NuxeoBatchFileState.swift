@@ -1,20 +1,20 @@
 import Foundation
 
 /// What a Nuxeo server holds of one file of an upload batch (`GET /api/v1/upload/{batch}/{index}`).
-public struct NuxeoBatchFileState: Sendable, Hashable {
+package struct NuxeoBatchFileState: Sendable, Hashable {
     /// Whether every chunk arrived (the server answered 200, not 202).
-    public var complete: Bool
+    package var complete: Bool
     /// The indexes of the chunks received (`uploadedChunkIds`).
-    public var chunks: Set<Int>
+    package var chunks: Set<Int>
     /// The file's name, decoded.
-    public var name: String?
+    package var name: String?
     /// The file's size as declared when it was sent (`X-File-Size`).
-    public var size: Int64?
+    package var size: Int64?
     /// The number of chunks the file was sent in, for a chunked upload.
-    public var chunkCount: Int?
+    package var chunkCount: Int?
 
     /// Creates a state.
-    public init(complete: Bool, chunks: Set<Int>, name: String? = nil, size: Int64? = nil, chunkCount: Int? = nil) {
+    package init(complete: Bool, chunks: Set<Int>, name: String? = nil, size: Int64? = nil, chunkCount: Int? = nil) {
         self.complete = complete
         self.chunks = chunks
         self.name = name

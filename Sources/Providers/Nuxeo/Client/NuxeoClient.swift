@@ -5,23 +5,25 @@ import NIOHTTP1
 import ProviderAPI
 import HTTPProviderKit
 
-/// Sends the Nuxeo REST and Automation calls the adapter needs, each described by a template
-/// of ``NuxeoEndpoints``, and decodes the answers into entities.
+/// Sends the Nuxeo REST and Automation calls the adapter needs, each described by a request
+/// template, and decodes the answers into entities: ``automation(_:)`` runs any Automation
+/// operation and ``pageProvider(_:queryParams:namedParameters:page:pageSize:sortBy:sortOrder:enrichers:)``
+/// any page provider, for calls beyond the contract.
 ///
 /// Every request carries `Accept: application/json`, `X-No-Basic-Header: true` (so a 401 never
 /// starts a browser-style challenge), the repository and the `properties` header from
-/// ``defaults``; an error answer becomes a `ProviderError` through ``NuxeoErrorMapper``.
+/// the provider's configuration; an error answer becomes a `ProviderError`.
 public struct NuxeoClient: Sendable {
     /// The server's base URL with its context path, such as `https://host/nuxeo`.
-    public let baseURL: URL
+    package let baseURL: URL
     /// Headers sent with every request.
-    public var defaults: NuxeoRequestDefaults
+    package var defaults: NuxeoRequestDefaults
     /// Sends the requests (authentication, retries, redirects, logging).
-    public let executor: RequestExecutor
+    package let executor: RequestExecutor
     /// Runs the templates.
-    public let templates: RequestTemplateExecutor
+    package let templates: RequestTemplateExecutor
     /// The entity types the client decodes.
-    public let entities: NuxeoEntityRegistry
+    package let entities: NuxeoEntityRegistry
 
     /// Creates a client.
     ///
@@ -31,7 +33,7 @@ public struct NuxeoClient: Sendable {
     ///   - defaults: schemas, enrichers and repository for every request.
     ///   - catalog: the endpoint templates; ``NuxeoEndpoints/standard()`` by default.
     ///   - entities: the entity registry, with an app's own types registered.
-    public init(
+    package init(
         baseURL: URL, executor: RequestExecutor, defaults: NuxeoRequestDefaults = NuxeoRequestDefaults(),
         catalog: RequestTemplateCatalog? = nil, entities: NuxeoEntityRegistry = .standard
     ) throws {
@@ -87,19 +89,19 @@ public struct NuxeoClient: Sendable {
     // MARK: Documents
 
     /// The document at an absolute repository path (server names, such as `/default-domain/workspaces`).
-    public func document(path: String, enrichers: [String] = []) async throws -> NuxeoDocument {
+    package func document(path: String, enrichers: [String] = []) async throws -> NuxeoDocument {
         let trimmed = path.hasPrefix("/") ? path : "/" + path
         return try await templates.execute(
             "documentByPath", arguments: common(enrichers, ["path": .string(trimmed)]), as: NuxeoDocument.self)
     }
 
     /// The document with `uid`.
-    public func document(uid: String, enrichers: [String] = []) async throws -> NuxeoDocument {
+    package func document(uid: String, enrichers: [String] = []) async throws -> NuxeoDocument {
         try await templates.execute("documentById", arguments: common(enrichers, ["uid": .string(uid)]), as: NuxeoDocument.self)
     }
 
     /// One page of the children of the folder `uid` (`@children`: not trashed, not hidden).
-    public func children(of uid: String, page: Int, pageSize: Int, enrichers: [String] = []) async throws -> NuxeoDocumentList {
+    package func children(of uid: String, page: Int, pageSize: Int, enrichers: [String] = []) async throws -> NuxeoDocumentList {
         try await templates.execute(
             "children", arguments: childrenArguments(uid, page, pageSize, enrichers), as: NuxeoDocumentList.self)
     }
@@ -112,7 +114,7 @@ public struct NuxeoClient: Sendable {
     /// One page of the children of the folder `uid`, as ``children(of:page:pageSize:enrichers:)``
     /// sends it, with its paging read before its entries are decoded (``NuxeoDocumentListPage``):
     /// a listing asks for the next page while this one is decoded.
-    public func childrenPage(of uid: String, page: Int, pageSize: Int, enrichers: [String] = []) async throws -> NuxeoDocumentListPage {
+    package func childrenPage(of uid: String, page: Int, pageSize: Int, enrichers: [String] = []) async throws -> NuxeoDocumentListPage {
         let arguments = childrenArguments(uid, page, pageSize, enrichers)
         var template = try templates.catalog.template(named: "children")
         // A catalog whose `children` decodes into something else than the documents entity is decoded as it says.
@@ -131,26 +133,26 @@ public struct NuxeoClient: Sendable {
     }
 
     /// Creates a document in the folder `parent`.
-    public func create(_ draft: NuxeoDocumentDraft, in parent: String, enrichers: [String] = []) async throws -> NuxeoDocument {
+    package func create(_ draft: NuxeoDocumentDraft, in parent: String, enrichers: [String] = []) async throws -> NuxeoDocument {
         try await templates.execute(
             "createDocument", arguments: common(enrichers, ["parent": .string(parent), "document": draft.jsonValue]),
             as: NuxeoDocument.self)
     }
 
     /// Updates the document `uid` with the draft's properties; a draft with a change token makes a stale write a `conflict`.
-    public func update(_ draft: NuxeoDocumentDraft, uid: String, enrichers: [String] = []) async throws -> NuxeoDocument {
+    package func update(_ draft: NuxeoDocumentDraft, uid: String, enrichers: [String] = []) async throws -> NuxeoDocument {
         try await templates.execute(
             "updateDocument", arguments: common(enrichers, ["uid": .string(uid), "document": draft.jsonValue]),
             as: NuxeoDocument.self)
     }
 
     /// Deletes the document `uid` and everything below it, permanently.
-    public func delete(uid: String) async throws {
+    package func delete(uid: String) async throws {
         _ = try await templates.execute("deleteDocument", arguments: ["uid": .string(uid)], as: Void.self)
     }
 
     /// One page of the documents an NXQL statement selects.
-    public func search(
+    package func search(
         nxql: String, page: Int, pageSize: Int, sortBy: String? = nil, sortOrder: String? = nil, enrichers: [String] = []
     ) async throws -> NuxeoDocumentList {
         var arguments: [String: JSONValue] = [
@@ -188,7 +190,7 @@ public struct NuxeoClient: Sendable {
     }
 
     /// The signed-in user.
-    public func currentUser() async throws -> NuxeoUser {
+    package func currentUser() async throws -> NuxeoUser {
         try await templates.execute("me", as: NuxeoUser.self)
     }
 
@@ -207,7 +209,7 @@ public struct NuxeoClient: Sendable {
     }
 
     /// Runs an operation on the file `index` of an upload batch (`FileManager.Import`, `Blob.AttachOnDocument`).
-    public func execute(
+    package func execute(
         _ operation: String, onBatch batch: String, index: Int = 0, params: [String: JSONValue] = [:],
         context: [String: JSONValue] = [:], headers: [String: String] = [:]
     ) async throws -> NuxeoAutomationResult {
@@ -239,13 +241,15 @@ public struct NuxeoClient: Sendable {
         let type = response.headers.first(name: "content-type")?.lowercased() ?? ""
         guard type.hasPrefix("application/json") else { return .blob(data, mimeType: type.isEmpty ? nil : type) }
         do {
-            switch try entities.decode(data) {
+            let json = try NuxeoJSON.parse(data)
+            switch try entities.decode(json: json) {
             case .document(let document): return .document(document)
             case .documents(let list): return .documents(list)
             case .exception(let exception):
                 throw NuxeoErrorMapper.error(status: exception.status ?? response.status, exception: exception, request: request.summary)
-            case .unknown(_, let json): return .json(json)
-            case let entity: return .entity(entity)
+            // Any other entity (a login, a user, an app's own type) is checked by the registry and
+            // handed over as its JSON: the entity types are the client's wire model, not API.
+            case .unknown, .login, .user, .logEntry, .logEntries, .acls, .custom: return .json(json)
             }
         } catch var failure as ProviderError {
             if failure.request == nil { failure.request = request.summary }
@@ -264,7 +268,7 @@ public struct NuxeoClient: Sendable {
     // MARK: Batch upload
 
     /// Opens an upload batch and returns its id.
-    public func createBatch() async throws -> String {
+    package func createBatch() async throws -> String {
         let json = try await templates.execute("batchCreate", as: JSONValue.self)
         guard let id = json["batchId"]?.stringValue, !id.isEmpty else {
             throw ProviderError(.invalidResponse, "the batch answer has no batchId")
@@ -273,7 +277,7 @@ public struct NuxeoClient: Sendable {
     }
 
     /// The request that sends a file, or one chunk of it, to a batch; its body is the caller's.
-    public func batchUploadRequest(
+    package func batchUploadRequest(
         batch: String, index: Int = 0, fileName: String, mimeType: String, fileSize: Int64,
         chunk: (index: Int, count: Int)? = nil
     ) throws -> TransportRequest {
@@ -291,7 +295,7 @@ public struct NuxeoClient: Sendable {
     }
 
     /// What the server holds of the file `index` of a batch: `complete`, and the chunk indexes it has.
-    public func batchFileStatus(batch: String, index: Int = 0) async throws -> (complete: Bool, chunks: Set<Int>) {
+    package func batchFileStatus(batch: String, index: Int = 0) async throws -> (complete: Bool, chunks: Set<Int>) {
         let state = try await batchFileState(batch: batch, index: index)
         return (state.complete, state.chunks)
     }
@@ -302,7 +306,7 @@ public struct NuxeoClient: Sendable {
     ///
     /// - Throws: `ProviderError.Code.notFound` for a batch or file the server does not hold
     ///   (never made, used, or expired).
-    public func batchFileState(batch: String, index: Int = 0) async throws -> NuxeoBatchFileState {
+    package func batchFileState(batch: String, index: Int = 0) async throws -> NuxeoBatchFileState {
         let request = try templates.makeRequest(
             templates.catalog.template(named: "batchFileStatus"),
             arguments: ["batch": .string(batch), "index": .integer(Int64(index))])
@@ -317,14 +321,14 @@ public struct NuxeoClient: Sendable {
     }
 
     /// Drops a batch and what it holds.
-    public func deleteBatch(_ batch: String) async throws {
+    package func deleteBatch(_ batch: String) async throws {
         _ = try await templates.execute("batchDelete", arguments: ["batch": .string(batch)], as: Void.self)
     }
 
     // MARK: Blobs and tokens
 
     /// The request that downloads the blob at `xpath` of the document `uid`.
-    public func blobRequest(uid: String, xpath: String = "file:content") throws -> TransportRequest {
+    package func blobRequest(uid: String, xpath: String = "file:content") throws -> TransportRequest {
         try templates.makeRequest(
             templates.catalog.template(named: "blob"), arguments: ["uid": .string(uid), "xpath": .string(xpath)])
     }

@@ -10,7 +10,7 @@ import HTTPProviderKit
 /// which costs a fraction of decoding the entries, so a listing can ask for the next page as soon
 /// as this one arrives and decode this one (``list()``) while the next is on its way. A body the
 /// skim cannot read is decoded whole at once instead, and its paging taken from the decoded page.
-public struct NuxeoDocumentListPage: Sendable {
+package struct NuxeoDocumentListPage: Sendable {
     private enum Content: Sendable {
         case body(ByteBuffer, decode: @Sendable (ByteBuffer) throws -> NuxeoDocumentList)
         case decoded(NuxeoDocumentList)
@@ -18,7 +18,7 @@ public struct NuxeoDocumentListPage: Sendable {
 
     private let content: Content
     /// What the page says of the pages after it: from the skim, or from the decoded page.
-    public let paging: NuxeoDocumentList.Paging
+    package let paging: NuxeoDocumentList.Paging
 
     /// A page whose `body` is decoded by `decode` when ``list()`` is called: its paging is read
     /// from a skim of the body, or, when the skim cannot tell it, from `decode` at once.
@@ -41,7 +41,7 @@ public struct NuxeoDocumentListPage: Sendable {
     /// and a caller then goes by the decoded page.
     ///
     /// - Throws: `ProviderError` `invalidResponse` for a body that is not a Nuxeo `documents` entity.
-    public func list() throws -> NuxeoDocumentList {
+    package func list() throws -> NuxeoDocumentList {
         switch content {
         case .body(let body, let decode): return try decode(body)
         case .decoded(let list): return list

@@ -13,23 +13,23 @@ import HTTPProviderKit
 /// `sortBy`, `sortOrder`, `document`, `operation`, `input`, `params`, `context`, `batch`,
 /// `index`, `xpath`, `enrichers`, `properties`, and the token servlet's `application`,
 /// `device`, `deviceDescription`, `permission`.
-public enum NuxeoEndpoints {
+package enum NuxeoEndpoints {
     /// The template names the client needs; ``catalog(json:)`` checks a catalog has all of them.
-    public static let requiredNames: Set<String> = [
+    package static let requiredNames: Set<String> = [
         "documentByPath", "documentById", "children", "createDocument", "updateDocument", "deleteDocument",
         "search", "automation", "batchCreate", "batchFileStatus", "batchDelete", "batchExecute",
         "tokenAcquire", "tokenRevoke", "me", "batchUpload", "blob", "pageProvider",
     ]
 
     /// The built-in catalog.
-    public static func standard() throws -> RequestTemplateCatalog {
+    package static func standard() throws -> RequestTemplateCatalog {
         try catalog(json: Data(json.utf8))
     }
 
     /// A catalog read from JSON, checked to hold every template in ``requiredNames``.
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` for malformed JSON or a missing template.
-    public static func catalog(json data: Data) throws -> RequestTemplateCatalog {
+    package static func catalog(json data: Data) throws -> RequestTemplateCatalog {
         let catalog = try RequestTemplateCatalog(json: data)
         let missing = requiredNames.subtracting(catalog.names)
         if !missing.isEmpty {
@@ -39,7 +39,7 @@ public enum NuxeoEndpoints {
     }
 
     /// The built-in catalog's JSON text.
-    public static let json = #"""
+    package static let json = #"""
         {
           "templates": {
             "documentByPath": {

@@ -12,39 +12,39 @@ import Foundation
 /// defaults.addDefaultSchemas(["dublincore", "file"])
 /// defaults.addDefaultEnrichers(["thumbnail"])
 /// ```
-public struct NuxeoRequestDefaults: Sendable, Hashable {
+package struct NuxeoRequestDefaults: Sendable, Hashable {
     /// Schemas asked for; `["*"]` asks for all.
-    public var schemas: [String]
+    package var schemas: [String]
     /// Document enrichers asked for on every document request.
-    public var enrichers: [String]
+    package var enrichers: [String]
     /// The repository (`default` on most servers).
-    public var repository: String
+    package var repository: String
 
     /// Creates defaults: every schema, no enricher, the `default` repository.
-    public init(schemas: [String] = ["*"], enrichers: [String] = [], repository: String = "default") {
+    package init(schemas: [String] = ["*"], enrichers: [String] = [], repository: String = "default") {
         self.schemas = schemas
         self.enrichers = enrichers
         self.repository = repository
     }
 
     /// Adds schemas to every request; adding `*` asks for all of them.
-    public mutating func addDefaultSchemas(_ names: [String]) {
+    package mutating func addDefaultSchemas(_ names: [String]) {
         schemas = Self.merge(schemas, names)
     }
 
     /// Adds document enrichers (categories, in the seed's words) to every request.
-    public mutating func addDefaultEnrichers(_ names: [String]) {
+    package mutating func addDefaultEnrichers(_ names: [String]) {
         enrichers = Self.merge(enrichers, names)
     }
 
     /// The `properties` header value for a request asking for `extra` schemas too.
-    public func propertiesHeader(adding extra: [String] = []) -> String {
+    package func propertiesHeader(adding extra: [String] = []) -> String {
         let all = Self.merge(schemas, extra)
         return all.contains("*") ? "*" : all.joined(separator: ",")
     }
 
     /// The `enrichers-document` header value for a request asking for `extra` enrichers too; `nil` when none.
-    public func enrichersHeader(adding extra: [String] = []) -> String? {
+    package func enrichersHeader(adding extra: [String] = []) -> String? {
         let all = Self.merge(enrichers, extra)
         return all.isEmpty ? nil : all.joined(separator: ",")
     }

@@ -11,9 +11,9 @@ import ProviderKit
 /// Acquisition is single-flight: concurrent requests wait for the one acquisition. A token
 /// given up front (`Credentials.token(_:)`) without a password cannot be renewed, so its
 /// 401 stands.
-public actor NuxeoTokenAuthenticator: Authenticator, CustomStringConvertible, CustomReflectable {
+package actor NuxeoTokenAuthenticator: Authenticator, CustomStringConvertible, CustomReflectable {
     /// Acquires a new token.
-    public typealias Acquire = @Sendable () async throws -> String
+    package typealias Acquire = @Sendable () async throws -> String
 
     private var token: String?
     private let acquirer: Acquire?
@@ -21,34 +21,34 @@ public actor NuxeoTokenAuthenticator: Authenticator, CustomStringConvertible, Cu
     private var acquisitions = 0
 
     /// Creates the authenticator with a known token, an acquirer, or both.
-    public init(token: String? = nil, acquire: Acquire?) {
+    package init(token: String? = nil, acquire: Acquire?) {
         self.token = token
         self.acquirer = acquire
     }
 
-    public nonisolated var description: String { "NuxeoTokenAuthenticator(token: \(Redactor.mask))" }
+    package nonisolated var description: String { "NuxeoTokenAuthenticator(token: \(Redactor.mask))" }
 
     /// The mirror has no children, so `dump` never prints the token.
-    public nonisolated var customMirror: Mirror { Mirror(self, children: [:]) }
+    package nonisolated var customMirror: Mirror { Mirror(self, children: [:]) }
 
     /// The token in use, acquiring one first if there is none; for apps that keep it in a credential store.
-    public func currentToken() async throws -> String {
+    package func currentToken() async throws -> String {
         if let token { return token }
         return try await acquire()
     }
 
     /// How many tokens this authenticator has acquired.
-    public var acquisitionCount: Int { acquisitions }
+    package var acquisitionCount: Int { acquisitions }
 
     /// Forgets the token, so the next request acquires a new one.
-    public func forget() { token = nil }
+    package func forget() { token = nil }
 
-    public func authorize(_ request: inout TransportRequest) async throws {
+    package func authorize(_ request: inout TransportRequest) async throws {
         let value = try await currentToken()
         request.headers.replaceOrAdd(name: "X-Authentication-Token", value: value)
     }
 
-    public func refresh(after response: TransportResponse?, for request: TransportRequest) async throws -> Bool {
+    package func refresh(after response: TransportResponse?, for request: TransportRequest) async throws -> Bool {
         guard acquirer != nil else { return false }
         let sent = request.headers.first(name: "x-authentication-token")
         if let token, sent != token { return true }  // another request already renewed it

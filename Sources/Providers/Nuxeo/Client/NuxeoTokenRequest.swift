@@ -7,18 +7,18 @@ import HTTPProviderKit
 /// What a Nuxeo token is acquired for: the token servlet's `applicationName`, `deviceId`,
 /// `deviceDescription` and `permission`. The server hands back the same token for the same
 /// user, application and device, so a stable ``deviceId`` avoids piling up tokens.
-public struct NuxeoTokenRequest: Sendable, Hashable {
+package struct NuxeoTokenRequest: Sendable, Hashable {
     /// The application name shown to the user in Nuxeo's token list.
-    public var application: String
+    package var application: String
     /// A stable id of this device.
-    public var deviceId: String
+    package var deviceId: String
     /// A description of the device, shown to the user.
-    public var deviceDescription: String?
+    package var deviceDescription: String?
     /// The permission asked for (`rw`, `r`, `ReadWrite`; stored, not enforced, by the server).
-    public var permission: String
+    package var permission: String
 
     /// Creates a request; the default device id is derived from the host name and user, so it is stable.
-    public init(application: String = "Strata", deviceId: String? = nil, deviceDescription: String? = nil, permission: String = "rw", user: String? = nil) {
+    package init(application: String = "Strata", deviceId: String? = nil, deviceDescription: String? = nil, permission: String = "rw", user: String? = nil) {
         self.application = application
         self.deviceId = deviceId ?? Self.stableDeviceId(user: user, application: application)
         self.deviceDescription = deviceDescription ?? ProcessInfo.processInfo.hostName
@@ -39,7 +39,7 @@ extension NuxeoClient {
     ///
     /// Only a `201` with a single-line body is a token: a proxy or login page that answers
     /// with HTML is `unauthorized`, as the Python client treats it.
-    public static func acquireToken(
+    package static func acquireToken(
         _ request: NuxeoTokenRequest, baseURL: URL, executor: RequestExecutor, catalog: RequestTemplateCatalog? = nil
     ) async throws -> String {
         var executor = executor
@@ -63,7 +63,7 @@ extension NuxeoClient {
     }
 
     /// Revokes the token of `request`'s application and device.
-    public func revokeToken(_ request: NuxeoTokenRequest) async throws {
+    package func revokeToken(_ request: NuxeoTokenRequest) async throws {
         _ = try await templates.execute(
             "tokenRevoke", arguments: ["application": .string(request.application), "device": .string(request.deviceId)],
             as: Void.self)

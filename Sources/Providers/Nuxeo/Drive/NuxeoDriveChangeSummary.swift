@@ -7,27 +7,27 @@ import HTTPProviderKit
 ///
 /// Store ``upperBound`` (the next call's `lowerBound`) and ``activeSynchronizationRootDefinitions``.
 /// When ``hasTooManyChanges`` is true the list is truncated: rescan everything.
-public struct NuxeoDriveChangeSummary: Sendable, Hashable {
+package struct NuxeoDriveChangeSummary: Sendable, Hashable {
     /// The changes, in server order; see ``changesNewestFirst``.
-    public var changes: [NuxeoDriveChange]
+    package var changes: [NuxeoDriveChange]
     /// The server time of this summary.
-    public var syncDate: Date?
+    package var syncDate: Date?
     /// The audit log position to pass as the next `lowerBound`.
-    public var upperBound: Int64?
+    package var upperBound: Int64?
     /// Whether there were more changes than the server's limit (1000 by default): rescan.
-    public var hasTooManyChanges: Bool
+    package var hasTooManyChanges: Bool
     /// The synchronization roots, as the server lists them (`repository:uid`, comma separated).
-    public var activeSynchronizationRootDefinitions: String?
+    package var activeSynchronizationRootDefinitions: String?
 
     /// Decodes the JSON blob the operation returns.
     ///
     /// - Throws: `ProviderError` `invalidResponse` for malformed JSON or a wrong shape.
-    public static func decode(_ data: Data) throws -> NuxeoDriveChangeSummary {
+    package static func decode(_ data: Data) throws -> NuxeoDriveChangeSummary {
         try NuxeoDriveChangeSummary(json: NuxeoJSON.parse(data))
     }
 
     /// Decodes an already parsed answer.
-    public init(json: JSONValue) throws {
+    package init(json: JSONValue) throws {
         let entity = "Drive change summary"
         let members = try json.entityMembers(entity)
         changes = try members.optionalArray("fileSystemChanges", in: entity).map(NuxeoDriveChange.init(json:))
@@ -38,7 +38,7 @@ public struct NuxeoDriveChangeSummary: Sendable, Hashable {
     }
 
     /// The root definitions split into (repository, uid) pairs.
-    public var synchronizationRoots: [SynchronizationRoot] {
+    package var synchronizationRoots: [SynchronizationRoot] {
         guard let definitions = activeSynchronizationRootDefinitions else { return [] }
         return definitions.split(separator: ",").compactMap { definition in
             let trimmed = definition.trimmingCharacters(in: .whitespaces)
@@ -51,7 +51,7 @@ public struct NuxeoDriveChangeSummary: Sendable, Hashable {
     }
 
     /// The changes sorted by event date, newest first, as Drive applies them.
-    public var changesNewestFirst: [NuxeoDriveChange] {
+    package var changesNewestFirst: [NuxeoDriveChange] {
         changes.enumerated().sorted { lhs, rhs in
             let left = lhs.element.eventDate ?? .distantPast
             let right = rhs.element.eventDate ?? .distantPast
@@ -60,33 +60,33 @@ public struct NuxeoDriveChangeSummary: Sendable, Hashable {
     }
 
     /// One synchronization root.
-    public struct SynchronizationRoot: Sendable, Hashable {
+    package struct SynchronizationRoot: Sendable, Hashable {
         /// The repository (`default`).
-        public var repository: String
+        package var repository: String
         /// The root document's uid.
-        public var uid: String
+        package var uid: String
     }
 }
 
 /// One entry of ``NuxeoDriveChangeSummary/changes``.
-public struct NuxeoDriveChange: Sendable, Hashable {
+package struct NuxeoDriveChange: Sendable, Hashable {
     /// The repository.
-    public var repositoryId: String?
+    package var repositoryId: String?
     /// The event (`documentCreated`, `documentModified`, `deleted`, `securityUpdated`, `rootUnregistered`, …).
-    public var eventId: String
+    package var eventId: String
     /// When it happened.
-    public var eventDate: Date?
+    package var eventDate: Date?
     /// The document's uid.
-    public var docUuid: String?
+    package var docUuid: String?
     /// The file-system view of the document after the change; `nil` for deletions.
-    public var fileSystemItem: NuxeoFileSystemItem?
+    package var fileSystemItem: NuxeoFileSystemItem?
     /// The file-system item id (`defaultFileSystemItemFactory#default#<uid>`).
-    public var fileSystemItemId: String?
+    package var fileSystemItemId: String?
     /// The item's name.
-    public var fileSystemItemName: String?
+    package var fileSystemItemName: String?
 
     /// Whether the change removes the item from the user's view (deleted, trashed, unregistered, no item).
-    public var isRemoval: Bool {
+    package var isRemoval: Bool {
         ["deleted", "rootUnregistered", "documentTrashed"].contains(eventId) || fileSystemItem == nil
     }
 
@@ -108,45 +108,45 @@ public struct NuxeoDriveChange: Sendable, Hashable {
 }
 
 /// Nuxeo Drive's view of a document as a file or folder.
-public struct NuxeoFileSystemItem: Sendable, Hashable {
+package struct NuxeoFileSystemItem: Sendable, Hashable {
     /// The item id (`factory#repository#uid`).
-    public var id: String
+    package var id: String
     /// The parent item's id.
-    public var parentId: String?
+    package var parentId: String?
     /// The item's path of ids.
-    public var path: String?
+    package var path: String?
     /// The display name.
-    public var name: String
+    package var name: String
     /// Whether it is a folder.
-    public var isFolder: Bool
+    package var isFolder: Bool
     /// Who created it.
-    public var creator: String?
+    package var creator: String?
     /// Who changed it last.
-    public var lastContributor: String?
+    package var lastContributor: String?
     /// When it was created.
-    public var creationDate: Date?
+    package var creationDate: Date?
     /// When it was last changed.
-    public var lastModificationDate: Date?
+    package var lastModificationDate: Date?
     /// Whether the user may rename it.
-    public var canRename: Bool?
+    package var canRename: Bool?
     /// Whether the user may delete it.
-    public var canDelete: Bool?
+    package var canDelete: Bool?
     /// Whether the user may update the content (files).
-    public var canUpdate: Bool?
+    package var canUpdate: Bool?
     /// Whether the user may create children (folders).
-    public var canCreateChild: Bool?
+    package var canCreateChild: Bool?
     /// Whether descendants can be scrolled (folders).
-    public var canScrollDescendants: Bool?
+    package var canScrollDescendants: Bool?
     /// The lock, when locked.
-    public var lockInfo: JSONValue?
+    package var lockInfo: JSONValue?
     /// The user the item was computed for.
-    public var userName: String?
+    package var userName: String?
     /// The download URL, relative to the server base (files).
-    public var downloadURL: String?
+    package var downloadURL: String?
     /// The digest algorithm name (files).
-    public var digestAlgorithm: String?
+    package var digestAlgorithm: String?
     /// The digest (files); `notInBinaryStore` means "do not verify".
-    public var digest: String?
+    package var digest: String?
 
     init(json: JSONValue) throws {
         let entity = "Drive file-system item"
@@ -173,7 +173,7 @@ public struct NuxeoFileSystemItem: Sendable, Hashable {
     }
 
     /// The document uid inside ``id`` (its last `#`-separated part), when it has that form.
-    public var documentUid: String? {
+    package var documentUid: String? {
         guard let last = id.split(separator: "#").last, id.contains("#") else { return nil }
         return String(last)
     }

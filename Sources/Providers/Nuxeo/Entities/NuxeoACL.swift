@@ -3,20 +3,20 @@ import ProviderAPI
 import HTTPProviderKit
 
 /// One ACL of a document, as the `acls` enricher (key `aces`) or the `@acl` adapter (key `ace`) writes it.
-public struct NuxeoACL: Sendable, Hashable {
+package struct NuxeoACL: Sendable, Hashable {
     /// The ACL name: `local` (the one sharing edits) or `inherited`.
-    public var name: String
+    package var name: String
     /// The entries, in order.
-    public var aces: [NuxeoACE]
+    package var aces: [NuxeoACE]
 
     /// Creates an ACL.
-    public init(name: String, aces: [NuxeoACE]) {
+    package init(name: String, aces: [NuxeoACE]) {
         self.name = name
         self.aces = aces
     }
 
     /// Reads an ACL object; `nil` when it has no name.
-    public init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         guard let name = json["name"]?.stringValue else { return nil }
         self.name = name
         let entries = json["aces"]?.arrayValue ?? json["ace"]?.arrayValue ?? []
@@ -25,32 +25,32 @@ public struct NuxeoACL: Sendable, Hashable {
 }
 
 /// One access control entry: a grant or denial of a permission to a user or group.
-public struct NuxeoACE: Sendable, Hashable {
+package struct NuxeoACE: Sendable, Hashable {
     /// The ACE id, `user:permission:granted:creator:begin:end` (the user may itself contain `:`).
-    public var id: String?
+    package var id: String?
     /// The principal.
-    public var username: String
+    package var username: String
     /// Whether the principal is a transient (external, e-mail) user.
-    public var externalUser: Bool?
+    package var externalUser: Bool?
     /// The permission (`Read`, `ReadWrite`, `Everything`, …).
-    public var permission: String
+    package var permission: String
     /// Whether the permission is granted (`false` is a denial).
-    public var granted: Bool
+    package var granted: Bool
     /// Who created the entry.
-    public var creator: String?
+    package var creator: String?
     /// When the entry starts to apply.
-    public var begin: Date?
+    package var begin: Date?
     /// When it stops applying.
-    public var end: Date?
+    package var end: Date?
     /// `pending`, `effective` or `archived`.
-    public var status: String?
+    package var status: String?
     /// Whether the principal was notified (with `fetch-acls: extended`).
-    public var notify: Bool?
+    package var notify: Bool?
     /// The comment (with `fetch-acls: extended`).
-    public var comment: String?
+    package var comment: String?
 
     /// Creates an entry.
-    public init(
+    package init(
         id: String? = nil, username: String, externalUser: Bool? = nil, permission: String, granted: Bool = true,
         creator: String? = nil, begin: Date? = nil, end: Date? = nil, status: String? = nil,
         notify: Bool? = nil, comment: String? = nil
@@ -70,7 +70,7 @@ public struct NuxeoACE: Sendable, Hashable {
 
     /// Reads an ACE object; `nil` without a principal or permission. With `fetch-acls: username`
     /// the principal is a `user` entity, whose `id` is used.
-    public init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         let principal = json["username"]?.stringValue ?? json["username"]?["id"]?.stringValue
         guard let principal, let permission = json["permission"]?.stringValue else { return nil }
         self.init(
@@ -86,13 +86,13 @@ public struct NuxeoACE: Sendable, Hashable {
 
 /// The `acls` entity of the `@acl` adapter (`GET /api/v1/id/{uid}/@acl`): a document's ACLs,
 /// under the key `acl` (with entries under `ace`, unlike the enricher's `aces`).
-public struct NuxeoACLList: NuxeoEntityDecodable, Hashable {
-    public static let entityType = "acls"
+package struct NuxeoACLList: NuxeoEntityDecodable, Hashable {
+    package static let entityType = "acls"
 
     /// The ACLs, `local` first as the server writes them.
-    public var acls: [NuxeoACL]
+    package var acls: [NuxeoACL]
 
-    public init(nuxeoJSON json: JSONValue) throws {
+    package init(nuxeoJSON json: JSONValue) throws {
         let members = try json.entityMembers("acls")
         let list = try members.optionalArray("acl", in: "acls")
         acls = try list.map { element in

@@ -6,24 +6,24 @@ import HTTPProviderKit
 ///
 /// Any field may be null. `length` is a string on every server version seen (`"588"`) and is
 /// read from a string or a number.
-public struct NuxeoBlob: Sendable, Hashable {
+package struct NuxeoBlob: Sendable, Hashable {
     /// The file name the blob was stored with.
-    public var name: String?
+    package var name: String?
     /// The MIME type (`mime-type`).
-    public var mimeType: String?
+    package var mimeType: String?
     /// The character encoding, for text.
-    public var encoding: String?
+    package var encoding: String?
     /// The server's digest algorithm name (`MD5`, `SHA-256`), `nil` for old or external blobs.
-    public var digestAlgorithmName: String?
+    package var digestAlgorithmName: String?
     /// The digest, usually lowercase hex; a non-hex value means "do not verify".
-    public var digest: String?
+    package var digest: String?
     /// The size in bytes.
-    public var length: Int64?
+    package var length: Int64?
     /// The download URL the server wrote (`…/nxfile/…?changeToken=…`).
-    public var data: String?
+    package var data: String?
 
     /// Reads a blob object; `nil` for null or anything that is not an object.
-    public init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         guard case .object(let members) = json else { return nil }
         name = members["name"]?.stringValue
         mimeType = members["mime-type"]?.stringValue
@@ -36,7 +36,7 @@ public struct NuxeoBlob: Sendable, Hashable {
     }
 
     /// Creates a blob description.
-    public init(
+    package init(
         name: String? = nil, mimeType: String? = nil, encoding: String? = nil, digestAlgorithmName: String? = nil,
         digest: String? = nil, length: Int64? = nil, data: String? = nil
     ) {
@@ -59,7 +59,7 @@ public struct NuxeoBlob: Sendable, Hashable {
     /// with or without the dash); when that is null it is inferred from the hex length
     /// (32 md5, 40 sha1, 64 sha256, 128 sha512). A non-hex digest (Drive's `notInBinaryStore`,
     /// a provider key) gives `nil`.
-    public var verifiableDigest: (algorithm: DigestAlgorithm, hex: String)? {
+    package var verifiableDigest: (algorithm: DigestAlgorithm, hex: String)? {
         guard let digest, !digest.isEmpty else { return nil }
         let ascii = digest.utf8.allSatisfy(Self.isASCIIHexDigit)
         guard ascii || digest.allSatisfy(\.isHexDigit) else { return nil }

@@ -3,35 +3,35 @@ import ProviderAPI
 
 /// The repository description of `GET {base}/json/cmis`, the pre-LTS-2021 way to learn the
 /// server version (`productVersion`). Not an entity: the answer is keyed by repository name.
-public struct NuxeoCMISRepositoryInfo: Sendable, Hashable {
+package struct NuxeoCMISRepositoryInfo: Sendable, Hashable {
     /// The repository id (`default`).
-    public var repositoryId: String
+    package var repositoryId: String
     /// The repository's display name.
-    public var repositoryName: String?
+    package var repositoryName: String?
     /// `Nuxeo`.
-    public var vendorName: String?
+    package var vendorName: String?
     /// `Nuxeo OpenCMIS Connector`.
-    public var productName: String?
+    package var productName: String?
     /// The Nuxeo version (`9.10`).
-    public var productVersion: String?
+    package var productVersion: String?
     /// The uid of the root document.
-    public var rootFolderId: String?
+    package var rootFolderId: String?
     /// The latest CMIS change log token.
-    public var latestChangeLogToken: String?
+    package var latestChangeLogToken: String?
     /// The CMIS version (`1.1`).
-    public var cmisVersionSupported: String?
+    package var cmisVersionSupported: String?
     /// The server's base URL as it sees itself.
-    public var thinClientURI: String?
+    package var thinClientURI: String?
 
     /// The major version from ``productVersion`` (`9` for `9.10`).
-    public var majorVersion: Int? {
+    package var majorVersion: Int? {
         productVersion?.split(separator: ".").first.flatMap { Int($0) }
     }
 
     /// Reads the description of `repository` from a `json/cmis` answer.
     ///
     /// - Throws: `ProviderError` `invalidResponse` when the JSON is malformed or has no such repository.
-    public static func decode(_ data: Data, repository: String = "default") throws -> NuxeoCMISRepositoryInfo {
+    package static func decode(_ data: Data, repository: String = "default") throws -> NuxeoCMISRepositoryInfo {
         let json = try NuxeoJSON.parse(data)
         guard let info = json[repository], case .object(let members) = info else {
             throw ProviderError(.invalidResponse, "the CMIS answer has no repository \"\(repository)\"")

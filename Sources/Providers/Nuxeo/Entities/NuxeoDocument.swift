@@ -8,10 +8,10 @@ import HTTPProviderKit
 /// missing or null, booleans and numbers may come as strings, and dates may carry 0–9
 /// fraction digits, an offset, or be epoch milliseconds. Only `uid` is required.
 public struct NuxeoDocument: NuxeoEntityDecodable, Hashable {
-    public static let entityType = "document"
+    package static let entityType = "document"
 
     /// The repository name (`default`).
-    public var repository: String?
+    package var repository: String?
     /// The document's identity; stable across renames and moves.
     public var uid: String
     /// The absolute repository path (`/default-domain/workspaces/ws/file`); it changes on rename, move and trash.
@@ -19,41 +19,41 @@ public struct NuxeoDocument: NuxeoEntityDecodable, Hashable {
     /// The document type (`File`, `Folder`, `Workspace`, `Note`, `Root`, …).
     public var type: String?
     /// The lifecycle state (`project`, `deleted`, …); `nil` for the root.
-    public var state: String?
+    package var state: String?
     /// The parent's uid; `"/"` for the root.
-    public var parentRef: String?
+    package var parentRef: String?
     /// Whether the document is checked out (editable, not a frozen version).
-    public var isCheckedOut: Bool?
+    package var isCheckedOut: Bool?
     /// Whether the document is a version.
-    public var isVersion: Bool?
+    package var isVersion: Bool?
     /// Whether the document is a proxy.
-    public var isProxy: Bool?
+    package var isProxy: Bool?
     /// Whether the document is in the trash (servers 10.1 and later).
-    public var isTrashed: Bool?
+    package var isTrashed: Bool?
     /// The opaque optimistic-locking token (`"1-0"`; legacy servers send epoch milliseconds as a string).
     public var changeToken: String?
     /// The title the server computed (`dc:title` or the name).
     public var title: String?
     /// The version label, only with `fetch-document: versionLabel`.
-    public var versionLabel: String?
+    package var versionLabel: String?
     /// The lock owner, only with `fetch-document: lock` on a locked document.
-    public var lockOwner: String?
+    package var lockOwner: String?
     /// When the lock was taken.
-    public var lockCreated: Date?
+    package var lockCreated: Date?
     /// `dc:modified`, as the top-level `lastModified` field.
     public var lastModified: Date?
     /// The schema properties by xpath (`dc:title`, `file:content`), present only when the request asked for them.
     public var properties: [String: JSONValue]
     /// The facets (`Folderish`, `Versionable`, `Downloadable`, …).
-    public var facets: [String]
+    package var facets: [String]
     /// The schemas, by name and prefix, on servers that send them.
-    public var schemas: [NuxeoSchemaReference]
+    package var schemas: [NuxeoSchemaReference]
     /// The enricher outputs (`acls`, `permissions`, `thumbnail`, `children`, …).
-    public var contextParameters: [String: JSONValue]
+    package var contextParameters: [String: JSONValue]
     /// The whole entity as received, for fields this model does not name (`isRecord`, `retainUntil`, …).
     public var raw: JSONValue
 
-    public init(nuxeoJSON json: JSONValue) throws {
+    package init(nuxeoJSON json: JSONValue) throws {
         let entity = "document"
         let members = try json.entityMembers(entity)
         if let type = members["entity-type"]?.stringValue, type != Self.entityType {
@@ -85,7 +85,7 @@ public struct NuxeoDocument: NuxeoEntityDecodable, Hashable {
     /// Whether the document is a folder: its facets contain `Folderish`.
     ///
     /// When the server sent no facets at all (the recorded `documentRoot.json` has none), the
-    /// standard container types (``standardFolderishTypes``) count as folders, so the root is one.
+    /// standard container types (`standardFolderishTypes`) count as folders, so the root is one.
     public var isFolderish: Bool {
         if facets.contains("Folderish") { return true }
         guard facets.isEmpty, let type else { return false }
@@ -94,7 +94,7 @@ public struct NuxeoDocument: NuxeoEntityDecodable, Hashable {
 
     /// The stock Nuxeo document types that carry the `Folderish` facet, used only when a
     /// document arrives without facets.
-    public static let standardFolderishTypes: Set<String> = [
+    package static let standardFolderishTypes: Set<String> = [
         "Root", "Domain", "Folder", "OrderedFolder", "Workspace", "WorkspaceRoot", "Section", "SectionRoot",
         "TemplateRoot", "UserWorkspacesRoot", "Collections", "Collection", "AdministrativeStatusContainer",
     ]
@@ -118,28 +118,28 @@ public struct NuxeoDocument: NuxeoEntityDecodable, Hashable {
     }
 
     /// The blob at `xpath` (`file:content` by default), or `nil` when there is none.
-    public func blob(at xpath: String = "file:content") -> NuxeoBlob? {
+    package func blob(at xpath: String = "file:content") -> NuxeoBlob? {
         property(xpath).flatMap(NuxeoBlob.init(json:))
     }
 
     /// The ACLs from the `acls` enricher, in the order the server wrote them.
-    public var acls: [NuxeoACL] {
+    package var acls: [NuxeoACL] {
         contextParameters["acls"]?.arrayValue?.compactMap(NuxeoACL.init(json:)) ?? []
     }
 
     /// The current user's permissions from the `permissions` enricher; `nil` without it.
-    public var permissions: [String]? { contextParameters["permissions"]?.stringArrayValue }
+    package var permissions: [String]? { contextParameters["permissions"]?.stringArrayValue }
 }
 
 /// One entry of a document's `schemas` list.
-public struct NuxeoSchemaReference: Sendable, Hashable {
+package struct NuxeoSchemaReference: Sendable, Hashable {
     /// The schema name (`dublincore`).
-    public var name: String
+    package var name: String
     /// The property prefix (`dc`); may be missing on old servers.
-    public var prefix: String?
+    package var prefix: String?
 
     /// Creates a reference.
-    public init(name: String, prefix: String?) {
+    package init(name: String, prefix: String?) {
         self.name = name
         self.prefix = prefix
     }

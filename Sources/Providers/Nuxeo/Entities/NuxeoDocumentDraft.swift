@@ -12,20 +12,20 @@ import HTTPProviderKit
 /// ```swift
 /// let body = try NuxeoDocumentDraft.update(of: document, properties: ["dc:title": .string("New")]).encoded()
 /// ```
-public struct NuxeoDocumentDraft: Sendable, Hashable {
+package struct NuxeoDocumentDraft: Sendable, Hashable {
     /// The path segment to create (the server may trim, truncate or suffix it); create only.
-    public var name: String?
+    package var name: String?
     /// The document type (`File`, `Folder`, `Workspace`); create only.
-    public var type: String?
+    package var type: String?
     /// The document being updated; update only.
-    public var uid: String?
+    package var uid: String?
     /// The change token read with the document, for optimistic locking; update only.
-    public var changeToken: String?
+    package var changeToken: String?
     /// The properties to set, by xpath.
-    public var properties: [String: JSONValue]
+    package var properties: [String: JSONValue]
 
     /// Creates a draft from its parts.
-    public init(
+    package init(
         name: String? = nil, type: String? = nil, uid: String? = nil, changeToken: String? = nil,
         properties: [String: JSONValue] = [:]
     ) {
@@ -37,17 +37,17 @@ public struct NuxeoDocumentDraft: Sendable, Hashable {
     }
 
     /// A draft that creates a child document.
-    public static func create(name: String, type: String, properties: [String: JSONValue] = [:]) -> NuxeoDocumentDraft {
+    package static func create(name: String, type: String, properties: [String: JSONValue] = [:]) -> NuxeoDocumentDraft {
         NuxeoDocumentDraft(name: name, type: type, properties: properties)
     }
 
     /// A draft that updates `document` with `properties`, guarded by the document's change token.
-    public static func update(of document: NuxeoDocument, properties: [String: JSONValue]) -> NuxeoDocumentDraft {
+    package static func update(of document: NuxeoDocument, properties: [String: JSONValue]) -> NuxeoDocumentDraft {
         NuxeoDocumentDraft(uid: document.uid, changeToken: document.changeToken, properties: properties)
     }
 
     /// The JSON object the API expects; absent fields are left out, never sent as null.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         var members: [String: JSONValue] = ["entity-type": .string(NuxeoDocument.entityType)]
         if let name { members["name"] = .string(name) }
         if let type { members["type"] = .string(type) }
@@ -58,14 +58,14 @@ public struct NuxeoDocumentDraft: Sendable, Hashable {
     }
 
     /// The JSON body, with sorted keys.
-    public func encoded() throws -> Data {
+    package func encoded() throws -> Data {
         try NuxeoJSON.encode(jsonValue)
     }
 
     /// Reads a draft back from a body (what a server, or the loopback test server, receives).
     ///
     /// - Throws: `ProviderError` `invalidResponse` for a body that is not a document object.
-    public init(nuxeoJSON json: JSONValue) throws {
+    package init(nuxeoJSON json: JSONValue) throws {
         let entity = "document body"
         let members = try json.entityMembers(entity)
         if let type = members["entity-type"]?.stringValue, type != NuxeoDocument.entityType {

@@ -8,28 +8,28 @@ extension NuxeoDocumentList {
     /// A page's paging can be read from its skim (``init(skim:)``), before its entries are
     /// decoded, and it is then the same as the ``NuxeoDocumentList/paging`` of the whole page: a
     /// listing asks for the next page as soon as a page arrives, and decodes this one meanwhile.
-    public struct Paging: Sendable, Hashable {
+    package struct Paging: Sendable, Hashable {
         /// `isPaginable`.
-        public var isPaginable: Bool?
+        package var isPaginable: Bool?
         /// `resultsCount`; `-2` means unknown, `-1` not computed.
-        public var resultsCount: Int?
+        package var resultsCount: Int?
         /// `pageSize`.
-        public var pageSize: Int?
+        package var pageSize: Int?
         /// `currentPageIndex`, or the older `pageIndex`.
-        public var currentPageIndex: Int?
+        package var currentPageIndex: Int?
         /// `numberOfPages`, or the older `pageCount`.
-        public var numberOfPages: Int?
+        package var numberOfPages: Int?
         /// `isNextPageAvailable`.
-        public var isNextPageAvailable: Bool?
+        package var isNextPageAvailable: Bool?
         /// `totalSize`, the legacy duplicate of ``resultsCount``.
-        public var totalSize: Int?
+        package var totalSize: Int?
         /// The number of entries on the page.
-        public var entryCount: Int
+        package var entryCount: Int
         /// `currentPageSize`: the number of entries the page says it holds.
-        public var currentPageSize: Int?
+        package var currentPageSize: Int?
 
         /// Creates the paging of a page.
-        public init(
+        package init(
             isPaginable: Bool?, resultsCount: Int?, pageSize: Int?, currentPageIndex: Int?, numberOfPages: Int?,
             isNextPageAvailable: Bool?, totalSize: Int?, entryCount: Int, currentPageSize: Int? = nil
         ) {
@@ -61,7 +61,7 @@ extension NuxeoDocumentList {
         /// The paging of a `documents` entity from the skim of its body; `nil` when the skim is of
         /// another entity type, or its members do not have the shapes a `documents` entity needs
         /// (the whole decode then says what is wrong).
-        public init?(skim: JSONObjectSkim) {
+        package init?(skim: JSONObjectSkim) {
             if let type = skim["entity-type"], type != .value(.string(NuxeoDocumentList.entityType)) { return nil }
             let entryCount: Int
             switch skim["entries"] {
@@ -74,7 +74,7 @@ extension NuxeoDocumentList {
         }
 
         /// The total number of results when the server knows it; `nil` for the `-2`/`-1` sentinels.
-        public var knownResultsCount: Int? {
+        package var knownResultsCount: Int? {
             if let resultsCount, resultsCount >= 0 { return resultsCount }
             if resultsCount == nil, let totalSize, totalSize >= 0 { return totalSize }
             return nil
@@ -87,7 +87,7 @@ extension NuxeoDocumentList {
         /// count says pages remain — the recorded `document-list.json` has
         /// `isNextPageAvailable: false` on page 0 of 7, so the flag alone is not trusted to stop
         /// early. A negative count (`-2`) or `numberOfPages: 0` is never trusted.
-        public var hasNextPage: Bool {
+        package var hasNextPage: Bool {
             guard entryCount > 0 else { return false }
             guard isPaginable != false else { return false }
             if let pageSize, pageSize > 0, entryCount < pageSize { return false }
@@ -111,7 +111,7 @@ extension NuxeoDocumentList {
         /// - a page that says another follows (`isNextPageAvailable: true`, or a `numberOfPages`
         ///   past `index`) is full: an empty or short page would end the listing early;
         /// - `currentPageIndex`, when given, is `index`.
-        public func contradiction(atPage index: Int) -> String? {
+        package func contradiction(atPage index: Int) -> String? {
             let paged = isPaginable != false && (pageSize ?? 0) > 0
             let size = paged ? (pageSize ?? 0) : 0
             if let currentPageIndex, currentPageIndex != index {

@@ -6,44 +6,44 @@ import HTTPProviderKit
 ///
 /// Beware the counts: a folder with more children than a page holds reports
 /// `resultsCount: -2` (unknown size) and `numberOfPages: 0`. Use ``hasNextPage`` to decide
-/// whether to fetch the next page, and ``knownResultsCount`` rather than ``resultsCount``.
+/// whether to fetch the next page, and ``knownResultsCount`` rather than `resultsCount`.
 public struct NuxeoDocumentList: NuxeoEntityDecodable, Hashable {
-    public static let entityType = "documents"
+    package static let entityType = "documents"
 
     /// Whether the list is paged; a non-paged list has only ``entries`` (and maybe ``totalSize``).
-    public var isPaginable: Bool?
+    package var isPaginable: Bool?
     /// The total number of results as the server sent it; `-2` means unknown, `-1` not computed.
-    public var resultsCount: Int?
+    package var resultsCount: Int?
     /// The page size used.
-    public var pageSize: Int?
+    package var pageSize: Int?
     /// The largest page size the server allows (1000 by default).
-    public var maxPageSize: Int?
+    package var maxPageSize: Int?
     /// The number of entries on this page.
-    public var currentPageSize: Int?
+    package var currentPageSize: Int?
     /// The 0-based index of this page.
-    public var currentPageIndex: Int?
+    package var currentPageIndex: Int?
     /// The offset of this page's first entry.
-    public var currentPageOffset: Int?
+    package var currentPageOffset: Int?
     /// The number of pages; `0` when the total is unknown.
-    public var numberOfPages: Int?
+    package var numberOfPages: Int?
     /// Whether a previous page exists.
-    public var isPreviousPageAvailable: Bool?
+    package var isPreviousPageAvailable: Bool?
     /// Whether the server says a next page exists.
-    public var isNextPageAvailable: Bool?
+    package var isNextPageAvailable: Bool?
     /// Whether the last page can be addressed.
-    public var isLastPageAvailable: Bool?
+    package var isLastPageAvailable: Bool?
     /// Whether the list can be sorted.
-    public var isSortable: Bool?
+    package var isSortable: Bool?
     /// Whether the query failed (the search endpoint turns this into a 400).
-    public var hasError: Bool?
+    package var hasError: Bool?
     /// The query error, with ``hasError``.
-    public var errorMessage: String?
+    package var errorMessage: String?
     /// The legacy duplicate of ``resultsCount``.
-    public var totalSize: Int?
+    package var totalSize: Int?
     /// The documents.
     public var entries: [NuxeoDocument]
 
-    public init(nuxeoJSON json: JSONValue) throws {
+    package init(nuxeoJSON json: JSONValue) throws {
         let entity = "documents"
         let members = try json.entityMembers(entity)
         if let type = members["entity-type"]?.stringValue, type != Self.entityType {
@@ -70,7 +70,7 @@ public struct NuxeoDocumentList: NuxeoEntityDecodable, Hashable {
     }
 
     /// What this page says of the pages after it (see ``Paging``).
-    public var paging: Paging {
+    package var paging: Paging {
         Paging(
             isPaginable: isPaginable, resultsCount: resultsCount, pageSize: pageSize, currentPageIndex: currentPageIndex,
             numberOfPages: numberOfPages, isNextPageAvailable: isNextPageAvailable, totalSize: totalSize,
@@ -80,6 +80,6 @@ public struct NuxeoDocumentList: NuxeoEntityDecodable, Hashable {
     /// The total number of results when the server knows it; `nil` for the `-2`/`-1` sentinels.
     public var knownResultsCount: Int? { paging.knownResultsCount }
 
-    /// Whether the next page should be fetched (``Paging/hasNextPage``).
+    /// Whether the next page should be fetched (the server's `isNextPageAvailable`, read with care).
     public var hasNextPage: Bool { paging.hasNextPage }
 }

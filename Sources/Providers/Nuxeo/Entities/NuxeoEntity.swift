@@ -3,7 +3,7 @@ import ProviderAPI
 import HTTPProviderKit
 
 /// A decoded Nuxeo entity, chosen by its `entity-type`.
-public enum NuxeoEntity: Sendable {
+package enum NuxeoEntity: Sendable {
     /// A `document`.
     case document(NuxeoDocument)
     /// A `documents` page.
@@ -26,7 +26,7 @@ public enum NuxeoEntity: Sendable {
     case unknown(entityType: String?, json: JSONValue)
 
     /// The entity-type string this value was decoded from, when known.
-    public var entityType: String? {
+    package var entityType: String? {
         switch self {
         case .document: return NuxeoDocument.entityType
         case .documents: return NuxeoDocumentList.entityType
@@ -42,25 +42,25 @@ public enum NuxeoEntity: Sendable {
     }
 
     /// The document, when this is one.
-    public var document: NuxeoDocument? {
+    package var document: NuxeoDocument? {
         if case .document(let value) = self { return value }
         return nil
     }
 
     /// The document page, when this is one.
-    public var documents: NuxeoDocumentList? {
+    package var documents: NuxeoDocumentList? {
         if case .documents(let value) = self { return value }
         return nil
     }
 
     /// The exception, when this is one.
-    public var exception: NuxeoException? {
+    package var exception: NuxeoException? {
         if case .exception(let value) = self { return value }
         return nil
     }
 
     /// The app-registered value, when it is of type `T`.
-    public func custom<T: NuxeoEntityDecodable>(as type: T.Type) -> T? {
+    package func custom<T: NuxeoEntityDecodable>(as type: T.Type) -> T? {
         if case .custom(let value) = self { return value as? T }
         return nil
     }

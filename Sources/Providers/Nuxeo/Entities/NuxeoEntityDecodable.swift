@@ -22,7 +22,7 @@ import HTTPProviderKit
 /// var registry = NuxeoEntityRegistry.standard
 /// registry.register(Directory.self)
 /// ```
-public protocol NuxeoEntityDecodable: Sendable {
+package protocol NuxeoEntityDecodable: Sendable {
     /// The `entity-type` string this model decodes.
     static var entityType: String { get }
     /// Decodes the model from the entity's JSON object.

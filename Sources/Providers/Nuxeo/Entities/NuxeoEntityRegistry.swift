@@ -15,17 +15,17 @@ import HTTPProviderKit
 /// registry.register(MyWorkflowTask.self)
 /// let task = try registry.decode(MyWorkflowTask.self, from: data)
 /// ```
-public struct NuxeoEntityRegistry: Sendable {
+package struct NuxeoEntityRegistry: Sendable {
     /// A decoder from an entity's JSON to a ``NuxeoEntity``.
-    public typealias Decoder = @Sendable (JSONValue) throws -> NuxeoEntity
+    package typealias Decoder = @Sendable (JSONValue) throws -> NuxeoEntity
 
     private var decoders: [String: Decoder]
 
     /// A registry with no entity types: everything decodes as ``NuxeoEntity/unknown(entityType:json:)``.
-    public static let empty = NuxeoEntityRegistry(decoders: [:])
+    package static let empty = NuxeoEntityRegistry(decoders: [:])
 
     /// The registry with the built-in entity types.
-    public static let standard: NuxeoEntityRegistry = {
+    package static let standard: NuxeoEntityRegistry = {
         var registry = NuxeoEntityRegistry.empty
         registry.register(entityType: NuxeoDocument.entityType) { .document(try NuxeoDocument(nuxeoJSON: $0)) }
         registry.register(entityType: NuxeoDocumentList.entityType) { .documents(try NuxeoDocumentList(nuxeoJSON: $0)) }
@@ -41,21 +41,21 @@ public struct NuxeoEntityRegistry: Sendable {
     private init(decoders: [String: Decoder]) { self.decoders = decoders }
 
     /// The entity types this registry decodes.
-    public var registeredEntityTypes: Set<String> { Set(decoders.keys) }
+    package var registeredEntityTypes: Set<String> { Set(decoders.keys) }
 
     /// Registers an app type for its ``NuxeoEntityDecodable/entityType``; it decodes as ``NuxeoEntity/custom(_:)``.
     /// A later registration for the same entity type replaces the earlier one, built-ins included.
-    public mutating func register<T: NuxeoEntityDecodable>(_ type: T.Type) {
+    package mutating func register<T: NuxeoEntityDecodable>(_ type: T.Type) {
         register(entityType: T.entityType) { .custom(try T(nuxeoJSON: $0)) }
     }
 
     /// Registers a decoder closure for `entityType`, replacing any earlier one.
-    public mutating func register(entityType: String, decoder: @escaping Decoder) {
+    package mutating func register(entityType: String, decoder: @escaping Decoder) {
         decoders[entityType] = decoder
     }
 
     /// A copy of this registry with `type` registered.
-    public func registering<T: NuxeoEntityDecodable>(_ type: T.Type) -> NuxeoEntityRegistry {
+    package func registering<T: NuxeoEntityDecodable>(_ type: T.Type) -> NuxeoEntityRegistry {
         var copy = self
         copy.register(type)
         return copy
@@ -67,12 +67,12 @@ public struct NuxeoEntityRegistry: Sendable {
     /// `logEntries` is registered; other JSON without a known `entity-type` is ``NuxeoEntity/unknown(entityType:json:)``.
     ///
     /// - Throws: `ProviderError` `invalidResponse` for malformed JSON or an entity of the wrong shape.
-    public func decode(_ data: Data) throws -> NuxeoEntity {
+    package func decode(_ data: Data) throws -> NuxeoEntity {
         try decode(json: NuxeoJSON.parse(data))
     }
 
     /// Decodes an already parsed value (a nested entity such as `contextParameters.children`).
-    public func decode(json: JSONValue) throws -> NuxeoEntity {
+    package func decode(json: JSONValue) throws -> NuxeoEntity {
         let entityType = json["entity-type"]?.stringValue
         if let entityType, let decoder = decoders[entityType] {
             return try decoder(json)
@@ -88,12 +88,12 @@ public struct NuxeoEntityRegistry: Sendable {
     ///
     /// - Throws: the error the body describes when it is an `exception` entity (see
     ///   ``NuxeoErrorMapper``), and `invalidResponse` when it is any other entity type.
-    public func decode<T: NuxeoEntityDecodable>(_ type: T.Type, from data: Data) throws -> T {
+    package func decode<T: NuxeoEntityDecodable>(_ type: T.Type, from data: Data) throws -> T {
         try decode(T.self, json: NuxeoJSON.parse(data))
     }
 
     /// Decodes the readable bytes of a response body as a `T`, as ``decode(_:from:)-(_,Data)`` does.
-    public func decode<T: NuxeoEntityDecodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
+    package func decode<T: NuxeoEntityDecodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
         try decode(T.self, json: NuxeoJSON.parse(buffer))
     }
 

@@ -6,27 +6,27 @@ import HTTPProviderKit
 ///
 /// Only `status` and `message` are read as meaningful; the rest (`code`, `stacktrace`,
 /// the extended `exception` object) is optional and never shown to users.
-public struct NuxeoException: NuxeoEntityDecodable, Hashable {
-    public static let entityType = "exception"
+package struct NuxeoException: NuxeoEntityDecodable, Hashable {
+    package static let entityType = "exception"
 
     /// The HTTP status the server meant.
-    public var status: Int?
+    package var status: Int?
     /// The server's message; for a stale change token, the document uid.
-    public var message: String?
+    package var message: String?
     /// The exception class (`code` on ~7.x servers, `exception.className` in extended mode).
-    public var className: String?
+    package var className: String?
     /// The stack trace text, only when the server's stack display is on.
-    public var stacktrace: String?
+    package var stacktrace: String?
 
     /// Creates an exception value.
-    public init(status: Int?, message: String?, className: String? = nil, stacktrace: String? = nil) {
+    package init(status: Int?, message: String?, className: String? = nil, stacktrace: String? = nil) {
         self.status = status
         self.message = message
         self.className = className
         self.stacktrace = stacktrace
     }
 
-    public init(nuxeoJSON json: JSONValue) throws {
+    package init(nuxeoJSON json: JSONValue) throws {
         let entity = "exception"
         let members = try json.entityMembers(entity)
         if let type = members["entity-type"]?.stringValue, type != Self.entityType {

@@ -7,37 +7,37 @@ import HTTPProviderKit
 ///
 /// The two shapes name some fields differently (`principalName`/`principal`,
 /// `repositoryId`/`repoId`); both are read.
-public struct NuxeoLogEntry: NuxeoEntityDecodable, Hashable {
-    public static let entityType = "logEntry"
+package struct NuxeoLogEntry: NuxeoEntityDecodable, Hashable {
+    package static let entityType = "logEntry"
 
     /// The entry id, where sent.
-    public var id: Int64?
+    package var id: Int64?
     /// The event (`documentCreated`, `documentModified`, `loginSuccess`, …).
-    public var eventId: String
+    package var eventId: String
     /// The event category (`eventDocumentCategory`, `NuxeoAuthentication`).
-    public var category: String?
+    package var category: String?
     /// When the event happened.
-    public var eventDate: Date?
+    package var eventDate: Date?
     /// When it was logged.
-    public var logDate: Date?
+    package var logDate: Date?
     /// Who caused it.
-    public var principalName: String?
+    package var principalName: String?
     /// A free comment.
-    public var comment: String?
+    package var comment: String?
     /// The document uid, for document events.
-    public var docUUID: String?
+    package var docUUID: String?
     /// The document type.
-    public var docType: String?
+    package var docType: String?
     /// The document path at the time.
-    public var docPath: String?
+    package var docPath: String?
     /// The document lifecycle state at the time.
-    public var docLifeCycle: String?
+    package var docLifeCycle: String?
     /// The repository.
-    public var repositoryId: String?
+    package var repositoryId: String?
     /// Extended information.
-    public var extended: [String: JSONValue]
+    package var extended: [String: JSONValue]
 
-    public init(nuxeoJSON json: JSONValue) throws {
+    package init(nuxeoJSON json: JSONValue) throws {
         let entity = "logEntry"
         let members = try json.entityMembers(entity)
         id = try members.optionalInt64("id", in: entity)
@@ -59,13 +59,13 @@ public struct NuxeoLogEntry: NuxeoEntityDecodable, Hashable {
 }
 
 /// A list of audit entries: the `logEntries` entity, or the bare JSON array of `Audit.Query`.
-public struct NuxeoLogEntryList: NuxeoEntityDecodable, Hashable {
-    public static let entityType = "logEntries"
+package struct NuxeoLogEntryList: NuxeoEntityDecodable, Hashable {
+    package static let entityType = "logEntries"
 
     /// The entries, in server order.
-    public var entries: [NuxeoLogEntry]
+    package var entries: [NuxeoLogEntry]
 
-    public init(nuxeoJSON json: JSONValue) throws {
+    package init(nuxeoJSON json: JSONValue) throws {
         switch json {
         case .array(let elements):
             entries = try elements.map(NuxeoLogEntry.init(nuxeoJSON:))
@@ -77,7 +77,7 @@ public struct NuxeoLogEntryList: NuxeoEntityDecodable, Hashable {
     }
 
     /// Decodes an `Audit.Query` answer or a `logEntries` entity.
-    public static func decode(_ data: Data) throws -> NuxeoLogEntryList {
+    package static func decode(_ data: Data) throws -> NuxeoLogEntryList {
         try NuxeoLogEntryList(nuxeoJSON: NuxeoJSON.parse(data))
     }
 }

@@ -3,17 +3,17 @@ import ProviderAPI
 import HTTPProviderKit
 
 /// The `login` entity answered by the `login` Automation operation: who the credentials belong to.
-public struct NuxeoLogin: NuxeoEntityDecodable, Hashable {
-    public static let entityType = "login"
+package struct NuxeoLogin: NuxeoEntityDecodable, Hashable {
+    package static let entityType = "login"
 
     /// The user name.
-    public var username: String
+    package var username: String
     /// Whether the user is an administrator.
-    public var isAdministrator: Bool?
+    package var isAdministrator: Bool?
     /// The user's groups.
-    public var groups: [String]
+    package var groups: [String]
 
-    public init(nuxeoJSON json: JSONValue) throws {
+    package init(nuxeoJSON json: JSONValue) throws {
         let members = try json.entityMembers("login")
         username = try members.requiredString("username", in: "login")
         isAdministrator = try members.optionalBool("isAdministrator", in: "login")

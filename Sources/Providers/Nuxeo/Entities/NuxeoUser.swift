@@ -5,33 +5,33 @@ import HTTPProviderKit
 /// The `user` entity (`GET /api/v1/me`, `/user/{name}`).
 ///
 /// On LTS 2025 ``id`` may be a generated UUID different from the login name; use ``username``.
-public struct NuxeoUser: NuxeoEntityDecodable, Hashable {
-    public static let entityType = "user"
+package struct NuxeoUser: NuxeoEntityDecodable, Hashable {
+    package static let entityType = "user"
 
     /// The entity id: the login name on older servers, maybe a UUID on newer ones.
-    public var id: String
+    package var id: String
     /// The login name: `properties.username`, else ``id``.
-    public var username: String
+    package var username: String
     /// The user schema properties (`firstName`, `lastName`, `email`, `company`, `groups`, …).
-    public var properties: [String: JSONValue]
+    package var properties: [String: JSONValue]
     /// The groups with their labels, including inherited ones.
-    public var extendedGroups: [Group]
+    package var extendedGroups: [Group]
     /// Whether the user is an administrator.
-    public var isAdministrator: Bool?
+    package var isAdministrator: Bool?
     /// Whether this is the anonymous user.
-    public var isAnonymous: Bool?
+    package var isAnonymous: Bool?
 
     /// A group the user belongs to.
-    public struct Group: Sendable, Hashable {
+    package struct Group: Sendable, Hashable {
         /// The group id.
-        public var name: String
+        package var name: String
         /// The display label.
-        public var label: String?
+        package var label: String?
         /// The REST path of the group (`group/administrators`).
-        public var url: String?
+        package var url: String?
     }
 
-    public init(nuxeoJSON json: JSONValue) throws {
+    package init(nuxeoJSON json: JSONValue) throws {
         let entity = "user"
         let members = try json.entityMembers(entity)
         id = try members.requiredString("id", in: entity)
@@ -49,13 +49,13 @@ public struct NuxeoUser: NuxeoEntityDecodable, Hashable {
     }
 
     /// `properties.firstName`.
-    public var firstName: String? { properties["firstName"]?.stringValue }
+    package var firstName: String? { properties["firstName"]?.stringValue }
     /// `properties.lastName`.
-    public var lastName: String? { properties["lastName"]?.stringValue }
+    package var lastName: String? { properties["lastName"]?.stringValue }
     /// `properties.email`.
-    public var email: String? { properties["email"]?.stringValue }
+    package var email: String? { properties["email"]?.stringValue }
     /// `properties.company`.
-    public var company: String? { properties["company"]?.stringValue }
+    package var company: String? { properties["company"]?.stringValue }
     /// `properties.groups`.
-    public var groups: [String] { properties["groups"]?.stringArrayValue ?? [] }
+    package var groups: [String] { properties["groups"]?.stringArrayValue ?? [] }
 }

@@ -19,7 +19,7 @@ import HTTPProviderKit
 ///
 /// The message is the exception's `message` with anything secret-looking redacted; the
 /// stack trace and an HTML body are never copied into the error.
-public enum NuxeoErrorMapper {
+package enum NuxeoErrorMapper {
     /// The error for an answer with `status` and `body`.
     ///
     /// - Parameters:
@@ -27,7 +27,7 @@ public enum NuxeoErrorMapper {
     ///   - body: the response body, if any; JSON is read when it is an `exception` entity.
     ///   - request: the failing request as `METHOD path`; user info and secret query values are redacted.
     ///   - retryAfter: the parsed `Retry-After` header, if any.
-    public static func error(
+    package static func error(
         status: Int, body: Data?, request: String? = nil, retryAfter: Duration? = nil
     ) -> ProviderError {
         let exception = body.flatMap(exceptionEntity(in:))
@@ -35,7 +35,7 @@ public enum NuxeoErrorMapper {
     }
 
     /// The error for an answer with `status` and an already decoded `exception`.
-    public static func error(
+    package static func error(
         status: Int, exception: NuxeoException?, request: String? = nil, retryAfter: Duration? = nil
     ) -> ProviderError {
         let code = code(status: status, exception: exception)
@@ -53,7 +53,7 @@ public enum NuxeoErrorMapper {
     }
 
     /// The code for `status`, refined by the exception class and message.
-    public static func code(status: Int, exception: NuxeoException?) -> ProviderError.Code {
+    package static func code(status: Int, exception: NuxeoException?) -> ProviderError.Code {
         let className = exception?.className ?? ""
         let message = exception?.message ?? ""
         if status == 401 { return .unauthorized }
@@ -78,7 +78,7 @@ public enum NuxeoErrorMapper {
     }
 
     /// The `exception` entity in `body`, or `nil` when the body is empty, HTML or another entity.
-    public static func exceptionEntity(in body: Data) -> NuxeoException? {
+    package static func exceptionEntity(in body: Data) -> NuxeoException? {
         guard let first = body.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }),
               first == UInt8(ascii: "{"),
               let json = try? NuxeoJSON.parse(body),

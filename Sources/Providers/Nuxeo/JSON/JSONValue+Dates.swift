@@ -4,5 +4,5 @@ import HTTPProviderKit
 
 extension JSONValue {
     /// The value as a date: an ISO-8601 string (0–9 fraction digits, `Z` or an offset) or epoch milliseconds.
-    public var dateValue: Date? { NuxeoDateParser.date(from: self) }
+    package var dateValue: Date? { NuxeoDateParser.date(from: self) }
 }

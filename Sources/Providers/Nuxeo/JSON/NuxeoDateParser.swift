@@ -9,9 +9,9 @@ import HTTPProviderKit
 /// a space instead of `T`, a bare date (`2024-01-01`), and epoch milliseconds as a JSON
 /// number or a numeric string (Nuxeo Drive, audit entries). A time outside the years 1–9999
 /// (`UnixTime`) is not a date.
-public enum NuxeoDateParser {
+package enum NuxeoDateParser {
     /// The date in `value`, or `nil` when it is null or not a date.
-    public static func date(from value: JSONValue) -> Date? {
+    package static func date(from value: JSONValue) -> Date? {
         switch value {
         case .integer(let millis): return UnixTime.date(milliseconds: Double(millis))
         case .double(let millis): return UnixTime.date(milliseconds: millis)
@@ -21,7 +21,7 @@ public enum NuxeoDateParser {
     }
 
     /// The date in `text`, or `nil` when it is not a date.
-    public static func date(from text: String) -> Date? {
+    package static func date(from text: String) -> Date? {
         // Foundation's trim (an NSString round trip) only where an end may be white space: the
         // only ASCII members of `.whitespaces` are space and tab.
         let needsTrim = text.utf8.first.map(mayBeSpace) ?? false || text.utf8.last.map(mayBeSpace) ?? false
@@ -37,7 +37,7 @@ public enum NuxeoDateParser {
     }
 
     /// Formats `date` as Nuxeo's own writer does: `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC.
-    public static func string(from date: Date) -> String {
+    package static func string(from date: Date) -> String {
         let parts = components(of: date, in: TimeZone(secondsFromGMT: 0) ?? .current)
         return parts.isoDate + "T" + parts.isoTime + "Z"
     }

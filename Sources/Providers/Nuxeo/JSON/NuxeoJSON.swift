@@ -8,25 +8,25 @@ import HTTPProviderKit
 /// Every failure is a `ProviderError` with code `invalidResponse`: truncated or malformed
 /// JSON, and JSON nested deeper than ``maximumDepth`` (the reader keeps its own stack, so a
 /// hostile body cannot exhaust the thread's).
-public enum NuxeoJSON {
+package enum NuxeoJSON {
     /// The deepest nesting of arrays and objects accepted; real Nuxeo answers stay far below it.
-    public static let maximumDepth = 96
+    package static let maximumDepth = 96
 
     /// Parses `data` as one JSON value with `JSONByteReader`.
     ///
     /// - Throws: `ProviderError` `invalidResponse` for anything that is not well-formed JSON
     ///   or nests deeper than ``maximumDepth``.
-    public static func parse(_ data: Data) throws -> JSONValue {
+    package static func parse(_ data: Data) throws -> JSONValue {
         try JSONByteReader.value(from: data, maximumDepth: maximumDepth)
     }
 
     /// Parses the readable bytes of `buffer` as one JSON value, as ``parse(_:)-(Data)`` does.
-    public static func parse(_ buffer: ByteBuffer) throws -> JSONValue {
+    package static func parse(_ buffer: ByteBuffer) throws -> JSONValue {
         try JSONByteReader.value(from: buffer, maximumDepth: maximumDepth)
     }
 
     /// Encodes `value` as compact JSON with sorted keys (stable output for tests and caches).
-    public static func encode(_ value: JSONValue) throws -> Data {
+    package static func encode(_ value: JSONValue) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {

@@ -15,20 +15,20 @@ import HTTPProviderKit
 ///
 /// The item's path is the caller's: the adapter decides how Nuxeo paths and display
 /// names (``displayName(of:)``) become `ItemPath`s.
-public struct NuxeoItemMapper: Sendable {
+package struct NuxeoItemMapper: Sendable {
     /// The blob property that holds a file's content.
-    public var blobXPath: String
+    package var blobXPath: String
     /// Whether a file's display name is its blob's filename rather than its `dc:title`.
-    public var prefersBlobFilename: Bool
+    package var prefersBlobFilename: Bool
 
     /// Creates a mapper.
-    public init(blobXPath: String = "file:content", prefersBlobFilename: Bool = true) {
+    package init(blobXPath: String = "file:content", prefersBlobFilename: Bool = true) {
         self.blobXPath = blobXPath
         self.prefersBlobFilename = prefersBlobFilename
     }
 
     /// The item for `document`, placed at `path`.
-    public func item(from document: NuxeoDocument, at path: ItemPath) -> Item {
+    package func item(from document: NuxeoDocument, at path: ItemPath) -> Item {
         let isFolder = document.isFolderish
         let blob = isFolder ? nil : document.blob(at: blobXPath)
         var digests: [DigestAlgorithm: String] = [:]
@@ -53,7 +53,7 @@ public struct NuxeoItemMapper: Sendable {
     ///
     /// The server's own `name` (the path segment) is not used: Nuxeo trims, truncates and
     /// suffixes it, so it is not the name the user chose.
-    public func displayName(of document: NuxeoDocument) -> String {
+    package func displayName(of document: NuxeoDocument) -> String {
         // A title is free text: "Q1/Q2", "..", or a NUL cannot be a path segment, so the next
         // candidate is taken (the document's own path segment, which the server keeps a name).
         // Each candidate is made only when the ones before it were passed over.
@@ -69,7 +69,7 @@ public struct NuxeoItemMapper: Sendable {
 
     /// Portable permissions from Nuxeo permission names (`Read`, `Write`, `ReadWrite`,
     /// `RemoveChildren`, `AddChildren`, `WriteSecurity`, `Everything`, …).
-    public static func permissions(from names: [String]) -> ItemPermissions {
+    package static func permissions(from names: [String]) -> ItemPermissions {
         var result: ItemPermissions = []
         for name in names {
             switch name {
@@ -87,7 +87,7 @@ public struct NuxeoItemMapper: Sendable {
     }
 
     /// Scalar properties by xpath plus the system fields (see the type's documentation).
-    public func flattenedProperties(of document: NuxeoDocument) -> [String: String] {
+    package func flattenedProperties(of document: NuxeoDocument) -> [String: String] {
         var result: [String: String] = [:]
         result.reserveCapacity(document.properties.count + 15)
         for (key, value) in document.properties {

@@ -52,7 +52,7 @@ actor NuxeoPathResolver {
         return document.uid
     }
 
-    /// Takes `uid` as the provider root's, fetched by the caller (``NuxeoProvider/connect(_:catalog:entities:)``).
+    /// Takes `uid` as the provider root's, fetched by the caller (`NuxeoProvider.connect(_:)`).
     func adoptRoot(uid: String) {
         if rootUid == nil { rootUid = uid }
     }

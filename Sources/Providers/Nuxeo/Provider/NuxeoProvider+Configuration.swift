@@ -8,7 +8,7 @@ extension NuxeoProvider {
     ///
     /// Each property says its default and the string option that sets it (`-o name=value` on the
     /// command line, `ProviderConfiguration.options` through a `ProviderRegistry`): the
-    /// ``NuxeoProviderFactory`` reads those once, with ``init(reading:)``.
+    /// ``NuxeoProviderFactory`` reads those once, with `init(reading:)`.
     ///
     /// ```swift
     /// var nuxeo = NuxeoProvider.Configuration()
@@ -77,7 +77,7 @@ extension NuxeoProvider {
         /// `chunkSize`, `pageSize`, `delete` and `changes`. Other names are left in `reader`.
         ///
         /// - Throws: `ProviderError.Code.invalidArgument` naming an option whose value is malformed.
-        public init(reading reader: inout OptionReader) throws {
+        package init(reading reader: inout OptionReader) throws {
             contextPath = reader.text("contextPath")
             repository = reader.text("repository") ?? repository
             authentication = try reader.choice("auth", as: Authentication.self) ?? authentication

@@ -2,7 +2,7 @@ import Foundation
 import ProviderAPI
 
 extension NuxeoProvider {
-    /// Searches with NXQL compiled from `query` (see ``NXQLCompiler``), scoped to the provider root;
+    /// Searches with NXQL compiled from the portable `query`, scoped to the provider root;
     /// `.native` NXQL is passed through untouched and its results outside the root are left out.
     public func search(_ query: Query, page: PageRequest) async throws -> ItemPage {
         let root = try await resolver.root()

@@ -159,7 +159,7 @@ extension NuxeoProvider {
     /// Pass a `batch` from ``NuxeoClient/createBatch()`` to make the upload resumable: when the call
     /// fails (a crash, a lost network), calling again with the same batch and source asks the server
     /// which chunks it has and sends only the others. A batch is cleared by the first document that uses it.
-    public func uploadBatch(
+    package func uploadBatch(
         _ source: any UploadSource, into batch: String? = nil, fileName: String, mimeType: String? = nil,
         progress: ProgressHandler? = nil
     ) async throws -> String {
@@ -172,7 +172,7 @@ extension NuxeoProvider {
     ///
     /// - Throws: `ProviderError.Code.notFound` when the batch holds no file (used or expired),
     ///   `ProviderError.Code.conflict` when its upload is not complete.
-    public func attach(batch: String, named name: String, in folder: ItemPath, options: UploadOptions = UploadOptions()) async throws -> Item {
+    package func attach(batch: String, named name: String, in folder: ItemPath, options: UploadOptions = UploadOptions()) async throws -> Item {
         try ItemPath.validate(name: name)
         let parent = try await folderUid(folder)
         let path = try folder.appending(name)

@@ -9,7 +9,7 @@ import HTTPProviderKit
 ///
 /// Paths are display names below the provider's root document: a file is named by its
 /// `dc:title`, a folder by its title, and identity is the uid (Nuxeo rewrites its own path
-/// segments, so they are not what the user chose). Make one with ``connect(_:catalog:entities:)``
+/// segments, so they are not what the user chose). Make one with ``connect(_:)``
 /// to check the root and the credentials first; ``NuxeoProvider/Configuration`` holds the adapter's
 /// settings, with their defaults and the string options that set them.
 ///
@@ -24,11 +24,11 @@ public struct NuxeoProvider: StorageProvider {
     public let capabilities: Capabilities
     public let account: ProviderAccount
     /// What the provider was configured with.
-    public let settings: NuxeoProviderSettings
+    package let settings: NuxeoProviderSettings
     /// The REST and Automation client, for calls beyond the contract.
     public let client: NuxeoClient
     /// The token authenticator, when the provider authenticates with a token.
-    public let tokenAuthenticator: NuxeoTokenAuthenticator?
+    package let tokenAuthenticator: NuxeoTokenAuthenticator?
     /// The ceilings of page loops over this provider, its own paging included (from the configuration).
     public let pageLimits: PageLimits
 
@@ -50,7 +50,7 @@ public struct NuxeoProvider: StorageProvider {
     }
 
     /// What every Nuxeo server supports through this adapter.
-    public static let standardCapabilities = Capabilities(
+    package static let standardCapabilities = Capabilities(
         features: [
             .paging, .rangeDownload, .resumeDownload, .preconditions, .move, .copy, .etags, .digests, .mimeTypes,
             .stableIDs, .search, .fullTextSearch, .shares, .changes, .emptyFolders, .permissions,
@@ -59,14 +59,17 @@ public struct NuxeoProvider: StorageProvider {
         names: NameRules(normalization: .preserved, maxNameBytes: 1024))
 
     /// Creates a provider from `configuration`, reading its string options as ``NuxeoProviderFactory``
-    /// does (see ``NuxeoProvider/Configuration`` for the options and ``NuxeoProviderSettings`` for the URL).
+    /// does (see ``NuxeoProvider/Configuration`` for the options).
     ///
-    /// - Parameters:
-    ///   - configuration: the server URL, credentials, options and services.
-    ///   - catalog: the endpoint templates, ``NuxeoEndpoints/standard()`` by default.
-    ///   - entities: the entity registry, with an app's own entity types registered.
+    /// - Parameter configuration: the server URL, credentials, options and services.
     /// - Throws: `ProviderError.Code.invalidArgument` for a malformed URL, or an option that is malformed or unknown.
-    public init(
+    public init(configuration: ProviderConfiguration) throws {
+        try self.init(configuration: configuration, catalog: nil, entities: .standard)
+    }
+
+    /// Creates a provider from `configuration`, reading its string options, with another endpoint
+    /// catalog (`NuxeoEndpoints.standard()` by default) or entity registry (tests, fuzz targets).
+    package init(
         configuration: ProviderConfiguration, catalog: RequestTemplateCatalog? = nil, entities: NuxeoEntityRegistry = .standard
     ) throws {
         let (common, nuxeo) = try Self.reading(configuration)
@@ -79,10 +82,14 @@ public struct NuxeoProvider: StorageProvider {
     /// - Parameters:
     ///   - configuration: the server URL, credentials, transport, retry, timeouts and page limits.
     ///   - nuxeo: the Nuxeo settings (``NuxeoProvider/Configuration``), with their defaults.
-    ///   - catalog: the endpoint templates, ``NuxeoEndpoints/standard()`` by default.
-    ///   - entities: the entity registry, with an app's own entity types registered.
     /// - Throws: `ProviderError.Code.invalidArgument` for a malformed URL.
-    public init(
+    public init(configuration: ProviderConfiguration, nuxeo: Configuration) throws {
+        try self.init(configuration: configuration, nuxeo: nuxeo, catalog: nil, entities: .standard)
+    }
+
+    /// Creates a provider from `configuration` (its string options not read) and the Nuxeo
+    /// configuration, with another endpoint catalog or entity registry (tests, fuzz targets).
+    package init(
         configuration: ProviderConfiguration, nuxeo: Configuration, catalog: RequestTemplateCatalog? = nil,
         entities: NuxeoEntityRegistry = .standard
     ) throws {
@@ -131,16 +138,26 @@ public struct NuxeoProvider: StorageProvider {
 
     /// Makes a provider and checks its root document and credentials with one request, reading
     /// `configuration`'s string options as ``NuxeoProviderFactory`` does.
-    public static func connect(
+    public static func connect(_ configuration: ProviderConfiguration) async throws -> NuxeoProvider {
+        try await connect(configuration, catalog: nil, entities: .standard)
+    }
+
+    /// Makes a provider with a typed configuration (see ``init(configuration:nuxeo:)``) and checks
+    /// its root document and credentials with one request.
+    public static func connect(_ configuration: ProviderConfiguration, nuxeo: Configuration) async throws -> NuxeoProvider {
+        try await connect(configuration, nuxeo: nuxeo, catalog: nil, entities: .standard)
+    }
+
+    /// ``connect(_:)`` with another endpoint catalog or entity registry (tests, fuzz targets).
+    package static func connect(
         _ configuration: ProviderConfiguration, catalog: RequestTemplateCatalog? = nil, entities: NuxeoEntityRegistry = .standard
     ) async throws -> NuxeoProvider {
         let (common, nuxeo) = try reading(configuration)
         return try await connect(common, nuxeo: nuxeo, catalog: catalog, entities: entities)
     }
 
-    /// Makes a provider with a typed configuration (see ``init(configuration:nuxeo:catalog:entities:)``)
-    /// and checks its root document and credentials with one request.
-    public static func connect(
+    /// ``connect(_:nuxeo:)`` with another endpoint catalog or entity registry (tests, fuzz targets).
+    package static func connect(
         _ configuration: ProviderConfiguration, nuxeo: Configuration, catalog: RequestTemplateCatalog? = nil,
         entities: NuxeoEntityRegistry = .standard
     ) async throws -> NuxeoProvider {

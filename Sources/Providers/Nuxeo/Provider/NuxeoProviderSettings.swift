@@ -26,31 +26,31 @@ import HTTPProviderKit
 /// | `changes` | `drive` (Nuxeo Drive's change summary, registering the root as a synchronization root), `query` (a `dc:modified` query), or `auto`: Drive when the server has it and the root is already a synchronization root | `auto` |
 ///
 /// Any other option name fails with `ProviderError.Code.invalidArgument`.
-public struct NuxeoProviderSettings: Sendable, Hashable {
+package struct NuxeoProviderSettings: Sendable, Hashable {
     /// The server URL with its context path, such as `https://host/nuxeo`.
-    public var baseURL: URL
+    package var baseURL: URL
     /// The provider root as an absolute repository path, such as `/default-domain/workspaces/Reports`.
-    public var rootPath: String
+    package var rootPath: String
     /// Headers for every request.
-    public var defaults: NuxeoRequestDefaults
+    package var defaults: NuxeoRequestDefaults
     /// Whether to acquire and send a token instead of the password.
-    public var usesTokenAuthentication: Bool
+    package var usesTokenAuthentication: Bool
     /// The token request, when tokens are used.
-    public var tokenRequest: NuxeoTokenRequest
+    package var tokenRequest: NuxeoTokenRequest
     /// Bytes per chunk; files larger than this go in chunks.
-    public var chunkSize: Int
+    package var chunkSize: Int
     /// Whether ``NuxeoProvider/delete(_:)`` trashes instead of deleting.
-    public var deleteMovesToTrash: Bool
+    package var deleteMovesToTrash: Bool
     /// Page size when a listing has no limit.
-    public var pageSize: Int
+    package var pageSize: Int
     /// Where ``NuxeoProvider/changes(since:)`` reads changes from.
-    public var changeFeed: NuxeoChangeFeed
+    package var changeFeed: NuxeoChangeFeed
 
     /// Reads the settings from `configuration`, its string options read as the factory reads them.
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` for a URL that is not http(s) or an option
     ///   that is malformed or unknown.
-    public init(_ configuration: ProviderConfiguration) throws {
+    package init(_ configuration: ProviderConfiguration) throws {
         let (common, nuxeo) = try NuxeoProvider.reading(configuration)
         try self.init(common, nuxeo: nuxeo)
     }
@@ -60,7 +60,7 @@ public struct NuxeoProviderSettings: Sendable, Hashable {
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` for a URL that is not http(s), or one whose
     ///   path does not start with the context path.
-    public init(_ configuration: ProviderConfiguration, nuxeo: NuxeoProvider.Configuration) throws {
+    package init(_ configuration: ProviderConfiguration, nuxeo: NuxeoProvider.Configuration) throws {
         let split = try ApplicationURL(
             configuration.url, applicationPath: nuxeo.contextPath, expected: "a Nuxeo URL is http(s)://host/nuxeo/path")
         baseURL = try split.url(trailingSlash: false)

@@ -24,9 +24,9 @@ import ProviderAPI
 /// ```swift
 /// let nxql = try NXQLCompiler().compile(.and([.nameContains("report"), .kind(.file)]), sort: [SortKey(.modified, ascending: false)])
 /// ```
-public struct NXQLCompiler: Sendable {
+package struct NXQLCompiler: Sendable {
     /// How trashed documents are recognised and hidden.
-    public enum TrashFilter: Sendable, Hashable {
+    package enum TrashFilter: Sendable, Hashable {
         /// Do not filter trashed documents.
         case none
         /// `ecm:isTrashed = 0`, for servers 10.1 and later.
@@ -36,7 +36,7 @@ public struct NXQLCompiler: Sendable {
     }
 
     /// Where `.under` points in the repository.
-    public enum Location: Sendable, Hashable {
+    package enum Location: Sendable, Hashable {
         /// An absolute repository path: `ecm:path STARTSWITH '…'`.
         case path(String)
         /// A folder uid: `ecm:ancestorId = '…'`.
@@ -44,25 +44,25 @@ public struct NXQLCompiler: Sendable {
     }
 
     /// Compilation settings.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// The `FROM` clause (`Document`, or a type such as `File`).
-        public var documentType: String
+        package var documentType: String
         /// How to hide trashed documents.
-        public var trashFilter: TrashFilter
+        package var trashFilter: TrashFilter
         /// Adds `ecm:isProxy = 0`.
-        public var excludesProxies: Bool
+        package var excludesProxies: Bool
         /// Adds `ecm:isVersion = 0`.
-        public var excludesVersions: Bool
+        package var excludesVersions: Bool
         /// Adds `ecm:mixinType <> 'HiddenInNavigation'`.
-        public var excludesHiddenInNavigation: Bool
+        package var excludesHiddenInNavigation: Bool
         /// The property holding a file's content (`file:content`).
-        public var blobXPath: String
+        package var blobXPath: String
         /// Resolves an `ItemPath` of `.under` to a repository location; by default the path's
         /// segments joined under `/`.
-        public var resolveLocation: @Sendable (ItemPath) throws -> Location
+        package var resolveLocation: @Sendable (ItemPath) throws -> Location
 
         /// Creates options; the defaults match `@children` on a 10.1+ server.
-        public init(
+        package init(
             documentType: String = "Document",
             trashFilter: TrashFilter = .isTrashed,
             excludesProxies: Bool = true,
@@ -82,10 +82,10 @@ public struct NXQLCompiler: Sendable {
     }
 
     /// The settings.
-    public var options: Options
+    package var options: Options
 
     /// Creates a compiler.
-    public init(options: Options = Options()) {
+    package init(options: Options = Options()) {
         self.options = options
     }
 
@@ -93,7 +93,7 @@ public struct NXQLCompiler: Sendable {
     ///
     /// - Throws: `ProviderError` `invalidArgument` for a nested `.native` that is a whole
     ///   statement, or an `.under` path the resolver rejects.
-    public func compile(_ query: Query, sort: [SortKey] = []) throws -> String {
+    package func compile(_ query: Query, sort: [SortKey] = []) throws -> String {
         if case .native(let statement) = query { return statement }
         var parts = defaultFilters()
         switch try fragment(query) {
@@ -108,7 +108,7 @@ public struct NXQLCompiler: Sendable {
     }
 
     /// The `WHERE` predicate for `query` alone, without default filters; `nil` when it matches everything.
-    public func predicate(_ query: Query) throws -> String? {
+    package func predicate(_ query: Query) throws -> String? {
         switch try fragment(query) {
         case .always: return nil
         case .never: return Self.contradiction
@@ -117,7 +117,7 @@ public struct NXQLCompiler: Sendable {
     }
 
     /// The `ORDER BY` list for `sort` (`dc:title ASC, dc:modified DESC`), or `nil` when empty.
-    public func orderBy(_ sort: [SortKey]) -> String? {
+    package func orderBy(_ sort: [SortKey]) -> String? {
         guard !sort.isEmpty else { return nil }
         return sort.map { key in
             let field = switch key.field {
@@ -130,7 +130,7 @@ public struct NXQLCompiler: Sendable {
     }
 
     /// The default filters as NXQL conditions.
-    public func defaultFilters() -> [String] {
+    package func defaultFilters() -> [String] {
         var filters: [String] = []
         if options.excludesProxies { filters.append("ecm:isProxy = 0") }
         if options.excludesVersions { filters.append("ecm:isVersion = 0") }
@@ -146,7 +146,7 @@ public struct NXQLCompiler: Sendable {
     // MARK: - Literals
 
     /// `text` as a quoted NXQL string literal, escaped per the server's `NXQL.escapeString`.
-    public static func literal(_ text: String) -> String {
+    package static func literal(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {
@@ -164,7 +164,7 @@ public struct NXQLCompiler: Sendable {
 
     /// `text` as a LIKE pattern matching it literally: `\`, `%` and `_` are prefixed with `\`,
     /// the escape character of Nuxeo's LIKE on both storage back ends. The result still needs ``literal(_:)``.
-    public static func likeEscaped(_ text: String) -> String {
+    package static func likeEscaped(_ text: String) -> String {
         var escaped = ""
         for scalar in text.unicodeScalars {
             if scalar == "\\" || scalar == "%" || scalar == "_" { escaped += "\\" }
@@ -179,7 +179,7 @@ public struct NXQLCompiler: Sendable {
     /// The server parses the literal with Joda's `dateOptionalTimeParser().withOffsetParsed()`
     /// (`DateLiteral`), so the `Z` makes the instant exact whatever the server's own time zone;
     /// without it the server would read the time in its default zone.
-    public static func timestamp(_ date: Date) -> String {
+    package static func timestamp(_ date: Date) -> String {
         "TIMESTAMP '\(NuxeoDateParser.string(from: date))'"
     }
 

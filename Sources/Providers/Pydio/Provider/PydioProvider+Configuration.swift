@@ -8,7 +8,7 @@ extension PydioProvider {
     ///
     /// Each property says its default and the string option that sets it (`-o name=value` on the
     /// command line, `ProviderConfiguration.options` through a `ProviderRegistry`): the
-    /// ``PydioProviderFactory`` reads those once, with ``init(reading:)``.
+    /// ``PydioProviderFactory`` reads those once, with `init(reading:)`.
     ///
     /// ```swift
     /// var pydio = PydioProvider.Configuration()
@@ -37,7 +37,7 @@ extension PydioProvider {
         /// and `indexesContent`. Other names are left in `reader`.
         ///
         /// - Throws: `ProviderError.Code.invalidArgument` naming an option whose value is malformed.
-        public init(reading reader: inout OptionReader) throws {
+        package init(reading reader: inout OptionReader) throws {
             basePath = reader.text("basePath")
             chunkSize = try reader.integer("chunkSize", minimum: 1024) ?? chunkSize
             showsRecycleBin = try reader.flag("showRecycleBin") ?? showsRecycleBin

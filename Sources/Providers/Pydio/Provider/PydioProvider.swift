@@ -5,8 +5,8 @@ import ProviderKit
 
 /// A `StorageProvider` for Pydio 5–8 (pydio-core) through its `index.php?get_action=` API.
 ///
-/// Answers are read through ``PydioRecognizers`` chains; the session signs in lazily and again
-/// when it expires (``PydioSession``). A provider is bound to one workspace, named by id or slug
+/// Answers are read through chains of response recognizers; the session signs in lazily and again
+/// when it expires. A provider is bound to one workspace, named by id or slug
 /// in its URL. Paths are Pydio's own (a node's `filename`), below the provider's root folder.
 ///
 /// ```swift
@@ -19,9 +19,9 @@ public struct PydioProvider: StorageProvider {
     public let capabilities: Capabilities
     public let account: ProviderAccount
     /// What the provider was configured with.
-    public let settings: PydioProviderSettings
+    package let settings: PydioProviderSettings
     /// The signed-in session, for calls beyond the contract.
-    public let session: PydioSession
+    package let session: PydioSession
     /// The ceilings of page loops over this provider, its own paging included (from the configuration).
     public let pageLimits: PageLimits
     let logger: Logger
@@ -33,7 +33,7 @@ public struct PydioProvider: StorageProvider {
     /// server looks paths up byte for byte on its disk: `A.txt` and `a.txt` are two files). Search by name only:
     /// full text is added when ``Configuration/indexesContent`` says the workspace indexes contents
     /// (nothing in the server's registry tells; a stock "My Files" does not, recording 60).
-    public static let standardCapabilities = Capabilities(
+    package static let standardCapabilities = Capabilities(
         features: [.rangeDownload, .resumeDownload, .move, .copy, .mimeTypes, .search, .shares, .emptyFolders, .permissions],
         modifiedTimePrecision: .seconds(1), shareKinds: [.publicLink],
         names: NameRules(

@@ -16,25 +16,25 @@ import HTTPProviderKit
 /// "My Files" indexes names only); `maxPages` and `maxEntries` (the `PageLimits` of every page
 /// loop, the provider's own paging included). Any other option name fails with
 /// `ProviderError.Code.invalidArgument`.
-public struct PydioProviderSettings: Sendable, Hashable {
+package struct PydioProviderSettings: Sendable, Hashable {
     /// The server's base URL, with a trailing slash (`https://host/pydio/`).
-    public var baseURL: URL
+    package var baseURL: URL
     /// The workspace id or slug.
-    public var workspace: String
+    package var workspace: String
     /// The provider root inside the workspace, such as `/Reports` (`/` for the workspace root).
-    public var rootPath: String
+    package var rootPath: String
     /// Bytes per part of a partial upload.
-    public var chunkSize: Int
+    package var chunkSize: Int
     /// Whether listings of the workspace root include the recycle bin.
-    public var showsRecycleBin: Bool
+    package var showsRecycleBin: Bool
     /// Whether the workspace's search index holds file contents (the `indexesContent` option).
-    public var indexesContent: Bool
+    package var indexesContent: Bool
 
     /// Reads the settings from `configuration`, its string options read as the factory reads them.
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` for a URL without a workspace, or an option
     ///   that is malformed or unknown.
-    public init(_ configuration: ProviderConfiguration) throws {
+    package init(_ configuration: ProviderConfiguration) throws {
         let (common, pydio) = try PydioProvider.reading(configuration)
         try self.init(common, pydio: pydio)
     }
@@ -44,7 +44,7 @@ public struct PydioProviderSettings: Sendable, Hashable {
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` for a URL that is not http(s), does not start
     ///   with the base path or names no workspace.
-    public init(_ configuration: ProviderConfiguration, pydio: PydioProvider.Configuration) throws {
+    package init(_ configuration: ProviderConfiguration, pydio: PydioProvider.Configuration) throws {
         let split = try ApplicationURL(
             configuration.url, applicationPath: pydio.basePath, expected: "a Pydio URL is http(s)://host/pydio/workspace/path")
         guard let workspace = split.remainder.first else {

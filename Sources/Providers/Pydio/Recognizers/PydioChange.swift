@@ -3,23 +3,23 @@ import ProviderAPI
 import HTTPProviderKit
 
 /// What a write (`mkdir`, `rename`, `copy`, `move`, `delete`, `upload`, …) answered.
-public struct PydioChange: Sendable, Hashable {
+package struct PydioChange: Sendable, Hashable {
     /// The `SUCCESS` message, when the server sent one.
-    public var message: String?
+    package var message: String?
     /// Nodes created (`<nodes_diff><add>`).
-    public var added: [PydioNode]
+    package var added: [PydioNode]
     /// Nodes changed or moved (`<update>`, with `original_path` for a move).
-    public var updated: [PydioNode]
+    package var updated: [PydioNode]
     /// Paths removed (`<remove>`).
-    public var removed: [String]
+    package var removed: [String]
     /// Whether the server only acknowledged a background task (`<consume_channel/>` with no
     /// message and no diff): the change shows a little later.
-    public var isPending: Bool
+    package var isPending: Bool
 
     /// Reads a `<tree>` answer that is not an error.
     ///
     /// - Throws: `ProviderError.Code.invalidResponse` for a node whose size or time is out of range.
-    public init(_ root: XMLElementTree) throws {
+    package init(_ root: XMLElementTree) throws {
         message = root.children.first { $0.name == "message" && $0.attributes["type"] == "SUCCESS" }?.text
         let diff = root.child("nodes_diff")
         added = try diff?.children(named: "add").flatMap { try $0.children.compactMap { try PydioNode($0) } } ?? []
@@ -30,15 +30,15 @@ public struct PydioChange: Sendable, Hashable {
 }
 
 /// What `login` answered: `logging_result` with its value and, on success, the secure token.
-public struct PydioLoginResult: Sendable, Hashable {
+package struct PydioLoginResult: Sendable, Hashable {
     /// `1` success, `-1` bad credentials, `-4` captcha required, `2` logged out, …
-    public var value: Int
+    package var value: Int
     /// The secure token to send with every later call.
-    public var secureToken: String?
+    package var secureToken: String?
 }
 
 /// What `get_seed` answered.
-public enum PydioSeed: Sendable, Hashable {
+package enum PydioSeed: Sendable, Hashable {
     /// A seed: `-1` to send the password as it is, else the hashing seed.
     case seed(String)
     /// The server suspects brute force: the next login needs a captcha.

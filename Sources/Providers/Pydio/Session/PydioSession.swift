@@ -16,13 +16,13 @@ import HTTPProviderKit
 /// is replayed once; a second refusal is the caller's error, never a loop. A login refused for a
 /// captcha throws `ProviderError.Code.captchaRequired` with the captcha image; answer it with
 /// ``signIn(captcha:)``.
-public actor PydioSession {
+package actor PydioSession {
     /// The server's `index.php`.
-    public nonisolated let endpoint: URL
+    package nonisolated let endpoint: URL
     /// Sends the requests, through the session's cookie jar.
-    public nonisolated let executor: RequestExecutor
+    package nonisolated let executor: RequestExecutor
     /// The session cookies.
-    public nonisolated let cookies: CookieJar
+    package nonisolated let cookies: CookieJar
     private let username: String
     private let password: String
     private var token: String?
@@ -48,7 +48,7 @@ public actor PydioSession {
     ///   - signIn: how a captcha is answered. When it resumes a session of this server and
     ///     user (`SignInInteraction.resuming`), its cookies are this session's and the first
     ///     sign-in answers that session's captcha with `SignInInteraction.resumedAnswer`.
-    public init(
+    package init(
         base: URL, username: String, password: String, transport: any HTTPTransport, retry: RetryPolicy, logger: Logger,
         onRetry: (@Sendable (RetryNotice) -> Void)? = nil, signIn: SignInInteraction? = nil
     ) {
@@ -70,16 +70,16 @@ public actor PydioSession {
     }
 
     /// How many times the session has signed in.
-    public var signInCount: Int { signIns }
+    package var signInCount: Int { signIns }
 
     /// Whether the session holds a secure token.
-    public var isSignedIn: Bool { token != nil }
+    package var isSignedIn: Bool { token != nil }
 
     // MARK: Calls
 
     /// Runs `action` with `parameters` and reads the answer with `chain`, signing in first when
     /// needed and once more when the server says the session or token has gone.
-    public func call<Output: Sendable>(
+    package func call<Output: Sendable>(
         _ action: String, _ parameters: [(String, String)] = [], post: Bool = false, chain: ResponseRecognizerChain<Output>
     ) async throws -> Output {
         if token == nil { _ = try await signIn() }
@@ -101,7 +101,7 @@ public actor PydioSession {
     }
 
     /// The request for `action`, with the token; GET parameters in the query, POST ones as a form body.
-    public func request(_ action: String, _ parameters: [(String, String)], post: Bool) -> TransportRequest {
+    package func request(_ action: String, _ parameters: [(String, String)], post: Bool) -> TransportRequest {
         var all = [("get_action", action)] + parameters
         if let token { all.append(("secure_token", token)) }
         let encoded = all.map { PercentEncoding.formEncode($0.0) + "=" + PercentEncoding.formEncode($0.1) }.joined(separator: "&")
@@ -119,7 +119,7 @@ public actor PydioSession {
     }
 
     /// The request for `action`, signing in first when the session has no token yet.
-    public func signedInRequest(_ action: String, _ parameters: [(String, String)], post: Bool = false) async throws -> TransportRequest {
+    package func signedInRequest(_ action: String, _ parameters: [(String, String)], post: Bool = false) async throws -> TransportRequest {
         _ = try await currentToken()
         return request(action, parameters, post: post)
     }
@@ -136,7 +136,7 @@ public actor PydioSession {
     static let credentialActions: Set<String> = ["login", "get_seed", "get_captcha"]
 
     /// Sends a prepared request once and reads the whole answer (HTTP errors are thrown as such).
-    public func read(_ request: TransportRequest, limit: Int = 64 << 20) async throws -> RecognizableAnswer {
+    package func read(_ request: TransportRequest, limit: Int = 64 << 20) async throws -> RecognizableAnswer {
         let response = try await executor.execute(request)
         let body: ByteBuffer
         do {
@@ -151,7 +151,7 @@ public actor PydioSession {
     }
 
     /// The token, signing in first when there is none.
-    public func currentToken() async throws -> String {
+    package func currentToken() async throws -> String {
         if let token { return token }
         return try await signIn()
     }
@@ -180,7 +180,7 @@ public actor PydioSession {
 
     /// Signs in (once, for every caller waiting) and returns the secure token.
     @discardableResult
-    public func signIn(captcha: String? = nil) async throws -> String {
+    package func signIn(captcha: String? = nil) async throws -> String {
         if !signingIn.isRunning, let captcha, captcha.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ProviderError(.invalidArgument, "an empty captcha answer is never sent: type the captcha's word")
         }
@@ -277,14 +277,14 @@ public actor PydioSession {
     }
 
     /// The password as `login` wants it: as it is when the seed is `-1`, else `md5(md5(password) + seed)`.
-    public static func password(_ password: String, seed: String) -> String {
+    package static func password(_ password: String, seed: String) -> String {
         guard seed != "-1" else { return password }
         let inner = Digester.hex(.md5, of: Array(password.utf8)) ?? ""
         return Digester.hex(.md5, of: Array((inner + seed).utf8)) ?? ""
     }
 
     /// Signs out (`logout`) and forgets the token and cookies.
-    public func signOut() async throws {
+    package func signOut() async throws {
         if token != nil {
             let answer = try await send("logout", [], post: true)
             _ = try? PydioRecognizers.chain(PydioRecognizers.login).value(of: answer)

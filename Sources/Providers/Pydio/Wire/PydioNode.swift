@@ -8,30 +8,30 @@ import HTTPProviderKit
 /// name. Sizes and times are read leniently where they are not numbers (missing, empty or text:
 /// `nil`), strictly where they are: a negative or overflowing size, or a time that is not finite
 /// or lies outside the years 1–9999 (`inf`, `nan`, `1e300`), is `ProviderError.Code.invalidResponse`.
-public struct PydioNode: Sendable, Hashable {
+package struct PydioNode: Sendable, Hashable {
     /// The path inside the workspace, such as `/fixtures/hello.txt`; `/` (or empty on Pydio 5/6) for the root.
-    public var path: String
+    package var path: String
     /// The display name (`text`).
-    public var name: String
+    package var name: String
     /// Whether it is a file (`is_file="true"`).
-    public var isFile: Bool
+    package var isFile: Bool
     /// The size in bytes (`bytesize`).
-    public var size: Int64?
+    package var size: Int64?
     /// The modification time (`ajxp_modiftime`, Unix seconds).
-    public var modified: Date?
+    package var modified: Date?
     /// The octal permission string (`file_perms`), such as `0644`.
-    public var permissions: String?
+    package var permissions: String?
     /// Whether the node is read-only (`ajxp_readonly`).
-    public var isReadOnly: Bool
+    package var isReadOnly: Bool
     /// Whether it is the recycle bin (`ajxp_mime="ajxp_recycle"`).
-    public var isRecycleBin: Bool
+    package var isRecycleBin: Bool
     /// Every attribute, as sent.
-    public var attributes: [String: String]
+    package var attributes: [String: String]
 
     /// Reads a `<tree>` element; `nil` when it has no `filename`.
     ///
     /// - Throws: `ProviderError.Code.invalidResponse` for a size or time out of range.
-    public init?(_ element: XMLElementTree) throws {
+    package init?(_ element: XMLElementTree) throws {
         guard element.name == "tree", let path = element.attributes["filename"] else { return nil }
         let attributes = element.attributes
         self.path = path
@@ -73,10 +73,10 @@ public struct PydioNode: Sendable, Hashable {
     }
 
     /// The last segment of ``path``: the name the node is stored under.
-    public var storedName: String { path.split(separator: "/").last.map(String.init) ?? "" }
+    package var storedName: String { path.split(separator: "/").last.map(String.init) ?? "" }
 
     /// Portable permissions from ``permissions`` and ``isReadOnly``.
-    public var itemPermissions: ItemPermissions {
+    package var itemPermissions: ItemPermissions {
         if isReadOnly { return [.read] }
         guard let permissions, let owner = permissions.dropFirst(permissions.count == 4 ? 1 : 0).first,
             let digit = owner.wholeNumberValue

@@ -3,25 +3,25 @@ import ProviderAPI
 import HTTPProviderKit
 
 /// One public link of `load_shared_element_data`.
-public struct PydioShareLink: Sendable, Hashable {
+package struct PydioShareLink: Sendable, Hashable {
     /// The hash (the link's last path segment); a JSON number when it is all digits, read as text.
-    public var hash: String
+    package var hash: String
     /// The public URL.
-    public var url: URL?
+    package var url: URL?
     /// Days after which the link expires (`expire_after`), 0 for never.
-    public var expireAfterDays: Int?
+    package var expireAfterDays: Int?
     /// Whether the link has expired.
-    public var isExpired: Bool
+    package var isExpired: Bool
     /// Whether download is disabled (preview only).
-    public var downloadDisabled: Bool
+    package var downloadDisabled: Bool
     /// When the link expires, as the server writes it (`expire_time`, `2026/12/01 00:34`), for a
     /// link with an expiry.
-    public var expireTime: String?
+    package var expireTime: String?
     /// Whether the link asks for a password (`has_password`).
-    public var hasPassword: Bool
+    package var hasPassword: Bool
 
     /// ``expireTime`` as a date: the server writes its own local time without a zone; read as UTC.
-    public var expires: Date? {
+    package var expires: Date? {
         guard let expireTime else { return nil }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -31,7 +31,7 @@ public struct PydioShareLink: Sendable, Hashable {
     }
 
     /// Every link in a `load_shared_element_data` answer.
-    public static func links(in json: JSONValue) -> [PydioShareLink] {
+    package static func links(in json: JSONValue) -> [PydioShareLink] {
         guard case .object(let links)? = json["links"] else { return [] }
         return links.compactMap { key, value in
             let hash = value["hash"].flatMap { $0.stringValue } ?? key

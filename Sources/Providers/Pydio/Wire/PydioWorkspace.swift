@@ -13,18 +13,18 @@ public struct PydioWorkspace: Sendable, Hashable {
     /// The description.
     public var description: String?
     /// The driver (`fs`, `ajxp_home`, `inbox`, `ajxp_conf`, `s3`, …).
-    public var accessType: String?
+    package var accessType: String?
     /// The user's rights (`r`, `w`, `rw`), on Pydio 6 and later.
-    public var acl: String?
+    package var acl: String?
 
     /// Drivers that are not file workspaces (home page, settings, shared-with-me views).
-    public static let nonFileAccessTypes: Set<String> = ["ajxp_home", "ajxp_conf", "ajxp_shared", "ajxp_user", "inbox"]
+    package static let nonFileAccessTypes: Set<String> = ["ajxp_home", "ajxp_conf", "ajxp_shared", "ajxp_user", "inbox"]
 
     /// Whether the workspace holds files a provider can browse.
-    public var holdsFiles: Bool { !Self.nonFileAccessTypes.contains(accessType ?? "fs") }
+    package var holdsFiles: Bool { !Self.nonFileAccessTypes.contains(accessType ?? "fs") }
 
     /// Reads a `<repo>` element; `nil` without an `id`.
-    public init?(_ element: XMLElementTree) {
+    package init?(_ element: XMLElementTree) {
         guard element.name == "repo", let id = element.attributes["id"], !id.isEmpty else { return nil }
         self.id = id
         slug = element.attributes["repositorySlug"]
@@ -35,5 +35,5 @@ public struct PydioWorkspace: Sendable, Hashable {
     }
 
     /// Whether `reference` names this workspace by id or slug.
-    public func matches(_ reference: String) -> Bool { reference == id || reference == slug }
+    package func matches(_ reference: String) -> Bool { reference == id || reference == slug }
 }

@@ -15,17 +15,17 @@ import ProviderAPI
 ///
 /// Results are ordered by name, and `limit` becomes `d:limit/d:nresults`. Every literal is
 /// XML-escaped, so a query can never inject markup.
-public enum DAVSearchCompiler {
+package enum DAVSearchCompiler {
     /// A compiled search.
-    public struct Compiled: Sendable, Hashable {
+    package struct Compiled: Sendable, Hashable {
         /// The folder searched, relative to the provider's root.
-        public var scope: ItemPath
+        package var scope: ItemPath
         /// The `d:where` content; `nil` matches everything.
-        public var condition: String?
+        package var condition: String?
     }
 
     /// Splits the scope from the condition and compiles the condition.
-    public static func compile(_ query: Query, root: ItemPath = .root) throws -> Compiled {
+    package static func compile(_ query: Query, root: ItemPath = .root) throws -> Compiled {
         var scope = root
         var rest: [Query] = []
         let parts: [Query]
@@ -57,7 +57,7 @@ public enum DAVSearchCompiler {
 
     /// The `searchrequest` document: `select` of `properties`, scope `href` at infinite depth,
     /// the condition, ordered by name, at most `limit` results.
-    public static func body(_ compiled: Compiled, scopeHref: String, properties: String, limit: Int?) -> String {
+    package static func body(_ compiled: Compiled, scopeHref: String, properties: String, limit: Int?) -> String {
         // Nextcloud refuses an empty where: match every name instead.
         let condition = compiled.condition
             ?? "<d:like><d:prop><d:displayname/></d:prop><d:literal>%</d:literal></d:like>"

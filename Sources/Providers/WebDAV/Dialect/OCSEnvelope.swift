@@ -9,18 +9,18 @@ import HTTPProviderKit
 /// code into the HTTP status. Both are read here, and a failing code becomes a `ProviderError`
 /// through `error(request:)`. XML data is turned into the same `JSONValue` shape as JSON
 /// (every leaf a string, `<element>` lists as arrays), so one share mapper reads both.
-public struct OCSEnvelope: Sendable, Hashable {
+package struct OCSEnvelope: Sendable, Hashable {
     /// `ok` or `failure`.
-    public var status: String?
+    package var status: String?
     /// The OCS status code: 100 (v1) or 200 (v2) on success.
-    public var statusCode: Int
+    package var statusCode: Int
     /// The server's message, if any.
-    public var message: String?
+    package var message: String?
     /// The payload.
-    public var data: JSONValue
+    package var data: JSONValue
 
     /// Creates an envelope.
-    public init(status: String? = nil, statusCode: Int, message: String? = nil, data: JSONValue = .null) {
+    package init(status: String? = nil, statusCode: Int, message: String? = nil, data: JSONValue = .null) {
         self.status = status
         self.statusCode = statusCode
         self.message = message
@@ -28,19 +28,19 @@ public struct OCSEnvelope: Sendable, Hashable {
     }
 
     /// Whether the code means success (100 or 200).
-    public var isSuccess: Bool { statusCode == 100 || statusCode == 200 }
+    package var isSuccess: Bool { statusCode == 100 || statusCode == 200 }
 
     /// Reads a JSON or XML OCS answer (by its first non-blank byte).
     ///
     /// - Throws: `ProviderError.Code.invalidResponse` when the body is not an OCS envelope.
-    public static func parse(_ data: Data) throws -> OCSEnvelope {
+    package static func parse(_ data: Data) throws -> OCSEnvelope {
         let first = data.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }
         if first == UInt8(ascii: "<") { return try parseXML(data) }
         return try parseJSON(data)
     }
 
     /// Reads `{"ocs":{"meta":{…},"data":…}}`.
-    public static func parseJSON(_ data: Data) throws -> OCSEnvelope {
+    package static func parseJSON(_ data: Data) throws -> OCSEnvelope {
         let json = try JSONValue(json: data)
         guard let ocs = json["ocs"], let meta = ocs["meta"], let code = meta["statuscode"]?.intValue else {
             throw ProviderError(.invalidResponse, "the answer is not an OCS envelope (no ocs.meta.statuscode)")
@@ -50,7 +50,7 @@ public struct OCSEnvelope: Sendable, Hashable {
     }
 
     /// Reads `<ocs><meta>…</meta><data>…</data></ocs>`.
-    public static func parseXML(_ data: Data) throws -> OCSEnvelope {
+    package static func parseXML(_ data: Data) throws -> OCSEnvelope {
         let root = try XMLElementTree.parse(data)
         guard root.name == "ocs", let meta = root.child("meta"),
             let code = meta.child("statuscode").flatMap({ Int($0.text.trimmingCharacters(in: .whitespacesAndNewlines)) })
@@ -75,7 +75,7 @@ public struct OCSEnvelope: Sendable, Hashable {
     }
 
     /// The `ProviderError.Code` for an OCS status code.
-    public static func code(forStatusCode statusCode: Int) -> ProviderError.Code? {
+    package static func code(forStatusCode statusCode: Int) -> ProviderError.Code? {
         switch statusCode {
         case 100, 200: return nil
         case 102: return .alreadyExists
@@ -92,7 +92,7 @@ public struct OCSEnvelope: Sendable, Hashable {
     }
 
     /// The error this envelope reports, or `nil` for a success.
-    public func error(request: String? = nil, httpStatus: Int? = nil) -> ProviderError? {
+    package func error(request: String? = nil, httpStatus: Int? = nil) -> ProviderError? {
         guard let code = OCSEnvelope.code(forStatusCode: statusCode) else { return nil }
         return ProviderError(
             code, message.map(Redactor.redact) ?? "OCS status \(statusCode)", httpStatus: httpStatus, request: request,

@@ -7,9 +7,9 @@ import HTTPProviderKit
 ///
 /// OCS share types: 0 user, 1 group, 3 public link, 4 e-mail, 6 federated. OCS permissions
 /// are a bit field: 1 read, 2 update, 4 create, 8 delete, 16 share.
-public enum OCSShareMapper {
+package enum OCSShareMapper {
     /// The OCS `shareType` of a portable kind.
-    public static func shareType(_ kind: ShareKind) -> Int {
+    package static func shareType(_ kind: ShareKind) -> Int {
         switch kind {
         case .user: return 0
         case .group: return 1
@@ -19,7 +19,7 @@ public enum OCSShareMapper {
     }
 
     /// The OCS permission bits of portable permissions (read is always included).
-    public static func bits(_ permissions: SharePermissions) -> Int {
+    package static func bits(_ permissions: SharePermissions) -> Int {
         var bits = 1
         if permissions.contains(.write) { bits |= 2 }
         if permissions.contains(.create) { bits |= 4 }
@@ -29,7 +29,7 @@ public enum OCSShareMapper {
     }
 
     /// Portable permissions of OCS permission bits.
-    public static func permissions(_ bits: Int) -> SharePermissions {
+    package static func permissions(_ bits: Int) -> SharePermissions {
         var permissions: SharePermissions = []
         if bits & 1 != 0 { permissions.insert(.read) }
         if bits & 2 != 0 { permissions.insert(.write) }
@@ -40,7 +40,7 @@ public enum OCSShareMapper {
     }
 
     /// `2020-12-04 00:00:00` (server time, read as UTC) or `2020-12-04`.
-    public static func date(_ text: String) -> Date? {
+    package static func date(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard trimmed.count >= 10 else { return nil }
         let day = trimmed.prefix(10).split(separator: "-").compactMap { Int($0) }
@@ -57,7 +57,7 @@ public enum OCSShareMapper {
     }
 
     /// `YYYY-MM-DD` in UTC, as `expireDate` takes it.
-    public static func expireDate(_ date: Date) -> String {
+    package static func expireDate(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
@@ -72,7 +72,7 @@ public enum OCSShareMapper {
     /// (`/Photos/Paris.jpg`) to the provider's item path, `nil` when it lies outside the provider's root.
     ///
     /// - Throws: `ProviderError.Code.invalidResponse` when the object has no id or share type.
-    public static func share(_ object: JSONValue, path: (String) throws -> ItemPath?) throws -> Share? {
+    package static func share(_ object: JSONValue, path: (String) throws -> ItemPath?) throws -> Share? {
         guard let id = object["id"]?.stringValue, !id.isEmpty, let type = object["share_type"]?.intValue else {
             throw ProviderError(.invalidResponse, "an OCS share without an id or share_type")
         }
@@ -104,7 +104,7 @@ public enum OCSShareMapper {
 
     /// The shares in an OCS `data` value: an array, a single object, or (OCS v1 XML) an object
     /// holding an `element` list.
-    public static func shares(_ data: JSONValue, path: (String) throws -> ItemPath?) throws -> [Share] {
+    package static func shares(_ data: JSONValue, path: (String) throws -> ItemPath?) throws -> [Share] {
         let objects: [JSONValue]
         switch data {
         case .array(let list): objects = list
@@ -124,7 +124,7 @@ public enum OCSShareMapper {
     }
 
     /// The form parameters that create `request` on the server path `path`.
-    public static func createParameters(_ request: ShareRequest, path: String) -> [(String, String)] {
+    package static func createParameters(_ request: ShareRequest, path: String) -> [(String, String)] {
         var parameters: [(String, String)] = [("path", path), ("shareType", String(shareType(request.kind)))]
         switch request.kind {
         case .user(let name), .group(let name), .email(let name): parameters.append(("shareWith", name))

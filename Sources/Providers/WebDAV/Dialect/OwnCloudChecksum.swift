@@ -4,10 +4,10 @@ import ProviderKit
 
 /// ownCloud/Nextcloud checksums: the `oc:checksums` property (`SHA1:… MD5:… ADLER32:…`) and
 /// the `OC-Checksum` header (`SHA1:…`) sent with an upload.
-public enum OwnCloudChecksum {
+package enum OwnCloudChecksum {
     /// The digests in an `oc:checksum` value, by algorithm, lowercase hex; algorithms Strata
     /// does not know (ADLER32) are kept under their own lowercased name, malformed tokens dropped.
-    public static func parse(_ text: String) -> [DigestAlgorithm: String] {
+    package static func parse(_ text: String) -> [DigestAlgorithm: String] {
         var digests: [DigestAlgorithm: String] = [:]
         for token in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "," }) {
             guard let colon = token.firstIndex(of: ":") else { continue }
@@ -27,12 +27,12 @@ public enum OwnCloudChecksum {
     }
 
     /// The `OC-Checksum` header value for a digest: `SHA1:hex`.
-    public static func header(_ algorithm: DigestAlgorithm, _ hex: String) -> String {
+    package static func header(_ algorithm: DigestAlgorithm, _ hex: String) -> String {
         "\(algorithm.rawValue.uppercased()):\(hex.lowercased())"
     }
 
     /// Reads `source` once and returns its digest.
-    public static func digest(of source: any UploadSource, algorithm: DigestAlgorithm = .sha1) async throws -> String {
+    package static func digest(of source: any UploadSource, algorithm: DigestAlgorithm = .sha1) async throws -> String {
         guard var digester = Digester(algorithm) else { throw ProviderError.unsupported("\(algorithm) digests") }
         do {
             for try await piece in try source.makeStream() {

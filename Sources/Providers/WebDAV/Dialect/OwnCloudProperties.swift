@@ -5,11 +5,11 @@ import ProviderAPI
 /// asks for, and how they refine an `Item`: `oc:fileid` (or `oc:id`) as the id,
 /// `oc:permissions` as permissions, `oc:checksums` as digests, `oc:size` as a folder's size,
 /// `oc:share-types`, and `nc:creation_time` / `nc:upload_time`.
-public enum OwnCloudProperties {
+package enum OwnCloudProperties {
     /// `http://owncloud.org/ns`.
-    public static let oc = "http://owncloud.org/ns"
+    package static let oc = "http://owncloud.org/ns"
     /// `http://nextcloud.org/ns`.
-    public static let nc = "http://nextcloud.org/ns"
+    package static let nc = "http://nextcloud.org/ns"
 
     static let fileid = DAVPropertyName(oc, "fileid")
     static let id = DAVPropertyName(oc, "id")
@@ -22,7 +22,7 @@ public enum OwnCloudProperties {
     static let uploadTime = DAVPropertyName(nc, "upload_time")
 
     /// The PROPFIND body: what a plain item needs plus the dialect's properties.
-    public static let propfindBody = """
+    package static let propfindBody = """
         <?xml version="1.0" encoding="utf-8"?>
         <d:propfind xmlns:d="DAV:" xmlns:oc="http://owncloud.org/ns" xmlns:nc="http://nextcloud.org/ns"><d:prop>\
         <d:resourcetype/><d:getcontentlength/><d:getlastmodified/><d:getetag/><d:getcontenttype/>\
@@ -31,14 +31,14 @@ public enum OwnCloudProperties {
         """
 
     /// The properties a `SEARCH` selects (the `d:prop` content of ``propfindBody``).
-    public static let selectProperties = """
+    package static let selectProperties = """
         <d:resourcetype/><d:getcontentlength/><d:getlastmodified/><d:getetag/><d:getcontenttype/>\
         <oc:fileid/><oc:id/><oc:permissions/><oc:checksums/><oc:size/><oc:share-types/><oc:favorite/>\
         <nc:creation_time/><nc:upload_time/>
         """
 
     /// `item` (as plain WebDAV read it) with what the dialect's properties add.
-    public static func refine(_ item: Item, properties: [DAVPropertyName: DAVPropertyValue]) -> Item {
+    package static func refine(_ item: Item, properties: [DAVPropertyName: DAVPropertyValue]) -> Item {
         var item = item
         if let fileid = nonEmpty(properties[fileid]?.text) {
             item.id = fileid
@@ -78,7 +78,7 @@ public enum OwnCloudProperties {
     /// Portable permissions from ownCloud's letters: `S` shared, `R` reshareable, `M` mounted,
     /// `G` readable, `D` deletable, `N` renameable, `V` moveable, `W` writable (files),
     /// `C`/`K` may create files/folders inside (folders).
-    public static func permissions(_ letters: String, folder: Bool) -> ItemPermissions {
+    package static func permissions(_ letters: String, folder: Bool) -> ItemPermissions {
         var permissions: ItemPermissions = [.read]
         for letter in letters.uppercased() {
             switch letter {
@@ -96,7 +96,7 @@ public enum OwnCloudProperties {
     }
 
     /// The share types in `properties` (0 user, 1 group, 3 link, …), as `refine` stored them.
-    public static func shareTypes(of item: Item) -> [Int] {
+    package static func shareTypes(of item: Item) -> [Int] {
         (item.properties["oc:share-types"] ?? "").split(separator: ",").compactMap { Int($0) }
     }
 

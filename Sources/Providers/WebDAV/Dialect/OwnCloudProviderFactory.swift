@@ -25,7 +25,7 @@ import HTTPProviderKit
 /// ```
 public struct OwnCloudProviderFactory: ProviderFactory {
     /// The flavor providers of this factory speak, unless the `dialect` option or `status.php` says otherwise.
-    public let flavor: WebDAVDialect.Flavor
+    package let flavor: WebDAVDialect.Flavor
 
     /// Creates the factory for one flavor.
     public init(flavor: WebDAVDialect.Flavor = .nextcloud) { self.flavor = flavor }
@@ -108,7 +108,7 @@ public struct OwnCloudProviderFactory: ProviderFactory {
 
     /// ``connect(_:)`` with a given default flavor, reading `configuration`'s string options into a
     /// ``WebDAVProvider/Configuration`` as the factories do.
-    public static func connect(_ configuration: ProviderConfiguration, flavor defaultFlavor: WebDAVDialect.Flavor) async throws -> WebDAVProvider {
+    package static func connect(_ configuration: ProviderConfiguration, flavor defaultFlavor: WebDAVDialect.Flavor) async throws -> WebDAVProvider {
         let (common, webdav) = try WebDAVProvider.reading(configuration)
         return try await connect(common, webdav: webdav, flavor: defaultFlavor)
     }
@@ -116,7 +116,7 @@ public struct OwnCloudProviderFactory: ProviderFactory {
     /// ``connect(_:)`` with a typed configuration and a default flavor, for `webdav` (whose
     /// ``WebDAVProvider/Configuration/dialect`` wins over `status.php` and the default);
     /// `configuration`'s string options are not read.
-    public static func connect(
+    package static func connect(
         _ configuration: ProviderConfiguration, webdav: WebDAVProvider.Configuration, flavor defaultFlavor: WebDAVDialect.Flavor
     ) async throws -> WebDAVProvider {
         var configuration = configuration

@@ -4,28 +4,28 @@ import HTTPProviderKit
 
 /// What an ownCloud or Nextcloud server offers, read from its OCS capabilities
 /// (`GET /ocs/v2.php/cloud/capabilities?format=json`).
-public struct OwnCloudServerFeatures: Sendable, Hashable {
+package struct OwnCloudServerFeatures: Sendable, Hashable {
     /// Chunked uploads (`dav.chunking`).
-    public var chunking: Bool
+    package var chunking: Bool
     /// The OCS Share API (`files_sharing.api_enabled`).
-    public var sharing: Bool
+    package var sharing: Bool
     /// Public links (`files_sharing.public.enabled`).
-    public var publicLinks: Bool
+    package var publicLinks: Bool
     /// Public links must have a password (`files_sharing.public.password.enforced`).
-    public var passwordEnforced: Bool
+    package var passwordEnforced: Bool
     /// Shares by e-mail (`files_sharing.sharebymail.enabled`).
-    public var emailShares: Bool
+    package var emailShares: Bool
     /// WebDAV `SEARCH` (RFC 5323 basicsearch) on `remote.php/dav`.
-    public var search: Bool
+    package var search: Bool
     /// A trash bin (`files.undelete`).
-    public var trash: Bool
+    package var trash: Bool
     /// Checksum algorithms the server names for uploads (`checksums.supportedTypes`), uppercased.
-    public var checksumTypes: [String]
+    package var checksumTypes: [String]
     /// The version string of the capabilities (`version.string`).
-    public var version: String?
+    package var version: String?
 
     /// Creates a feature set; the defaults are those of a current Nextcloud.
-    public init(
+    package init(
         chunking: Bool = true, sharing: Bool = true, publicLinks: Bool = true, passwordEnforced: Bool = false,
         emailShares: Bool = false, search: Bool = true, trash: Bool = true, checksumTypes: [String] = ["SHA1"],
         version: String? = nil
@@ -46,7 +46,7 @@ public struct OwnCloudServerFeatures: Sendable, Hashable {
     /// `search` is not among the OCS capabilities of either server: it is taken from
     /// `dav.search` where a server names it, and otherwise assumed for Nextcloud and not for
     /// ownCloud (whose search is its own `oc:search-files` REPORT).
-    public init(capabilities data: JSONValue, flavor: WebDAVDialect.Flavor) {
+    package init(capabilities data: JSONValue, flavor: WebDAVDialect.Flavor) {
         let caps = data["capabilities"] ?? .null
         let dav = caps["dav"] ?? .null
         let sharing = caps["files_sharing"] ?? .null

@@ -20,7 +20,7 @@ public struct TrashItem: Sendable, Hashable {
     public var size: Int64?
 
     /// Creates a trash entry.
-    public init(id: String, originalName: String, originalLocation: String, deleted: Date?, kind: ItemKind, size: Int64? = nil) {
+    package init(id: String, originalName: String, originalLocation: String, deleted: Date?, kind: ItemKind, size: Int64? = nil) {
         self.id = id
         self.originalName = originalName
         self.originalLocation = originalLocation
@@ -33,12 +33,12 @@ public struct TrashItem: Sendable, Hashable {
 /// Reads trash-bin listings: ownCloud's `oc:trashbin-original-filename`,
 /// `oc:trashbin-original-location` and `oc:trashbin-delete-datetime`, and Nextcloud's
 /// `nc:trashbin-filename`, `nc:trashbin-original-location` and `nc:trashbin-deletion-time`.
-public enum TrashBin {
+package enum TrashBin {
     static let oc = OwnCloudProperties.oc
     static let nc = OwnCloudProperties.nc
 
     /// The `PROPFIND` body of a trash listing.
-    public static let propfindBody = """
+    package static let propfindBody = """
         <?xml version="1.0" encoding="utf-8"?>
         <d:propfind xmlns:d="DAV:" xmlns:oc="http://owncloud.org/ns" xmlns:nc="http://nextcloud.org/ns"><d:prop>\
         <d:resourcetype/><d:getcontentlength/><oc:size/>\
@@ -48,7 +48,7 @@ public enum TrashBin {
 
     /// The entries directly inside the trash root `rootPath` (percent-encoded path ending in `/`);
     /// the root itself and entries below other entries are left out.
-    public static func items(_ responses: [DAVResponse], rootPath: String) throws -> [TrashItem] {
+    package static func items(_ responses: [DAVResponse], rootPath: String) throws -> [TrashItem] {
         let root = try DAVPathMapper.decodeSegments(rootPath)
         var items: [TrashItem] = []
         for response in responses {
@@ -82,7 +82,7 @@ public enum TrashBin {
 }
 
 extension WebDAVProvider {
-    /// The user's trash bin, newest first (`PROPFIND`, `Depth: 1`, of ``WebDAVDialect/trashRoot``).
+    /// The user's trash bin, newest first (`PROPFIND`, `Depth: 1`, of the user's trash bin under `remote.php/dav`).
     ///
     /// - Throws: `ProviderError.Code.unsupported` for plain WebDAV or a server without a trash bin.
     public func trashItems() async throws -> [TrashItem] {

@@ -8,8 +8,10 @@ import ProviderAPI
 /// permissions, checksums, folder sizes, share types), sends `OC-Checksum` and `X-OC-Mtime`
 /// on uploads, verifies downloads against `oc:checksums`, uploads large files in chunks
 /// (Nextcloud chunking v2), shares through the OCS Share API and searches with WebDAV
-/// `SEARCH`. Make one with ``OwnCloudProviderFactory`` (schemes `nextcloud`, `owncloud`, …),
-/// with the option `dialect=nextcloud` on a `webdav` URL, or let `detect` find it from `status.php`.
+/// `SEARCH`. A provider speaks it when made by ``OwnCloudProviderFactory`` (schemes `nextcloud`,
+/// `owncloud`, …), with the option `dialect=nextcloud` on a `webdav` URL
+/// (``WebDAVProvider/Configuration/dialect``), or when `detect` finds it from `status.php`;
+/// ``Flavor`` names the server family.
 ///
 /// ```swift
 /// let cloud = try await OwnCloudProviderFactory().connect(ProviderConfiguration(
@@ -26,22 +28,22 @@ public struct WebDAVDialect: Sendable, Hashable {
     }
 
     /// Which server family this is.
-    public var flavor: Flavor
+    package var flavor: Flavor
     /// The server's root, where `status.php`, `remote.php` and `ocs/` live; ends in `/`.
-    public var serverRoot: URL
+    package var serverRoot: URL
     /// The user whose files the DAV root holds (`remote.php/dav/files/USER/`).
-    public var user: String
+    package var user: String
     /// The server's version string from `status.php`, where read.
-    public var version: String?
+    package var version: String?
     /// What the server offers, from its OCS capabilities.
-    public var features: OwnCloudServerFeatures
+    package var features: OwnCloudServerFeatures
     /// Files of at least this many bytes are uploaded in chunks, where the server has chunking.
-    public var chunkThreshold: Int64
+    package var chunkThreshold: Int64
     /// The size of each chunk of a chunked upload.
-    public var chunkSize: Int64
+    package var chunkSize: Int64
 
     /// Creates a dialect description.
-    public init(
+    package init(
         flavor: Flavor, serverRoot: URL, user: String, version: String? = nil,
         features: OwnCloudServerFeatures = OwnCloudServerFeatures(), chunkThreshold: Int64 = 10 << 20,
         chunkSize: Int64 = 10 << 20
@@ -56,14 +58,14 @@ public struct WebDAVDialect: Sendable, Hashable {
     }
 
     /// The user's DAV root: `remote.php/dav/files/USER/`.
-    public var filesRoot: URL { url("remote.php/dav/files/\(DAVPathMapper.encode(segment: user))/") }
+    package var filesRoot: URL { url("remote.php/dav/files/\(DAVPathMapper.encode(segment: user))/") }
 
     /// The user's upload area for chunked uploads: `remote.php/dav/uploads/USER/`.
-    public var uploadsRoot: URL { url("remote.php/dav/uploads/\(DAVPathMapper.encode(segment: user))/") }
+    package var uploadsRoot: URL { url("remote.php/dav/uploads/\(DAVPathMapper.encode(segment: user))/") }
 
     /// The user's trash bin: `remote.php/dav/trashbin/USER/trash/` (Nextcloud) or
     /// `remote.php/dav/trash-bin/USER/` (ownCloud 10).
-    public var trashRoot: URL {
+    package var trashRoot: URL {
         let user = DAVPathMapper.encode(segment: user)
         switch flavor {
         case .nextcloud: return url("remote.php/dav/trashbin/\(user)/trash/")
@@ -72,12 +74,12 @@ public struct WebDAVDialect: Sendable, Hashable {
     }
 
     /// The URL of `relative` (already percent-encoded) below the server root.
-    public func url(_ relative: String) -> URL {
+    package func url(_ relative: String) -> URL {
         URL(string: serverRoot.absoluteString + relative) ?? serverRoot
     }
 
     /// The provider capabilities for a server with this dialect, given what plain WebDAV found.
-    public func capabilities(over base: Capabilities) -> Capabilities {
+    package func capabilities(over base: Capabilities) -> Capabilities {
         var capabilities = base
         // Both servers propagate a change's new etag up to every folder above it (what sync clients rely on).
         capabilities.features.formUnion([.stableIDs, .permissions, .setModifiedTime, .digests, .etags, .mimeTypes, .recursiveETags])

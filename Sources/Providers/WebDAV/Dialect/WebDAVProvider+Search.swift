@@ -5,7 +5,7 @@ import ProviderAPI
 import HTTPProviderKit
 
 extension WebDAVProvider {
-    /// Searches with WebDAV `SEARCH` on `remote.php/dav` (see ``DAVSearchCompiler``), ordered by
+    /// Searches with WebDAV `SEARCH` on `remote.php/dav` (the portable query compiled to DASL), ordered by
     /// name. Pages are offsets into that order: each asks for `offset + limit + 1` results.
     public func search(_ query: Query, page: PageRequest) async throws -> ItemPage {
         try capabilities.require(.search, "search")

@@ -75,7 +75,7 @@ extension WebDAVProvider {
     /// One share by its id (`GET …/shares/ID`).
     ///
     /// - Throws: `ProviderError.Code.notFound` when there is no such share.
-    public func share(id: String) async throws -> Share {
+    package func share(id: String) async throws -> Share {
         try capabilities.require(.shares, "shares")
         guard let ocs else { throw ProviderError.unsupported("shares") }
         let envelope = try await ocs.call(.GET, "apps/files_sharing/api/v1/shares/\(try Self.shareID(id))")

@@ -1,20 +1,20 @@
 import Foundation
 
 /// A qualified WebDAV property name: a namespace URI and a local name.
-public struct DAVPropertyName: Hashable, Sendable, CustomStringConvertible {
+package struct DAVPropertyName: Hashable, Sendable, CustomStringConvertible {
     /// The namespace URI, such as `DAV:`.
-    public var namespace: String
+    package var namespace: String
     /// The local name, such as `getetag`.
-    public var name: String
+    package var name: String
 
     /// Creates a name.
-    public init(_ namespace: String, _ name: String) {
+    package init(_ namespace: String, _ name: String) {
         self.namespace = namespace
         self.name = name
     }
 
     /// `{namespace}name`, Clark notation.
-    public var description: String { "{\(namespace)}\(name)" }
+    package var description: String { "{\(namespace)}\(name)" }
 
     static let dav = "DAV:"
     static let resourcetype = DAVPropertyName(dav, "resourcetype")
@@ -30,17 +30,17 @@ public struct DAVPropertyName: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The value of one property in a multistatus answer.
-public struct DAVPropertyValue: Hashable, Sendable {
+package struct DAVPropertyValue: Hashable, Sendable {
     /// The text content, trimmed.
-    public var text: String
+    package var text: String
     /// The names of the child elements (for `resourcetype`: `collection`, …).
-    public var children: [DAVPropertyName]
+    package var children: [DAVPropertyName]
     /// The trimmed text of each child element, in the order of ``children``
     /// (`oc:checksums` holds its value in an `oc:checksum` child, `oc:share-types` in `oc:share-type`s).
-    public var childTexts: [String]
+    package var childTexts: [String]
 
     /// Creates a value.
-    public init(text: String, children: [DAVPropertyName] = [], childTexts: [String] = []) {
+    package init(text: String, children: [DAVPropertyName] = [], childTexts: [String] = []) {
         self.text = text
         self.children = children
         self.childTexts = childTexts
@@ -48,26 +48,26 @@ public struct DAVPropertyValue: Hashable, Sendable {
 }
 
 /// One `propstat` of a multistatus response.
-public struct DAVPropstat: Hashable, Sendable {
+package struct DAVPropstat: Hashable, Sendable {
     /// The HTTP status of these properties.
-    public var status: Int
+    package var status: Int
     /// The properties.
-    public var properties: [DAVPropertyName: DAVPropertyValue]
+    package var properties: [DAVPropertyName: DAVPropertyValue]
 }
 
 /// One `response` element of a multistatus answer.
-public struct DAVResponse: Hashable, Sendable {
+package struct DAVResponse: Hashable, Sendable {
     /// The raw `href`, as the server wrote it.
-    public var href: String
+    package var href: String
     /// The response-level status, for answers without `propstat` (errors of DELETE, COPY, MOVE).
-    public var status: Int?
+    package var status: Int?
     /// The property groups.
-    public var propstats: [DAVPropstat]
+    package var propstats: [DAVPropstat]
     /// The `responsedescription` or error message, if any.
-    public var message: String?
+    package var message: String?
 
     /// The properties the server answered 200 for.
-    public var found: [DAVPropertyName: DAVPropertyValue] {
+    package var found: [DAVPropertyName: DAVPropertyValue] {
         if propstats.count == 1, let only = propstats.first {
             return (200..<300).contains(only.status) ? only.properties : [:]
         }

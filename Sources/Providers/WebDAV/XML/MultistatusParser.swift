@@ -16,27 +16,27 @@ import ProviderAPI
 /// for try await piece in response.body { try parser.feed(piece) }
 /// let responses = try parser.finish()
 /// ```
-public final class MultistatusParser {
+package final class MultistatusParser {
     /// Limits that bound the work a hostile answer can cause.
-    public struct Limits: Sendable {
+    package struct Limits: Sendable {
         /// Deepest element nesting accepted.
-        public var maxDepth = 64
+        package var maxDepth = 64
         /// Longest text of one element, in UTF-16 units.
-        public var maxTextLength = 1 << 20
+        package var maxTextLength = 1 << 20
         /// Longest markup construct (a tag with its attributes, a comment, a processing
         /// instruction, a CDATA section), in bytes.
-        public var maxMarkupLength = 1 << 20
+        package var maxMarkupLength = 1 << 20
         /// Most `response` elements accepted.
-        public var maxResponses = 1_000_000
+        package var maxResponses = 1_000_000
         /// Creates the default limits.
-        public init() {}
+        package init() {}
     }
 
     private let builder: MultistatusBuilder
     private let reader: XMLByteReader
 
     /// A parser for one document, fed with ``feed(_:)-(ByteBuffer)`` and ended with ``finish()``.
-    public init(limits: Limits = Limits()) {
+    package init(limits: Limits = Limits()) {
         builder = MultistatusBuilder(limits: limits, onResponse: nil)
         reader = XMLByteReader(
             delegate: builder, maxDepth: limits.maxDepth, maxTextLength: limits.maxTextLength, maxMarkupLength: limits.maxMarkupLength)
@@ -67,17 +67,17 @@ public final class MultistatusParser {
     package var responseCount: Int { builder.responseCount }
 
     /// Parses the next piece of the body.
-    public func feed(_ buffer: ByteBuffer) throws {
+    package func feed(_ buffer: ByteBuffer) throws {
         try buffer.withUnsafeReadableBytes { try reader.feed($0) }
     }
 
     /// Parses the next piece of the body.
-    public func feed(_ data: Data) throws {
+    package func feed(_ data: Data) throws {
         try data.withUnsafeBytes { try reader.feed($0) }
     }
 
     /// Ends the document and returns its responses, in document order.
-    public func finish() throws -> [DAVResponse] {
+    package func finish() throws -> [DAVResponse] {
         try reader.finish()
         guard builder.sawMultistatus else {
             throw ProviderError(.invalidResponse, "the answer is not a DAV:multistatus document")
@@ -86,7 +86,7 @@ public final class MultistatusParser {
     }
 
     /// Parses a whole document.
-    public static func parse(_ data: Data, limits: Limits = Limits()) throws -> [DAVResponse] {
+    package static func parse(_ data: Data, limits: Limits = Limits()) throws -> [DAVResponse] {
         let parser = MultistatusParser(limits: limits)
         try parser.feed(data)
         return try parser.finish()
