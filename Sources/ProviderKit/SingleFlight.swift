@@ -22,12 +22,12 @@ public final class SingleFlight<Value: Sendable>: Sendable {
     public init() {}
 
     /// Whether a run is under way.
-    public var isRunning: Bool { running.withLockedValue { $0 != nil } }
+    package var isRunning: Bool { running.withLockedValue { $0 != nil } }
 
     /// The value of the run under way, once it ends; `nil` at once when none is running.
     ///
     /// - Throws: the error of the run under way.
-    public func join() async throws -> Value? {
+    package func join() async throws -> Value? {
         guard let task = running.withLockedValue({ $0 }) else { return nil }
         return try await task.value
     }
