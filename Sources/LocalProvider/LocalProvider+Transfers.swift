@@ -3,7 +3,7 @@ import ProviderAPI
 import ProviderKit
 
 extension LocalProvider {
-    public func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
+    package func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
         try capabilities.require(options)
         guard !path.isRoot else { throw ProviderError(.invalidArgument, "/ is a folder, not a file") }
         guard Self.isVisible(path.name) else { throw ProviderError(.notFound, "\(path) does not exist") }
@@ -19,7 +19,7 @@ extension LocalProvider {
         return try await driver.run(file.chunks(from: plan.start, to: plan.end), into: sink)
     }
 
-    public func upload(_ source: any UploadSource, to folderPath: ItemPath, name: String, options: UploadOptions) async throws -> Item {
+    package func upload(_ source: any UploadSource, to folderPath: ItemPath, name: String, options: UploadOptions) async throws -> Item {
         try capabilities.require(options)
         try checkNew(name)
         let folder = try folders.folder(at: folderPath)
@@ -38,7 +38,7 @@ extension LocalProvider {
         return item(entry, at: try folderPath.appending(placed), in: folder)
     }
 
-    public func createFolder(named name: String, in parentPath: ItemPath) async throws -> Item {
+    package func createFolder(named name: String, in parentPath: ItemPath) async throws -> Item {
         try checkNew(name)
         let parent = try folders.folder(at: parentPath)
         try parent.makeFolder(named: name)
@@ -46,7 +46,7 @@ extension LocalProvider {
         return item(entry, at: try parentPath.appending(name), in: parent)
     }
 
-    public func delete(_ path: ItemPath) async throws {
+    package func delete(_ path: ItemPath) async throws {
         guard !path.isRoot else { throw ProviderError(.forbidden, "the root cannot be deleted") }
         let (parent, entry) = try locate(path)
         if entry.kind == .folder {
@@ -57,7 +57,7 @@ extension LocalProvider {
         }
     }
 
-    public func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
+    package func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
         try capabilities.require(.move, "move")
         let (from, entry, to) = try await prepareTransfer(source, destination, options)
         defer { if entry.kind == .folder { folders.forgetAll() } }
@@ -70,14 +70,14 @@ extension LocalProvider {
         return try await item(at: destination)
     }
 
-    public func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
+    package func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
         try capabilities.require(.copy, "copy")
         let (from, entry, to) = try await prepareTransfer(source, destination, options)
         try await copy(source.name, kind: entry.kind, from: from, to: to, as: destination.name, replace: options.overwrite)
         return try await item(at: destination)
     }
 
-    public func quota() async throws -> Quota {
+    package func quota() async throws -> Quota {
         let space = try root.space()
         return Quota(used: space.used, available: space.available, total: space.total)
     }

@@ -47,9 +47,9 @@ import ProviderKit
 /// let provider = try LocalProvider(root: URL(fileURLWithPath: "/srv/files"))
 /// let page = try await provider.list("/", page: .first)
 /// ```
-public struct LocalProvider: StorageProvider {
-    public let capabilities: Capabilities
-    public let account: ProviderAccount
+package struct LocalProvider: StorageProvider {
+    package let capabilities: Capabilities
+    package let account: ProviderAccount
     /// The root folder, opened once.
     let root: LocalFolder
     /// The folders opened lately, each reached from the one above it.
@@ -59,7 +59,7 @@ public struct LocalProvider: StorageProvider {
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` for a URL that is not a `file` URL;
     ///   `ProviderError.Code.notFound` when there is no folder there.
-    public init(root: URL) throws {
+    package init(root: URL) throws {
         guard root.isFileURL else { throw ProviderError(.invalidArgument, "\(Redactor.redact(url: root)) is not a file URL") }
         self.root = try LocalFolder.open(path: root.path)
         folders = LocalFolderCache(root: self.root)
@@ -75,13 +75,13 @@ public struct LocalProvider: StorageProvider {
             modifiedTimePrecision: .microseconds(1), names: names)
     }
 
-    public func item(at path: ItemPath) async throws -> Item {
+    package func item(at path: ItemPath) async throws -> Item {
         if path.isRoot { return item(try root.entry(), at: path, in: nil) }
         let (parent, entry) = try locate(path)
         return item(entry, at: path, in: parent)
     }
 
-    public func list(_ folderPath: ItemPath, page: PageRequest) async throws -> ItemPage {
+    package func list(_ folderPath: ItemPath, page: PageRequest) async throws -> ItemPage {
         let folder = try folders.folder(at: folderPath)
         // By exact bytes: the NFC and NFD spellings of `café.txt` are two files to ext4, and were
         // one key of a `[String: LocalEntry]` (Swift's `String ==` calls them equal).
