@@ -14,7 +14,7 @@ extension LocalProvider {
     /// The folder's canonical absolute path on this machine (the root's real path, symbolic links
     /// and `..` resolved, then `path` below it), each existing folder on the way carrying its
     /// device and inode, so that a bind mount or a link to a folder is recognised too.
-    public func location(of path: ItemPath) async throws -> TreeLocation {
+    package func location(of path: ItemPath) async throws -> TreeLocation {
         try await BlockingIO.run { try locationNow(of: path) }
     }
 

@@ -3,7 +3,7 @@ import ProviderAPI
 import ProviderKit
 
 extension LocalProvider {
-    public func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
+    package func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
         try capabilities.require(options)
         guard !path.isRoot else { throw ProviderError(.invalidArgument, "/ is a folder, not a file") }
         guard Self.isVisible(path.name) else { throw ProviderError(.notFound, "\(path) does not exist") }
@@ -21,7 +21,7 @@ extension LocalProvider {
         return try await driver.run(file.chunks(from: plan.start, to: plan.end), into: sink)
     }
 
-    public func upload(_ source: any UploadSource, to folderPath: ItemPath, name: String, options: UploadOptions) async throws -> Item {
+    package func upload(_ source: any UploadSource, to folderPath: ItemPath, name: String, options: UploadOptions) async throws -> Item {
         try capabilities.require(options)
         try checkNew(name)
         let folder = try await BlockingIO.run { try folders.folder(at: folderPath) }
@@ -42,7 +42,7 @@ extension LocalProvider {
         return try await BlockingIO.run { item(entry, at: path, in: folder) }
     }
 
-    public func createFolder(named name: String, in parentPath: ItemPath) async throws -> Item {
+    package func createFolder(named name: String, in parentPath: ItemPath) async throws -> Item {
         try checkNew(name)
         return try await BlockingIO.run {
             let parent = try folders.folder(at: parentPath)
@@ -52,7 +52,7 @@ extension LocalProvider {
         }
     }
 
-    public func delete(_ path: ItemPath) async throws {
+    package func delete(_ path: ItemPath) async throws {
         guard !path.isRoot else { throw ProviderError(.forbidden, "the root cannot be deleted") }
         let (parent, entry) = try await BlockingIO.run { try locate(path) }
         if entry.kind == .folder {
@@ -63,7 +63,7 @@ extension LocalProvider {
         }
     }
 
-    public func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
+    package func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
         try capabilities.require(.move, "move")
         let (from, entry, to) = try await prepareTransfer(source, destination, options)
         defer { if entry.kind == .folder { folders.forgetAll() } }
@@ -78,14 +78,14 @@ extension LocalProvider {
         }
     }
 
-    public func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
+    package func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
         try capabilities.require(.copy, "copy")
         let (from, entry, to) = try await prepareTransfer(source, destination, options)
         try await copy(source.name, kind: entry.kind, from: from, to: to, as: destination.name, replace: options.overwrite)
         return try await BlockingIO.run { try itemNow(at: destination) }
     }
 
-    public func quota() async throws -> Quota {
+    package func quota() async throws -> Quota {
         let space = try await BlockingIO.run { try root.space() }
         return Quota(used: space.used, available: space.available, total: space.total)
     }

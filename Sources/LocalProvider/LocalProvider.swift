@@ -47,9 +47,9 @@ import ProviderKit
 /// let provider = try LocalProvider(root: URL(fileURLWithPath: "/srv/files"))
 /// let page = try await provider.list("/", page: .first)
 /// ```
-public struct LocalProvider: StorageProvider {
-    public let capabilities: Capabilities
-    public let account: ProviderAccount
+package struct LocalProvider: StorageProvider {
+    package let capabilities: Capabilities
+    package let account: ProviderAccount
     /// The root folder, opened once.
     let root: LocalFolder
     /// The folders opened lately, each reached from the one above it.
@@ -59,7 +59,7 @@ public struct LocalProvider: StorageProvider {
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` for a URL that is not a `file` URL;
     ///   `ProviderError.Code.notFound` when there is no folder there.
-    public init(root: URL) throws {
+    package init(root: URL) throws {
         guard root.isFileURL else { throw ProviderError(.invalidArgument, "\(Redactor.redact(url: root)) is not a file URL") }
         self.root = try LocalFolder.open(path: root.path)
         folders = LocalFolderCache(root: self.root)
@@ -75,11 +75,11 @@ public struct LocalProvider: StorageProvider {
             modifiedTimePrecision: .microseconds(1), names: names)
     }
 
-    public func item(at path: ItemPath) async throws -> Item {
+    package func item(at path: ItemPath) async throws -> Item {
         try await BlockingIO.run { try self.itemNow(at: path) }
     }
 
-    public func list(_ folderPath: ItemPath, page: PageRequest) async throws -> ItemPage {
+    package func list(_ folderPath: ItemPath, page: PageRequest) async throws -> ItemPage {
         try await BlockingIO.run { try self.listNow(folderPath, page: page) }
     }
 

@@ -9,7 +9,11 @@ import ProviderAPI
     import Darwin
 #endif
 
-/// Makes ``LocalProvider``s for `file` URLs: the adapter of kind `local`.
+/// Makes providers of local folders for `file` URLs and plain paths: the adapter of kind `local`.
+///
+/// Each provider opens its folder by descriptor and never follows a symbolic link out of it; it
+/// passes the whole conformance suite. Register the factory and make providers through the
+/// registry, or call ``makeProvider(_:)`` with a configuration whose URL names the folder.
 ///
 /// ```swift
 /// registry.register(LocalProviderFactory())
@@ -25,8 +29,10 @@ public struct LocalProviderFactory: ProviderFactory {
     /// A factory.
     public init() {}
 
-    /// A provider rooted at the folder `configuration.url` names (``LocalProvider/init(root:)``),
-    /// confined to it.
+    /// A provider rooted at the folder `configuration.url` names, confined to it.
+    ///
+    /// - Throws: `ProviderError.Code.invalidArgument` for a URL that is not a `file` URL, and the
+    ///   error of opening the folder (`ProviderError.Code.notFound` for a missing one).
     public func makeProvider(_ configuration: ProviderConfiguration) throws -> any StorageProvider {
         try LocalProvider(root: configuration.url)
     }

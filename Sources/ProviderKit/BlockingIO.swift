@@ -17,11 +17,11 @@ import ProviderAPI
 /// ```swift
 /// try await BlockingIO.run { try file.sync() }
 /// ```
-public enum BlockingIO {
+package enum BlockingIO {
     /// Runs `body` on the blocking thread pool and returns what it returns or throws.
     ///
     /// - Throws: what `body` throws; `ProviderError.Code.io` if the pool has been shut down.
-    public static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    package static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             NIOThreadPool.singleton.submit { state in
                 switch state {
@@ -35,7 +35,7 @@ public enum BlockingIO {
     /// Runs `body`, which cannot fail, on the blocking thread pool: cleanup such as closing a file
     /// and removing a side file, which runs even in a cancelled task (and in place if the pool has
     /// been shut down).
-    public static func cleanUp(_ body: @escaping @Sendable () -> Void) async {
+    package static func cleanUp(_ body: @escaping @Sendable () -> Void) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             NIOThreadPool.singleton.submit { _ in
                 body()

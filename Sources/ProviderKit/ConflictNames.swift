@@ -6,9 +6,9 @@ import ProviderAPI
 /// ```swift
 /// ConflictNames.candidate("q3.pdf", attempt: 2)   // "q3 (2).pdf"
 /// ```
-public enum ConflictNames {
+package enum ConflictNames {
     /// The name to try at `attempt` (0 is the name itself); the number goes before the extension.
-    public static func candidate(_ name: String, attempt: Int) -> String {
+    package static func candidate(_ name: String, attempt: Int) -> String {
         guard attempt > 0 else { return name }
         if let dot = name.lastIndex(of: "."), dot != name.startIndex {
             return "\(name[..<dot]) (\(attempt))\(name[dot...])"

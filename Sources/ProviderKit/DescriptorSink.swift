@@ -25,9 +25,9 @@ import ProviderAPI
 /// ```swift
 /// _ = try await dav.download("/big.iso", to: DescriptorSink.standardOutput, options: DownloadOptions())
 /// ```
-public actor DescriptorSink: DownloadSink {
+package actor DescriptorSink: DownloadSink {
     /// The descriptor written to.
-    public nonisolated let descriptor: Int32
+    package nonisolated let descriptor: Int32
     private let closesWhenDone: Bool
     private let label: String
     private var closed = false
@@ -38,10 +38,10 @@ public actor DescriptorSink: DownloadSink {
     private var pending = WriteBatch()
 
     /// A sink writing to standard output.
-    public static var standardOutput: DescriptorSink { DescriptorSink(descriptor: STDOUT_FILENO, label: "standard output") }
+    package static var standardOutput: DescriptorSink { DescriptorSink(descriptor: STDOUT_FILENO, label: "standard output") }
 
     /// A sink writing to `descriptor`; with `closesWhenDone` it is closed after ``finish()`` or ``fail()``.
-    public init(descriptor: Int32, closesWhenDone: Bool = false, label: String = "output") {
+    package init(descriptor: Int32, closesWhenDone: Bool = false, label: String = "output") {
         self.descriptor = descriptor
         self.closesWhenDone = closesWhenDone
         self.label = label
@@ -49,16 +49,16 @@ public actor DescriptorSink: DownloadSink {
 
     /// A sink writing to the existing file or device at `path` (opened for writing, not truncated
     /// unless `truncate`); the descriptor is closed when the download ends.
-    public init(path: String, truncate: Bool = false) throws {
+    package init(path: String, truncate: Bool = false) throws {
         let flags = O_WRONLY | O_CLOEXEC | (truncate ? O_TRUNC : 0)
         let fd = path.withCString { open($0, flags) }
         guard fd >= 0 else { throw PosixFile.providerError("open", path) }
         self.init(descriptor: fd, closesWhenDone: true, label: path)
     }
 
-    public func resumePoint() async throws -> ResumePoint? { nil }
+    package func resumePoint() async throws -> ResumePoint? { nil }
 
-    public func begin(offset: Int64, expectedLength: Int64?, validator: String?) async throws {
+    package func begin(offset: Int64, expectedLength: Int64?, validator: String?) async throws {
         // The bytes already written are final (a pipe cannot seek back), so the only offset a
         // download may continue at is the one this stream has reached: an automatic resume of a
         // cut body in the same call. Anything else starts a new download at 0.
@@ -70,21 +70,21 @@ public actor DescriptorSink: DownloadSink {
 
     /// Takes a piece of the body; pieces are written in batches of about 1 MiB, each in one hop
     /// to the blocking thread pool, and the rest by ``finish()`` or ``fail()``.
-    public func write(_ buffer: ByteBuffer) async throws {
+    package func write(_ buffer: ByteBuffer) async throws {
         guard !closed else { throw ProviderError(.invalidArgument, "write after the end of the download") }
         written += Int64(buffer.readableBytes)
         guard pending.append(buffer) else { return }
         try await flush()
     }
 
-    public func finish() async throws {
+    package func finish() async throws {
         try await flush()
         await end()
     }
 
     /// Writes what was taken (a reader of the stream gets every byte that arrived before the
     /// failure, as it would have without the batching), then ends.
-    public func fail() async {
+    package func fail() async {
         try? await flush()
         await end()
     }

@@ -13,15 +13,15 @@ import ProviderAPI
 /// try await check?.verify()
 /// try await sink.finish()
 /// ```
-public struct DigestCheck: Sendable {
+package struct DigestCheck: Sendable {
     private var digester: OverlappedDigester
     /// The declared digest, lowercase hex.
-    public let expected: String
+    package let expected: String
     /// The algorithm checked.
-    public var algorithm: DigestAlgorithm { digester.algorithm }
+    package var algorithm: DigestAlgorithm { digester.algorithm }
 
     /// A check for the strongest algorithm in `declared` that Strata computes; `nil` if none.
-    public init?(declared: [DigestAlgorithm: String]) {
+    package init?(declared: [DigestAlgorithm: String]) {
         for algorithm in [DigestAlgorithm.sha256, .sha1, .md5] {
             if let value = declared[algorithm], let made = Digester(algorithm) {
                 digester = OverlappedDigester(made)
@@ -33,14 +33,14 @@ public struct DigestCheck: Sendable {
     }
 
     /// Adds the next piece of the content.
-    public mutating func update(_ piece: ByteBuffer) async {
+    package mutating func update(_ piece: ByteBuffer) async {
         await digester.update(piece)
     }
 
     /// Throws `ProviderError.Code.integrity` unless the content seen matches the declared digest.
     ///
     /// - Parameter request: the request to name in the error, if any.
-    public mutating func verify(request: String? = nil) async throws {
+    package mutating func verify(request: String? = nil) async throws {
         let got = await digester.finalize()
         guard got == expected else {
             throw ProviderError(.integrity, "\(algorithm) digest \(got) does not match the declared \(expected)", request: request)

@@ -13,28 +13,28 @@ import ProviderAPI
 /// _ = try await provider.download(path, to: sink, options: DownloadOptions())
 /// let sha256 = await sink.digest
 /// ```
-public actor DigestSink: DownloadSink {
+package actor DigestSink: DownloadSink {
     private let fresh: Digester
     private var digester: Digester
     private var taken: Int64 = 0
     private var finished = false
 
     /// A sink computing `algorithm`, or `nil` if Strata does not compute it (see ``Digester``).
-    public init?(_ algorithm: DigestAlgorithm) {
+    package init?(_ algorithm: DigestAlgorithm) {
         guard let digester = Digester(algorithm) else { return nil }
         self.fresh = digester
         self.digester = digester
     }
 
     /// The lowercase hex digest, once the download finished.
-    public var digest: String? { finished ? digester.finalize() : nil }
+    package var digest: String? { finished ? digester.finalize() : nil }
     /// The bytes received.
-    public var size: Int64 { taken }
+    package var size: Int64 { taken }
 
     /// Always `nil`: nothing is kept to resume from.
-    public func resumePoint() async throws -> ResumePoint? { nil }
+    package func resumePoint() async throws -> ResumePoint? { nil }
 
-    public func begin(offset: Int64, expectedLength: Int64?, validator: String?) async throws {
+    package func begin(offset: Int64, expectedLength: Int64?, validator: String?) async throws {
         if offset == 0 {
             digester = fresh
             taken = 0
@@ -45,11 +45,11 @@ public actor DigestSink: DownloadSink {
         }
     }
 
-    public func write(_ buffer: ByteBuffer) async throws {
+    package func write(_ buffer: ByteBuffer) async throws {
         digester.update(buffer)
         taken += Int64(buffer.readableBytes)
     }
 
-    public func finish() async throws { finished = true }
-    public func fail() async {}
+    package func finish() async throws { finished = true }
+    package func fail() async {}
 }

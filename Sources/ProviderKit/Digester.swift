@@ -72,7 +72,7 @@ public struct Digester: Sendable {
     }
 
     /// The digest of `bytes`.
-    public static func hex(_ algorithm: DigestAlgorithm, of bytes: [UInt8]) -> String? {
+    package static func hex(_ algorithm: DigestAlgorithm, of bytes: [UInt8]) -> String? {
         guard var digester = Digester(algorithm) else { return nil }
         digester.update(ByteBuffer(bytes: bytes))
         return digester.finalize()

@@ -18,13 +18,13 @@ import ProviderAPI
 /// ```
 public struct DownloadDriver: Sendable {
     /// What is read.
-    public let plan: DownloadPlan
+    package let plan: DownloadPlan
     /// The item downloaded (its etag is the sink's validator, its digests are checked).
-    public let item: Item
+    package let item: Item
     /// The caller's options (progress, digest check).
-    public let options: DownloadOptions
+    package let options: DownloadOptions
     /// The request to name in errors, if any.
-    public let request: String?
+    package let request: String?
 
     /// Creates a driver.
     public init(plan: DownloadPlan, item: Item, options: DownloadOptions, request: String? = nil) {

@@ -35,17 +35,17 @@ public struct DownloadPlan: Sendable, Hashable {
     /// Whether `ifNoneMatch` matched: nothing is read and the sink is not touched.
     public var notModified: Bool
     /// Whether the whole content passes through the sink, so a declared digest can be checked.
-    public var coversWholeFile: Bool { start == 0 && end == total }
+    package var coversWholeFile: Bool { start == 0 && end == total }
     /// The size of the whole content.
     public var total: Int64
 
     /// How many bytes to read.
-    public var length: Int64 { end - start }
+    package var length: Int64 { end - start }
     /// The offset to give `DownloadSink.begin(offset:expectedLength:validator:)`.
-    public var sinkOffset: Int64 { continuesSink ? start : 0 }
+    package var sinkOffset: Int64 { continuesSink ? start : 0 }
 
     /// Creates a plan directly.
-    public init(start: Int64, end: Int64, total: Int64, continuesSink: Bool = false, notModified: Bool = false) {
+    package init(start: Int64, end: Int64, total: Int64, continuesSink: Bool = false, notModified: Bool = false) {
         self.start = start
         self.end = end
         self.total = total
@@ -105,7 +105,7 @@ extension ByteRange {
     /// ByteRange.suffix(50).bounds(inContentOf: 1000)     // (950, 999)
     /// ByteRange.bytes(10...5000).bounds(inContentOf: 1000) // (10, 999)
     /// ```
-    public func bounds(inContentOf total: Int64?) -> (lower: Int64, upper: Int64?)? {
+    package func bounds(inContentOf total: Int64?) -> (lower: Int64, upper: Int64?)? {
         switch self {
         case .bytes(let r): return (r.lowerBound, total.map { min(r.upperBound, $0 - 1) } ?? r.upperBound)
         case .from(let o): return (o, total.map { $0 - 1 })

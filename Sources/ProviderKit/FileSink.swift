@@ -21,7 +21,7 @@ import ProviderAPI
 /// is at the final name, a symlink included, instead of writing through it.
 ///
 /// The file is opened, written, flushed and renamed on swift-nio's blocking thread pool
-/// (``BlockingIO``), never on the thread of the task that calls the sink (an event loop, or one of
+/// (`BlockingIO`), never on the thread of the task that calls the sink (an event loop, or one of
 /// Swift's few cooperative threads): pieces are gathered into batches of about 1 MiB, each
 /// written in one hop to the pool, and ``finish()`` writes the rest, flushes and renames in one more.
 public actor FileSink: DownloadSink {
@@ -38,7 +38,7 @@ public actor FileSink: DownloadSink {
     /// Bytes taken since the current download began (written, or gathered in `pending`).
     private var written: Int64 = 0
     /// Pieces taken and not yet written: they go to the file in one hop to the blocking thread
-    /// pool per batch (see ``BlockingIO``), never on the caller's thread.
+    /// pool per batch (see `BlockingIO`), never on the caller's thread.
     private var pending = WriteBatch()
     /// Called on the thread that writes, before each batch and before the final flush (tests
     /// watch where the writing runs).

@@ -11,15 +11,15 @@ import ProviderAPI
 
 /// Uploads a local file, read in large pieces on demand.
 ///
-/// Every read runs on swift-nio's blocking thread pool (``BlockingIO``), one hop per piece of
-/// ``chunkSize`` bytes (or one for a small body read whole), never on the caller's thread.
+/// Every read runs on swift-nio's blocking thread pool (`BlockingIO`), one hop per piece of
+/// `chunkSize` bytes (or one for a small body read whole), never on the caller's thread.
 public struct FileSource: UploadSource {
     /// The file.
     public let url: URL
     /// The size of the file when the source was made.
     public let length: Int64?
     /// The size of each read.
-    public let chunkSize: Int
+    package let chunkSize: Int
     public var isReplayable: Bool { true }
 
     /// A source for the file at `url`.
@@ -56,7 +56,7 @@ public struct FileSource: UploadSource {
 
 extension FileSource: WholeBodySource {
     /// The whole file in one buffer, opened, read and closed in one hop to the blocking thread pool.
-    public func wholeBody() async throws -> ByteBuffer {
+    package func wholeBody() async throws -> ByteBuffer {
         let (path, want) = (url.path, Int(length ?? 0))
         return try await BlockingIO.run {
             let file = try PosixFile.open(path, flags: O_RDONLY)

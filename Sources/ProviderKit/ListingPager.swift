@@ -18,7 +18,7 @@ public enum ListingPager {
     }
 
     /// Whether `a` comes before `b` in byte order.
-    public static func precedes(_ a: String, _ b: String) -> Bool {
+    package static func precedes(_ a: String, _ b: String) -> Bool {
         a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 

@@ -14,9 +14,9 @@ import ProviderAPI
 /// ```swift
 /// if let entry = try folder.entry(named: "q3.pdf"), entry.kind == .file { print(entry.size) }
 /// ```
-public struct LocalEntry: Sendable, Hashable {
+package struct LocalEntry: Sendable, Hashable {
     /// What the name holds.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// A regular file.
         case file
         /// A folder.
@@ -28,24 +28,24 @@ public struct LocalEntry: Sendable, Hashable {
     }
 
     /// What the name holds.
-    public var kind: Kind
+    package var kind: Kind
     /// The size in bytes.
-    public var size: Int64
+    package var size: Int64
     /// The last modification time, to the nanosecond where the file system keeps it.
-    public var modified: Date
+    package var modified: Date
     /// The modification time as whole seconds and nanoseconds, exactly as stored.
-    public var modifiedSeconds: Int64
+    package var modifiedSeconds: Int64
     /// The nanoseconds part of ``modifiedSeconds``.
-    public var modifiedNanoseconds: Int64
+    package var modifiedNanoseconds: Int64
     /// The device the entry is on.
-    public var device: UInt64
+    package var device: UInt64
     /// The inode: with ``device``, it names the file whatever its path, and survives a rename.
-    public var inode: UInt64
+    package var inode: UInt64
     /// The permission bits (`0o644`).
-    public var mode: UInt32
+    package var mode: UInt32
 
     /// The entry `stat` describes.
-    public init(_ info: stat) {
+    package init(_ info: stat) {
         switch info.st_mode & S_IFMT {
         case S_IFREG: kind = .file
         case S_IFDIR: kind = .folder
@@ -67,7 +67,7 @@ public struct LocalEntry: Sendable, Hashable {
     }
 
     /// An id for the file or folder that survives a rename: device and inode, in hex.
-    public var stableID: String {
+    package var stableID: String {
         var text = HexText(capacity: 34)
         text.append(device)
         text.append(UInt8(ascii: ":"))
@@ -78,7 +78,7 @@ public struct LocalEntry: Sendable, Hashable {
     /// A token that changes whenever the content is replaced or modified: the modified time to
     /// the nanosecond, the size and the inode (an atomic replace gives a new inode even when
     /// the time and size are the same), quoted like an HTTP entity tag.
-    public var etag: String {
+    package var etag: String {
         // Written as `String(_:radix: 16)` writes each number, without its generic conversion
         // (six of those were most of the cost of an item in a copy of many small local files).
         var text = HexText(capacity: 72)

@@ -23,18 +23,18 @@ import ProviderAPI
 /// let file = try folder.openFile(named: "q3.pdf")
 /// for try await piece in file.chunks(from: 0, to: try file.entry().size) { … }
 /// ```
-public final class LocalFile: Sendable {
+package final class LocalFile: Sendable {
     /// The descriptor.
-    public let descriptor: Int32
+    package let descriptor: Int32
     /// The path, for messages.
-    public let path: String
+    package let path: String
     /// What `fstat` said when the file was opened and found to be a regular file (by
     /// ``LocalFolder/openFile(named:)`` and ``LocalFolder/openFile(at:)``), so a reader that wants
     /// its size and times need not ask again; `nil` for a file opened otherwise. ``entry()`` asks anew.
-    public let checkedEntry: LocalEntry?
+    package let checkedEntry: LocalEntry?
 
     /// Takes ownership of `descriptor`; `checkedEntry` is what `fstat` said of it, if known.
-    public init(descriptor: Int32, path: String, checkedEntry: LocalEntry? = nil) {
+    package init(descriptor: Int32, path: String, checkedEntry: LocalEntry? = nil) {
         self.descriptor = descriptor
         self.path = path
         self.checkedEntry = checkedEntry
@@ -43,31 +43,31 @@ public final class LocalFile: Sendable {
     deinit { _ = close(descriptor) }
 
     /// What `fstat` says about the open file.
-    public func entry() throws -> LocalEntry {
+    package func entry() throws -> LocalEntry {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw ProviderError.posix(errno, "stat", path: path) }
         return LocalEntry(info)
     }
 
     /// Reads up to `count` bytes at `offset`; an empty buffer means the end of the file.
-    public func read(count: Int, at offset: Int64, allocator: ByteBufferAllocator = ByteBufferAllocator()) throws -> ByteBuffer {
+    package func read(count: Int, at offset: Int64, allocator: ByteBufferAllocator = ByteBufferAllocator()) throws -> ByteBuffer {
         var buffer = allocator.buffer(capacity: count)
         try PosixFile.read(descriptor, count: count, at: offset, appendingTo: &buffer, path: path)
         return buffer
     }
 
     /// Writes all of `buffer` at the current offset.
-    public func write(_ buffer: ByteBuffer) throws {
+    package func write(_ buffer: ByteBuffer) throws {
         try PosixFile.writeAll(buffer, to: descriptor, path: path)
     }
 
     /// Flushes the file's data to stable storage.
-    public func sync() throws {
+    package func sync() throws {
         guard fsync(descriptor) == 0 else { throw ProviderError.posix(errno, "sync", path: path) }
     }
 
     /// Sets the modified (and access) time.
-    public func setModified(_ date: Date) throws {
+    package func setModified(_ date: Date) throws {
         let seconds = UnixTime.clampedSeconds(date)
         let nanoseconds = Int(((date.timeIntervalSince1970 - Double(seconds)) * 1e9).rounded()).clamped(to: 0...999_999_999)
         var times = [timespec(tv_sec: time_t(seconds), tv_nsec: nanoseconds), timespec(tv_sec: time_t(seconds), tv_nsec: nanoseconds)]
@@ -76,26 +76,26 @@ public final class LocalFile: Sendable {
 
     /// The bytes `start..<end` as a sequence of pieces of up to `chunkSize` bytes, read on
     /// demand. A file that ends early throws `ProviderError.Code.conflict` (it shrank while read).
-    public func chunks(from start: Int64, to end: Int64, chunkSize: Int = 256 << 10) -> Chunks {
+    package func chunks(from start: Int64, to end: Int64, chunkSize: Int = 256 << 10) -> Chunks {
         Chunks(file: self, start: start, end: end, chunkSize: max(1, chunkSize))
     }
 
     /// Pieces of a range of a ``LocalFile``; see ``LocalFile/chunks(from:to:chunkSize:)``.
-    public struct Chunks: AsyncSequence, Sendable {
-        public typealias Element = ByteBuffer
+    package struct Chunks: AsyncSequence, Sendable {
+        package typealias Element = ByteBuffer
         let file: LocalFile
         let start: Int64
         let end: Int64
         let chunkSize: Int
 
-        public struct AsyncIterator: AsyncIteratorProtocol {
+        package struct AsyncIterator: AsyncIteratorProtocol {
             let file: LocalFile
             var position: Int64
             let end: Int64
             let chunkSize: Int
             let allocator = ByteBufferAllocator()
 
-            public mutating func next() async throws -> ByteBuffer? {
+            package mutating func next() async throws -> ByteBuffer? {
                 guard position < end else { return nil }
                 try Task.checkCancellation()
                 // Each piece is read on the blocking thread pool, one hop per piece.
@@ -109,7 +109,7 @@ public final class LocalFile: Sendable {
             }
         }
 
-        public func makeAsyncIterator() -> AsyncIterator {
+        package func makeAsyncIterator() -> AsyncIterator {
             AsyncIterator(file: file, position: start, end: end, chunkSize: chunkSize)
         }
     }

@@ -12,7 +12,7 @@ import ProviderAPI
 extension LocalFolder {
     /// The prefix of the temporary files ``commit(_:as:placement:modified:durable:expectedLength:progress:)``
     /// writes; adapters leave names with it out of listings.
-    public static let temporaryPrefix = ".strata-upload-"
+    package static let temporaryPrefix = ".strata-upload-"
 
     /// Writes `body` into a new file and puts it under `name` in this folder atomically: nothing
     /// partial is ever seen under `name`.
@@ -42,7 +42,7 @@ extension LocalFolder {
     ///   - progress: told the bytes written so far after each piece.
     /// - Returns: what the new file is.
     /// - Throws: `ProviderError.Code.alreadyExists` for a taken name under ``UploadPlacement/exclusive``.
-    public func commit<Body: AsyncSequence>(
+    package func commit<Body: AsyncSequence>(
         _ body: Body, as name: String, placement: UploadPlacement, modified: Date? = nil, durable: Bool = true,
         expectedLength: Int64? = nil, progress: ProgressHandler? = nil
     ) async throws -> LocalEntry where Body.Element == ByteBuffer {

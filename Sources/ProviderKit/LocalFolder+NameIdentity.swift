@@ -21,7 +21,7 @@ extension LocalFolder {
     /// Unicode normalisation); on Apple systems, `_PC_CASE_SENSITIVE`. Elsewhere (FAT, exFAT, NTFS,
     /// SMB or NFS mounts, FUSE) and for the normalisation on Apple systems, by ``probeNameIdentity()``;
     /// when that cannot write either, a case-sensitive, byte-exact file system is assumed.
-    public func nameRules(maxNameBytes: Int = 255) -> NameRules {
+    package func nameRules(maxNameBytes: Int = 255) -> NameRules {
         var rules = NameRules(maxNameBytes: maxNameBytes)
         #if os(Linux)
             let folds = cproviderkit_folder_case_folds(descriptor)
@@ -49,7 +49,7 @@ extension LocalFolder {
     /// How this folder tells names apart, found by trying: a hidden temporary file
     /// (`LocalFolder.temporaryPrefix`) is made under a lower-case NFC name, looked up under the same
     /// name upper-cased and in NFD, and removed. `nil` when the folder cannot be written.
-    public func probeNameIdentity() -> NameRules? {
+    package func probeNameIdentity() -> NameRules? {
         let stem = LocalFolder.temporaryPrefix + "names-" + UUID().uuidString.lowercased().prefix(8) + "-"
         let name = stem + "a\u{E9}"
         do {

@@ -25,14 +25,14 @@ import ProviderAPI
 /// let names = ListingPager.sorted(try reports.names())
 /// let entry = try reports.entry(named: "q3.pdf")             // lstat, by descriptor
 /// ```
-public final class LocalFolder: Sendable {
+package final class LocalFolder: Sendable {
     /// The descriptor.
-    public let descriptor: Int32
+    package let descriptor: Int32
     /// The path, for messages.
-    public let path: String
+    package let path: String
 
     /// Takes ownership of `descriptor`, an open folder.
-    public init(descriptor: Int32, path: String) {
+    package init(descriptor: Int32, path: String) {
         self.descriptor = descriptor
         self.path = path
     }
@@ -41,24 +41,24 @@ public final class LocalFolder: Sendable {
 
     /// Opens the folder at `path`. Symbolic links in `path` itself are followed: this is the root
     /// a user chose, not a path from below it.
-    public static func open(path: String) throws -> LocalFolder {
+    package static func open(path: String) throws -> LocalFolder {
         let fd = Glibc_open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw ProviderError.posix(errno, "open the folder", path: path) }
         return LocalFolder(descriptor: fd, path: path)
     }
 
     /// The path of the child `name`, for messages.
-    public func childPath(_ name: String) -> String { path.hasSuffix("/") ? path + name : path + "/" + name }
+    package func childPath(_ name: String) -> String { path.hasSuffix("/") ? path + name : path + "/" + name }
 
     /// What the folder itself is (`fstat`).
-    public func entry() throws -> LocalEntry {
+    package func entry() throws -> LocalEntry {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw ProviderError.posix(errno, "stat", path: path) }
         return LocalEntry(info)
     }
 
     /// What the child `name` is, not following a symbolic link; `nil` when there is none.
-    public func entry(named name: String) throws -> LocalEntry? {
+    package func entry(named name: String) throws -> LocalEntry? {
         var info = stat()
         guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
             if errno == ENOENT { return nil }
@@ -71,7 +71,7 @@ public final class LocalFolder: Sendable {
     ///
     /// - Throws: `ProviderError.Code.notFound` when there is none, or it is a symbolic link or
     ///   anything but a folder or a file; `ProviderError.Code.conflict` when it is a file.
-    public func openFolder(named name: String) throws -> LocalFolder {
+    package func openFolder(named name: String) throws -> LocalFolder {
         let fd = openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { throw refusal(errno, name, wanted: "folder") }
         return LocalFolder(descriptor: fd, path: childPath(name))
@@ -89,7 +89,7 @@ public final class LocalFolder: Sendable {
     /// A path longer than the system takes in one call (`PATH_MAX`) is opened in pieces of
     /// whole segments, each below the folder the piece before opened: a tree thousands of
     /// folders deep is reached in a few calls, not one per segment.
-    public func openFolder(at path: ItemPath) throws -> LocalFolder {
+    package func openFolder(at path: ItemPath) throws -> LocalFolder {
         let segments = path.segments
         var folder = self
         var start = 0
@@ -125,7 +125,7 @@ public final class LocalFolder: Sendable {
     ///
     /// - Throws: `ProviderError.Code.notFound` when there is no regular file or folder there,
     ///   `ProviderError.Code.invalidArgument` when it is a folder.
-    public func openFile(named name: String) throws -> LocalFile {
+    package func openFile(named name: String) throws -> LocalFile {
         let fd = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw refusal(errno, name, wanted: "file") }
         return try readable(fd, path: childPath(name))
@@ -141,7 +141,7 @@ public final class LocalFolder: Sendable {
     ///
     /// - Throws: as ``openFile(named:)`` does for what it opened: `ProviderError.Code.invalidArgument`
     ///   for a folder, `ProviderError.Code.notFound` for anything but a regular file.
-    public func openFile(at path: ItemPath) throws -> LocalFile? {
+    package func openFile(at path: ItemPath) throws -> LocalFile? {
         guard !path.isRoot else { return nil }
         let relative = path.segments.joined(separator: "/")
         let fd = cproviderkit_open_beneath(descriptor, relative, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
@@ -172,7 +172,7 @@ public final class LocalFolder: Sendable {
 
     /// Creates the new file `name` for writing (`O_CREAT | O_EXCL | O_NOFOLLOW`), with `mode`
     /// less the umask; `ProviderError.Code.alreadyExists` if anything is at the name.
-    public func createFile(named name: String, mode: mode_t = 0o666) throws -> LocalFile {
+    package func createFile(named name: String, mode: mode_t = 0o666) throws -> LocalFile {
         let fd = openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw ProviderError.posix(errno, "create", path: childPath(name)) }
         return LocalFile(descriptor: fd, path: childPath(name))
@@ -180,13 +180,13 @@ public final class LocalFolder: Sendable {
 
     /// Creates the folder `name`, with `mode` less the umask; `ProviderError.Code.alreadyExists`
     /// if anything is at the name.
-    public func makeFolder(named name: String, mode: mode_t = 0o777) throws {
+    package func makeFolder(named name: String, mode: mode_t = 0o777) throws {
         guard mkdirat(descriptor, name, mode) == 0 else { throw ProviderError.posix(errno, "create the folder", path: childPath(name)) }
     }
 
     /// Where the symbolic link `name` points, as written in the link (never followed); `nil` when
     /// `name` is not a link or cannot be read.
-    public func linkTarget(named name: String) -> String? {
+    package func linkTarget(named name: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = buffer.withUnsafeMutableBufferPointer { bytes -> Int in
             guard let base = bytes.baseAddress else { return -1 }
@@ -198,7 +198,7 @@ public final class LocalFolder: Sendable {
 
     /// The names in the folder, without `.` and `..`, in no order. A name that is not valid
     /// UTF-8 cannot be a Strata name and is left out.
-    public func names() throws -> [String] {
+    package func names() throws -> [String] {
         let copy = dup(descriptor)
         guard copy >= 0 else { throw ProviderError.posix(errno, "list", path: path) }
         guard let stream = fdopendir(copy) else {
@@ -226,14 +226,14 @@ public final class LocalFolder: Sendable {
     }
 
     /// Removes the file or symbolic link `name` (a link itself, never its target).
-    public func removeFile(named name: String) throws {
+    package func removeFile(named name: String) throws {
         guard unlinkat(descriptor, name, 0) == 0 else { throw ProviderError.posix(errno, "remove", path: childPath(name)) }
     }
 
     /// Removes the folder `name` and everything in it, depth first, never following a symbolic
     /// link (links are removed as links). Honours cancellation between folders; the system calls
     /// run on the blocking thread pool (``BlockingIO``), one hop per folder.
-    public func removeTree(named name: String) async throws {
+    package func removeTree(named name: String) async throws {
         // One hop to the blocking pool per folder: its files go, its folders are gathered.
         let (child, folders) = try await BlockingIO.run {
             let child = try self.openFolder(named: name)
@@ -257,7 +257,7 @@ public final class LocalFolder: Sendable {
     }
 
     /// Renames the child `name` to `newName` in `folder`, replacing a file there atomically.
-    public func rename(_ name: String, to folder: LocalFolder, as newName: String) throws {
+    package func rename(_ name: String, to folder: LocalFolder, as newName: String) throws {
         guard renameat(descriptor, name, folder.descriptor, newName) == 0 else {
             throw ProviderError.posix(errno, "rename \(childPath(name)) to", path: folder.childPath(newName))
         }
@@ -265,7 +265,7 @@ public final class LocalFolder: Sendable {
 
     /// Gives the file `name` a second name `newName` in `folder`, only if nothing is there:
     /// `ProviderError.Code.alreadyExists` otherwise, decided atomically by the file system.
-    public func link(_ name: String, to folder: LocalFolder, as newName: String) throws {
+    package func link(_ name: String, to folder: LocalFolder, as newName: String) throws {
         guard linkat(descriptor, name, folder.descriptor, newName, 0) == 0 else {
             throw ProviderError.posix(errno, "create", path: folder.childPath(newName))
         }
@@ -273,23 +273,23 @@ public final class LocalFolder: Sendable {
 
     /// Whether this process may read (`R_OK`), write (`W_OK`) or search (`X_OK`) the child
     /// `name`, as `access(2)` says with the effective ids.
-    public func allows(_ mode: Int32, named name: String) -> Bool {
+    package func allows(_ mode: Int32, named name: String) -> Bool {
         faccessat(descriptor, name, mode, AT_EACCESS) == 0
     }
 
     /// Whether this process may read, write or search the folder itself.
-    public func allows(_ mode: Int32) -> Bool {
+    package func allows(_ mode: Int32) -> Bool {
         faccessat(descriptor, ".", mode, AT_EACCESS) == 0
     }
 
     /// Flushes the folder's entries (a rename into it) to stable storage.
-    public func sync() throws {
+    package func sync() throws {
         guard fsync(descriptor) == 0 else { throw ProviderError.posix(errno, "sync", path: path) }
     }
 
     /// The space of the file system holding the folder, in bytes: its size, what is used, and
     /// what is still available to this user.
-    public func space() throws -> (total: Int64, used: Int64, available: Int64) {
+    package func space() throws -> (total: Int64, used: Int64, available: Int64) {
         var info = statvfs()
         guard fstatvfs(descriptor, &info) == 0 else { throw ProviderError.posix(errno, "read the space of", path: path) }
         let unit = Int64(info.f_frsize)

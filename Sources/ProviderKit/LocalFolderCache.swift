@@ -23,13 +23,13 @@ import ProviderAPI
 /// let reports = try folders.folder(at: "/Reports/2026")   // walked from the root
 /// let march = try folders.folder(at: "/Reports/2026/03")  // one openat, below the folder above
 /// ```
-public final class LocalFolderCache: Sendable {
+package final class LocalFolderCache: Sendable {
     /// The root every path is below.
-    public let root: LocalFolder
+    package let root: LocalFolder
     /// How many folders are kept open at most (each holds its descriptor and its parent's).
-    public let capacity: Int
+    package let capacity: Int
     /// How long an opened folder is used again.
-    public let lifetime: Duration
+    package let lifetime: Duration
 
     private struct Entry {
         var folder: LocalFolder
@@ -53,7 +53,7 @@ public final class LocalFolderCache: Sendable {
     private static let searchedLevels = 64
 
     /// A cache of folders below `root`: at most `capacity` kept open, each for `lifetime` at most.
-    public init(root: LocalFolder, capacity: Int = 64, lifetime: Duration = .seconds(2)) {
+    package init(root: LocalFolder, capacity: Int = 64, lifetime: Duration = .seconds(2)) {
         self.root = root
         self.capacity = max(1, capacity)
         self.lifetime = lifetime
@@ -63,7 +63,7 @@ public final class LocalFolderCache: Sendable {
     /// (else from the root), and kept.
     ///
     /// - Throws: as ``LocalFolder/openFolder(at:)``.
-    public func folder(at path: ItemPath) throws -> LocalFolder {
+    package func folder(at path: ItemPath) throws -> LocalFolder {
         if path.isRoot { return root }
         let now = ContinuousClock.now
         // The nearest kept folder at or above `path`, within a few levels.
@@ -90,7 +90,7 @@ public final class LocalFolderCache: Sendable {
 
     /// Lets go of every kept folder: after a move, a replacement or a removal of a folder, which
     /// a kept descriptor would not see.
-    public func forgetAll() {
+    package func forgetAll() {
         let released = state.withLockedValue { state -> [ItemPath: Entry] in
             defer { state.entries.removeAll() }
             return state.entries

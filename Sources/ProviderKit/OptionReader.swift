@@ -20,9 +20,9 @@ import ProviderAPI
 /// reads the page limits and rejects unknown names.
 public struct OptionReader: Sendable {
     /// The options being read.
-    public let options: [String: String]
+    package let options: [String: String]
     /// The names asked for so far, present or not.
-    public private(set) var askedNames: Set<String> = []
+    package private(set) var askedNames: Set<String> = []
 
     /// A reader of `options`.
     public init(_ options: [String: String]) {
@@ -118,7 +118,7 @@ public struct OptionReader: Sendable {
     }
 
     /// The names of options present but not asked for, sorted.
-    public var unreadNames: [String] {
+    package var unreadNames: [String] {
         options.keys.filter { !askedNames.contains($0) }.sorted()
     }
 

@@ -26,7 +26,7 @@ import ProviderAPI
 /// for try await piece in body { await digester.update(piece); try await sink.write(piece) }
 /// let hex = await digester.finalize()
 /// ```
-public struct OverlappedDigester: Sendable {
+package struct OverlappedDigester: Sendable {
     private let worker: OrderedBatchWorker<Batch, Digester, Never>
     private var gathered: [ByteBuffer] = []
     private var gatheredBytes = 0
@@ -34,11 +34,11 @@ public struct OverlappedDigester: Sendable {
     /// Called on the hashing thread before each batch is hashed (tests watch where hashing runs).
     var willHash: (@Sendable () -> Void)?
     /// The algorithm.
-    public let algorithm: DigestAlgorithm
+    package let algorithm: DigestAlgorithm
 
     /// Wraps `digester`; pieces are hashed in batches of about `batchBytes` (1 MiB by default), of
     /// which up to `queuedBatches` (at least 0; 2 by default) wait for the worker beyond the one it hashes.
-    public init(_ digester: Digester, batchBytes: Int = 1 << 20, queuedBatches: Int = 2) {
+    package init(_ digester: Digester, batchBytes: Int = 1 << 20, queuedBatches: Int = 2) {
         worker = OrderedBatchWorker(digester, capacity: queuedBatches) { digester, batch in
             batch.willHash?()
             for piece in batch.pieces { digester.update(piece) }
@@ -48,7 +48,7 @@ public struct OverlappedDigester: Sendable {
     }
 
     /// Adds `piece`; waits only when a full batch is ready and `queuedBatches` others already wait for the worker.
-    public mutating func update(_ piece: ByteBuffer) async {
+    package mutating func update(_ piece: ByteBuffer) async {
         guard piece.readableBytes > 0 else { return }
         gathered.append(piece)
         gatheredBytes += piece.readableBytes
@@ -60,7 +60,7 @@ public struct OverlappedDigester: Sendable {
     }
 
     /// The digest of every piece, as lowercase hex.
-    public mutating func finalize() async -> String {
+    package mutating func finalize() async -> String {
         var digester = await worker.drained()
         for piece in gathered { digester.update(piece) }
         return digester.finalize()

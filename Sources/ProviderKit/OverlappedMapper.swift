@@ -22,7 +22,7 @@
 /// for try await piece in body { try parser.feed(piece) { try mapper.add($0) } }
 /// let items = try await mapper.finish()
 /// ```
-public struct OverlappedMapper<Input: Sendable, Output: Sendable>: Sendable {
+package struct OverlappedMapper<Input: Sendable, Output: Sendable>: Sendable {
     private let worker: OrderedBatchWorker<[Input], [Output], any Error>
     private let transform: @Sendable (Input) throws -> Output?
     private var gathered: [Input] = []
@@ -30,7 +30,7 @@ public struct OverlappedMapper<Input: Sendable, Output: Sendable>: Sendable {
 
     /// A mapper whose `transform` returns the output of an input, or `nil` to leave it out.
     /// Inputs are handed to the worker in batches of `batchSize` (at least 1; 256 by default).
-    public init(batchSize: Int = 256, transform: @escaping @Sendable (Input) throws -> Output?) {
+    package init(batchSize: Int = 256, transform: @escaping @Sendable (Input) throws -> Output?) {
         self.batchSize = max(1, batchSize)
         self.transform = transform
         worker = OrderedBatchWorker([]) { outputs, batch in
@@ -42,7 +42,7 @@ public struct OverlappedMapper<Input: Sendable, Output: Sendable>: Sendable {
     }
 
     /// Adds the next input. Throws the error of an earlier input's `transform`, if the worker met one.
-    public mutating func add(_ input: Input) throws {
+    package mutating func add(_ input: Input) throws {
         gathered.append(input)
         guard gathered.count >= batchSize else { return }
         let batch = gathered
@@ -53,7 +53,7 @@ public struct OverlappedMapper<Input: Sendable, Output: Sendable>: Sendable {
 
     /// The outputs of every input added, in their order, once all are mapped; throws the error of
     /// the first input whose `transform` threw.
-    public mutating func finish() async throws -> [Output] {
+    package mutating func finish() async throws -> [Output] {
         var outputs = try await worker.drained(leaving: [])
         let rest = gathered
         gathered = []

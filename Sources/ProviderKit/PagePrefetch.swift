@@ -19,7 +19,7 @@ import NIOConcurrencyHelpers
 /// back later gets `nil` and fetches a fresh one); a fetch that failed gives `nil` too, so the
 /// caller's own request meets the error, with its retries. Every fetch is cancelled when the
 /// prefetch is released or ``cancelAll()`` is called.
-public final class PagePrefetch<Key: Hashable & Sendable, Page: Sendable>: Sendable {
+package final class PagePrefetch<Key: Hashable & Sendable, Page: Sendable>: Sendable {
     private struct Entry {
         var task: Task<Page, any Error>
         var started: ContinuousClock.Instant
@@ -33,13 +33,13 @@ public final class PagePrefetch<Key: Hashable & Sendable, Page: Sendable>: Senda
 
     private let state = NIOLockedValueBox(State())
     /// The most pages fetched ahead and not yet taken.
-    public let capacity: Int
+    package let capacity: Int
     /// How long after its fetch started a page may still be handed out.
-    public let maximumAge: Duration
+    package let maximumAge: Duration
 
     /// Creates an empty prefetch keeping up to `capacity` pages (at least one), each for
     /// `maximumAge` after its fetch starts.
-    public init(capacity: Int = 2, maximumAge: Duration = .seconds(10)) {
+    package init(capacity: Int = 2, maximumAge: Duration = .seconds(10)) {
         self.capacity = max(1, capacity)
         self.maximumAge = maximumAge
     }
@@ -49,10 +49,10 @@ public final class PagePrefetch<Key: Hashable & Sendable, Page: Sendable>: Senda
     }
 
     /// The keys whose pages are being fetched or wait to be taken, oldest first.
-    public var pending: [Key] { state.withLockedValue { $0.order } }
+    package var pending: [Key] { state.withLockedValue { $0.order } }
 
     /// Starts fetching the page for `key`, unless it is already being fetched or waits to be taken.
-    public func start(_ key: Key, fetch: @escaping @Sendable () async throws -> Page) {
+    package func start(_ key: Key, fetch: @escaping @Sendable () async throws -> Page) {
         let evicted = state.withLockedValue { state -> Task<Page, any Error>? in
             guard state.entries[key] == nil else { return nil }
             var evicted: Task<Page, any Error>?
@@ -70,7 +70,7 @@ public final class PagePrefetch<Key: Hashable & Sendable, Page: Sendable>: Senda
     /// The page fetched ahead for `key`, once it has arrived, or `nil`: when none was started,
     /// when it started more than ``maximumAge`` ago, or when its fetch failed or was cancelled.
     /// The page is handed out once; cancelling the caller cancels its fetch.
-    public func take(_ key: Key) async -> Page? {
+    package func take(_ key: Key) async -> Page? {
         let entry = state.withLockedValue { state -> Entry? in
             guard let entry = state.entries.removeValue(forKey: key) else { return nil }
             state.order.removeAll { $0 == key }
@@ -90,7 +90,7 @@ public final class PagePrefetch<Key: Hashable & Sendable, Page: Sendable>: Senda
     }
 
     /// Cancels every fetch and forgets every page.
-    public func cancelAll() {
+    package func cancelAll() {
         let tasks = state.withLockedValue { state -> [Task<Page, any Error>] in
             let tasks = state.entries.values.map(\.task)
             state = State()

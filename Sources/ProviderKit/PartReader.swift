@@ -3,7 +3,7 @@ import ProviderAPI
 
 /// Reads an upload source in parts of a fixed size, for uploads sent in chunks or parts.
 ///
-/// Each ``Part`` is ``partSize`` bytes (the last one what remains of ``length``). With `only`,
+/// Each ``Part`` is `partSize` bytes (the last one what remains of the length). With `only`,
 /// just the parts of those indexes are handed over: the bytes of the others are read and
 /// dropped, and reading stops after the last part wanted. Memory stays at one part whatever
 /// the size of the source's own pieces.
@@ -33,9 +33,9 @@ public struct PartReader: Sendable {
     }
 
     /// How many bytes the source is read for.
-    public let length: Int64
+    package let length: Int64
     /// The size of every part but the last.
-    public let partSize: Int
+    package let partSize: Int
 
     private var iterator: UploadStream.AsyncIterator
     private let only: Set<Int>?
@@ -62,7 +62,7 @@ public struct PartReader: Sendable {
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` when `offset` is not a part boundary within
     ///   `length`; the source's error when it cannot make a stream.
-    public init?(source: any UploadSource, from offset: Int64, length: Int64, partSize: Int, only: Set<Int>? = nil) throws {
+    package init?(source: any UploadSource, from offset: Int64, length: Int64, partSize: Int, only: Set<Int>? = nil) throws {
         guard partSize > 0, offset >= 0, offset <= length, offset % Int64(partSize) == 0 || offset == length else {
             throw ProviderError(.invalidArgument, "a part reader cannot start at byte \(offset) of \(length) in parts of \(partSize)")
         }
@@ -85,7 +85,7 @@ public struct PartReader: Sendable {
 
     /// The next wanted part, or `nil` after the last one.
     ///
-    /// - Throws: `ProviderError.Code.conflict` when the source ends before ``length`` bytes;
+    /// - Throws: `ProviderError.Code.conflict` when the source ends before the declared length;
     ///   `CancellationError` when the task is cancelled; the source's own errors.
     public mutating func next() async throws -> Part? {
         let size = Int64(partSize)
@@ -115,10 +115,10 @@ public struct PartReader: Sendable {
         return nil
     }
 
-    /// Checks that the source has nothing beyond ``length``; call it once ``next()`` returned
-    /// `nil` with every part wanted (no `only`), so that all of ``length`` was read.
+    /// Checks that the source has nothing beyond its length; call it once ``next()`` returned
+    /// `nil` with every part wanted (no `only`), so that all of the length was read.
     ///
-    /// - Throws: `ProviderError.Code.conflict` when the source gives more bytes than ``length``.
+    /// - Throws: `ProviderError.Code.conflict` when the source gives more bytes than its length.
     public mutating func expectEnd() async throws {
         var extra = Int64(pending.readableBytes)
         pending = ByteBuffer()

@@ -5,7 +5,7 @@ extension PageLimits {
     /// These limits with the `maxPages` and `maxEntries` options of `options` applied.
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` when an option is not a whole number of at least 1.
-    public func applying(options: [String: String]) throws -> PageLimits {
+    package func applying(options: [String: String]) throws -> PageLimits {
         var reader = OptionReader(options)
         return try applying(&reader)
     }
@@ -13,7 +13,7 @@ extension PageLimits {
     /// These limits with the `maxPages` and `maxEntries` options `reader` holds applied.
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` when an option is not a whole number of at least 1.
-    public func applying(_ reader: inout OptionReader) throws -> PageLimits {
+    package func applying(_ reader: inout OptionReader) throws -> PageLimits {
         var limits = self
         if let value = try reader.integer("maxPages", minimum: 1) { limits.maxPages = value }
         if let value = try reader.integer("maxEntries", minimum: 1) { limits.maxEntries = value }
@@ -25,7 +25,7 @@ extension ProviderConfiguration {
     /// `ProviderConfiguration.pageLimits` with the `maxPages` and `maxEntries` options applied.
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` when an option is not a whole number of at least 1.
-    public func resolvedPageLimits() throws -> PageLimits {
+    package func resolvedPageLimits() throws -> PageLimits {
         try pageLimits.applying(options: options)
     }
 

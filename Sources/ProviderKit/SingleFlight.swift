@@ -24,7 +24,7 @@ public final class SingleFlight<Value: Sendable>: Sendable {
     public init() {}
 
     /// Whether a run is under way.
-    public var isRunning: Bool { running.withLockedValue { $0 != nil } }
+    package var isRunning: Bool { running.withLockedValue { $0 != nil } }
 
     /// How many calls wait for the run under way (the one that started it included): a test
     /// waits for this count before it lets a run end, instead of sleeping.
@@ -33,7 +33,7 @@ public final class SingleFlight<Value: Sendable>: Sendable {
     /// The value of the run under way, once it ends; `nil` at once when none is running.
     ///
     /// - Throws: the error of the run under way.
-    public func join() async throws -> Value? {
+    package func join() async throws -> Value? {
         let counter = waiting
         guard let task = running.withLockedValue({ current -> Task<Value, any Error>? in
             if current != nil { counter.withLockedValue { $0 += 1 } }

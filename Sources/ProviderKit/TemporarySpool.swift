@@ -9,9 +9,9 @@ import ProviderAPI
 /// defer { try? FileManager.default.removeItem(at: url) }
 /// let sized = try FileSource(url: url)
 /// ```
-public enum TemporarySpool {
+package enum TemporarySpool {
     /// Writes `source` to a new temporary file and returns its URL; the caller removes it.
-    public static func spool(_ source: any UploadSource) async throws -> URL {
+    package static func spool(_ source: any UploadSource) async throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-spool-\(UUID().uuidString)")
         let sink = FileSink(url: url, durable: false)
         try await sink.begin(offset: 0, expectedLength: nil, validator: nil)

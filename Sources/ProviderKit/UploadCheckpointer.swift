@@ -17,9 +17,9 @@ import ProviderAPI
 ///     }
 /// }
 /// ```
-public struct UploadCheckpointer: Sendable {
+package struct UploadCheckpointer: Sendable {
     /// What the store holds for the destination.
-    public enum Loaded<State: Sendable>: Sendable {
+    package enum Loaded<State: Sendable>: Sendable {
         /// Nothing usable.
         case none
         /// A session recorded for this content, in this format.
@@ -30,19 +30,19 @@ public struct UploadCheckpointer: Sendable {
     }
 
     /// The store.
-    public let store: any UploadCheckpoints
+    package let store: any UploadCheckpoints
     /// The account, as records name it.
-    public let account: String
+    package let account: String
     /// The destination file's path.
-    public let destination: String
+    package let destination: String
     /// The caller's fingerprint of the content.
-    public let resumeKey: String
+    package let resumeKey: String
     /// The adapter's name for its record format.
-    public let format: String
+    package let format: String
 
     /// A handle for an upload to `destination`, or `nil` when there is no store or the upload has
     /// no `UploadOptions.resumeKey`.
-    public init?(
+    package init?(
         store: (any UploadCheckpoints)?, account: ProviderAccount, destination: ItemPath, options: UploadOptions, format: String
     ) {
         guard let store, let key = options.resumeKey, !key.isEmpty else { return nil }
@@ -54,7 +54,7 @@ public struct UploadCheckpointer: Sendable {
     }
 
     /// The recorded session of this destination.
-    public func load<State: Decodable & Sendable>(_ type: State.Type) async -> Loaded<State> {
+    package func load<State: Decodable & Sendable>(_ type: State.Type) async -> Loaded<State> {
         guard let record = try? await store.checkpoint(account: account, destination: destination) else { return .none }
         guard record.format == format, let state = try? JSONDecoder().decode(State.self, from: record.state) else {
             await remove()
@@ -66,14 +66,14 @@ public struct UploadCheckpointer: Sendable {
     }
 
     /// Records `state` as this upload's session.
-    public func save<State: Encodable>(_ state: State) async {
+    package func save<State: Encodable>(_ state: State) async {
         guard let data = try? JSONEncoder().encode(state) else { return }
         try? await store.save(
             UploadCheckpoint(account: account, destination: destination, resumeKey: resumeKey, format: format, state: data))
     }
 
     /// Forgets the session (the upload finished, or its session cannot be resumed).
-    public func remove() async {
+    package func remove() async {
         try? await store.removeCheckpoint(account: account, destination: destination)
     }
 }

@@ -5,7 +5,7 @@ import ProviderAPI
 /// decided once for every adapter.
 ///
 /// ``decide(existing:options:path:)`` applies the rules to one name; ``place(_:in:options:maxAttempts:existing:write:)``
-/// runs the whole upload, trying `name (1).ext`, `name (2).ext`, … (``ConflictNames``) under
+/// runs the whole upload, trying `name (1).ext`, `name (2).ext`, … (`ConflictNames`) under
 /// `ConflictPolicy.rename` until a name is free.
 ///
 /// ```swift

@@ -62,10 +62,10 @@ public final class FaultInjectingTransport: HTTPTransport {
     }
 
     /// How many injected faults are still waiting for a request (or an answer long enough) to meet.
-    public var armedFaults: Int { state.withLockedValue { $0.rules.reduce(0) { $0 + $1.remaining } } }
+    package var armedFaults: Int { state.withLockedValue { $0.rules.reduce(0) { $0 + $1.remaining } } }
 
     /// The summaries of the requests seen, faulted or not.
-    public var requests: [String] { state.withLockedValue { $0.sent } }
+    package var requests: [String] { state.withLockedValue { $0.sent } }
 
     /// How many injected faults have taken effect: a failure or status answered, a body
     /// actually cut or truncated (not merely chosen for an answer too short to cut), a slow

@@ -40,7 +40,7 @@ extension ProviderError {
     }
 
     /// The ``Code`` an `errno` value maps to, as ``posix(_:_:path:)`` describes.
-    public static func posixCode(_ code: Int32) -> Code {
+    package static func posixCode(_ code: Int32) -> Code {
         switch code {
         case ENOENT: return .notFound
         case EEXIST: return .alreadyExists
@@ -86,7 +86,7 @@ extension ProviderError {
 
     /// `error` as a `ProviderError` when it is one of NIO's: a `ChannelError` is
     /// ``Code/network``, an `IOError` ``Code/network`` for a socket's `errno` and as
-    /// ``posixCode(_:)`` says otherwise; `nil` for any other error.
+    /// `posixCode(_:)` says otherwise; `nil` for any other error.
     static func nioError(_ error: any Error) -> ProviderError? {
         let underlying = Redactor.redact(String(describing: error))
         if error is ChannelError { return ProviderError(.network, "connection failed", underlying: underlying) }

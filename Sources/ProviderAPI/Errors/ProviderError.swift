@@ -142,7 +142,7 @@ public struct ProviderError: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     /// The error for a call the provider does not support.
-    public static func unsupported(_ what: String) -> ProviderError {
+    package static func unsupported(_ what: String) -> ProviderError {
         ProviderError(.unsupported, "\(what) is not supported by this provider")
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 extension Capabilities.Features: CustomStringConvertible {
     /// Every named feature with its name as written in code (`search` for ``search``), in declaration order.
-    public static let named: [(feature: Capabilities.Features, name: String)] = [
+    package static let named: [(feature: Capabilities.Features, name: String)] = [
         (.paging, "paging"), (.rangeDownload, "rangeDownload"), (.resumeDownload, "resumeDownload"),
         (.preconditions, "preconditions"), (.exclusiveCreate, "exclusiveCreate"), (.move, "move"), (.copy, "copy"),
         (.setModifiedTime, "setModifiedTime"), (.etags, "etags"), (.digests, "digests"), (.mimeTypes, "mimeTypes"),

@@ -6,16 +6,16 @@
 /// "is this still the version I saw" compares tags weakly (``weaklyEqual(_:_:)``), while a
 /// precondition sent to a server (`If-Match`) needs a strong tag (``isWeak(_:)``): the server
 /// compares strongly and a weak tag never matches.
-public enum ETag {
+package enum ETag {
     /// Whether `tag` is weak (`W/"…"`).
-    public static func isWeak(_ tag: String) -> Bool { tag.hasPrefix("W/") }
+    package static func isWeak(_ tag: String) -> Bool { tag.hasPrefix("W/") }
 
     /// `tag` without its weakness indicator: the opaque part that both comparisons look at.
-    public static func opaque(_ tag: String) -> Substring { isWeak(tag) ? tag.dropFirst(2) : Substring(tag) }
+    package static func opaque(_ tag: String) -> Substring { isWeak(tag) ? tag.dropFirst(2) : Substring(tag) }
 
     /// The weak comparison: the same opaque tag, whether either is weak or not.
-    public static func weaklyEqual(_ one: String, _ other: String) -> Bool { opaque(one) == opaque(other) }
+    package static func weaklyEqual(_ one: String, _ other: String) -> Bool { opaque(one) == opaque(other) }
 
     /// The strong comparison: both strong and the same.
-    public static func stronglyEqual(_ one: String, _ other: String) -> Bool { !isWeak(one) && !isWeak(other) && one == other }
+    package static func stronglyEqual(_ one: String, _ other: String) -> Bool { !isWeak(one) && !isWeak(other) && one == other }
 }

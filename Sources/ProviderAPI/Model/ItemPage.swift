@@ -68,7 +68,7 @@ public struct ItemPage: Sendable, Hashable, Codable {
     ///
     /// In a listing it is a promise a page loop holds the adapter to: the first page's count
     /// must equal the entries of every page, and no page may bring the entries past it (else
-    /// ``ProviderError/Code/invalidResponse``, see ``PageGuard``). An adapter that only knows a
+    /// ``ProviderError/Code/invalidResponse``, see `PageGuard`). An adapter that only knows a
     /// count it cannot stand behind gives `nil`.
     public var totalCount: Int?
     /// What the adapter knows of the completeness of the listing this page belongs to:

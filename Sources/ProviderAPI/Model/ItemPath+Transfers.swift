@@ -13,7 +13,7 @@ extension ItemPath {
     ///   - destination: where the item would go.
     ///   - action: the operation, as the message names it (`move`, `copy`).
     /// - Throws: ``ProviderError/Code/invalidArgument`` for the root or a destination at or below this path.
-    public func checkTransfer(to destination: ItemPath, action: String = "move or copy") throws {
+    package func checkTransfer(to destination: ItemPath, action: String = "move or copy") throws {
         if isRoot || destination.isRoot {
             throw ProviderError(.invalidArgument, "the root cannot be moved, copied or replaced")
         }

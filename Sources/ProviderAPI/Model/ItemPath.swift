@@ -145,7 +145,7 @@ public struct ItemPath: Hashable, Sendable, Comparable, CustomStringConvertible,
     /// The path of the child a server named `name` (in a listing, a search result): like
     /// ``appending(_:)-(String)``, but a name that cannot be a path segment (empty, `.`, `..`, with a `/`
     /// or a NUL) is the server's fault, ``ProviderError/Code/invalidResponse``, not the caller's.
-    public func appending(serverName name: String) throws -> ItemPath {
+    package func appending(serverName name: String) throws -> ItemPath {
         do {
             return try appending(name)
         } catch let error as ProviderError {

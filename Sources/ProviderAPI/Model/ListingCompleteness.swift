@@ -6,7 +6,7 @@
 /// deletes no extra of a destination folder whose source listing is not complete.
 ///
 /// From the strongest to the weakest: ``counted``, ``ended``, ``cached``, ``partial``; a listing
-/// of several pages is as weak as its weakest page (``joined(with:)``).
+/// of several pages is as weak as its weakest page (`joined(with:)`).
 public enum ListingCompleteness: String, Sendable, Hashable, Codable, CaseIterable {
     /// The server declared how many children the folder has, and the listing received exactly
     /// that many, on pages that agree with one another.
@@ -25,12 +25,12 @@ public enum ListingCompleteness: String, Sendable, Hashable, Codable, CaseIterab
     public var isComplete: Bool { self == .counted || self == .ended }
 
     /// The weaker of `self` and `other`: what a listing made of both knows.
-    public func joined(with other: ListingCompleteness) -> ListingCompleteness {
+    package func joined(with other: ListingCompleteness) -> ListingCompleteness {
         strength <= other.strength ? self : other
     }
 
     /// A phrase for messages, such as `a partial listing`.
-    public var phrase: String {
+    package var phrase: String {
         switch self {
         case .counted: return "a listing that matched its declared count"
         case .ended: return "a listing that reached its end"

@@ -14,9 +14,9 @@ import Foundation
 /// written there is a name of its own, not an encoded `.config`. A name read from a server is
 /// decoded by that server's rules (what rclone does on every read): a look-alike of a character
 /// the server refuses stands for that character, whoever wrote it.
-public struct NameEncoder: Sendable {
+package struct NameEncoder: Sendable {
     /// The rules of the server names are encoded for.
-    public let rules: NameRules
+    package let rules: NameRules
 
     private static let quote: Unicode.Scalar = "\u{201B}"
     private static let space: Unicode.Scalar = "\u{2420}"
@@ -35,7 +35,7 @@ public struct NameEncoder: Sendable {
     // server as a raw "?", so it must be mapped all the same.
 
     /// Creates an encoder for a server's rules.
-    public init(rules: NameRules) {
+    package init(rules: NameRules) {
         self.rules = rules
         let forbidden = rules.forbiddenCharacters
         mapsSpace = !rules.allowsLeadingSpace || !rules.allowsTrailingSpace || forbidden.contains(" ")
@@ -48,7 +48,7 @@ public struct NameEncoder: Sendable {
     }
 
     /// Whether these rules map no name: ``encode(_:)`` and ``decode(_:)`` return every name as it is.
-    public var isIdentity: Bool { !mapsAnything }
+    package var isIdentity: Bool { !mapsAnything }
 
     private func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
         rules.forbiddenCharacters.contains(Character(scalar))
@@ -88,7 +88,7 @@ public struct NameEncoder: Sendable {
     }
 
     /// The name to send to the server for a user's `name`.
-    public func encode(_ name: String) -> String {
+    package func encode(_ name: String) -> String {
         guard mapsAnything else { return name }
         var out = String.UnicodeScalarView()
         let scalars = Array(name.unicodeScalars)
@@ -116,7 +116,7 @@ public struct NameEncoder: Sendable {
     /// The user's name for a `name` read from the server: each substitute of a character these
     /// rules refuse becomes that character again, and an escaped substitute (`‛？`) the substitute
     /// itself; a `‛` before anything else is kept.
-    public func decode(_ name: String) -> String {
+    package func decode(_ name: String) -> String {
         guard mapsAnything else { return name }
         var out = String.UnicodeScalarView()
         let scalars = Array(name.unicodeScalars)

@@ -3,7 +3,7 @@ import Foundation
 /// The names a server accepts and how it stores them.
 ///
 /// The conformance suite reads these rules to know which names must
-/// round-trip unchanged; ``NameEncoder`` uses them to map refused characters
+/// round-trip unchanged; `NameEncoder` uses them to map refused characters
 /// to look-alikes and back, so that every name still round-trips through the
 /// Strata API.
 public struct NameRules: Sendable, Hashable {

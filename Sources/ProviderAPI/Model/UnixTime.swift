@@ -5,34 +5,34 @@ import Foundation
 ///
 /// The accepted range is the years 0001 to 9999 (what RFC 3339 can write), so that every date
 /// an adapter makes can also be printed and encoded.
-public enum UnixTime {
+package enum UnixTime {
     /// The earliest accepted time: 0001-01-01T00:00:00Z.
-    public static let earliest: Int64 = -62_135_596_800
+    package static let earliest: Int64 = -62_135_596_800
     /// The latest accepted time: 9999-12-31T23:59:59Z.
-    public static let latest: Int64 = 253_402_300_799
+    package static let latest: Int64 = 253_402_300_799
 
     /// The date `seconds` after 1970, or `nil` when `seconds` is NaN, infinite or outside
     /// ``earliest`` … ``latest``.
-    public static func date(seconds: Double) -> Date? {
+    package static func date(seconds: Double) -> Date? {
         guard seconds.isFinite, seconds >= Double(earliest), seconds < Double(latest) + 1 else { return nil }
         return Date(timeIntervalSince1970: seconds)
     }
 
     /// The date `milliseconds` after 1970, or `nil` when outside the accepted range.
-    public static func date(milliseconds: Double) -> Date? {
+    package static func date(milliseconds: Double) -> Date? {
         guard milliseconds.isFinite else { return nil }
         return date(seconds: milliseconds / 1000)
     }
 
     /// The date in `text`, a decimal number of seconds after 1970 (such as `1795315138` or
     /// `1795315138.25`), or `nil` when it is not a number, not finite or outside the accepted range.
-    public static func date(parsing text: some StringProtocol) -> Date? {
+    package static func date(parsing text: some StringProtocol) -> Date? {
         Double(text.trimmingCharacters(in: .whitespaces)).flatMap { date(seconds: $0) }
     }
 
     /// The whole seconds of `date` after 1970, rounded down and clamped into ``earliest`` … ``latest``:
     /// never traps, whatever the `Date`.
-    public static func clampedSeconds(_ date: Date) -> Int64 {
+    package static func clampedSeconds(_ date: Date) -> Int64 {
         let seconds = date.timeIntervalSince1970.rounded(.down)
         guard !seconds.isNaN else { return 0 }
         if seconds <= Double(earliest) { return earliest }
@@ -42,7 +42,7 @@ public enum UnixTime {
 
     /// The whole milliseconds of `date` after 1970, rounded, with the date clamped into
     /// ``earliest`` … ``latest``: never traps, whatever the `Date`.
-    public static func clampedMilliseconds(_ date: Date) -> Int64 {
+    package static func clampedMilliseconds(_ date: Date) -> Int64 {
         let seconds = date.timeIntervalSince1970
         guard !seconds.isNaN else { return 0 }
         let clamped = min(max(seconds, Double(earliest)), Double(latest) + 0.999)
@@ -50,7 +50,7 @@ public enum UnixTime {
     }
 
     /// Whether `date` lies in the accepted range.
-    public static func contains(_ date: Date) -> Bool {
+    package static func contains(_ date: Date) -> Bool {
         let seconds = date.timeIntervalSince1970
         return seconds.isFinite && seconds >= Double(earliest) && seconds < Double(latest) + 1
     }

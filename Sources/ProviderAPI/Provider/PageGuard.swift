@@ -29,9 +29,9 @@ import Foundation
 ///     request.cursor = next
 /// }
 /// ```
-public struct PageGuard: Sendable {
+package struct PageGuard: Sendable {
     /// What is being paged, as error messages name it, such as `the listing of /Reports`.
-    public var subject: String {
+    package var subject: String {
         switch named {
         case .text(let text): return text
         case .listing(let folder): return "the listing of \(folder)"
@@ -44,19 +44,19 @@ public struct PageGuard: Sendable {
         case listing(ItemPath)
     }
     /// The ceilings.
-    public let limits: PageLimits
+    package let limits: PageLimits
     /// The pages admitted so far.
-    public private(set) var pages = 0
+    package private(set) var pages = 0
     /// The entries admitted so far.
-    public private(set) var entries = 0
+    package private(set) var entries = 0
     /// Whether the pages' declared counts are held to their entries (listings, not searches,
     /// whose totals some servers estimate).
-    public let checksCounts: Bool
+    package let checksCounts: Bool
     /// The count the first page admitted declared (``ItemPage/totalCount``), if it declared one.
-    public private(set) var declaredCount: Int?
-    /// The pages' completeness so far, joined (``ListingCompleteness/joined(with:)``);
+    package private(set) var declaredCount: Int?
+    /// The pages' completeness so far, joined (`ListingCompleteness.joined(with:)`);
     /// ``ListingCompleteness/ended`` before the first page.
-    public var pagesCompleteness: ListingCompleteness { joinedCompleteness ?? .ended }
+    package var pagesCompleteness: ListingCompleteness { joinedCompleteness ?? .ended }
     private var joinedCompleteness: ListingCompleteness?
     private var cursors: Set<String> = []
     private var fingerprints: Set<Fingerprint> = []
@@ -74,7 +74,7 @@ public struct PageGuard: Sendable {
     ///   - limits: the ceilings.
     ///   - checksCounts: whether the pages' declared counts (``ItemPage/totalCount``) are held to
     ///     their entries, as in a listing.
-    public init(_ subject: String, limits: PageLimits = .standard, checksCounts: Bool = false) {
+    package init(_ subject: String, limits: PageLimits = .standard, checksCounts: Bool = false) {
         self.init(named: .text(subject), limits: limits, checksCounts: checksCounts)
     }
 
@@ -85,7 +85,7 @@ public struct PageGuard: Sendable {
     }
 
     /// A guard for the listing of `folder`, which holds the pages to the counts they declare.
-    public static func listing(of folder: ItemPath, limits: PageLimits = .standard) -> PageGuard {
+    package static func listing(of folder: ItemPath, limits: PageLimits = .standard) -> PageGuard {
         PageGuard(named: .listing(folder), limits: limits, checksCounts: true)
     }
 
@@ -93,7 +93,7 @@ public struct PageGuard: Sendable {
     ///
     /// - Throws: ``ProviderError/Code/invalidResponse`` when the page repeats, brings nothing
     ///   new, passes a limit, or (``checksCounts``) brings the entries past the count it declares.
-    public mutating func admit(_ page: ItemPage) throws {
+    package mutating func admit(_ page: ItemPage) throws {
         // The paths read in place: a `map(\.path)` over the items copied every item (a retain of each of its fields) for its path.
         let items = page.items
         try admit(keys: items.indices.lazy.map { items[$0].path }, cursor: page.next, hasMore: page.next != nil)
@@ -118,7 +118,7 @@ public struct PageGuard: Sendable {
     /// - Throws: ``ProviderError/Code/invalidResponse`` when the first page declared a count
     ///   (``ItemPage/totalCount``) that the entries of all the pages do not match: the listing
     ///   ended early, or the server's count is wrong, and it cannot be taken as the whole folder.
-    public func completeness() throws -> ListingCompleteness {
+    package func completeness() throws -> ListingCompleteness {
         guard checksCounts, let declaredCount else { return pagesCompleteness }
         guard declaredCount == entries else {
             throw ProviderError(
@@ -133,7 +133,7 @@ public struct PageGuard: Sendable {
     ///
     /// - Throws: ``ProviderError/Code/invalidResponse`` when the page repeats, brings nothing
     ///   new, or passes a limit.
-    public mutating func admit<Keys: Collection>(keys: Keys, cursor: PageCursor? = nil, hasMore: Bool) throws
+    package mutating func admit<Keys: Collection>(keys: Keys, cursor: PageCursor? = nil, hasMore: Bool) throws
     where Keys.Element: Hashable {
         pages += 1
         let count = keys.count

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Every page loop of Strata (``StorageProvider/listAll(_:pageSize:fields:)``,
 /// ``StorageProvider/children(of:pageSize:)``, the adapters' own paging and the `strata` tool)
-/// checks its pages with a ``PageGuard`` under these limits. The defaults are far above any real
+/// checks its pages with a `PageGuard` under these limits. The defaults are far above any real
 /// folder; lower them for a client that must fail sooner. Set them per provider with
 /// ``ProviderConfiguration/pageLimits``, or with the `maxPages` and `maxEntries` options
 /// (`-o maxPages=1000` on the command line), which the adapters' factories read (ProviderKit's

@@ -32,7 +32,7 @@ import Foundation
 ///
 /// A loop that cannot predict (`predict` always `nil`) runs exactly as a serial loop, one request
 /// after the other.
-public final class PageLookahead<Request: Hashable & Sendable, Page: Sendable> {
+package final class PageLookahead<Request: Hashable & Sendable, Page: Sendable> {
     private struct Fetch {
         var request: Request
         var task: Task<Page, any Error>
@@ -56,7 +56,7 @@ public final class PageLookahead<Request: Hashable & Sendable, Page: Sendable> {
     ///   - predict: The request after `request`, told from `request` and `previous` (the page
     ///     before the one `request` asks for) before that page arrives; `nil` when it cannot be
     ///     told or there is surely no such page.
-    public init(
+    package init(
         first: Request,
         fetch: @escaping @Sendable (Request) async throws -> Page,
         following: @escaping (Page) -> Request?,
@@ -75,13 +75,13 @@ public final class PageLookahead<Request: Hashable & Sendable, Page: Sendable> {
 
     /// The number of page requests in flight beyond the one the caller waits for or takes in:
     /// 0 or 1.
-    public var prefetching: Int { ahead == nil ? 0 : 1 }
+    package var prefetching: Int { ahead == nil ? 0 : 1 }
 
     /// The next page, or `nil` after the last.
     ///
     /// - Throws: What fetching the page threw; when the caller's task is cancelled, what the
     ///   cancelled fetch threw, or `CancellationError`. After an error the loop is over.
-    public func next() async throws -> Page? {
+    package func next() async throws -> Page? {
         guard !finished else { return nil }
         if let first {
             self.first = nil
@@ -127,7 +127,7 @@ public final class PageLookahead<Request: Hashable & Sendable, Page: Sendable> {
     }
 
     /// Ends the loop and cancels the requests in flight; ``next()`` then returns `nil`.
-    public func cancel() {
+    package func cancel() {
         finished = true
         first = nil
         planned = nil

@@ -10,7 +10,7 @@ extension StorageProvider {
     /// nothing may be deleted on its strength alone.
     ///
     /// - Throws: ``ProviderError/Code/invalidResponse`` when the pages repeat, bring nothing new,
-    ///   pass ``pageLimits`` or contradict the count they declare (see ``PageGuard``).
+    ///   pass ``pageLimits`` or contradict the count they declare (see `PageGuard`).
     public func listAll(_ folder: ItemPath, pageSize: Int? = nil, fields: ItemFields = .all) async throws -> [Item] {
         try await listing(folder, pageSize: pageSize, fields: fields).items
     }
@@ -20,7 +20,7 @@ extension StorageProvider {
     /// first page declared (``ItemPage/totalCount``) is found to match the entries.
     ///
     /// - Throws: ``ProviderError/Code/invalidResponse`` when the pages repeat, bring nothing new,
-    ///   pass ``pageLimits`` or contradict the count they declare (see ``PageGuard``).
+    ///   pass ``pageLimits`` or contradict the count they declare (see `PageGuard`).
     public func listing(_ folder: ItemPath, pageSize: Int? = nil, fields: ItemFields = .all) async throws -> FolderListing {
         var items: [Item] = []
         var single: [Item]?
@@ -43,7 +43,7 @@ extension StorageProvider {
     /// where the provider can tell the next page in advance, see ``pageRequest(after:in:previous:)``).
     ///
     /// The sequence ends with ``ProviderError/Code/invalidResponse`` when the pages repeat, bring
-    /// nothing new or pass ``pageLimits`` (see ``PageGuard``).
+    /// nothing new or pass ``pageLimits`` (see `PageGuard`).
     public func children(of folder: ItemPath, pageSize: Int? = nil) -> AsyncThrowingStream<Item, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
@@ -61,13 +61,13 @@ extension StorageProvider {
     }
 
     /// Calls `body` with every page of the listing of `folder`, in order, from the page `request`
-    /// asks for; each page is checked by a ``PageGuard`` under ``pageLimits`` before `body` sees it.
+    /// asks for; each page is checked by a `PageGuard` under ``pageLimits`` before `body` sees it.
     ///
     /// While `body` takes in a page, the next one is already being fetched; where the provider
     /// can tell the page after that in advance (``pageRequest(after:in:previous:)``), it is asked
-    /// for while the loop waits for the next (``PageLookahead``): never more than one page beyond.
+    /// for while the loop waits for the next (`PageLookahead`): never more than one page beyond.
     ///
-    /// - Returns: what the listing knows of its completeness (``PageGuard/completeness()``); from a
+    /// - Returns: what the listing knows of its completeness (`PageGuard.completeness()`); from a
     ///   request with a cursor (a listing taken up midway), only the pages' own, joined.
     /// - Throws: What ``list(_:page:)`` or `body` threw, where a serial loop would have met it;
     ///   ``ProviderError/Code/invalidResponse`` when the pages repeat, bring nothing new, pass

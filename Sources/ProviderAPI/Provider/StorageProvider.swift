@@ -81,16 +81,14 @@ public struct ProviderAccount: Sendable, Hashable, Codable, CustomStringConverti
 /// - ``quota()``
 /// ### Paging
 /// - ``pageLimits``
-/// - ``PageGuard``
 /// - ``ListingCompleteness``
 /// - ``pageRequest(after:in:previous:)``
-/// - ``PageLookahead``
 public protocol StorageProvider: Sendable {
     /// What this provider, on this server, supports.
     var capabilities: Capabilities { get }
     /// The server and user this provider talks to.
     var account: ProviderAccount { get }
-    /// The ceilings every page loop over this provider keeps to (``PageGuard``); ``PageLimits/standard`` by default.
+    /// The ceilings every page loop over this provider keeps to; ``PageLimits/standard`` by default.
     var pageLimits: PageLimits { get }
 
     /// The metadata of the item at `path`.
@@ -108,7 +106,7 @@ public protocol StorageProvider: Sendable {
     /// Moves or renames an item on the server.
     ///
     /// Moving the root, or a folder to itself or below itself, is ``ProviderError/Code/invalidArgument``
-    /// before anything is sent (``ItemPath/checkTransfer(to:action:)``); so is copying one.
+    /// before anything is sent; so is copying one.
     func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item
     /// Copies an item (a folder with its contents) on the server.
     func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item
@@ -123,7 +121,7 @@ public protocol StorageProvider: Sendable {
 
     /// The request for the page after the one `request` asks for in the listing of `folder`, told
     /// before that page arrives, so that page loops can fetch it while they take in the pages
-    /// before it (``PageLookahead``); `nil` (the default) keeps them serial.
+    /// before it; `nil` (the default) keeps them serial.
     ///
     /// `request` is what `previous.next` points to (its cursor is `previous.next`); `previous` is
     /// the page before it, whose ``ItemPage/totalCount`` can tell that no page follows. A provider

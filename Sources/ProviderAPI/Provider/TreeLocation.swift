@@ -8,10 +8,10 @@ import Foundation
 /// name in one URL only, a trailing slash, a `..` or a symbolic link cannot make a tree be
 /// copied into itself and then deleted. An adapter answers ``StorageProvider/location(of:)``
 /// with what it knows; the default is ``unknown``, and the engine then probes with a marker
-/// file.
+/// file. An adapter makes a location and the engine reads it: its parts are not public.
 ///
 /// A user name is never part of a location: two users can see the same files. Where what a path
-/// names depends on the user (a Nextcloud user's files), the user goes into ``namespace``, and
+/// names depends on the user (a Nextcloud user's files), the user goes into the `namespace`, and
 /// two locations in different namespaces of one server are treated as possibly one tree.
 ///
 /// ```swift
@@ -26,10 +26,10 @@ public struct TreeLocation: Sendable, Hashable {
     /// One folder on the way from the server's top to the location.
     public struct Segment: Sendable, Hashable {
         /// The folder's name on the server (decoded: no percent escapes).
-        public var name: String
+        package var name: String
         /// What identifies this folder on the server whatever path reaches it (the local
         /// adapter's device and inode); `nil` where unknown or where the folder does not exist.
-        public var id: String?
+        package var id: String?
 
         /// A segment named `name`, with `id` where known.
         public init(_ name: String, id: String? = nil) {
@@ -39,16 +39,26 @@ public struct TreeLocation: Sendable, Hashable {
     }
 
     /// The server; `nil` when the adapter cannot tell (``unknown``).
-    public var server: ServerIdentity?
+    package var server: ServerIdentity?
     /// The tree of the server in which ``path`` is spelt: empty for a server with one tree of
     /// paths (plain WebDAV, the local file system), else a repository, a workspace or a user's files.
-    public var namespace: String
+    package var namespace: String
     /// The canonical absolute path on the server, from its top: no empty, `.` or `..` segment.
-    public var path: [Segment]
+    package var path: [Segment]
     /// Whether the server folds case when it compares names (``NameRules/caseSensitive`` false).
-    public var caseInsensitive: Bool
+    package var caseInsensitive: Bool
 
     /// A location on `server`, in `namespace`, at `path` (names, each with an id where known).
+    ///
+    /// - Parameters:
+    ///   - server: the server; `nil` when the adapter cannot tell (then use ``unknown``).
+    ///   - namespace: the tree of the server in which `path` is spelt: empty for a server with one
+    ///     tree of paths (plain WebDAV, the local file system), else a repository, a workspace or
+    ///     a user's files.
+    ///   - path: the canonical absolute path on the server, from its top: no empty, `.` or `..`
+    ///     segment (``segments(ofURLPath:)`` and ``segments(ofPath:)`` make one).
+    ///   - caseInsensitive: whether the server folds case when it compares names
+    ///     (``NameRules/caseSensitive`` false).
     public init(server: ServerIdentity?, namespace: String = "", path: [Segment], caseInsensitive: Bool = false) {
         self.server = server
         self.namespace = namespace
@@ -65,7 +75,7 @@ public struct TreeLocation: Sendable, Hashable {
     public static let unknown = TreeLocation(server: nil, path: [Segment]())
 
     /// Whether the adapter said where the folder is.
-    public var isKnown: Bool { server != nil }
+    package var isKnown: Bool { server != nil }
 
     /// The canonical segments of a URL's or a server's path: split on `/` before percent-decoding
     /// (an encoded `%2F` stays in its segment), empty and `.` segments dropped, `..` taking away
@@ -100,24 +110,34 @@ public struct TreeLocation: Sendable, Hashable {
 /// Which server a ``TreeLocation`` is on: the kind of tree, and the scheme, host and port that
 /// reach it, or the server's own identity where it has one.
 ///
-/// The transfer engine resolves ``host`` to addresses before comparing (`127.0.0.1`,
+/// The transfer engine resolves the host to addresses before comparing (`127.0.0.1`,
 /// `localhost` and `[::1]` are one machine), so an adapter gives the host as written.
 public struct ServerIdentity: Sendable, Hashable {
     /// The kind of tree: `webdav` for every WebDAV flavour (a Nextcloud reached as plain WebDAV is
     /// the same tree), `nuxeo`, `pydio`, `local`, or a third party's name. Trees of different
     /// kinds are taken as apart.
-    public var family: String
+    package var family: String
     /// `http` or `https` (`nil` for a tree reached without a network).
-    public var scheme: String?
+    package var scheme: String?
     /// The host as written, lowercased and without brackets; `nil` without a network.
-    public var host: String?
+    package var host: String?
     /// The port, with the scheme's default filled in.
-    public var port: Int?
+    package var port: Int?
     /// The server's own identity where it has one (a Nextcloud instance id): two locations
     /// whose instances are both known are on one server exactly when they are equal.
-    public var instance: String?
+    package var instance: String?
 
     /// An identity of its parts.
+    ///
+    /// - Parameters:
+    ///   - family: the kind of tree: `webdav` for every WebDAV flavour (a Nextcloud reached as plain
+    ///     WebDAV is the same tree), `nuxeo`, `pydio`, `local`, or a third party's name. Trees of
+    ///     different kinds are taken as apart.
+    ///   - scheme: `http` or `https` (`nil` for a tree reached without a network).
+    ///   - host: the host as written, lowercased and without brackets; `nil` without a network.
+    ///   - port: the port, with the scheme's default filled in.
+    ///   - instance: the server's own identity where it has one (a Nextcloud instance id): two
+    ///     locations whose instances are both known are on one server exactly when they are equal.
     public init(family: String, scheme: String? = nil, host: String? = nil, port: Int? = nil, instance: String? = nil) {
         self.family = family
         self.scheme = scheme
@@ -141,5 +161,5 @@ public struct ServerIdentity: Sendable, Hashable {
     }
 
     /// The identity of this machine's file system.
-    public static let localFileSystem = ServerIdentity(family: "local")
+    package static let localFileSystem = ServerIdentity(family: "local")
 }

@@ -25,7 +25,7 @@ public struct ProviderConfiguration: Sendable {
     /// How long each request may take; the values left `nil` are the transport's own. The HTTP
     /// kit puts them on every request the provider sends.
     public var timeouts: Timeouts
-    /// The ceilings of every page loop over the provider (``PageGuard``); the `maxPages` and
+    /// The ceilings of every page loop over the provider (`PageGuard`); the `maxPages` and
     /// `maxEntries` options, when given, override them (the factory reads them, with ProviderKit's
     /// `readingOptions(for:_:)`).
     public var pageLimits: PageLimits = .standard

@@ -49,7 +49,7 @@ public actor MemorySink: DownloadSink {
     private var buffer = ByteBuffer()
     private let limit: Int
     /// Whether ``finish()`` was called.
-    public private(set) var isFinished = false
+    package private(set) var isFinished = false
 
     /// Creates a sink that refuses bodies larger than `limit` bytes.
     public init(limit: Int = 64 << 20) { self.limit = limit }

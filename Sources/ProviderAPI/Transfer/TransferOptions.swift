@@ -10,7 +10,7 @@ public enum ByteRange: Sendable, Hashable {
     case suffix(Int64)
 
     /// The value of an HTTP `Range` header.
-    public var httpHeaderValue: String {
+    package var httpHeaderValue: String {
         switch self {
         case .bytes(let range): return "bytes=\(range.lowerBound)-\(range.upperBound)"
         case .from(let offset): return "bytes=\(offset)-"

@@ -35,8 +35,7 @@ public struct UploadCheckpoint: Sendable, Hashable, Codable {
 
 /// Where adapters keep ``UploadCheckpoint``s between attempts and between processes.
 ///
-/// `SharedCache`'s `CacheStore` is one (in the cache database); ``InMemoryUploadCheckpoints``
-/// keeps them for one process. An adapter finds the store in its ``ProviderServices``
+/// `SharedCache`'s `CacheStore` is one (in the cache database). An adapter finds the store in its ``ProviderServices``
 /// (``ProviderServices/uploadCheckpoints``). A store that fails is treated as empty: the upload
 /// goes on without resuming, never fails because of it.
 ///
@@ -56,24 +55,24 @@ public protocol UploadCheckpoints: Sendable {
 }
 
 /// Keeps ``UploadCheckpoint``s in memory: uploads resume within one process.
-public actor InMemoryUploadCheckpoints: UploadCheckpoints {
+package actor InMemoryUploadCheckpoints: UploadCheckpoints {
     private var records: [String: UploadCheckpoint] = [:]
 
     /// An empty store.
-    public init() {}
+    package init() {}
 
     /// Every record kept, by account and destination.
-    public var all: [UploadCheckpoint] { records.keys.sorted().compactMap { records[$0] } }
+    package var all: [UploadCheckpoint] { records.keys.sorted().compactMap { records[$0] } }
 
-    public func checkpoint(account: String, destination: String) -> UploadCheckpoint? {
+    package func checkpoint(account: String, destination: String) -> UploadCheckpoint? {
         records[Self.key(account, destination)]
     }
 
-    public func save(_ checkpoint: UploadCheckpoint) {
+    package func save(_ checkpoint: UploadCheckpoint) {
         records[Self.key(checkpoint.account, checkpoint.destination)] = checkpoint
     }
 
-    public func removeCheckpoint(account: String, destination: String) {
+    package func removeCheckpoint(account: String, destination: String) {
         records[Self.key(account, destination)] = nil
     }
 
@@ -81,8 +80,8 @@ public actor InMemoryUploadCheckpoints: UploadCheckpoints {
 }
 
 /// The ``ProviderServices`` key of the ``UploadCheckpoints`` store; none by default.
-public enum UploadCheckpointsKey: ProviderServiceKey {
-    public static var defaultValue: (any UploadCheckpoints)? { nil }
+package enum UploadCheckpointsKey: ProviderServiceKey {
+    package static var defaultValue: (any UploadCheckpoints)? { nil }
 }
 
 extension ProviderServices {

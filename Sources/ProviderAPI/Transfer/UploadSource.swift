@@ -81,7 +81,7 @@ private final class IteratorBox<I: AsyncIteratorProtocol>: @unchecked Sendable w
 /// A source that can hand over its bytes at once: a transport sends a small body as one
 /// buffer instead of a stream, sparing the hand-offs between tasks and threads a streamed
 /// body costs on every request (most of the time of 1,000 small uploads).
-public protocol WholeBodySource: UploadSource {
+package protocol WholeBodySource: UploadSource {
     /// All ``UploadSource/length`` bytes in one buffer.
     ///
     /// A source that reads them from storage does so off the caller's thread (ProviderKit's
@@ -92,7 +92,7 @@ public protocol WholeBodySource: UploadSource {
 /// Uploads bytes held in memory.
 public struct DataSource: UploadSource {
     /// The bytes.
-    public let buffer: ByteBuffer
+    package let buffer: ByteBuffer
     public var length: Int64? { Int64(buffer.readableBytes) }
     public var isReplayable: Bool { true }
 
@@ -126,7 +126,7 @@ public struct DataSource: UploadSource {
 }
 
 extension DataSource: WholeBodySource {
-    public func wholeBody() throws -> ByteBuffer { buffer }
+    package func wholeBody() throws -> ByteBuffer { buffer }
 }
 
 private actor SliceState {
@@ -144,7 +144,7 @@ private actor SliceState {
 /// Uploads from an async sequence that can be read once, such as a pipe or a generator.
 public struct AsyncSequenceSource<Base: AsyncSequence & Sendable>: UploadSource where Base.Element == ByteBuffer {
     /// The sequence.
-    public let base: Base
+    package let base: Base
     /// The length, if the caller knows it.
     public let length: Int64?
     public var isReplayable: Bool { false }

@@ -16,13 +16,13 @@ public struct ResumeScenario: Sendable {
     /// Counts and cuts the provider's chunk requests.
     public let meter: ChunkMeter
     /// The provider's upload checkpoints.
-    public let store: InMemoryUploadCheckpoints
+    package let store: InMemoryUploadCheckpoints
     /// The adapter's chunk size, as configured.
     public let chunk: Int
 
     /// A scenario on the provider that `connect` makes with the transport and checkpoint store it
     /// is given; `isChunk` recognises the adapter's chunk requests.
-    public static func start(
+    package static func start(
         chunk: Int, isChunk: @escaping @Sendable (TransportRequest) -> Bool,
         connect: (_ transport: FaultInjectingTransport, _ store: InMemoryUploadCheckpoints) async throws -> any StorageProvider
     ) async throws -> ResumeScenario {
