@@ -4,9 +4,18 @@ import Foundation
 /// after repeated failed sign-ins from one address.
 public struct SignInChallenge: Sendable {
     /// What kind of question it is.
-    public enum Kind: String, Sendable, Codable, Hashable {
+    ///
+    /// A named value rather than an enum, so that a new kind of question does not break an app's
+    /// `switch` over it (compare with `==`, or switch with a `default`).
+    public struct Kind: RawRepresentable, Sendable, Codable, Hashable {
+        /// The kind's name, such as `captcha`.
+        public let rawValue: String
+
+        /// The kind named `rawValue`.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
         /// An image whose word must be typed.
-        case captcha
+        public static let captcha = Kind(rawValue: "captcha")
     }
 
     /// What kind of question it is.

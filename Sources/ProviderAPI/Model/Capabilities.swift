@@ -39,7 +39,7 @@ public struct Capabilities: Sendable, Hashable {
         public static let search = Features(rawValue: 1 << 12)
         /// Search includes full text of the content.
         public static let fullTextSearch = Features(rawValue: 1 << 13)
-        /// ``StorageProvider/shares(of:)``, ``StorageProvider/share(_:_:)`` and ``StorageProvider/revoke(_:)``.
+        /// ``StorageProvider/shares(of:)``, ``StorageProvider/share(_:with:)`` and ``StorageProvider/revoke(_:)``.
         public static let shares = Features(rawValue: 1 << 14)
         /// ``StorageProvider/changes(since:)``.
         public static let changes = Features(rawValue: 1 << 15)

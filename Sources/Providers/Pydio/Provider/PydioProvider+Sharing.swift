@@ -84,7 +84,7 @@ extension PydioProvider {
     }
 
     /// Makes a public link (`share`, `create_minisite`); a password and an expiry in days are passed on.
-    public func share(_ path: ItemPath, _ request: ShareRequest) async throws -> Share {
+    public func share(_ path: ItemPath, with request: ShareRequest) async throws -> Share {
         guard capabilities.shareKinds.contains(request.kind.tag) else {
             throw ProviderError.unsupported("\(request.kind.tag.rawValue) shares on Pydio")
         }

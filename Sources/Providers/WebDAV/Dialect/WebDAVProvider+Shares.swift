@@ -46,7 +46,7 @@ extension WebDAVProvider {
 
     /// Creates a share with `POST …/files_sharing/api/v1/shares`: a public link (with an optional
     /// password and expiry), a user, group or e-mail share.
-    public func share(_ path: ItemPath, _ request: ShareRequest) async throws -> Share {
+    public func share(_ path: ItemPath, with request: ShareRequest) async throws -> Share {
         try capabilities.require(.shares, "sharing")
         guard capabilities.shareKinds.contains(request.kind.tag), let ocs else {
             throw ProviderError.unsupported("\(request.kind.tag.rawValue) shares on this server")
