@@ -14,7 +14,7 @@ extension LocalProvider {
     /// and `..` resolved, then `path` below it), each existing folder on the way carrying its
     /// device and inode, so that a bind mount or a link to a folder is recognised too.
     public func location(of path: ItemPath) async throws -> TreeLocation {
-        guard let real = realpath(root.path, nil) else { throw ProviderError.posix(errno, "realpath", path: root.path) }
+        guard let real = realpath(root.path, nil) else { throw ProviderError.posix(errno, action: "realpath", path: root.path) }
         let rootPath = String(cString: real)
         free(real)
         var segments: [TreeLocation.Segment] = []

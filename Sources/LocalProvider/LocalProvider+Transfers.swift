@@ -58,7 +58,7 @@ extension LocalProvider {
     }
 
     public func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-        try capabilities.require(.move, "move")
+        try capabilities.require(.move, for: "move")
         let (from, entry, to) = try await prepareTransfer(source, destination, options)
         defer { if entry.kind == .folder { folders.forgetAll() } }
         if entry.kind == .file, !options.overwrite, try to.entry(named: destination.name) == nil {
@@ -71,7 +71,7 @@ extension LocalProvider {
     }
 
     public func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-        try capabilities.require(.copy, "copy")
+        try capabilities.require(.copy, for: "copy")
         let (from, entry, to) = try await prepareTransfer(source, destination, options)
         try await copy(source.name, kind: entry.kind, from: from, to: to, as: destination.name, replace: options.overwrite)
         return try await item(at: destination)

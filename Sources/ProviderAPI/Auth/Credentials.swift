@@ -31,7 +31,7 @@ public struct Credentials: Sendable, Hashable, Codable, CustomStringConvertible,
     ///
     /// A named value rather than an enum, so that new kinds do not break a `switch` over it
     /// (compare with `==`, or switch with a `default`).
-    public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public struct Kind: RawRepresentable, Sendable, Hashable {
         /// The kind's name, as it is stored: `basic`, `appPassword`, ….
         public let rawValue: String
 
@@ -48,8 +48,6 @@ public struct Credentials: Sendable, Hashable, Codable, CustomStringConvertible,
         public static let token = Kind(rawValue: "token")
         /// An OAuth-style bearer token (``Credentials/bearer(accessToken:refreshToken:)``).
         public static let bearer = Kind(rawValue: "bearer")
-
-        public var description: String { rawValue }
     }
 
     /// What kind of sign-in these are.
@@ -166,7 +164,7 @@ public struct Credentials: Sendable, Hashable, Codable, CustomStringConvertible,
         for name in Self.requiredFields[kind] ?? [] where fields[name] == nil {
             throw DecodingError.keyNotFound(
                 Key(stringValue: name),
-                DecodingError.Context(codingPath: decoder.codingPath + [key], debugDescription: "\(kind) credentials need \(name)"))
+                DecodingError.Context(codingPath: decoder.codingPath + [key], debugDescription: "\(kind.rawValue) credentials need \(name)"))
         }
         self.init(kind: kind, fields: fields)
     }

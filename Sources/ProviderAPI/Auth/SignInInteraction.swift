@@ -32,7 +32,7 @@ public struct SignInChallenge: Sendable {
     public var session: SignInSession
 
     /// Creates a challenge.
-    public init(kind: Kind, image: Data?, mediaType: String?, attempt: Int, session: SignInSession) {
+    package init(kind: Kind, image: Data?, mediaType: String?, attempt: Int, session: SignInSession) {
         self.kind = kind
         self.image = image
         self.mediaType = mediaType
@@ -57,7 +57,7 @@ public struct SignInSession: Sendable, Codable, Hashable {
     public var asked: Date
 
     /// Creates a session record.
-    public init(server: String, user: String, cookies: [SessionCookie], asked: Date = Date()) {
+    package init(server: String, user: String, cookies: [SessionCookie], asked: Date = Date()) {
         self.server = server
         self.user = user
         self.cookies = cookies
@@ -105,7 +105,7 @@ public struct SignInInteraction: Sendable {
     }
 
     /// The session of ``resuming`` for `server` and `user`, the newest first.
-    public func resumable(server: String, user: String) -> SignInSession? {
+    package func resumable(server: String, user: String) -> SignInSession? {
         resuming.filter { $0.server == server && $0.user == user }.max { $0.asked < $1.asked }
     }
 }

@@ -85,8 +85,9 @@ public struct Capabilities: Sendable, Hashable {
     /// Whether every feature in `features` is supported.
     public func supports(_ features: Features) -> Bool { self.features.isSuperset(of: features) }
 
-    /// Throws ``ProviderError/Code/unsupported`` unless `feature` is supported.
-    public func require(_ feature: Features, _ what: String) throws {
+    /// Throws ``ProviderError/Code/unsupported`` unless `feature` is supported; `what` names what
+    /// needed it in the error's message (`"revoking shares"`).
+    public func require(_ feature: Features, for what: String) throws {
         guard supports(feature) else { throw ProviderError.unsupported(what) }
     }
 }

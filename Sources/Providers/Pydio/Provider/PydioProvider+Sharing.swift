@@ -18,7 +18,7 @@ extension PydioProvider {
             throw ProviderError(.invalidArgument, "a Pydio search needs a name or a word to look for")
         }
         if Self.wantsContent(query) {
-            try capabilities.require(.fullTextSearch, "full-text search (this workspace does not index file contents)")
+            try capabilities.require(.fullTextSearch, for: "full-text search (this workspace does not index file contents)")
         }
         var extra: [(String, String)] = [("query", text)]
         if Self.wantsContent(query) { extra.append(("fields", "filename,ajxp_document_content")) }
