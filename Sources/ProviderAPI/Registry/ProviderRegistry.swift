@@ -201,7 +201,10 @@ public final class ProviderRegistry: Sendable {
     ///     that capabilities are this server's own (the default); `false` makes the provider
     ///     without the network (``ProviderFactory/makeProvider(_:)``), with the adapter's default
     ///     capabilities: for working offline, where a probe could only fail.
-    ///   - logger, retry, timeouts, onRetry: go to the provider's ``ProviderConfiguration``.
+    ///   - logger: where the provider logs (``ProviderConfiguration/logger``); drops everything by default.
+    ///   - retry: when to retry (``ProviderConfiguration/retry``).
+    ///   - timeouts: how long each request may take (``ProviderConfiguration/timeouts``).
+    ///   - onRetry: told before each retry (``ProviderConfiguration/onRetry``).
     /// - Returns: the provider, and the path of the item `url` names below its root (`/` with ``Root/url``).
     /// - Throws: ``ProviderError/Code/unsupported`` for a scheme no adapter handles;
     ///   ``ProviderError/Code/invalidArgument`` for an invalid URL or one the adapter cannot split;
@@ -233,7 +236,10 @@ public final class ProviderRegistry: Sendable {
     ///   - probe: whether the adapter may ask the server first (``ProviderFactory/connect(_:)``),
     ///     the default; `false` makes it without the network (``ProviderFactory/makeProvider(_:)``):
     ///     for working offline, with the adapter's default capabilities rather than the server's.
-    ///   - logger, retry, timeouts, onRetry: go to the provider's ``ProviderConfiguration``.
+    ///   - logger: where the provider logs (``ProviderConfiguration/logger``); drops everything by default.
+    ///   - retry: when to retry (``ProviderConfiguration/retry``).
+    ///   - timeouts: how long each request may take (``ProviderConfiguration/timeouts``).
+    ///   - onRetry: told before each retry (``ProviderConfiguration/onRetry``).
     /// - Throws: ``ProviderError/Code/notFound`` when no remote has the name;
     ///   ``ProviderError/Code/unsupported`` when its adapter is not registered; what the store
     ///   or the adapter throws.
