@@ -52,7 +52,7 @@ public struct SignInSession: Sendable, Codable, Hashable {
     /// The user signing in.
     public var user: String
     /// The session cookies.
-    public var cookies: [SessionCookie]
+    package var cookies: [SessionCookie]
     /// When the challenge was asked.
     public var asked: Date
 
