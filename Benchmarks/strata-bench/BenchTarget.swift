@@ -27,9 +27,7 @@ struct BenchTarget: ParsableArguments {
         let environment = ProcessInfo.processInfo.environment
         let user = url.user.flatMap { $0.removingPercentEncoding } ?? environment["STRATA_USER"]
         let credentials: Credentials = user.map { .basic(username: $0, password: environment["STRATA_PASSWORD"] ?? "") } ?? .none
-        let (provider, path) = probe
-            ? try await registry.connect(url, credentials: credentials)
-            : try registry.resolve(url, credentials: credentials)
+        let (provider, path) = try await registry.provider(for: url, credentials: credentials, probe: probe)
         guard let cache else { return (provider, path) }
         let store = try await CacheStore.open(directory: URL(fileURLWithPath: cache, isDirectory: true))
         return (CachedProvider(wrapping: provider, store: store, policy: fillCache ? .networkFirst : .cacheOnly), path)

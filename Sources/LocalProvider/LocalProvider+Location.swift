@@ -21,7 +21,7 @@ extension LocalProvider {
     /// ``location(of:)``'s system calls (`realpath`, an `lstat` per segment), on the calling
     /// thread (a thread of the blocking pool).
     private func locationNow(of path: ItemPath) throws -> TreeLocation {
-        guard let real = realpath(root.path, nil) else { throw ProviderError.posix(errno, "realpath", path: root.path) }
+        guard let real = realpath(root.path, nil) else { throw ProviderError.posix(errno, action: "realpath", path: root.path) }
         let rootPath = String(cString: real)
         free(real)
         var segments: [TreeLocation.Segment] = []

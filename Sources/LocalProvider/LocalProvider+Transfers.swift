@@ -64,7 +64,7 @@ extension LocalProvider {
     }
 
     package func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-        try capabilities.require(.move, "move")
+        try capabilities.require(.move, for: "move")
         let (from, entry, to) = try await prepareTransfer(source, destination, options)
         defer { if entry.kind == .folder { folders.forgetAll() } }
         return try await BlockingIO.run {
@@ -79,7 +79,7 @@ extension LocalProvider {
     }
 
     package func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-        try capabilities.require(.copy, "copy")
+        try capabilities.require(.copy, for: "copy")
         let (from, entry, to) = try await prepareTransfer(source, destination, options)
         try await copy(source.name, kind: entry.kind, from: from, to: to, as: destination.name, replace: options.overwrite)
         return try await BlockingIO.run { try itemNow(at: destination) }

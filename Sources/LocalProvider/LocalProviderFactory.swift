@@ -18,9 +18,9 @@ import ProviderAPI
 /// ```swift
 /// registry.register(LocalProviderFactory())
 /// // Confined to /srv/files: the registry roots the provider at the URL.
-/// let files = try registry.makeProvider(for: URL(fileURLWithPath: "/srv/files"))
+/// let (files, _) = try await registry.provider(for: URL(fileURLWithPath: "/srv/files"), root: .url)
 /// // A URL naming an item: the provider is rooted at the file system's root, path /srv/files/q3.pdf.
-/// let (provider, path) = try registry.resolve(URL(fileURLWithPath: "/srv/files/q3.pdf"))
+/// let (provider, path) = try await registry.provider(for: URL(fileURLWithPath: "/srv/files/q3.pdf"))
 /// ```
 public struct LocalProviderFactory: ProviderFactory {
     public var kind: String { "local" }

@@ -45,7 +45,7 @@ package final class LocalFile: Sendable {
     /// What `fstat` says about the open file.
     package func entry() throws -> LocalEntry {
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw ProviderError.posix(errno, "stat", path: path) }
+        guard fstat(descriptor, &info) == 0 else { throw ProviderError.posix(errno, action: "stat", path: path) }
         return LocalEntry(info)
     }
 
@@ -63,7 +63,7 @@ package final class LocalFile: Sendable {
 
     /// Flushes the file's data to stable storage.
     package func sync() throws {
-        guard fsync(descriptor) == 0 else { throw ProviderError.posix(errno, "sync", path: path) }
+        guard fsync(descriptor) == 0 else { throw ProviderError.posix(errno, action: "sync", path: path) }
     }
 
     /// Sets the modified (and access) time.
@@ -71,7 +71,7 @@ package final class LocalFile: Sendable {
         let seconds = UnixTime.clampedSeconds(date)
         let nanoseconds = Int(((date.timeIntervalSince1970 - Double(seconds)) * 1e9).rounded()).clamped(to: 0...999_999_999)
         var times = [timespec(tv_sec: time_t(seconds), tv_nsec: nanoseconds), timespec(tv_sec: time_t(seconds), tv_nsec: nanoseconds)]
-        guard futimens(descriptor, &times) == 0 else { throw ProviderError.posix(errno, "set the modified time of", path: path) }
+        guard futimens(descriptor, &times) == 0 else { throw ProviderError.posix(errno, action: "set the modified time of", path: path) }
     }
 
     /// The bytes `start..<end` as a sequence of pieces of up to `chunkSize` bytes, read on

@@ -43,7 +43,7 @@ package final class LocalFolder: Sendable {
     /// a user chose, not a path from below it.
     package static func open(path: String) throws -> LocalFolder {
         let fd = Glibc_open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw ProviderError.posix(errno, "open the folder", path: path) }
+        guard fd >= 0 else { throw ProviderError.posix(errno, action: "open the folder", path: path) }
         return LocalFolder(descriptor: fd, path: path)
     }
 
@@ -53,7 +53,7 @@ package final class LocalFolder: Sendable {
     /// What the folder itself is (`fstat`).
     package func entry() throws -> LocalEntry {
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw ProviderError.posix(errno, "stat", path: path) }
+        guard fstat(descriptor, &info) == 0 else { throw ProviderError.posix(errno, action: "stat", path: path) }
         return LocalEntry(info)
     }
 
@@ -62,7 +62,7 @@ package final class LocalFolder: Sendable {
         var info = stat()
         guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
             if errno == ENOENT { return nil }
-            throw ProviderError.posix(errno, "stat", path: childPath(name))
+            throw ProviderError.posix(errno, action: "stat", path: childPath(name))
         }
         return LocalEntry(info)
     }
@@ -156,7 +156,7 @@ package final class LocalFolder: Sendable {
         guard fstat(descriptor, &info) == 0 else {
             let code = errno
             _ = close(descriptor)
-            throw ProviderError.posix(code, "stat", path: path)
+            throw ProviderError.posix(code, action: "stat", path: path)
         }
         let entry = LocalEntry(info)
         let file = LocalFile(descriptor: descriptor, path: path, checkedEntry: entry)
@@ -174,14 +174,14 @@ package final class LocalFolder: Sendable {
     /// less the umask; `ProviderError.Code.alreadyExists` if anything is at the name.
     package func createFile(named name: String, mode: mode_t = 0o666) throws -> LocalFile {
         let fd = openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw ProviderError.posix(errno, "create", path: childPath(name)) }
+        guard fd >= 0 else { throw ProviderError.posix(errno, action: "create", path: childPath(name)) }
         return LocalFile(descriptor: fd, path: childPath(name))
     }
 
     /// Creates the folder `name`, with `mode` less the umask; `ProviderError.Code.alreadyExists`
     /// if anything is at the name.
     package func makeFolder(named name: String, mode: mode_t = 0o777) throws {
-        guard mkdirat(descriptor, name, mode) == 0 else { throw ProviderError.posix(errno, "create the folder", path: childPath(name)) }
+        guard mkdirat(descriptor, name, mode) == 0 else { throw ProviderError.posix(errno, action: "create the folder", path: childPath(name)) }
     }
 
     /// Where the symbolic link `name` points, as written in the link (never followed); `nil` when
@@ -200,11 +200,11 @@ package final class LocalFolder: Sendable {
     /// UTF-8 cannot be a Strata name and is left out.
     package func names() throws -> [String] {
         let copy = dup(descriptor)
-        guard copy >= 0 else { throw ProviderError.posix(errno, "list", path: path) }
+        guard copy >= 0 else { throw ProviderError.posix(errno, action: "list", path: path) }
         guard let stream = fdopendir(copy) else {
             let code = errno
             _ = close(copy)
-            throw ProviderError.posix(code, "list", path: path)
+            throw ProviderError.posix(code, action: "list", path: path)
         }
         defer { closedir(stream) }
         rewinddir(stream)
@@ -212,7 +212,7 @@ package final class LocalFolder: Sendable {
         while true {
             errno = 0
             guard let entry = readdir(stream) else {
-                if errno != 0 { throw ProviderError.posix(errno, "list", path: path) }
+                if errno != 0 { throw ProviderError.posix(errno, action: "list", path: path) }
                 return names
             }
             let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
@@ -227,7 +227,7 @@ package final class LocalFolder: Sendable {
 
     /// Removes the file or symbolic link `name` (a link itself, never its target).
     package func removeFile(named name: String) throws {
-        guard unlinkat(descriptor, name, 0) == 0 else { throw ProviderError.posix(errno, "remove", path: childPath(name)) }
+        guard unlinkat(descriptor, name, 0) == 0 else { throw ProviderError.posix(errno, action: "remove", path: childPath(name)) }
     }
 
     /// Removes the folder `name` and everything in it, depth first, never following a symbolic
@@ -252,14 +252,14 @@ package final class LocalFolder: Sendable {
             try await child.removeTree(named: folder)
         }
         try await BlockingIO.run {
-            guard unlinkat(self.descriptor, name, AT_REMOVEDIR) == 0 else { throw ProviderError.posix(errno, "remove", path: self.childPath(name)) }
+            guard unlinkat(self.descriptor, name, AT_REMOVEDIR) == 0 else { throw ProviderError.posix(errno, action: "remove", path: self.childPath(name)) }
         }
     }
 
     /// Renames the child `name` to `newName` in `folder`, replacing a file there atomically.
     package func rename(_ name: String, to folder: LocalFolder, as newName: String) throws {
         guard renameat(descriptor, name, folder.descriptor, newName) == 0 else {
-            throw ProviderError.posix(errno, "rename \(childPath(name)) to", path: folder.childPath(newName))
+            throw ProviderError.posix(errno, action: "rename \(childPath(name)) to", path: folder.childPath(newName))
         }
     }
 
@@ -267,7 +267,7 @@ package final class LocalFolder: Sendable {
     /// `ProviderError.Code.alreadyExists` otherwise, decided atomically by the file system.
     package func link(_ name: String, to folder: LocalFolder, as newName: String) throws {
         guard linkat(descriptor, name, folder.descriptor, newName, 0) == 0 else {
-            throw ProviderError.posix(errno, "create", path: folder.childPath(newName))
+            throw ProviderError.posix(errno, action: "create", path: folder.childPath(newName))
         }
     }
 
@@ -284,14 +284,14 @@ package final class LocalFolder: Sendable {
 
     /// Flushes the folder's entries (a rename into it) to stable storage.
     package func sync() throws {
-        guard fsync(descriptor) == 0 else { throw ProviderError.posix(errno, "sync", path: path) }
+        guard fsync(descriptor) == 0 else { throw ProviderError.posix(errno, action: "sync", path: path) }
     }
 
     /// The space of the file system holding the folder, in bytes: its size, what is used, and
     /// what is still available to this user.
     package func space() throws -> (total: Int64, used: Int64, available: Int64) {
         var info = statvfs()
-        guard fstatvfs(descriptor, &info) == 0 else { throw ProviderError.posix(errno, "read the space of", path: path) }
+        guard fstatvfs(descriptor, &info) == 0 else { throw ProviderError.posix(errno, action: "read the space of", path: path) }
         let unit = Int64(info.f_frsize)
         let total = Int64(info.f_blocks) * unit
         return (total, total - Int64(info.f_bfree) * unit, Int64(info.f_bavail) * unit)
@@ -300,7 +300,7 @@ package final class LocalFolder: Sendable {
     /// The error for a failed open of `name` that was meant to be a `wanted` (`"file"` or
     /// `"folder"`): what is really at the name decides it.
     private func refusal(_ code: Int32, _ name: String, wanted: String) -> ProviderError {
-        guard code == ELOOP || code == ENOTDIR || code == ENXIO else { return ProviderError.posix(code, "open", path: childPath(name)) }
+        guard code == ELOOP || code == ENOTDIR || code == ENXIO else { return ProviderError.posix(code, action: "open", path: childPath(name)) }
         switch (try? entry(named: name))?.kind {
         case .file?: return ProviderError(.conflict, "\(childPath(name)) is a file, not a \(wanted)")
         case .folder?: return ProviderError(.invalidArgument, "\(childPath(name)) is a folder, not a \(wanted)")

@@ -42,7 +42,7 @@ package final class PosixFile: Sendable {
     static func errorMessage(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
 
     package static func providerError(_ action: String, _ path: String, _ code: Int32 = errno) -> ProviderError {
-        ProviderError.posix(code, action, path: path)
+        ProviderError.posix(code, action: action, path: path)
     }
 
     package static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) throws -> PosixFile {
@@ -128,7 +128,7 @@ package final class PosixFile: Sendable {
     }
 
     /// Writes all the readable bytes of `buffer` to `fd` at its current offset, again after an
-    /// interruption (`EINTR`); a failure is `ProviderError.posix(errno, action, path: path)`.
+    /// interruption (`EINTR`); a failure is `ProviderError.posix(errno, action: action, path: path)`.
     /// The one write loop of the package: `write(_:)`, `DescriptorSink` and ProviderKit's `LocalFile` use it.
     package static func writeAll(_ buffer: ByteBuffer, to fd: Int32, action: String = "write", path: String) throws {
         try buffer.withUnsafeReadableBytes { raw in

@@ -11,7 +11,8 @@ import HTTPProviderKit
 ///
 /// ```swift
 /// let recorder = RecordingTransport { _ in (207, ["Content-Type": "application/xml"], multistatus) }
-/// let provider = try registry.makeProvider(for: url, transport: recorder, timeouts: Timeouts(read: .seconds(5)))
+/// let (provider, _) = try await registry.provider(
+///     for: url, services: .transport(recorder), probe: false, timeouts: Timeouts(read: .seconds(5)))
 /// _ = try? await provider.item(at: "/a")
 /// #expect(recorder.requests.first?.timeouts.read == .seconds(5))
 /// ```

@@ -24,7 +24,7 @@ final class BlobTempArea: Sendable {
         try PrivateFiles.makeFolder(root)
         let id = UUID().uuidString.lowercased()
         lockFile = try PosixFile.open(root.appendingPathComponent(id + ".lock").path, flags: O_RDWR | O_CREAT, mode: 0o600)
-        guard lockFile.lock(wait: false) else { throw ProviderError.posix(EAGAIN, "lock", path: lockFile.path) }
+        guard lockFile.lock(wait: false) else { throw ProviderError.posix(EAGAIN, action: "lock", path: lockFile.path) }
         folder = root.appendingPathComponent(id, isDirectory: true)
         try PrivateFiles.makeFolder(folder)
     }

@@ -202,7 +202,7 @@ extension CachedProvider {
     }
 
     public func shares(of path: ItemPath) async throws -> [Share] { try await base.shares(of: path) }
-    public func share(_ path: ItemPath, _ request: ShareRequest) async throws -> Share { try await base.share(path, request) }
+    public func share(_ path: ItemPath, with request: ShareRequest) async throws -> Share { try await base.share(path, with: request) }
     public func revoke(_ share: Share) async throws { try await base.revoke(share) }
     public func changes(since token: ChangeToken?) async throws -> ChangeBatch { try await base.changes(since: token) }
     public func quota() async throws -> Quota { try await base.quota() }

@@ -26,14 +26,14 @@ enum PrivateFiles {
         if stat(parent.path, &info) != 0 {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         }
-        guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw ProviderError.posix(errno, "create", path: path) }
+        guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw ProviderError.posix(errno, action: "create", path: path) }
     }
 
     /// Creates the file at `path` as `0600` if it is missing, and takes the group's and others'
     /// permissions away from an existing one the user owns.
     static func makeFile(_ path: String) throws {
         let fd = path.withCString { open($0, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600) }
-        guard fd >= 0 else { throw ProviderError.posix(errno, "create", path: path) }
+        guard fd >= 0 else { throw ProviderError.posix(errno, action: "create", path: path) }
         defer { _ = close(fd) }
         restrict(fd)
     }

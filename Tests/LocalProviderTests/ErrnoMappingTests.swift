@@ -25,7 +25,7 @@ struct ErrnoMappingTests {
 
     @Test("the message names the action and the path")
     func message() {
-        let error = ProviderError.posix(EROFS, "write", path: "/mnt/ro/a.txt")
+        let error = ProviderError.posix(EROFS, action: "write", path: "/mnt/ro/a.txt")
         #expect(error.code == .io)
         #expect(error.message?.hasPrefix("cannot write /mnt/ro/a.txt: ") == true)
     }

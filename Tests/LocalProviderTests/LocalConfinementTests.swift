@@ -181,11 +181,12 @@ struct LocalConfinementTests {
         let registry = ProviderRegistry()
         registry.register(factory)
         _ = try await box.provider.upload(DataSource(string: "a"), to: .root, name: "a.txt", options: UploadOptions())
-        let (provider, resolved) = try registry.resolve(box.root.appendingPathComponent("a.txt"))
+        let (provider, resolved) = try await registry.provider(for: box.root.appendingPathComponent("a.txt"))
         #expect(provider.account.kind == "local" && resolved.description == real + "/a.txt")
         #expect(try await provider.item(at: resolved).size == 1)
         // Made for the folder, the provider is confined to it.
-        let confined = try registry.makeProvider(for: box.root)
+        let (confined, confinedPath) = try await registry.provider(for: box.root, root: .url)
+        #expect(confinedPath.isRoot)
         #expect(try await confined.item(at: "/a.txt").size == 1)
         #expect(await code { _ = try await confined.item(at: try ItemPath("/..\(real)/a.txt")) } != nil)
     }

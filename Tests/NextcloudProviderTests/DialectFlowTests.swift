@@ -165,21 +165,21 @@ struct DialectFlowTests {
         #expect(best.url.scheme == flavor.rawValue)
         #expect(results.filter { $0.kind != "webdav" }.count == 1)
         // The scheme and the option both give the dialect.
-        let (viaScheme, path) = try await registry.connect(
-            try #require(URL(string: best.url.absoluteString.trimmingSuffix("/") + "/Docs/a.txt")),
+        let (viaScheme, path) = try await registry.provider(
+            for: try #require(URL(string: best.url.absoluteString.trimmingSuffix("/") + "/Docs/a.txt")),
             credentials: .basic(username: LoopbackNextcloud.user, password: LoopbackNextcloud.password))
         #expect((viaScheme as? WebDAVProvider)?.dialect?.flavor == flavor)
         #expect(path == "/Docs/a.txt")
         let webdav = try #require(URL(string: cloud.davURL().absoluteString.replacingOccurrences(of: "http:", with: "webdav:")))
-        let (viaOption, optionPath) = try await registry.connect(
-            webdav.appendingPathComponent("Docs"),
+        let (viaOption, optionPath) = try await registry.provider(
+            for: webdav.appendingPathComponent("Docs"),
             credentials: .basic(username: LoopbackNextcloud.user, password: LoopbackNextcloud.password),
             options: ["dialect": flavor.rawValue])
         #expect((viaOption as? WebDAVProvider)?.dialect?.flavor == flavor)
         #expect(optionPath == "/Docs")
         // Plain WebDAV on the same URL is rooted at the user's files too, and has no dialect.
-        let (plain, plainPath) = try await registry.connect(
-            webdav.appendingPathComponent("Docs"),
+        let (plain, plainPath) = try await registry.provider(
+            for: webdav.appendingPathComponent("Docs"),
             credentials: .basic(username: LoopbackNextcloud.user, password: LoopbackNextcloud.password))
         #expect((plain as? WebDAVProvider)?.dialect == nil)
         #expect(plainPath == "/Docs")

@@ -14,16 +14,16 @@ struct OCSFlowTests {
         let (provider, folder) = try await cloud.scratch()
         let file = try await provider.upload(DataSource(string: "shared"), to: .root, name: "s.txt", options: UploadOptions())
         let expiry = Date(timeIntervalSince1970: 4_102_444_800)  // 2100-01-01
-        let link = try await provider.share(file.path, ShareRequest(kind: .publicLink, password: "link pass 1", expires: expiry))
+        let link = try await provider.share(file.path, with: ShareRequest(kind: .publicLink, password: "link pass 1", expires: expiry))
         #expect(link.kind == .publicLink)
         #expect(link.passwordProtected)
         #expect(link.expires == expiry)
         #expect(link.path == file.path)
         #expect(link.url != nil)
-        let user = try await provider.share(file.path, ShareRequest(kind: .user("bob"), permissions: [.read, .write]))
+        let user = try await provider.share(file.path, with: ShareRequest(kind: .user("bob"), permissions: [.read, .write]))
         #expect(user.kind == .user("bob"))
         #expect(user.permissions.contains(.write))
-        let group = try await provider.share(file.path, ShareRequest(kind: .group("staff")))
+        let group = try await provider.share(file.path, with: ShareRequest(kind: .group("staff")))
         #expect(group.kind == .group("staff"))
         let listed = try await provider.shares(of: file.path)
         #expect(Set(listed.map(\.id)) == Set([link.id, user.id, group.id]))
@@ -53,7 +53,7 @@ struct OCSFlowTests {
             #expect(error.code == .notFound)
         }
         do {
-            _ = try await provider.share("/missing.txt", ShareRequest(kind: .publicLink))
+            _ = try await provider.share("/missing.txt", with: ShareRequest(kind: .publicLink))
             Issue.record("sharing a missing file succeeded")
         } catch let error as ProviderError {
             #expect(error.code == .notFound)

@@ -24,9 +24,9 @@ struct RegistryTimeoutsTests {
     ])
     func passedThrough(_ target: String) async throws {
         let recorder = RecordingTransport { _ in (503, [], "busy") }
-        let (provider, path) = try Self.registry().resolve(
-            URL(string: target)!, credentials: .basic(username: "ann", password: "pw"), transport: recorder, retry: Self.retry,
-            timeouts: Self.timeouts)
+        let (provider, path) = try await Self.registry().provider(
+            for: URL(string: target)!, credentials: .basic(username: "ann", password: "pw"), services: .transport(recorder),
+            probe: false, retry: Self.retry, timeouts: Self.timeouts)
         await #expect(throws: ProviderError.self) { _ = try await provider.item(at: path) }
         let sent = recorder.requests
         #expect(sent.count == 3, "three attempts of one PROPFIND")
@@ -38,14 +38,15 @@ struct RegistryTimeoutsTests {
     func options() async throws {
         let recorder = RecordingTransport()
         let registry = Self.registry()
-        let made = try registry.makeProvider(
+        let (made, _) = try await registry.provider(
             for: URL(string: "nextcloud://127.0.0.1:9/")!, credentials: .basic(username: "ann", password: "pw"),
-            options: ["chunkSize": "4096", "search": "false"], transport: recorder)
+            options: ["chunkSize": "4096", "search": "false"], services: .transport(recorder), root: .url, probe: false)
         let dialect = try #require((made as? WebDAVProvider)?.dialect)
         #expect(dialect.chunkSize == 4096)
         #expect(dialect.features.search == false)
         let error = await #expect(throws: ProviderError.self) {
-            _ = try await registry.connect(URL(string: "webdav://127.0.0.1:9/")!, options: ["chunksize": "1"], transport: recorder)
+            _ = try await registry.provider(
+                for: URL(string: "webdav://127.0.0.1:9/")!, options: ["chunksize": "1"], services: .transport(recorder))
         }
         #expect(error?.code == .invalidArgument)
         #expect(error?.message?.contains("chunksize") == true)

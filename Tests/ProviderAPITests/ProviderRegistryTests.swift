@@ -93,20 +93,25 @@ struct ProviderRegistryTests {
     }
 
     @Test("an unknown scheme is unsupported and never shows the password", arguments: ["gopher://ann:pw@h/x", "http://h/x", "h/x"])
-    func unknownScheme(_ text: String) throws {
+    func unknownScheme(_ text: String) async throws {
         let reg = registry(FakeFactory(kind: "fake", schemes: ["fake": "http"]))
         let error = #expect(throws: ProviderError.self) { try reg.route(url(text)) }
         #expect(error?.code == .unsupported)
         #expect(!(error?.description.contains("pw") ?? true))
-        let resolveError = #expect(throws: ProviderError.self) { try reg.resolve(url(text), transport: transport) }
-        #expect(resolveError?.code == .unsupported)
+        for probe in [false, true] {
+            let madeError = await #expect(throws: ProviderError.self) {
+                try await reg.provider(for: url(text), services: .transport(transport), probe: probe)
+            }
+            #expect(madeError?.code == .unsupported)
+        }
     }
 
-    @Test("resolve splits the URL into the provider's root and the item's path")
-    func resolve() throws {
+    @Test("a provider made without probing splits the URL into the provider's root and the item's path")
+    func resolve() async throws {
         let reg = registry(FakeFactory(kind: "fake", schemes: ["fake": "http"]))
-        let (provider, path) = try reg.resolve(
-            url("fake://127.0.0.1:8081/docs/a%20b.txt"), credentials: .token("t"), options: ["k": "v"], transport: transport)
+        let (provider, path) = try await reg.provider(
+            for: url("fake://127.0.0.1:8081/docs/a%20b.txt"), credentials: .token("t"), options: ["k": "v"],
+            services: .transport(transport), probe: false)
         let fake = try #require(provider as? FakeProvider)
         #expect(fake.configuration.url.absoluteString == "http://127.0.0.1:8081/")
         #expect(fake.configuration.credentials == .token("t"))
@@ -115,22 +120,40 @@ struct ProviderRegistryTests {
         #expect(path.segments == ["docs", "a b.txt"])
     }
 
-    @Test("resolve lets the adapter decide where its root ends")
+    @Test("a provider for a URL is rooted where the adapter says, and probes its server unless told not to")
     func resolveWithContextPath() async throws {
         let reg = registry(FakeFactory(kind: "ctx", schemes: ["ctx": "https"], rootDepth: 1))
-        let (provider, path) = try reg.resolve(url("ctx://h.example/nuxeo/default-domain/ws"), transport: transport)
+        let (provider, path) = try await reg.provider(
+            for: url("ctx://h.example/nuxeo/default-domain/ws"), services: .transport(transport), probe: false)
         #expect((provider as? FakeProvider)?.configuration.url.absoluteString == "https://h.example/nuxeo/")
+        #expect((provider as? FakeProvider)?.connected == false)
         #expect(path.description == "/default-domain/ws")
 
-        let (connected, connectedPath) = try await reg.connect(url("ctx://h.example/nuxeo/x"), transport: transport)
+        let (connected, connectedPath) = try await reg.provider(for: url("ctx://h.example/nuxeo/x"), services: .transport(transport))
         #expect((connected as? FakeProvider)?.connected == true)
+        #expect((connected as? FakeProvider)?.configuration.url.absoluteString == "https://h.example/nuxeo/")
         #expect(connectedPath.description == "/x")
     }
 
-    @Test("resolve refuses a URL whose path climbs out")
-    func resolveRefusesDotDot() {
+    @Test("root: .url roots the provider at the URL itself, with or without a probe", arguments: [false, true])
+    func rootedAtURL(_ probe: Bool) async throws {
+        let reg = registry(FakeFactory(kind: "ctx", schemes: ["ctx": "https"], rootDepth: 1))
+        let (provider, path) = try await reg.provider(
+            for: url("ctx://ann:pw@h.example/nuxeo/default-domain/ws/"), credentials: .basic(username: "ann", password: "pw"),
+            services: .transport(transport), root: .url, probe: probe)
+        let fake = try #require(provider as? FakeProvider)
+        #expect(fake.configuration.url.absoluteString == "https://h.example/nuxeo/default-domain/ws/")
+        #expect(fake.configuration.credentials == .basic(username: "ann", password: "pw"))
+        #expect(fake.connected == probe)
+        #expect(path.isRoot)
+    }
+
+    @Test("a provider for a URL whose path climbs out is refused")
+    func resolveRefusesDotDot() async {
         let reg = registry(FakeFactory(kind: "fake", schemes: ["fake": "http"]))
-        let error = #expect(throws: ProviderError.self) { try reg.resolve(url("fake://h/a/%2E%2E/..//b"), transport: transport) }
+        let error = await #expect(throws: ProviderError.self) {
+            try await reg.provider(for: url("fake://h/a/%2E%2E/..//b"), services: .transport(transport), probe: false)
+        }
         #expect(error?.code == .invalidArgument)
     }
 
@@ -173,19 +196,23 @@ struct ProviderRegistryTests {
         let store = InMemoryCredentialStore()
         try await store.setCredentials(.basic(username: "ann", password: "pw"), for: "work")
 
-        let provider = try await reg.makeProvider(remote: "work", store: store, transport: transport)
-        let fake = try #require(provider as? FakeProvider)
-        #expect(fake.configuration.url.absoluteString == "https://dav.example/files/")
-        #expect(fake.configuration.credentials == .basic(username: "ann", password: "pw"))
-        #expect(fake.configuration.options == ["o": "1"])
-        #expect(fake.connected)
+        let services = ProviderServices.transport(transport)
+        for probe in [false, true] {
+            let provider = try await reg.provider(remote: "work", store: store, services: services, probe: probe)
+            let fake = try #require(provider as? FakeProvider)
+            #expect(fake.configuration.url.absoluteString == "https://dav.example/files/")
+            #expect(fake.configuration.credentials == .basic(username: "ann", password: "pw"))
+            #expect(fake.configuration.options == ["o": "1"])
+            #expect(fake.connected == probe)
+        }
+        #expect((try await reg.provider(remote: "work", store: store, services: services) as? FakeProvider)?.connected == true)
 
-        let noStore = try #require(try await reg.makeProvider(remote: "work", store: nil, transport: transport) as? FakeProvider)
+        let noStore = try #require(try await reg.provider(remote: "work", store: nil, services: services) as? FakeProvider)
         #expect(noStore.configuration.credentials == .none)
 
-        let missing = await #expect(throws: ProviderError.self) { try await reg.makeProvider(remote: "nope", store: store, transport: transport) }
+        let missing = await #expect(throws: ProviderError.self) { try await reg.provider(remote: "nope", store: store, services: services) }
         #expect(missing?.code == .notFound)
-        let orphan = await #expect(throws: ProviderError.self) { try await reg.makeProvider(remote: "orphan", store: store, transport: transport) }
+        let orphan = await #expect(throws: ProviderError.self) { try await reg.provider(remote: "orphan", store: store, services: services) }
         #expect(orphan?.code == .unsupported)
     }
 
@@ -197,7 +224,7 @@ struct ProviderRegistryTests {
         let tieA = FakeFactory(kind: "alpha", schemes: ["alpha": "http"], confidence: 50)
         let none = FakeFactory(kind: "pydio", schemes: ["pydio": "http"], confidence: nil)
         let reg = registry(low, high, tieB, none, tieA)
-        let results = await reg.detect(url("http://127.0.0.1:8080/"), transport: transport)
+        let results = await reg.detect(url("http://127.0.0.1:8080/"), services: .transport(transport))
         #expect(results.map(\.kind) == ["nextcloud", "alpha", "beta", "webdav"])
         #expect(results.map(\.confidence) == [90, 50, 50, 10])
         for factory in [low, high, tieA, tieB, none] { #expect(factory.probed.value == 1) }

@@ -74,11 +74,20 @@ struct TimeoutsTests {
         let url = URL(string: "timed://127.0.0.1:9/a")!
         let recorder = RecordingTransport { _ in (503, [], "") }
         var providers: [any StorageProvider] = []
-        providers.append(try registry.makeProvider(for: url, transport: recorder, retry: Self.retry, timeouts: Self.timeouts))
-        providers.append(try registry.resolve(url, transport: recorder, retry: Self.retry, timeouts: Self.timeouts).provider)
-        providers.append(try await registry.connect(url, transport: recorder, retry: Self.retry, timeouts: Self.timeouts).provider)
-        providers.append(
-            try await registry.makeProvider(remote: "work", store: nil, transport: recorder, retry: Self.retry, timeouts: Self.timeouts))
+        let services = ProviderServices.transport(recorder)
+        for root in [ProviderRegistry.Root.url, .adapter] {
+            for probe in [false, true] {
+                providers.append(
+                    try await registry.provider(
+                        for: url, services: services, root: root, probe: probe, retry: Self.retry, timeouts: Self.timeouts
+                    ).provider)
+            }
+        }
+        for probe in [false, true] {
+            providers.append(
+                try await registry.provider(
+                    remote: "work", store: nil, services: services, probe: probe, retry: Self.retry, timeouts: Self.timeouts))
+        }
         for (index, provider) in providers.enumerated() {
             let timed = try #require(provider as? TimedProvider)
             #expect(timed.configuration.timeouts == Self.timeouts)
@@ -94,8 +103,9 @@ struct TimeoutsTests {
     func requestWins() async throws {
         let recorder = RecordingTransport()
         let provider = try #require(
-            try Self.registry().makeProvider(for: URL(string: "timed://127.0.0.1:9/")!, transport: recorder, timeouts: Self.timeouts)
-                as? TimedProvider)
+            try await Self.registry().provider(
+                for: URL(string: "timed://127.0.0.1:9/")!, services: .transport(recorder), timeouts: Self.timeouts
+            ).provider as? TimedProvider)
         #expect(try await provider.ping(timeouts: Timeouts(read: .seconds(60))) == 200)
         let sent = try #require(recorder.requests.first)
         #expect(sent.timeouts.read == .seconds(60))
@@ -103,10 +113,11 @@ struct TimeoutsTests {
     }
 
     @Test("without timeouts the configuration's transport is the one given, untouched")
-    func noTimeouts() throws {
+    func noTimeouts() async throws {
         let recorder = RecordingTransport()
         let provider = try #require(
-            try Self.registry().makeProvider(for: URL(string: "timed://127.0.0.1:9/")!, transport: recorder) as? TimedProvider)
+            try await Self.registry().provider(for: URL(string: "timed://127.0.0.1:9/")!, services: .transport(recorder)).provider
+                as? TimedProvider)
         #expect(provider.configuration.transport as? RecordingTransport === recorder)
     }
 

@@ -87,7 +87,7 @@ struct TreeOverlapLiveTests {
     func savedRemotes() async throws {
         let (root, scratch, url, credentials) = try await Self.sample()
         defer { Task { try? await root.delete(scratch) } }
-        guard case .basic(let user, let password) = credentials else { throw ProviderError(.invalidArgument, "a basic login") }
+        guard let user = credentials.username, let password = credentials.password else { throw ProviderError(.invalidArgument, "a basic login") }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-overlap-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -41,7 +41,7 @@ enum OptionalFeatureCases {
             throw ConformanceSkip(.shareKind(.publicLink))
         }
         let file = try await context.upload(text: "shared", as: "shared.txt")
-        let share = try await context.provider.share(file.path, ShareRequest(kind: .publicLink))
+        let share = try await context.provider.share(file.path, with: ShareRequest(kind: .publicLink))
         try context.expect(share.kind == .publicLink, "share(.publicLink) returned a share of kind \(share.kind)")
         try context.expect(share.path == file.path, "share returned the path \(share.path), not \(file.path)")
         if share.url == nil { context.note("the public link has no URL") }

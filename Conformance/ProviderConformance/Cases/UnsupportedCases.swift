@@ -44,7 +44,7 @@ enum UnsupportedCases {
             _ = try await context.provider.shares(of: file)
         },
         Probe(feature: .shares, label: "share") { context, file in
-            _ = try await context.provider.share(file, ShareRequest(kind: .publicLink))
+            _ = try await context.provider.share(file, with: ShareRequest(kind: .publicLink))
         },
         Probe(feature: .shares, label: "revoke") { context, file in
             try await context.provider.revoke(Share(id: "strata-conformance-probe", path: file, kind: .publicLink))
@@ -90,7 +90,7 @@ enum UnsupportedCases {
         }
         if context.capabilities.supports(.shares) {
             for (tag, kind) in shareKinds where !context.capabilities.shareKinds.contains(tag) {
-                await probe("share(.\(tag.rawValue))") { _ = try await context.provider.share(file.path, ShareRequest(kind: kind)) }
+                await probe("share(.\(tag.rawValue))") { _ = try await context.provider.share(file.path, with: ShareRequest(kind: kind)) }
             }
         }
         try context.expect(failures.isEmpty, failures.joined(separator: "; "))

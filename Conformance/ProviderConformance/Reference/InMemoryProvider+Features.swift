@@ -20,7 +20,7 @@ extension InMemoryProvider {
         return try await call([Share].self, .REPORT, path, headers: [(InMemoryWire.operationHeader, "shares")])
     }
 
-    public func share(_ path: ItemPath, _ request: ShareRequest) async throws -> Share {
+    public func share(_ path: ItemPath, with request: ShareRequest) async throws -> Share {
         try await require(.shares, "sharing")
         guard capabilities.shareKinds.contains(request.kind.tag) else {
             throw ProviderError.unsupported("sharing as .\(request.kind.tag.rawValue)")

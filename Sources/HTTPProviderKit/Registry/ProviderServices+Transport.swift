@@ -57,81 +57,12 @@ extension ProbeContext {
 }
 
 extension Credentials {
-    /// The authenticator that sends these credentials as standard HTTP authentication.
+    /// The authenticator that sends these credentials as standard HTTP authentication: Basic for
+    /// a user name and password, Bearer for a token or an access token, nothing otherwise.
     public func httpAuthenticator(refresh: BearerAuthenticator.Refresh? = nil) -> any Authenticator {
-        switch self {
-        case .none: return NoAuthenticator()
-        case .basic(let user, let password), .appPassword(let user, let password):
-            return BasicAuthenticator(username: user, password: password)
-        case .token(let token): return BearerAuthenticator(token: token, refresh: refresh)
-        case .bearer(let token, _): return BearerAuthenticator(token: token, refresh: refresh)
-        }
-    }
-}
-
-extension ProviderRegistry {
-    /// `makeProvider(for:credentials:options:services:logger:retry:timeouts:onRetry:)` sending through `transport`.
-    public func makeProvider(
-        for url: URL, credentials: Credentials = .none, options: [String: String] = [:],
-        transport: any HTTPTransport, logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }),
-        retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
-        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
-    ) throws -> any StorageProvider {
-        try makeProvider(
-            for: url, credentials: credentials, options: options, services: .transport(transport), logger: logger,
-            retry: retry, timeouts: timeouts, onRetry: onRetry)
-    }
-
-    /// `resolve(_:credentials:options:services:logger:retry:timeouts:onRetry:)` sending through `transport`.
-    public func resolve(
-        _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
-        transport: any HTTPTransport, logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }),
-        retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
-        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
-    ) throws -> (provider: any StorageProvider, path: ItemPath) {
-        try resolve(
-            url, credentials: credentials, options: options, services: .transport(transport), logger: logger,
-            retry: retry, timeouts: timeouts, onRetry: onRetry)
-    }
-
-    /// `connect(_:credentials:options:services:logger:retry:timeouts:onRetry:)` sending through `transport`.
-    public func connect(
-        _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
-        transport: any HTTPTransport, logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }),
-        retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
-        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
-    ) async throws -> (provider: any StorageProvider, path: ItemPath) {
-        try await connect(
-            url, credentials: credentials, options: options, services: .transport(transport), logger: logger,
-            retry: retry, timeouts: timeouts, onRetry: onRetry)
-    }
-
-    /// `makeProvider(remote:store:services:logger:retry:timeouts:onRetry:)` sending through `transport`.
-    public func makeProvider(
-        remote name: String, store: (any CredentialStore)?, transport: any HTTPTransport,
-        logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }), retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
-        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
-    ) async throws -> any StorageProvider {
-        try await makeProvider(
-            remote: name, store: store, services: .transport(transport), logger: logger, retry: retry, timeouts: timeouts,
-            onRetry: onRetry)
-    }
-
-    /// `resolve(remote:store:services:logger:retry:timeouts:onRetry:)` sending through `transport`: a saved
-    /// remote's provider made without asking its server.
-    public func resolve(
-        remote name: String, store: (any CredentialStore)?, transport: any HTTPTransport,
-        logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }), retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
-        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
-    ) async throws -> any StorageProvider {
-        try await resolve(
-            remote: name, store: store, services: .transport(transport), logger: logger, retry: retry, timeouts: timeouts,
-            onRetry: onRetry)
-    }
-
-    /// `detect(_:credentials:services:)` sending through `transport`.
-    public func detect(_ url: URL, credentials: Credentials = .none, transport: any HTTPTransport) async -> [ProbeResult] {
-        await detect(url, credentials: credentials, services: .transport(transport))
+        if let username, let password { return BasicAuthenticator(username: username, password: password) }
+        if let token = token ?? accessToken { return BearerAuthenticator(token: token, refresh: refresh) }
+        return NoAuthenticator()
     }
 }
 

@@ -13,7 +13,7 @@ public struct SessionCookie: Sendable, Codable, Hashable {
     public var value: String
 
     /// Creates an entry.
-    public init(origin: String, name: String, value: String) {
+    package init(origin: String, name: String, value: String) {
         self.origin = origin
         self.name = name
         self.value = value

@@ -4,9 +4,18 @@ import Foundation
 /// after repeated failed sign-ins from one address.
 public struct SignInChallenge: Sendable {
     /// What kind of question it is.
-    public enum Kind: String, Sendable, Codable, Hashable {
+    ///
+    /// A named value rather than an enum, so that a new kind of question does not break an app's
+    /// `switch` over it (compare with `==`, or switch with a `default`).
+    public struct Kind: RawRepresentable, Sendable, Codable, Hashable {
+        /// The kind's name, such as `captcha`.
+        public let rawValue: String
+
+        /// The kind named `rawValue`.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
         /// An image whose word must be typed.
-        case captcha
+        public static let captcha = Kind(rawValue: "captcha")
     }
 
     /// What kind of question it is.
@@ -23,7 +32,7 @@ public struct SignInChallenge: Sendable {
     public var session: SignInSession
 
     /// Creates a challenge.
-    public init(kind: Kind, image: Data?, mediaType: String?, attempt: Int, session: SignInSession) {
+    package init(kind: Kind, image: Data?, mediaType: String?, attempt: Int, session: SignInSession) {
         self.kind = kind
         self.image = image
         self.mediaType = mediaType
@@ -43,12 +52,12 @@ public struct SignInSession: Sendable, Codable, Hashable {
     /// The user signing in.
     public var user: String
     /// The session cookies.
-    public var cookies: [SessionCookie]
+    package var cookies: [SessionCookie]
     /// When the challenge was asked.
     public var asked: Date
 
     /// Creates a session record.
-    public init(server: String, user: String, cookies: [SessionCookie], asked: Date = Date()) {
+    package init(server: String, user: String, cookies: [SessionCookie], asked: Date = Date()) {
         self.server = server
         self.user = user
         self.cookies = cookies
@@ -96,7 +105,7 @@ public struct SignInInteraction: Sendable {
     }
 
     /// The session of ``resuming`` for `server` and `user`, the newest first.
-    public func resumable(server: String, user: String) -> SignInSession? {
+    package func resumable(server: String, user: String) -> SignInSession? {
         resuming.filter { $0.server == server && $0.user == user }.max { $0.asked < $1.asked }
     }
 }

@@ -28,18 +28,18 @@ extension ProviderError {
     /// path is the caller's own, so it carries no secret.
     ///
     /// ```swift
-    /// guard mkdir(path, 0o777) == 0 else { throw ProviderError.posix(errno, "create the folder", path: path) }
+    /// guard mkdir(path, 0o777) == 0 else { throw ProviderError.posix(errno, action: "create the folder", path: path) }
     /// ```
     ///
     /// - Parameters:
     ///   - code: the `errno` value.
     ///   - action: what was being done, as a verb phrase (`"open"`, `"rename"`).
     ///   - path: the file or folder it was done to.
-    public static func posix(_ code: Int32, _ action: String, path: String) -> ProviderError {
+    public static func posix(_ code: Int32, action: String, path: String) -> ProviderError {
         ProviderError(posixCode(code), "cannot \(action) \(path): \(String(cString: strerror(code)))")
     }
 
-    /// The ``Code`` an `errno` value maps to, as ``posix(_:_:path:)`` describes.
+    /// The ``Code`` an `errno` value maps to, as ``posix(_:action:path:)`` describes.
     package static func posixCode(_ code: Int32) -> Code {
         switch code {
         case ENOENT: return .notFound
@@ -58,12 +58,12 @@ extension ProviderError {
     static func fileSystemError(_ error: any Error) -> ProviderError? {
         let ns = error as NSError
         if ns.domain == NSPOSIXErrorDomain {
-            return posix(Int32(truncatingIfNeeded: ns.code), "use", path: (ns.userInfo[NSFilePathErrorKey] as? String) ?? "a file")
+            return posix(Int32(truncatingIfNeeded: ns.code), action: "use", path: (ns.userInfo[NSFilePathErrorKey] as? String) ?? "a file")
         }
         guard ns.domain == NSCocoaErrorDomain, let cocoa = error as? CocoaError, cocoa.isFileError else { return nil }
         let path = cocoa.filePath ?? cocoa.url?.path ?? "a file"
         if let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return posix(Int32(truncatingIfNeeded: underlying.code), "use", path: path)
+            return posix(Int32(truncatingIfNeeded: underlying.code), action: "use", path: path)
         }
         return ProviderError(cocoaCode(cocoa.code), "cannot use \(path): file error \(cocoa.code.rawValue)")
     }

@@ -49,7 +49,7 @@ public struct ProviderError: Error, Sendable, Hashable, CustomStringConvertible 
         ///
         /// Not ``network``: retrying the same call over the same disk seldom helps, and the
         /// cause is on this machine, not on a server. A full disk is ``quotaExceeded``. See
-        /// ``ProviderError/posix(_:_:path:)`` for how `errno` values map onto codes.
+        /// ``ProviderError/posix(_:action:path:)`` for how `errno` values map onto codes.
         public static let io = Code("io")
         /// The server failed with an unexpected status; see ``ProviderError/httpStatus``.
         public static let server = Code("server")
@@ -115,7 +115,7 @@ public struct ProviderError: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// Wraps any error as a `ProviderError`: a `ProviderError` is returned as is,
     /// cancellation becomes ``Code/cancelled``, a file-system error (`POSIXError`, a `CocoaError`
-    /// file error, an `NSError` in the POSIX domain) is mapped as ``posix(_:_:path:)`` maps its
+    /// file error, an `NSError` in the POSIX domain) is mapped as ``posix(_:action:path:)`` maps its
     /// `errno`, a NIO channel error or an `IOError` of a socket (a reset, a refused or timed-out
     /// connection) is ``Code/network`` and NIO's other `IOError`s are mapped by their `errno`;
     /// anything else is ``Code/unknown`` unless `fallback` says otherwise.

@@ -8,10 +8,10 @@ extension Capabilities {
     /// and `ifMatch` or `ifNoneMatch` need ``Features/preconditions``. Every adapter calls this
     /// first in ``StorageProvider/download(_:to:options:)``; the conformance suite checks it.
     public func require(_ options: DownloadOptions) throws {
-        if options.range != nil { try require(.rangeDownload, "range downloads") }
-        if options.resume { try require(.resumeDownload, "resumed downloads") }
-        if options.ifMatch != nil { try require(.preconditions, "download(ifMatch:) preconditions") }
-        if options.ifNoneMatch != nil { try require(.preconditions, "download(ifNoneMatch:) conditional downloads") }
+        if options.range != nil { try require(.rangeDownload, for: "range downloads") }
+        if options.resume { try require(.resumeDownload, for: "resumed downloads") }
+        if options.ifMatch != nil { try require(.preconditions, for: "download(ifMatch:) preconditions") }
+        if options.ifNoneMatch != nil { try require(.preconditions, for: "download(ifNoneMatch:) conditional downloads") }
     }
 
     /// Throws ``ProviderError/Code/unsupported`` when `options` ask for a feature this provider
@@ -21,6 +21,6 @@ extension Capabilities {
     /// contract says it is ignored. Every adapter calls this first in
     /// ``StorageProvider/upload(_:to:name:options:)``.
     public func require(_ options: UploadOptions) throws {
-        if options.ifMatch != nil { try require(.preconditions, "upload(ifMatch:) preconditions") }
+        if options.ifMatch != nil { try require(.preconditions, for: "upload(ifMatch:) preconditions") }
     }
 }

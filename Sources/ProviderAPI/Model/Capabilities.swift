@@ -39,7 +39,7 @@ public struct Capabilities: Sendable, Hashable {
         public static let search = Features(rawValue: 1 << 12)
         /// Search includes full text of the content.
         public static let fullTextSearch = Features(rawValue: 1 << 13)
-        /// ``StorageProvider/shares(of:)``, ``StorageProvider/share(_:_:)`` and ``StorageProvider/revoke(_:)``.
+        /// ``StorageProvider/shares(of:)``, ``StorageProvider/share(_:with:)`` and ``StorageProvider/revoke(_:)``.
         public static let shares = Features(rawValue: 1 << 14)
         /// ``StorageProvider/changes(since:)``.
         public static let changes = Features(rawValue: 1 << 15)
@@ -85,8 +85,9 @@ public struct Capabilities: Sendable, Hashable {
     /// Whether every feature in `features` is supported.
     public func supports(_ features: Features) -> Bool { self.features.isSuperset(of: features) }
 
-    /// Throws ``ProviderError/Code/unsupported`` unless `feature` is supported.
-    public func require(_ feature: Features, _ what: String) throws {
+    /// Throws ``ProviderError/Code/unsupported`` unless `feature` is supported; `what` names what
+    /// needed it in the error's message (`"revoking shares"`).
+    public func require(_ feature: Features, for what: String) throws {
         guard supports(feature) else { throw ProviderError.unsupported(what) }
     }
 }

@@ -52,9 +52,9 @@ public struct ProviderAccount: Sendable, Hashable, Codable, CustomStringConverti
 /// ``Capabilities/require(_:)-(UploadOptions)`` check this for an adapter).
 ///
 /// ```swift
-/// let provider = try registry.makeProvider(for: URL(string: "webdavs://dav.example.com/files")!,
-///                                          credentials: .basic(username: "ann", password: secret))
-/// let page = try await provider.list("/Reports", page: .first)
+/// let (provider, files) = try await registry.provider(for: URL(string: "webdavs://dav.example.com/files")!,
+///                                                     credentials: .basic(username: "ann", password: secret))
+/// let page = try await provider.list(try files.appending("Reports"), page: .first)
 /// _ = try await provider.download("/Reports/q3.pdf", to: FileSink(url: localURL), options: .init())
 /// ```
 ///
@@ -75,7 +75,7 @@ public struct ProviderAccount: Sendable, Hashable, Codable, CustomStringConverti
 /// ### Optional features
 /// - ``search(_:page:)``
 /// - ``shares(of:)``
-/// - ``share(_:_:)``
+/// - ``share(_:with:)``
 /// - ``revoke(_:)``
 /// - ``changes(since:)``
 /// - ``quota()``
@@ -136,7 +136,7 @@ public protocol StorageProvider: Sendable {
     /// The shares of the item at `path` (``Capabilities/Features/shares``).
     func shares(of path: ItemPath) async throws -> [Share]
     /// Shares the item at `path` (``Capabilities/Features/shares``).
-    func share(_ path: ItemPath, _ request: ShareRequest) async throws -> Share
+    func share(_ path: ItemPath, with request: ShareRequest) async throws -> Share
     /// Removes a share (``Capabilities/Features/shares``).
     func revoke(_ share: Share) async throws
     /// Changes since `token`, or a first token when `nil` (``Capabilities/Features/changes``).
@@ -151,7 +151,7 @@ extension StorageProvider {
     public func pageRequest(after request: PageRequest, in folder: ItemPath, previous: ItemPage) -> PageRequest? { nil }
     public func search(_ query: Query, page: PageRequest) async throws -> ItemPage { throw ProviderError.unsupported("search") }
     public func shares(of path: ItemPath) async throws -> [Share] { throw ProviderError.unsupported("shares") }
-    public func share(_ path: ItemPath, _ request: ShareRequest) async throws -> Share { throw ProviderError.unsupported("sharing") }
+    public func share(_ path: ItemPath, with request: ShareRequest) async throws -> Share { throw ProviderError.unsupported("sharing") }
     public func revoke(_ share: Share) async throws { throw ProviderError.unsupported("revoking shares") }
     public func changes(since token: ChangeToken?) async throws -> ChangeBatch { throw ProviderError.unsupported("changes") }
     public func quota() async throws -> Quota { throw ProviderError.unsupported("quota") }

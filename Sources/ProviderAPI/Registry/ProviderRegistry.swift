@@ -29,9 +29,13 @@ public struct SavedRemote: Sendable, Hashable, Codable {
 /// ```swift
 /// let registry = ProviderRegistry()
 /// registry.register(WebDAVProviderFactory())
-/// let (provider, path) = try registry.resolve(URL(string: "webdav://127.0.0.1:8081/docs/a.txt")!,
-///                                             credentials: .basic(username: "u", password: p))
+/// let (provider, path) = try await registry.provider(for: URL(string: "webdav://127.0.0.1:8081/docs/a.txt")!,
+///                                                    credentials: .basic(username: "u", password: p))
 /// ```
+///
+/// One method per job: ``provider(for:credentials:options:services:root:probe:logger:retry:timeouts:onRetry:)``
+/// for a URL, ``provider(remote:store:services:probe:logger:retry:timeouts:onRetry:)`` for a saved
+/// remote, ``detect(_:credentials:services:)`` for an unknown server.
 public final class ProviderRegistry: Sendable {
     private struct State {
         var factories: [String: any ProviderFactory] = [:]
@@ -90,12 +94,12 @@ public final class ProviderRegistry: Sendable {
     }
 
     /// The factory of `kind`.
-    public func factory(kind: String) -> (any ProviderFactory)? {
+    package func factory(kind: String) -> (any ProviderFactory)? {
         state.withLockedValue { $0.factories[kind] }
     }
 
     /// The factory handling URLs with `scheme`.
-    public func factory(scheme: String) -> (any ProviderFactory)? {
+    package func factory(scheme: String) -> (any ProviderFactory)? {
         state.withLockedValue { state in state.byScheme[scheme.lowercased()].flatMap { state.factories[$0] } }
     }
 
@@ -136,12 +140,23 @@ public final class ProviderRegistry: Sendable {
         try encoder.encode(savedRemotes).write(to: url, options: .atomic)
     }
 
+    /// Where a provider made for a URL is rooted (``provider(for:credentials:options:services:root:probe:logger:retry:timeouts:onRetry:)``).
+    public enum Root: Sendable, Hashable {
+        /// Where the adapter says its root ends (``ProviderFactory/locate(_:)``): a WebDAV server's
+        /// origin, a Nuxeo server's context path, a local file system's `/`. The rest of the URL's
+        /// path is the path of the item it names.
+        case adapter
+        /// At the URL itself, which names a folder: the provider sees nothing above it (a local
+        /// provider is confined to that folder), and the item's path is `/`.
+        case url
+    }
+
     /// The factory for `url` and the URL with the scheme the factory maps it to (``ProviderFactory/schemes``):
     /// `http`/`https` for an HTTP adapter, `file` for a local folder.
     ///
     /// - Throws: ``ProviderError/Code/unsupported`` for a scheme no adapter handles;
     ///   ``ProviderError/Code/invalidArgument`` for an `http`/`https` URL without a host, or a port outside 1…65535.
-    public func route(_ url: URL) throws -> (factory: any ProviderFactory, wireURL: URL) {
+    package func route(_ url: URL) throws -> (factory: any ProviderFactory, wireURL: URL) {
         try URLChecks.requireValidPort(url)
         guard let scheme = url.scheme?.lowercased(), let factory = factory(scheme: scheme),
             let wire = factory.schemes[scheme] ?? factory.schemes.first(where: { $0.key.lowercased() == scheme })?.value,
@@ -160,84 +175,83 @@ public final class ProviderRegistry: Sendable {
         return (factory, wireURL)
     }
 
-    /// Makes the provider for a URL whose scheme names an adapter, rooted at the URL.
+    /// Makes the provider for a URL whose scheme names an adapter, and the path of the item the
+    /// URL names below the provider's root.
     ///
-    /// `retry`, `timeouts` and `onRetry` go to the provider's ``ProviderConfiguration``, as in the
-    /// other ways to make one.
-    public func makeProvider(
+    /// ```swift
+    /// // The adapter probes the server, so capabilities are this server's own.
+    /// let (dav, folder) = try await registry.provider(
+    ///     for: URL(string: "webdavs://dav.example.com/Reports")!, credentials: .basic(username: "ann", password: secret))
+    /// // A local folder, confined: nothing above /srv/files is reachable.
+    /// let (files, _) = try await registry.provider(for: URL(fileURLWithPath: "/srv/files"), root: .url)
+    /// // Offline: made without asking the server.
+    /// let (cached, path) = try await registry.provider(for: url, probe: false)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - url: the URL, in one of a registered adapter's schemes (``ProviderFactory/schemes``).
+    ///     Its user info is dropped: pass secrets as `credentials`.
+    ///   - credentials: what the provider logs in with.
+    ///   - options: adapter options (``ProviderConfiguration/options``).
+    ///   - services: typed values for the adapter's family, such as the HTTP transport
+    ///     (`HTTPProviderKit`'s `ProviderServices.transport(_:)`).
+    ///   - root: where the provider's root is: where the adapter says (``Root/adapter``, the
+    ///     default) or at the URL itself (``Root/url``).
+    ///   - probe: whether the adapter may ask the server first (``ProviderFactory/connect(_:)``) so
+    ///     that capabilities are this server's own (the default); `false` makes the provider
+    ///     without the network (``ProviderFactory/makeProvider(_:)``), with the adapter's default
+    ///     capabilities: for working offline, where a probe could only fail.
+    ///   - logger: where the provider logs (``ProviderConfiguration/logger``); drops everything by default.
+    ///   - retry: when to retry (``ProviderConfiguration/retry``).
+    ///   - timeouts: how long each request may take (``ProviderConfiguration/timeouts``).
+    ///   - onRetry: told before each retry (``ProviderConfiguration/onRetry``).
+    /// - Returns: the provider, and the path of the item `url` names below its root (`/` with ``Root/url``).
+    /// - Throws: ``ProviderError/Code/unsupported`` for a scheme no adapter handles;
+    ///   ``ProviderError/Code/invalidArgument`` for an invalid URL or one the adapter cannot split;
+    ///   what the adapter throws.
+    public func provider(
         for url: URL, credentials: Credentials = .none, options: [String: String] = [:],
-        services: ProviderServices = ProviderServices(), logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }),
-        retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
-        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
-    ) throws -> any StorageProvider {
-        let (factory, wireURL) = try route(url)
-        return try factory.makeProvider(
-            prepared(ProviderConfiguration(
-                url: wireURL, credentials: credentials, services: services, options: options, logger: logger, retry: retry,
-                timeouts: timeouts, onRetry: onRetry)))
-    }
-
-    /// Makes the provider for a URL naming an item, and the item's path: the adapter decides
-    /// where its root ends (a WebDAV server's origin, a Nuxeo server's context path).
-    public func resolve(
-        _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
-        services: ProviderServices = ProviderServices(), logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }),
-        retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
-        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
-    ) throws -> (provider: any StorageProvider, path: ItemPath) {
-        let (factory, wireURL) = try route(url)
-        let (root, path) = try factory.locate(wireURL)
-        let provider = try factory.makeProvider(
-            prepared(ProviderConfiguration(
-                url: root, credentials: credentials, services: services, options: options, logger: logger, retry: retry,
-                timeouts: timeouts, onRetry: onRetry)))
-        return (provider, path)
-    }
-
-    /// Like ``resolve(_:credentials:options:services:logger:retry:timeouts:onRetry:)``, but lets the adapter probe
-    /// the server first (``ProviderFactory/connect(_:)``), so capabilities are the server's own.
-    public func connect(
-        _ url: URL, credentials: Credentials = .none, options: [String: String] = [:],
-        services: ProviderServices = ProviderServices(), logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }),
+        services: ProviderServices = ProviderServices(), root: Root = .adapter, probe: Bool = true,
+        logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }),
         retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
         onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) async throws -> (provider: any StorageProvider, path: ItemPath) {
         let (factory, wireURL) = try route(url)
-        let (root, path) = try factory.locate(wireURL)
-        let provider = try await factory.connect(
-            prepared(ProviderConfiguration(
-                url: root, credentials: credentials, services: services, options: options, logger: logger, retry: retry,
-                timeouts: timeouts, onRetry: onRetry)))
+        let (rootURL, path) = root == .url ? (wireURL, ItemPath.root) : try factory.locate(wireURL)
+        let configuration = prepared(ProviderConfiguration(
+            url: rootURL, credentials: credentials, services: services, options: options, logger: logger, retry: retry,
+            timeouts: timeouts, onRetry: onRetry))
+        let provider = probe ? try await factory.connect(configuration) : try factory.makeProvider(configuration)
         return (provider, path)
     }
 
     /// Makes the provider of a saved remote, with credentials from `store` under the remote's name.
     ///
-    /// The adapter may probe the server first (``ProviderFactory/connect(_:)``), as
-    /// ``connect(_:credentials:options:services:logger:retry:timeouts:onRetry:)`` does for a URL;
-    /// ``resolve(remote:store:services:logger:retry:timeouts:onRetry:)`` makes it without the network.
-    public func makeProvider(
+    /// The provider is rooted at the remote's URL.
+    ///
+    /// - Parameters:
+    ///   - name: the remote's name (``SavedRemote/name``).
+    ///   - store: where its credentials are; `nil` for none.
+    ///   - services: typed values for the adapter's family, such as the HTTP transport.
+    ///   - probe: whether the adapter may ask the server first (``ProviderFactory/connect(_:)``),
+    ///     the default; `false` makes it without the network (``ProviderFactory/makeProvider(_:)``):
+    ///     for working offline, with the adapter's default capabilities rather than the server's.
+    ///   - logger: where the provider logs (``ProviderConfiguration/logger``); drops everything by default.
+    ///   - retry: when to retry (``ProviderConfiguration/retry``).
+    ///   - timeouts: how long each request may take (``ProviderConfiguration/timeouts``).
+    ///   - onRetry: told before each retry (``ProviderConfiguration/onRetry``).
+    /// - Throws: ``ProviderError/Code/notFound`` when no remote has the name;
+    ///   ``ProviderError/Code/unsupported`` when its adapter is not registered; what the store
+    ///   or the adapter throws.
+    public func provider(
         remote name: String, store: (any CredentialStore)?, services: ProviderServices = ProviderServices(),
-        logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }), retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
+        probe: Bool = true, logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }),
+        retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
         onRetry: (@Sendable (RetryNotice) -> Void)? = nil
     ) async throws -> any StorageProvider {
         let (factory, configuration) = try await remoteConfiguration(
             name, store: store, services: services, logger: logger, retry: retry, timeouts: timeouts, onRetry: onRetry)
-        return try await factory.connect(configuration)
-    }
-
-    /// Makes the provider of a saved remote without asking its server
-    /// (``ProviderFactory/makeProvider(_:)``, as ``resolve(_:credentials:options:services:logger:retry:timeouts:onRetry:)``
-    /// does for a URL): for working offline, where a probe could only fail. Credentials come from `store`
-    /// under the remote's name; capabilities are the adapter's defaults, not the server's.
-    public func resolve(
-        remote name: String, store: (any CredentialStore)?, services: ProviderServices = ProviderServices(),
-        logger: Logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }), retry: RetryPolicy = .standard, timeouts: Timeouts = Timeouts(),
-        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
-    ) async throws -> any StorageProvider {
-        let (factory, configuration) = try await remoteConfiguration(
-            name, store: store, services: services, logger: logger, retry: retry, timeouts: timeouts, onRetry: onRetry)
-        return try factory.makeProvider(configuration)
+        return probe ? try await factory.connect(configuration) : try factory.makeProvider(configuration)
     }
 
     /// The factory and configuration of the saved remote `name`.

@@ -32,7 +32,7 @@ public struct ProviderServices: Sendable {
     }
 
     /// Whether a value was set for `key`.
-    public func contains<Key: ProviderServiceKey>(_ key: Key.Type) -> Bool {
+    package func contains<Key: ProviderServiceKey>(_ key: Key.Type) -> Bool {
         values[ObjectIdentifier(key)] != nil
     }
 }

@@ -22,7 +22,7 @@ public struct MinimumSpeed: Sendable, Hashable {
     public static let off = MinimumSpeed(bytesPerSecond: 0, window: .zero)
 
     /// Whether this minimum checks anything: a rate and a window above zero.
-    public var isEnabled: Bool { bytesPerSecond > 0 && window > .zero }
+    package var isEnabled: Bool { bytesPerSecond > 0 && window > .zero }
 
     /// The message of a transfer that was too slow.
     package var message: String { "slower than \(bytesPerSecond) bytes/s for \(window.spokenLength)" }

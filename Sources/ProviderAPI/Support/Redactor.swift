@@ -6,13 +6,13 @@ import Foundation
 /// query parameters whose names look like secrets are replaced by `<redacted>`.
 public enum Redactor {
     /// Header names whose values are never logged (lowercased).
-    public static let secretHeaders: Set<String> = [
+    package static let secretHeaders: Set<String> = [
         "authorization", "proxy-authorization", "cookie", "set-cookie", "x-authentication-token",
         "x-auth-token", "x-api-key", "x-secure-token", "x-csrf-token", "x-no-basic-header-secret",
     ]
 
     /// Query parameter names (lowercased) whose values are never logged.
-    public static let secretQueryNames: Set<String> = [
+    package static let secretQueryNames: Set<String> = [
         "token", "secure_token", "access_token", "refresh_token", "password", "pass", "passwd", "userpass",
         "pwd", "secret", "key", "api_key", "apikey", "auth", "sig", "signature", "captcha_code", "session",
     ]
@@ -50,7 +50,7 @@ public enum Redactor {
     }
 
     /// `headers` with secret values masked, as `name: value` lines.
-    public static func redact<Headers: Sequence>(headers: Headers) -> [String] where Headers.Element == (name: String, value: String) {
+    package static func redact<Headers: Sequence>(headers: Headers) -> [String] where Headers.Element == (name: String, value: String) {
         headers.map { name, value in
             secretHeaders.contains(name.lowercased()) ? "\(name): \(mask)" : "\(name): \(value)"
         }

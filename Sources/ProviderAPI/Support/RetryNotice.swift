@@ -14,7 +14,7 @@ public struct RetryNotice: Sendable, CustomStringConvertible {
     public var delay: Duration
 
     /// Creates a notice.
-    public init(request: String, attempt: Int, maxAttempts: Int, reason: String, delay: Duration) {
+    package init(request: String, attempt: Int, maxAttempts: Int, reason: String, delay: Duration) {
         self.request = request
         self.attempt = attempt
         self.maxAttempts = maxAttempts

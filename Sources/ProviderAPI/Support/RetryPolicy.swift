@@ -42,7 +42,7 @@ public struct RetryPolicy: Sendable, Hashable {
     public static let none = RetryPolicy(maxAttempts: 1)
 
     /// The delay before retry number `retry` (1 for the first retry), with full jitter.
-    public func delay(forRetry retry: Int) -> Duration {
+    package func delay(forRetry retry: Int) -> Duration {
         let exponent = min(max(retry - 1, 0), 30)
         let ceiling = min(maxDelay, baseDelay * (1 << exponent))
         let nanos = max(ceiling.nanosecondsClamped, 1)

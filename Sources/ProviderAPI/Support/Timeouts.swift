@@ -9,8 +9,8 @@ import Foundation
 /// command line (`--connect-timeout`, `--timeout`, `--low-speed-limit`, `--low-speed-time`).
 ///
 /// ```swift
-/// let (provider, path) = try registry.resolve(url, credentials: credentials,
-///                                             timeouts: Timeouts(connect: .seconds(3), read: .seconds(10)))
+/// let (provider, path) = try await registry.provider(
+///     for: url, credentials: credentials, timeouts: Timeouts(connect: .seconds(3), read: .seconds(10)))
 /// ```
 public struct Timeouts: Sendable, Hashable {
     /// The longest a connection (TCP and TLS) may take, per attempt; `nil` for the transport's own.
@@ -31,13 +31,13 @@ public struct Timeouts: Sendable, Hashable {
     }
 
     /// None set: every deadline is the transport's own.
-    public static let transportDefaults = Timeouts()
+    package static let transportDefaults = Timeouts()
 
     /// Whether no value is set.
-    public var isEmpty: Bool { self == .transportDefaults }
+    package var isEmpty: Bool { self == .transportDefaults }
 
     /// These timeouts, with each value left `nil` taken from `fallback`.
-    public func filling(from fallback: Timeouts) -> Timeouts {
+    package func filling(from fallback: Timeouts) -> Timeouts {
         Timeouts(
             connect: connect ?? fallback.connect, read: read ?? fallback.read, minimumSpeed: minimumSpeed ?? fallback.minimumSpeed)
     }

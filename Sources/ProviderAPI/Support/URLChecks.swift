@@ -4,9 +4,9 @@ import Foundation
 ///
 /// `URL(string:)` accepts any port number (`http://host:99999/`), and NIO's `SocketAddress`
 /// traps on one above 65535; every URL is checked here first so that a bad one is an error.
-public enum URLChecks {
+package enum URLChecks {
     /// Whether `url` names no port, or a port in 1…65535.
-    public static func hasValidPort(_ url: URL) -> Bool {
+    package static func hasValidPort(_ url: URL) -> Bool {
         if let port = url.port { return (1...65535).contains(port) }
         // `URL.port` is nil for a port too large for an `Int`: look at the text itself.
         guard let text = portText(of: url) else { return true }
@@ -14,14 +14,14 @@ public enum URLChecks {
     }
 
     /// Whether `url` is an `http` or `https` URL with a host and a valid port.
-    public static func isValidHTTPURL(_ url: URL) -> Bool {
+    package static func isValidHTTPURL(_ url: URL) -> Bool {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
         guard let host = url.host, !host.isEmpty else { return false }
         return hasValidPort(url)
     }
 
     /// Throws ``ProviderError/Code/invalidArgument`` unless `url`'s port, if any, is in 1…65535.
-    public static func requireValidPort(_ url: URL) throws {
+    package static func requireValidPort(_ url: URL) throws {
         guard hasValidPort(url) else {
             throw ProviderError(.invalidArgument, "the port of \(Redactor.redact(url: url)) is not in 1…65535")
         }

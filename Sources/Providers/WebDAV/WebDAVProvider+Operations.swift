@@ -69,12 +69,12 @@ extension WebDAVProvider {
     }
 
     public func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-        try capabilities.require(.move, "move")
+        try capabilities.require(.move, for: "move")
         return try await transfer(.MOVE, source, to: destination, options: options)
     }
 
     public func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
-        try capabilities.require(.copy, "copy")
+        try capabilities.require(.copy, for: "copy")
         return try await transfer(.COPY, source, to: destination, options: options)
     }
 
@@ -168,7 +168,7 @@ extension WebDAVProvider {
     }
 
     public func quota() async throws -> Quota {
-        try capabilities.require(.quota, "quota")
+        try capabilities.require(.quota, for: "quota")
         let responses = try await propfind(.root, depth: "0", body: DAVRequestBodies.propfindQuota, folder: true)
         let found = responses.first?.found ?? [:]
         let used = found[.quotaUsed].flatMap { Int64($0.text) }

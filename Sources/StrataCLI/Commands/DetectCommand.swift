@@ -43,7 +43,7 @@ struct DetectCommand: AsyncParsableCommand {
     func run() async throws {
         guard let parsed = URL(string: url) else { throw ValidationError("not a URL: \(TargetText.redacted(url))") }
         let results = try await global.registry().detect(
-            parsed, credentials: try global.credentials(for: parsed), transport: try global.transport())
+            parsed, credentials: try global.credentials(for: parsed), services: .transport(try global.transport()))
         if global.json {
             var entries: [DetectedServer] = []
             for result in results { entries.append(await describe(result, url: parsed)) }
@@ -94,9 +94,9 @@ struct DetectCommand: AsyncParsableCommand {
             let registry = try global.registry()
             let factory = registry.factory(kind: result.kind)
             guard factory is WebDAVProviderFactory || factory is OwnCloudProviderFactory else { return entry }
-            let (provider, _) = try await registry.connect(
-                result.url, credentials: try global.credentials(for: url), options: try global.providerOptions(),
-                transport: try global.transport(), logger: global.logger, retry: try global.retryPolicy())
+            let (provider, _) = try await registry.provider(
+                for: result.url, credentials: try global.credentials(for: url), options: try global.providerOptions(),
+                services: .transport(try global.transport()), logger: global.logger, retry: try global.retryPolicy())
             guard let dav = provider as? WebDAVProvider else { return entry }
             var profile = dav.profile
             if verify, let verdict = await WebDAVCapabilityVerifier(provider: dav).verify(in: .root) {

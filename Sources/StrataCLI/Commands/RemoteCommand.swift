@@ -146,12 +146,12 @@ struct RemoteListCommand: AsyncParsableCommand {
     /// `remote` as printed, with what its saved credentials are (never their secret).
     static func summary(_ remote: SavedRemote, store: FileCredentialStore) async throws -> RemoteSummary {
         let credentials: String?
-        switch try await store.credentials(for: remote.name) {
-        case .basic(let username, _)?: credentials = "basic \(username)"
-        case .appPassword(let username, _)?: credentials = "app password \(username)"
-        case .token?: credentials = "token"
-        case .bearer?: credentials = "bearer"
-        case .none?, nil: credentials = nil
+        let saved = try await store.credentials(for: remote.name) ?? .none
+        switch saved.kind {
+        case .none: credentials = nil
+        case .basic: credentials = "basic \(saved.username ?? "")"
+        case .appPassword: credentials = "app password \(saved.username ?? "")"
+        default: credentials = saved.kind.rawValue
         }
         return RemoteSummary(
             name: remote.name, kind: remote.kind, url: Redactor.redact(url: remote.url), options: RemoteCommand.printable(remote.options),

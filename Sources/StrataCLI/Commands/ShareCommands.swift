@@ -57,7 +57,7 @@ struct ShareCommand: AsyncParsableCommand {
             kind: kind, permissions: try Self.permissions(permission), password: linkPassword,
             expires: try expires.map { try DateArgument.parse($0, what: "--expires") }, note: note, notify: notify)
         let (provider, path) = try await global.open(target)
-        let share = try await provider.share(path, request)
+        let share = try await provider.share(path, with: request)
         if global.json { try Output.json(ShareSummary(share)) } else { Output.rawLine(ShareSummary(share).line) }
     }
 

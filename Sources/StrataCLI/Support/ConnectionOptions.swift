@@ -257,18 +257,11 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
                 let hasSaved = try await saved.credentials(for: name).map { $0 != .none } ?? false
                 let store = RemoteCredentials(saved: saved, override: explicit || !hasSaved ? try credentials(for: remote.url) : nil)
                 // As for a URL: behind the cache when asked, and made without the network offline.
-                let provider = try await made(
-                    offlineWrites: offlineWrites, probe: probe,
-                    resolve: {
-                        try await registry.resolve(
-                            remote: name, store: store, transport: try transport(), logger: logger, retry: try retryPolicy(),
-                            timeouts: try timeouts(), onRetry: retryPrinter)
-                    },
-                    connect: {
-                        try await registry.makeProvider(
-                            remote: name, store: store, transport: try transport(), logger: logger, retry: try retryPolicy(),
-                            timeouts: try timeouts(), onRetry: retryPrinter)
-                    })
+                let provider = try await made(offlineWrites: offlineWrites, probe: probe) { probe in
+                    try await registry.provider(
+                        remote: name, store: store, services: .transport(try transport()), probe: probe, logger: logger,
+                        retry: try retryPolicy(), timeouts: try timeouts(), onRetry: retryPrinter)
+                }
                 return (provider, path)
             }
         }
@@ -280,40 +273,30 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         }
         // The path below the provider's root is the URL's, whether the server was asked or not.
         var path = ItemPath.root
-        let provider = try await made(
-            offlineWrites: offlineWrites, probe: probe,
-            resolve: {
-                let resolved = try registry.resolve(
-                    url, credentials: try credentials(for: url), options: options, transport: try transport(), logger: logger,
-                    retry: try retryPolicy(), timeouts: try timeouts(), onRetry: retryPrinter)
-                path = resolved.path
-                return resolved.provider
-            },
-            connect: {
-                let connected = try await registry.connect(
-                    url, credentials: try credentials(for: url), options: options, transport: try transport(), logger: logger,
-                    retry: try retryPolicy(), timeouts: try timeouts(), onRetry: retryPrinter)
-                path = connected.path
-                return connected.provider
-            })
+        let provider = try await made(offlineWrites: offlineWrites, probe: probe) { probe in
+            let resolved = try await registry.provider(
+                for: url, credentials: try credentials(for: url), options: options, services: .transport(try transport()),
+                probe: probe, logger: logger, retry: try retryPolicy(), timeouts: try timeouts(), onRetry: retryPrinter)
+            path = resolved.path
+            return resolved.provider
+        }
         return (provider, path)
     }
 
-    /// A provider made by `connect` (which may ask the server), behind the cache as asked; made by
-    /// `resolve` (without the network) instead when offline or told not to probe (the provider
-    /// must not need the server to be made), and with `--queue-offline` when the server cannot be
-    /// reached: the write is then tried, and journaled when it fails the same way.
+    /// A provider made by `make(true)` (which may ask the server), behind the cache as asked; made
+    /// by `make(false)` (without the network) instead when offline or told not to probe (the
+    /// provider must not need the server to be made), and with `--queue-offline` when the server
+    /// cannot be reached: the write is then tried, and journaled when it fails the same way.
     private func made(
-        offlineWrites: OfflineWrites, probe: Bool,
-        resolve: () async throws -> any StorageProvider, connect: () async throws -> any StorageProvider
+        offlineWrites: OfflineWrites, probe: Bool, make: (_ probe: Bool) async throws -> any StorageProvider
     ) async throws -> any StorageProvider {
-        if offline || !probe { return try await cached(try await resolve(), offlineWrites: offlineWrites) }
+        if offline || !probe { return try await cached(try await make(false), offlineWrites: offlineWrites) }
         do {
-            let provider = try await connect()
+            let provider = try await make(true)
             signedIn(provider)
             return try await cached(provider, offlineWrites: offlineWrites)
         } catch where offlineWrites == .whenUnreachable && CachedProvider.isOffline(error) {
-            return try await cached(try await resolve(), offlineWrites: offlineWrites)
+            return try await cached(try await make(false), offlineWrites: offlineWrites)
         }
     }
 

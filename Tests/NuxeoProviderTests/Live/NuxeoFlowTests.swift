@@ -117,17 +117,17 @@ struct NuxeoFlowTests {
         defer { Task { await nuxeo.stop() } }
         let provider = try await nuxeo.scratch()
         let file = try await provider.upload(DataSource(string: "x"), to: .root, name: "s.txt", options: UploadOptions())
-        let share = try await provider.share(file.path, ShareRequest(kind: .user("Administrator"), permissions: [.read, .write]))
+        let share = try await provider.share(file.path, with: ShareRequest(kind: .user("Administrator"), permissions: [.read, .write]))
         #expect(share.kind == .user("Administrator"))
         #expect(share.permissions.contains(.write))
         #expect(try await provider.shares(of: file.path).map(\.id) == [share.id])
         let expiring = try await provider.share(
-            file.path, ShareRequest(kind: .email("guest@example.com"), expires: Date().addingTimeInterval(86_400)))
+            file.path, with: ShareRequest(kind: .email("guest@example.com"), expires: Date().addingTimeInterval(86_400)))
         #expect(expiring.kind == .email("guest@example.com"))
         try await provider.revoke(share)
         #expect(try await provider.shares(of: file.path).map(\.id) == [expiring.id])
         await #expect(throws: ProviderError.self) {
-            _ = try await provider.share(file.path, ShareRequest(kind: .email("nobody@example.com")))
+            _ = try await provider.share(file.path, with: ShareRequest(kind: .email("nobody@example.com")))
         }
     }
 

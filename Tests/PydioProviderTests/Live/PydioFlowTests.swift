@@ -66,7 +66,7 @@ struct PydioFlowTests {
         defer { Task { await pydio.stop() } }
         let provider = try await pydio.scratch()
         let file = try await provider.upload(DataSource(string: "shared!"), to: .root, name: "s.txt", options: UploadOptions())
-        let share = try await provider.share(file.path, ShareRequest(kind: .publicLink))
+        let share = try await provider.share(file.path, with: ShareRequest(kind: .publicLink))
         let url = try #require(share.url)
         #expect(try await provider.shares(of: file.path).map(\.id) == [share.id])
         let direct = url.appendingPathComponent("dl").appendingPathComponent("s.txt")
@@ -74,7 +74,7 @@ struct PydioFlowTests {
         #expect(String(buffer: try await response.body.collect(upTo: 1 << 20)) == "shared!")
         try await provider.revoke(share)
         #expect(try await provider.shares(of: file.path).isEmpty)
-        await #expect(throws: ProviderError.self) { _ = try await provider.share(file.path, ShareRequest(kind: .user("bob"))) }
+        await #expect(throws: ProviderError.self) { _ = try await provider.share(file.path, with: ShareRequest(kind: .user("bob"))) }
     }
 
     @Test("names the server refuses are refused before a request, and encoded names round-trip")

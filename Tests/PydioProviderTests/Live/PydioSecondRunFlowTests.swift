@@ -66,7 +66,7 @@ struct PydioSecondRunFlowTests {
         _ = try await provider.download(path, to: sink, options: DownloadOptions())
         #expect(await sink.bytes == Array("nfd\n".utf8))
 
-        let share = try await provider.share(path, ShareRequest(kind: .publicLink))
+        let share = try await provider.share(path, with: ShareRequest(kind: .publicLink))
         #expect(try await provider.shares(of: path).map(\.id) == [share.id])
         try await provider.revoke(share)
 
@@ -139,7 +139,7 @@ struct PydioSecondRunFlowTests {
         let provider = try await pydio.scratch()
         let file = try await provider.upload(DataSource(bytes: Array("shared!!\n".utf8)), to: .root, name: "shared.txt", options: UploadOptions())
         let week = Date().addingTimeInterval(7 * 86_400)
-        let made = try await provider.share(file.path, ShareRequest(kind: .publicLink, password: "p4ss-w0rd", expires: week))
+        let made = try await provider.share(file.path, with: ShareRequest(kind: .publicLink, password: "p4ss-w0rd", expires: week))
         let read = try #require(try await provider.shares(of: file.path).first)
         #expect(read.id == made.id && read.passwordProtected)
         let expires = try #require(read.expires)
@@ -147,7 +147,7 @@ struct PydioSecondRunFlowTests {
         #expect(read.properties["expire_after"] == "7")
 
         let plain = try await provider.upload(DataSource(bytes: [1]), to: .root, name: "plain.bin", options: UploadOptions())
-        _ = try await provider.share(plain.path, ShareRequest(kind: .publicLink))
+        _ = try await provider.share(plain.path, with: ShareRequest(kind: .publicLink))
         let open = try #require(try await provider.shares(of: plain.path).first)
         #expect(!open.passwordProtected && open.expires == nil)
     }

@@ -43,8 +43,8 @@ struct WebDAVLiveTests {
         let (scratch, root, name) = try await LiveServers.scratch(server)
         defer { Task { try? await root.delete(try ItemPath(name)) } }
         _ = try await scratch.upload(data: Data("via registry".utf8), to: "/r.txt")
-        let (provider, path) = try await registry.connect(
-            first.url.appendingPathComponent(name).appendingPathComponent("r.txt"), credentials: server.credentials)
+        let (provider, path) = try await registry.provider(
+            for: first.url.appendingPathComponent(name).appendingPathComponent("r.txt"), credentials: server.credentials)
         #expect(path == (try ItemPath("/\(name)/r.txt")))
         #expect(String(decoding: try await provider.data(at: path), as: UTF8.self) == "via registry")
     }

@@ -9,7 +9,7 @@ import ProviderAPI
 /// ```swift
 /// let registry = ProviderRegistry()
 /// registry.register(MemoryProviderFactory())
-/// let (provider, path) = try registry.resolve(URL(string: "memory://scratch/notes/today.txt")!)
+/// let (provider, path) = try await registry.provider(for: URL(string: "memory://scratch/notes/today.txt")!)
 /// ```
 ///
 /// Everything is lost when the process ends: in a command line each command starts with empty

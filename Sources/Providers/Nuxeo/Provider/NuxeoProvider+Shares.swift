@@ -15,7 +15,7 @@ extension NuxeoProvider {
     /// Grants access with `Document.AddPermission`: to a user or a group, or by email (a
     /// transient user, which Nuxeo only allows with an end date). Public links do not exist in
     /// Nuxeo and are refused as `unsupported` without a request.
-    public func share(_ path: ItemPath, _ request: ShareRequest) async throws -> Share {
+    public func share(_ path: ItemPath, with request: ShareRequest) async throws -> Share {
         guard capabilities.shareKinds.contains(request.kind.tag) else {
             throw ProviderError.unsupported("\(request.kind.tag.rawValue) shares on Nuxeo")
         }

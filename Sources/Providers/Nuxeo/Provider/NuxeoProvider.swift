@@ -98,8 +98,8 @@ public struct NuxeoProvider: StorageProvider {
         let catalog = try catalog ?? NuxeoEndpoints.standard()
         let authenticator: any Authenticator
         var token: NuxeoTokenAuthenticator?
-        switch configuration.credentials {
-        case .basic(let user, let password), .appPassword(let user, let password):
+        let credentials = configuration.credentials
+        if let user = credentials.username, let password = credentials.password {
             if settings.usesTokenAuthentication {
                 let basic = RequestExecutor(
                     transport: configuration.transport, authenticator: BasicAuthenticator(username: user, password: password),
@@ -110,12 +110,12 @@ public struct NuxeoProvider: StorageProvider {
                     try await NuxeoClient.acquireToken(request, baseURL: base, executor: basic, catalog: catalog)
                 })
             }
-            authenticator = token ?? configuration.credentials.httpAuthenticator()
-        case .token(let value):
+            authenticator = token ?? credentials.httpAuthenticator()
+        } else if let value = credentials.token {
             token = NuxeoTokenAuthenticator(token: value, acquire: nil)
             authenticator = token ?? NoAuthenticator()
-        case .bearer, .none:
-            authenticator = configuration.credentials.httpAuthenticator()
+        } else {
+            authenticator = credentials.httpAuthenticator()
         }
         let executor = RequestExecutor(
             transport: configuration.transport, authenticator: authenticator, retry: configuration.retry,

@@ -18,7 +18,7 @@ extension PydioProvider {
             throw ProviderError(.invalidArgument, "a Pydio search needs a name or a word to look for")
         }
         if Self.wantsContent(query) {
-            try capabilities.require(.fullTextSearch, "full-text search (this workspace does not index file contents)")
+            try capabilities.require(.fullTextSearch, for: "full-text search (this workspace does not index file contents)")
         }
         var extra: [(String, String)] = [("query", text)]
         if Self.wantsContent(query) { extra.append(("fields", "filename,ajxp_document_content")) }
@@ -84,7 +84,7 @@ extension PydioProvider {
     }
 
     /// Makes a public link (`share`, `create_minisite`); a password and an expiry in days are passed on.
-    public func share(_ path: ItemPath, _ request: ShareRequest) async throws -> Share {
+    public func share(_ path: ItemPath, with request: ShareRequest) async throws -> Share {
         guard capabilities.shareKinds.contains(request.kind.tag) else {
             throw ProviderError.unsupported("\(request.kind.tag.rawValue) shares on Pydio")
         }

@@ -7,7 +7,7 @@ import HTTPProviderKit
 extension PydioProvider {
     public func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
         if path.isRoot { throw ProviderError(.invalidArgument, "the root is a folder, not a file") }
-        if options.ifMatch != nil || options.ifNoneMatch != nil { try capabilities.require(.preconditions, "download preconditions") }
+        if options.ifMatch != nil || options.ifNoneMatch != nil { try capabilities.require(.preconditions, for: "download preconditions") }
         let metadata = try await item(at: path)
         if metadata.kind == .folder { throw ProviderError(.invalidArgument, "\(path) is a folder, not a file") }
         var replayed = false
@@ -77,7 +77,7 @@ extension PydioProvider {
 
     private func store(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
         try ItemPath.validate(name: name)
-        if options.ifMatch != nil { try capabilities.require(.preconditions, "If-Match preconditions") }
+        if options.ifMatch != nil { try capabilities.require(.preconditions, for: "If-Match preconditions") }
         guard capabilities.names.accepts(name) else {
             throw ProviderError(.invalidArgument, "Pydio refuses the name \(name.debugDescription); encode it with NameEncoder")
         }

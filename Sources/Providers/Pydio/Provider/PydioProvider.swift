@@ -59,11 +59,7 @@ public struct PydioProvider: StorageProvider {
     public init(configuration: ProviderConfiguration, pydio: Configuration) throws {
         let settings = try PydioProviderSettings(configuration, pydio: pydio)
         let limits = configuration.pageLimits
-        guard case .basic(let user, let password) = configuration.credentials else {
-            if case .appPassword(let user, let password) = configuration.credentials {
-                self.init(settings: settings, user: user, password: password, configuration: configuration, pageLimits: limits)
-                return
-            }
+        guard let user = configuration.credentials.username, let password = configuration.credentials.password else {
             throw ProviderError(.invalidArgument, "Pydio signs in with a user name and password")
         }
         self.init(settings: settings, user: user, password: password, configuration: configuration, pageLimits: limits)

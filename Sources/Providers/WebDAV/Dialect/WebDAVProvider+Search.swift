@@ -8,7 +8,7 @@ extension WebDAVProvider {
     /// Searches with WebDAV `SEARCH` on `remote.php/dav` (the portable query compiled to DASL), ordered by
     /// name. Pages are offsets into that order: each asks for `offset + limit + 1` results.
     public func search(_ query: Query, page: PageRequest) async throws -> ItemPage {
-        try capabilities.require(.search, "search")
+        try capabilities.require(.search, for: "search")
         let dialect = try requireDialect("search")
         var offset = 0
         if let cursor = page.cursor {

@@ -37,7 +37,7 @@ extension WebDAVProvider {
 
     /// The shares of the item, from `GET …/files_sharing/api/v1/shares?path=…&reshares=true`.
     public func shares(of path: ItemPath) async throws -> [Share] {
-        try capabilities.require(.shares, "shares")
+        try capabilities.require(.shares, for: "shares")
         guard let ocs else { throw ProviderError.unsupported("shares") }
         let envelope = try await ocs.call(
             .GET, "apps/files_sharing/api/v1/shares", query: [("path", userPath(for: path)), ("reshares", "true")])
@@ -46,8 +46,8 @@ extension WebDAVProvider {
 
     /// Creates a share with `POST …/files_sharing/api/v1/shares`: a public link (with an optional
     /// password and expiry), a user, group or e-mail share.
-    public func share(_ path: ItemPath, _ request: ShareRequest) async throws -> Share {
-        try capabilities.require(.shares, "sharing")
+    public func share(_ path: ItemPath, with request: ShareRequest) async throws -> Share {
+        try capabilities.require(.shares, for: "sharing")
         guard capabilities.shareKinds.contains(request.kind.tag), let ocs else {
             throw ProviderError.unsupported("\(request.kind.tag.rawValue) shares on this server")
         }
@@ -67,7 +67,7 @@ extension WebDAVProvider {
 
     /// Deletes a share with `DELETE …/files_sharing/api/v1/shares/ID`.
     public func revoke(_ share: Share) async throws {
-        try capabilities.require(.shares, "revoking shares")
+        try capabilities.require(.shares, for: "revoking shares")
         guard let ocs else { throw ProviderError.unsupported("revoking shares") }
         _ = try await ocs.call(.DELETE, "apps/files_sharing/api/v1/shares/\(try Self.shareID(share.id))")
     }
@@ -76,7 +76,7 @@ extension WebDAVProvider {
     ///
     /// - Throws: `ProviderError.Code.notFound` when there is no such share.
     package func share(id: String) async throws -> Share {
-        try capabilities.require(.shares, "shares")
+        try capabilities.require(.shares, for: "shares")
         guard let ocs else { throw ProviderError.unsupported("shares") }
         let envelope = try await ocs.call(.GET, "apps/files_sharing/api/v1/shares/\(try Self.shareID(id))")
         guard let share = try OCSShareMapper.shares(envelope.data, path: { try itemPath(forUserPath: $0) }).first else {
@@ -92,7 +92,7 @@ extension WebDAVProvider {
         _ share: Share, permissions: SharePermissions? = nil, password: String? = nil, expires: Date? = nil,
         clearExpiry: Bool = false, note: String? = nil
     ) async throws -> Share {
-        try capabilities.require(.shares, "updating shares")
+        try capabilities.require(.shares, for: "updating shares")
         guard let ocs else { throw ProviderError.unsupported("updating shares") }
         var fields: [(String, String)] = []
         if let permissions { fields.append(("permissions", String(OCSShareMapper.bits(permissions)))) }
