@@ -19,9 +19,9 @@ import ProviderAPI
 /// }
 /// let page = try JSONByteReader.value(from: body)
 /// ```
-public struct JSONObjectSkim: Sendable, Hashable {
+package struct JSONObjectSkim: Sendable, Hashable {
     /// One top-level member.
-    public enum Member: Sendable, Hashable {
+    package enum Member: Sendable, Hashable {
         /// A string, number, boolean or `null`, read as ``JSONByteReader`` reads it.
         case value(JSONValue)
         /// An array of `count` elements.
@@ -31,20 +31,20 @@ public struct JSONObjectSkim: Sendable, Hashable {
     }
 
     /// The members by name; a repeated name keeps its first value, as ``JSONByteReader`` does.
-    public var members: [String: Member]
+    package var members: [String: Member]
 
     /// Creates a skim of `members`.
-    public init(members: [String: Member]) {
+    package init(members: [String: Member]) {
         self.members = members
     }
 
     /// The member `name`, if the object has one.
-    public subscript(name: String) -> Member? {
+    package subscript(name: String) -> Member? {
         members[name]
     }
 
     /// The members that are strings, numbers, booleans or `null`, as ``JSONValue``s.
-    public var values: [String: JSONValue] {
+    package var values: [String: JSONValue] {
         members.compactMapValues { member in
             if case .value(let value) = member { return value }
             return nil

@@ -170,7 +170,7 @@ extension JSONValue {
     }
 
     /// Whether the value is a scalar: string, number or boolean.
-    public var isScalar: Bool {
+    package var isScalar: Bool {
         switch self {
         case .string, .integer, .double, .bool: return true
         default: return false

@@ -61,7 +61,7 @@ extension NuxeoDocumentList {
         /// The paging of a `documents` entity from the skim of its body; `nil` when the skim is of
         /// another entity type, or its members do not have the shapes a `documents` entity needs
         /// (the whole decode then says what is wrong).
-        public init?(skim: JSONObjectSkim) {
+        package init?(skim: JSONObjectSkim) {
             if let type = skim["entity-type"], type != .value(.string(NuxeoDocumentList.entityType)) { return nil }
             let entryCount: Int
             switch skim["entries"] {

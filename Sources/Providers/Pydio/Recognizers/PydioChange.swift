@@ -19,7 +19,7 @@ public struct PydioChange: Sendable, Hashable {
     /// Reads a `<tree>` answer that is not an error.
     ///
     /// - Throws: `ProviderError.Code.invalidResponse` for a node whose size or time is out of range.
-    public init(_ root: XMLElementTree) throws {
+    package init(_ root: XMLElementTree) throws {
         message = root.children.first { $0.name == "message" && $0.attributes["type"] == "SUCCESS" }?.text
         let diff = root.child("nodes_diff")
         added = try diff?.children(named: "add").flatMap { try $0.children.compactMap { try PydioNode($0) } } ?? []

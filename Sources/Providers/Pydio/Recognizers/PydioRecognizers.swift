@@ -13,12 +13,12 @@ public enum PydioRecognizers {
     public static let tokenRefusal = "You are not allowed to access this resource."
 
     /// The chain for an operation whose own recognizer is `recognizer`.
-    public static func chain<Output: Sendable>(_ recognizer: ResponseRecognizer<Output>) -> ResponseRecognizerChain<Output> {
+    package static func chain<Output: Sendable>(_ recognizer: ResponseRecognizer<Output>) -> ResponseRecognizerChain<Output> {
         ResponseRecognizerChain([notSignedIn(), serverError(), textError(), htmlError(), recognizer])
     }
 
     /// `<tree><require_auth/>…</tree>`, or the `user/repositories` registry part with no child.
-    public static func notSignedIn<Output: Sendable>() -> ResponseRecognizer<Output> {
+    package static func notSignedIn<Output: Sendable>() -> ResponseRecognizer<Output> {
         ResponseRecognizer("not signed in") { answer in
             guard let root = answer.xmlIfAny else { return nil }
             if root.name == "tree", root.children.first?.name == "require_auth" {
@@ -32,7 +32,7 @@ public enum PydioRecognizers {
     }
 
     /// `<tree><message type="ERROR">text</message></tree>`; the token refusal asks for a new token.
-    public static func serverError<Output: Sendable>() -> ResponseRecognizer<Output> {
+    package static func serverError<Output: Sendable>() -> ResponseRecognizer<Output> {
         ResponseRecognizer("server error") { answer in
             guard let root = answer.xmlIfAny, root.name == "tree",
                 let message = root.children.first(where: { $0.name == "message" && $0.attributes["type"] == "ERROR" })
@@ -46,7 +46,7 @@ public enum PydioRecognizers {
     }
 
     /// The `text/plain` `"message (NNN)"` an upload answers on failure.
-    public static func textError<Output: Sendable>() -> ResponseRecognizer<Output> {
+    package static func textError<Output: Sendable>() -> ResponseRecognizer<Output> {
         ResponseRecognizer("upload error") { answer in
             guard answer.mediaType == "text/plain" else { return nil }
             let text = answer.text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -59,7 +59,7 @@ public enum PydioRecognizers {
     }
 
     /// The `text/html` page with `displayMessage('ERROR', …)` a download answers when PHP fails.
-    public static func htmlError<Output: Sendable>() -> ResponseRecognizer<Output> {
+    package static func htmlError<Output: Sendable>() -> ResponseRecognizer<Output> {
         ResponseRecognizer("html error") { answer in
             guard answer.mediaType == "text/html", !answer.isEmpty else { return nil }
             let text = answer.text
@@ -101,7 +101,7 @@ public enum PydioRecognizers {
     // MARK: Operations
 
     /// `<tree><logging_result value=… secure_token=…/></tree>`.
-    public static let login = ResponseRecognizer<PydioLoginResult>("login") { answer in
+    package static let login = ResponseRecognizer<PydioLoginResult>("login") { answer in
         guard let result = answer.xmlIfAny?.child("logging_result"),
             let value = result.attributes["value"].flatMap({ Int($0) })
         else { return nil }
@@ -109,7 +109,7 @@ public enum PydioRecognizers {
     }
 
     /// `get_seed`: JSON `{"seed":…,"captcha":true}`, or the seed as plain text.
-    public static let seed = ResponseRecognizer<PydioSeed>("seed") { answer in
+    package static let seed = ResponseRecognizer<PydioSeed>("seed") { answer in
         if answer.mediaType == "application/json" || answer.body.first == UInt8(ascii: "{") {
             guard let json = try? JSONValue(json: answer.body) else { return nil }
             let seed = json["seed"].flatMap { $0.stringValue } ?? "-1"
@@ -122,7 +122,7 @@ public enum PydioRecognizers {
     }
 
     /// `<ajxp_registry_part xPath="user/repositories"><repositories><repo …>`.
-    public static let workspaces = ResponseRecognizer<[PydioWorkspace]>("workspaces") { answer in
+    package static let workspaces = ResponseRecognizer<[PydioWorkspace]>("workspaces") { answer in
         guard let root = answer.xmlIfAny, let repositories = root.name == "repositories" ? root : root.descendant("repositories") else {
             return nil
         }
@@ -130,27 +130,27 @@ public enum PydioRecognizers {
     }
 
     /// An `ls` answer.
-    public static let listing = ResponseRecognizer<PydioListing>("ls") { answer in
+    package static let listing = ResponseRecognizer<PydioListing>("ls") { answer in
         guard let root = answer.xmlIfAny, root.name == "tree" else { return nil }
         return .value(try PydioListing(root))
     }
 
     /// A write's answer: a `<tree>` with a SUCCESS message, a `nodes_diff`, a background-task
     /// acknowledgement, or nothing; an empty body (an action the workspace does not support) is not one.
-    public static let change = ResponseRecognizer<PydioChange>("change") { answer in
+    package static let change = ResponseRecognizer<PydioChange>("change") { answer in
         guard let root = answer.xmlIfAny, root.name == "tree" else { return nil }
         return .value(try PydioChange(root))
     }
 
     /// A `text/plain` value: a secure token, a share link.
-    public static let text = ResponseRecognizer<String>("text") { answer in
+    package static let text = ResponseRecognizer<String>("text") { answer in
         guard answer.mediaType == "text/plain" else { return nil }
         let text = answer.text.trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? nil : .value(text)
     }
 
     /// A JSON answer (`stat`, `load_shared_element_data`).
-    public static let json = ResponseRecognizer<JSONValue>("json") { answer in
+    package static let json = ResponseRecognizer<JSONValue>("json") { answer in
         guard answer.mediaType == "application/json" || answer.body.first == UInt8(ascii: "{") else { return nil }
         do {
             return .value(try JSONValue(json: answer.body))
@@ -160,7 +160,7 @@ public enum PydioRecognizers {
     }
 
     /// An empty body (`switch_repository`).
-    public static let empty = ResponseRecognizer<Bool>("empty") { answer in
+    package static let empty = ResponseRecognizer<Bool>("empty") { answer in
         answer.isEmpty ? .value(true) : nil
     }
 }

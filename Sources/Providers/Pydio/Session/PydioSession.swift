@@ -22,7 +22,7 @@ public actor PydioSession {
     /// Sends the requests, through the session's cookie jar.
     public nonisolated let executor: RequestExecutor
     /// The session cookies.
-    public nonisolated let cookies: CookieJar
+    package nonisolated let cookies: CookieJar
     private let username: String
     private let password: String
     private var token: String?
@@ -79,7 +79,7 @@ public actor PydioSession {
 
     /// Runs `action` with `parameters` and reads the answer with `chain`, signing in first when
     /// needed and once more when the server says the session or token has gone.
-    public func call<Output: Sendable>(
+    package func call<Output: Sendable>(
         _ action: String, _ parameters: [(String, String)] = [], post: Bool = false, chain: ResponseRecognizerChain<Output>
     ) async throws -> Output {
         if token == nil { _ = try await signIn() }
@@ -136,7 +136,7 @@ public actor PydioSession {
     static let credentialActions: Set<String> = ["login", "get_seed", "get_captcha"]
 
     /// Sends a prepared request once and reads the whole answer (HTTP errors are thrown as such).
-    public func read(_ request: TransportRequest, limit: Int = 64 << 20) async throws -> RecognizableAnswer {
+    package func read(_ request: TransportRequest, limit: Int = 64 << 20) async throws -> RecognizableAnswer {
         let response = try await executor.execute(request)
         let body: ByteBuffer
         do {

@@ -26,7 +26,7 @@ public struct PydioListing: Sendable, Hashable {
 
     /// Reads an `ls` document: the root `<tree>`, an optional `<pagination>`, child `<tree>`s;
     /// unknown elements (`client_configs`, `columns`, …) are skipped.
-    public init(_ root: XMLElementTree) throws {
+    package init(_ root: XMLElementTree) throws {
         guard root.name == "tree" else { throw ProviderError(.invalidResponse, "an ls answer is a <tree>, not <\(root.name)>") }
         folder = try PydioNode(root)
         children = try root.children.compactMap { try PydioNode($0) }

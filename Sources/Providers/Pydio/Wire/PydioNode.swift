@@ -31,7 +31,7 @@ public struct PydioNode: Sendable, Hashable {
     /// Reads a `<tree>` element; `nil` when it has no `filename`.
     ///
     /// - Throws: `ProviderError.Code.invalidResponse` for a size or time out of range.
-    public init?(_ element: XMLElementTree) throws {
+    package init?(_ element: XMLElementTree) throws {
         guard element.name == "tree", let path = element.attributes["filename"] else { return nil }
         let attributes = element.attributes
         self.path = path

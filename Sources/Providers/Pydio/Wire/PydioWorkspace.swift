@@ -24,7 +24,7 @@ public struct PydioWorkspace: Sendable, Hashable {
     public var holdsFiles: Bool { !Self.nonFileAccessTypes.contains(accessType ?? "fs") }
 
     /// Reads a `<repo>` element; `nil` without an `id`.
-    public init?(_ element: XMLElementTree) {
+    package init?(_ element: XMLElementTree) {
         guard element.name == "repo", let id = element.attributes["id"], !id.isEmpty else { return nil }
         self.id = id
         slug = element.attributes["repositorySlug"]
