@@ -52,14 +52,14 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
     }
 
     /// A side of the transfer.
-    public enum Side: String, Sendable, Hashable, Encodable {
+    package enum Side: String, Sendable, Hashable, Encodable {
         /// The source.
         case source
         /// The destination.
         case destination
 
         /// The other side.
-        public var other: Side { self == .source ? .destination : .source }
+        package var other: Side { self == .source ? .destination : .source }
     }
 
     /// How strongly files are compared, whatever the listings allow.
@@ -74,7 +74,7 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
     }
 
     /// What one pair of files was found the same or different by.
-    public enum Basis: String, Sendable, Hashable, Encodable {
+    package enum Basis: String, Sendable, Hashable, Encodable {
         /// Their content (a digest, declared or computed, or both files read).
         case content
         /// Their sizes and modified times.
@@ -90,23 +90,23 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
     /// The sides that do not declare ``algorithm``, whose files are read to compute it (only files
     /// whose size matches the other side's file; for `content`, both sides and every file; for
     /// `checksum`, also a file of the other side whose listing left the digest out).
-    public var computedOn: Set<Side>
+    package var computedOn: Set<Side>
     /// For `sizeAndNotNewer` (and a `digest` rule falling back to it): the side that cannot set
     /// modified times, whose file must not be older than the other's.
-    public var laterSide: Side?
+    package var laterSide: Side?
     /// How far apart two modified times may be and still be the same, for `sizeAndModified` (and
     /// how much older the later side's may be, for `sizeAndNotNewer`); also the fallback of a
     /// `digest` rule when a digest is missing.
     public var tolerance: Duration?
 
     /// Whether the source's files are read to compute the digest.
-    public var computedOnSource: Bool { computedOn.contains(.source) }
+    package var computedOnSource: Bool { computedOn.contains(.source) }
 
     /// Whether the rule compares content for every pair it finds the same (no fallback to sizes or times).
-    public var comparesContent: Bool { kind == .checksum || kind == .content }
+    package var comparesContent: Bool { kind == .checksum || kind == .content }
 
     /// Creates a rule; a `sizeAndNotNewer` rule without `laterSide` has the destination as its later side.
-    public init(
+    package init(
         kind: Kind, algorithm: DigestAlgorithm? = nil, tolerance: Duration? = nil, computedOn: Set<Side> = [], laterSide: Side? = nil
     ) {
         self.kind = kind
@@ -120,7 +120,7 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
     /// `destination`'s: the same rule whichever is the source (only ``computedOn`` and
     /// ``laterSide``, which name sides, are swapped). With `computingDigests`, a digest one side
     /// declares and the other does not is computed on the other side; `comparison` asks for content.
-    public static func choose(
+    package static func choose(
         source: Capabilities, destination: Capabilities, computingDigests: Bool = false, comparison: Comparison = .listings
     ) -> SameFileRule {
         let preferred: [DigestAlgorithm] = [.sha256, .sha1, .md5]
@@ -172,11 +172,11 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
     }
 
     /// Whether `source` and `destination` are the same file under this rule.
-    public func same(_ source: Item, _ destination: Item) -> Bool { compare(source, destination).same }
+    package func same(_ source: Item, _ destination: Item) -> Bool { compare(source, destination).same }
 
     /// Whether `source` and `destination` are the same file under this rule, and what that rests
     /// on: their content, their sizes and times, or their sizes alone.
-    public func compare(_ source: Item, _ destination: Item) -> (same: Bool, basis: Basis) {
+    package func compare(_ source: Item, _ destination: Item) -> (same: Bool, basis: Basis) {
         guard source.kind == .file, destination.kind == .file else { return (source.kind == destination.kind, .size) }
         if let sourceSize = source.size, let destinationSize = destination.size, sourceSize != destinationSize { return (false, .size) }
         if kind == .digest || comparesContent {

@@ -14,7 +14,7 @@ import ProviderAPI
 /// finished since the last write, never record a file that was not sent. A store that cannot
 /// read a record throws: the engine then does the work again (it lists, copies or hashes), never
 /// skips it.
-public protocol TransferJobStore: Sendable {
+package protocol TransferJobStore: Sendable {
     /// Opens the job of `key`: the unfinished job of that key, resumed with the files it finished,
     /// or (none unfinished, or `fresh`) a new job replacing any earlier one.
     func begin(_ key: TransferJobKey, fresh: Bool) async throws -> TransferJob

@@ -75,9 +75,9 @@ public struct TransferManager: Sendable {
         /// before anything is listed. A file whose move fails is not overwritten, an item not deleted.
         public var backupDirectory: ItemPath?
         /// The page size of the listings; `nil` lets each provider choose.
-        public var pageSize: Int?
+        package var pageSize: Int?
         /// The most bytes held in memory between a file's download and its upload.
-        public var pipeCapacity: Int
+        package var pipeCapacity: Int
         /// Whether a digest that only one side declares is computed on the other side, by reading
         /// each of its files whose size matches the file on the side that declares it
         /// (``SameFileRule``; the name is older than the rule, which is the same whichever side is the
@@ -106,10 +106,10 @@ public struct TransferManager: Sendable {
         /// lists only the folders whose etag changed on either side since: an unchanged tree costs
         /// one request per side, a change deep down one listing per folder on its way. A run
         /// started fresh (``startFresh``) or comparing by another ``SameFileRule`` lists every folder.
-        public var jobStore: (any TransferJobStore)?
+        package var jobStore: (any TransferJobStore)?
         /// How deep and how large the trees a job walks may be (``TreeLimits``): past a limit the
         /// job stops while planning, before changing anything.
-        public var treeLimits = TreeLimits.standard
+        package var treeLimits = TreeLimits.standard
         /// Whether an unfinished job in ``jobStore`` is started over instead of taken up, and the folder
         /// etags its last finished run kept are ignored (every folder is listed).
         public var startFresh: Bool
@@ -128,12 +128,12 @@ public struct TransferManager: Sendable {
         public init(
             transfers: Int = 4, fileRetry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(500)),
             dryRun: Bool = false, maxDelete: Int? = nil, pageSize: Int? = 1000, pipeCapacity: Int = 4 << 20,
-            computeSourceDigests: Bool = true, jobStore: (any TransferJobStore)? = nil, startFresh: Bool = false,
+            computeSourceDigests: Bool = true, startFresh: Bool = false,
             maxDeletePercent: Double? = 50, backupDirectory: ItemPath? = nil
         ) {
             self.maxDeletePercent = maxDeletePercent
             self.backupDirectory = backupDirectory
-            self.jobStore = jobStore
+            self.jobStore = nil
             self.startFresh = startFresh
             self.computeSourceDigests = computeSourceDigests
             self.transfers = max(1, transfers)
@@ -146,9 +146,9 @@ public struct TransferManager: Sendable {
     }
 
     /// How jobs run.
-    public var options: Options
+    package var options: Options
     /// Receives every job's events.
-    public var observer: TransferObserver?
+    package var observer: TransferObserver?
 
     /// An engine with `options`, telling `observer` how each job goes.
     public init(options: Options = Options(), observer: TransferObserver? = nil) {
@@ -230,7 +230,7 @@ public struct TransferManager: Sendable {
     ///   ruled out (see ``Options/assumeNoOverlap``); before anything is listed, `invalidArgument`
     ///   for a ``Options/backupDirectory`` inside either tree, `unsupported` for one on a
     ///   destination that can neither move nor copy.
-    public func run(_ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint) async throws -> TransferReport {
+    package func run(_ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint) async throws -> TransferReport {
         if let backup = options.backupDirectory { try await BackupFolder.check(backup, source: source, destination: destination) }
         // Nothing is written or deleted between two spellings of one tree (a dry run does not probe).
         do {

@@ -39,7 +39,7 @@ public struct TransferPlan: Sendable, Encodable {
     }
 
     /// Creates a plan.
-    public init(
+    package init(
         mode: TransferMode, rule: SameFileRule, actions: [TransferAction] = [], mappedNames: [NameMapping] = [],
         problems: [TransferFailure] = []
     ) {
@@ -58,7 +58,7 @@ public struct TransferPlan: Sendable, Encodable {
 
     /// Files not listed because they are below a folder that the job's record shows unchanged on
     /// both sides since its last finished run: the same on both sides, like the skipped files.
-    public var filesInUnchangedFolders: Int { scan.unchanged.reduce(0) { $0 + $1.files } }
+    package var filesInUnchangedFolders: Int { scan.unchanged.reduce(0) { $0 + $1.files } }
 
     /// Whether the plan changes nothing on the destination.
     public var changesNothing: Bool { !actions.contains { $0.kind != .skip } }

@@ -43,7 +43,7 @@ public struct TransferReport: Sendable, Encodable {
     public var failures: [TransferFailure] = []
 
     /// Creates a report of `plan`.
-    public init(plan: TransferPlan, dryRun: Bool) {
+    package init(plan: TransferPlan, dryRun: Bool) {
         self.plan = plan
         self.dryRun = dryRun
     }
@@ -84,7 +84,7 @@ public struct CheckReport: Sendable, Encodable {
     public var nameConflicts: [ItemPath] = []
 
     /// Creates an empty report.
-    public init(rule: SameFileRule) { self.rule = rule }
+    package init(rule: SameFileRule) { self.rule = rule }
 
     /// Whether the two trees are the same, as far as ``rule`` compares them.
     public var isIdentical: Bool { missing.isEmpty && extra.isEmpty && differing.isEmpty && nameConflicts.isEmpty }

@@ -39,7 +39,7 @@ public struct JournalConflict: Sendable, Hashable, Codable {
     public var detectedAt: Date
 
     /// Creates a conflict (the replay makes them).
-    public init(
+    package init(
         entryID: Int64, action: JournalAction, actionTime: Date, reason: Reason, path: ItemPath, recorded: Item?,
         mineContent: JournalContent? = nil, server: Item?, detectedAt: Date = Date()
     ) {

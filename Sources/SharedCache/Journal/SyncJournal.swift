@@ -39,9 +39,9 @@ import ProviderAPI
 /// ```
 public final class SyncJournal: Sendable {
     /// The account whose writes the journal holds.
-    public let account: ProviderAccount
+    package let account: ProviderAccount
     /// The cache the journal lives in.
-    public let store: CacheStore
+    package let store: CacheStore
 
     /// The folder of kept upload bytes: `journal/` in the cache directory.
     let folder: URL
@@ -65,7 +65,7 @@ public final class SyncJournal: Sendable {
 
     /// Whether a waiting entry's paths (``JournalAction/paths``) overlap any of `paths` (at, above or
     /// below). An empty journal costs one indexed lookup; otherwise only the actions are decoded.
-    public func holds(_ paths: [ItemPath]) async throws -> Bool {
+    package func holds(_ paths: [ItemPath]) async throws -> Bool {
         let key = accountKey
         return try await store.read { db in
             let actions = try Data.fetchCursor(db, sql: "SELECT action FROM journal WHERE account = ? ORDER BY id", arguments: [key])
@@ -121,7 +121,7 @@ public final class SyncJournal: Sendable {
 extension CacheStore {
     /// The sync journal of `account` in this cache; the same object for the same account, so
     /// every ``CachedProvider`` of the account shares its ``SyncJournal/events()``.
-    public func journal(for account: ProviderAccount) -> SyncJournal {
+    package func journal(for account: ProviderAccount) -> SyncJournal {
         let key = PathKey(account.storageKey)
         return journals.withLockedValue { table in
             if let existing = table[key] { return existing }
