@@ -20,7 +20,7 @@ import ProviderAPI
 /// ```
 public struct ConformanceCase: Sendable, Identifiable {
     /// The body of a case.
-    public typealias Body = @Sendable (ConformanceContext) async throws -> Void
+    package typealias Body = @Sendable (ConformanceContext) async throws -> Void
 
     /// The unique name, `group.case` (for example `listing.paging`).
     public let name: String
@@ -29,17 +29,17 @@ public struct ConformanceCase: Sendable, Identifiable {
     /// What the case proves, in one sentence.
     public let summary: String
     /// The features the provider must declare for the case to run.
-    public let requires: Capabilities.Features
+    package let requires: Capabilities.Features
     /// Whether the case runs only with ``ConformanceOptions/largeFiles``.
-    public let needsLargeFiles: Bool
+    package let needsLargeFiles: Bool
     /// The check itself.
-    public let body: Body
+    package let body: Body
 
     /// The case's name.
     public var id: String { name }
 
     /// Creates a case.
-    public init(
+    package init(
         _ name: String, group: String? = nil, requires: Capabilities.Features = [], needsLargeFiles: Bool = false,
         summary: String, body: @escaping Body
     ) {
@@ -52,7 +52,7 @@ public struct ConformanceCase: Sendable, Identifiable {
     }
 
     /// Why the case cannot run against `capabilities` with `options`, or `nil` if it can.
-    public func skipReason(capabilities: Capabilities, options: ConformanceOptions) -> SkipReason? {
+    package func skipReason(capabilities: Capabilities, options: ConformanceOptions) -> SkipReason? {
         let missing = requires.subtracting(capabilities.features)
         if !missing.isEmpty {
             return .capability(missing)

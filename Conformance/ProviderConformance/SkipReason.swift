@@ -49,7 +49,7 @@ public enum SkipReason: Sendable, Hashable, CustomStringConvertible {
     ///
     /// The public cases cannot be built without a reason except as `.capability([])` or
     /// `.opted("")`; ``ConformanceReport`` JSON from elsewhere can hold anything.
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         switch self {
         case .capability(let features): return features.isEmpty
         case .opted(let what): return what.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
@@ -60,7 +60,7 @@ public enum SkipReason: Sendable, Hashable, CustomStringConvertible {
     /// Whether a declared capability excuses the case (a feature left out, a share kind, a limit),
     /// as opposed to the run (``opted(_:)``, ``cancelled``) or the provider's use of the transport
     /// (``noTransport``).
-    public var isCapability: Bool {
+    package var isCapability: Bool {
         switch self {
         case .capability, .shareKind, .noModifiedTimes, .uploadLimit: return !isEmpty
         case .opted, .noTransport, .cancelled: return false
