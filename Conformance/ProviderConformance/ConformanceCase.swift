@@ -3,20 +3,13 @@ import ProviderAPI
 
 /// One check of the conformance suite: a name, the features it needs, and a body.
 ///
-/// The body runs in its own empty scratch folder (``ConformanceContext/folder``).
-/// It passes by returning, fails by throwing (a ``ConformanceFailure`` says what
-/// was wrong; any other error is reported with its description) and skips by
-/// throwing ``ConformanceSkip`` with a ``SkipReason``. A case whose ``requires`` the provider does not
-/// declare is skipped with those features named (``SkipReason/capability(_:)``), and never run.
-///
-/// Third parties can add their own cases to a suite:
+/// A suite runs the cases it is given: ``ConformanceCatalog/standard``, and the sections other
+/// modules add (`SharedCacheConformance.offline`, `SharedCacheConformance.journal`). Each runs in
+/// its own empty scratch folder; a case whose required features the provider does not declare is
+/// skipped with those features named (``SkipReason/capability(_:)``), and never run.
 ///
 /// ```swift
-/// let extra = ConformanceCase("vendor.locks", requires: [], summary: "Locks survive a rename") { context in
-///     let item = try await context.provider.item(at: context.folder)
-///     try context.expect(item.isFolder, "the case folder is not a folder")
-/// }
-/// let suite = ConformanceSuite(subject: "acme", cases: ConformanceCatalog.standard + [extra]) { … }
+/// let suite = ConformanceSuite(subject: "acme", cases: ConformanceCatalog.standard + SharedCacheConformance.offline) { … }
 /// ```
 public struct ConformanceCase: Sendable, Identifiable {
     /// The body of a case.

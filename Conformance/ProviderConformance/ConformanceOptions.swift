@@ -13,7 +13,7 @@ public struct ConformanceOptions: Sendable {
     /// The environment variable that turns on the large-file cases when set to `1`.
     package static let largeFilesEnvironmentKey = "STRATA_CONFORMANCE_LARGE"
 
-    /// Whether to run the cases that move ``largeFileSize`` bytes (1 GiB by default).
+    /// Whether to run the cases that move `largeFileSize` bytes (1 GiB by default).
     ///
     /// Off by default; always on when the environment has `STRATA_CONFORMANCE_LARGE=1`.
     public var largeFiles: Bool
@@ -35,8 +35,8 @@ public struct ConformanceOptions: Sendable {
     package var settleTimeout: Duration
     /// The sizes at which the adapter under test changes its upload route (a chunk size, the length
     /// from which it uploads in chunks, a spool threshold), when it has any beside the defaults of
-    /// Strata's adapters (all below ``mediumFileSize``). `files.datedUploadsKeepContent` uploads
-    /// one byte more than each, besides 0 bytes, 1000 bytes and ``mediumFileSize`` + 1. Empty by default.
+    /// Strata's adapters (all below `mediumFileSize`). `files.datedUploadsKeepContent` uploads
+    /// one byte more than each, besides 0 bytes, 1000 bytes and `mediumFileSize` + 1. Empty by default.
     public var uploadThresholds: [Int64] = []
 
     /// Creates options.

@@ -64,7 +64,7 @@ public struct ConformanceReport: Sendable, Hashable, Codable {
         return try encoder.encode(self)
     }
 
-    /// The report as JSON text (see ``jsonData()``).
+    /// The report as JSON text (see `jsonData()`).
     public var json: String {
         do {
             return String(decoding: try jsonData(), as: UTF8.self)
@@ -73,7 +73,7 @@ public struct ConformanceReport: Sendable, Hashable, Codable {
         }
     }
 
-    /// Reads a report written by ``jsonData()``.
+    /// Reads a report written by `jsonData()`.
     package static func decode(json data: Data) throws -> ConformanceReport {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601

@@ -5,7 +5,7 @@ import ProviderTesting
 
 /// Runs the conformance cases against a provider rooted at an area of a live server.
 ///
-/// The suite wraps ``ConformanceOptions/baseTransport`` in a `CountingTransport`
+/// The suite wraps `ConformanceOptions.baseTransport` in a `CountingTransport`
 /// and asks the adapter's factory for a provider over it. It then creates a fresh
 /// scratch folder `strata-conformance-<random>` at the provider's root, runs each
 /// selected case in its own subfolder, one after another, and deletes the scratch

@@ -4,10 +4,10 @@ import ProviderAPI
 /// Why a case was skipped: every skip names what excuses it.
 ///
 /// A case is skipped by the runner (``capability(_:)`` for the features in
-/// ``ConformanceCase/requires``, ``opted(_:)`` for what the run's options leave out,
-/// ``cancelled``) or by its body, which throws a ``ConformanceSkip`` carrying a reason.
+/// `ConformanceCase.requires`, ``opted(_:)`` for what the run's options leave out,
+/// ``cancelled``) or by its body, which throws a `ConformanceSkip` carrying a reason.
 /// There is no skip without a reason; `recordIssues()` (ProviderConformanceTesting) still records
-/// an issue for a reason that names nothing (see ``isEmpty``).
+/// an issue for a reason that names nothing (see `isEmpty`).
 ///
 /// The reason prints as a sentence (``description``), which is what the report's text and
 /// the `detail` of its JSON show; the JSON also carries the reason itself, as

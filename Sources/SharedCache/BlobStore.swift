@@ -145,7 +145,7 @@ package final class BlobStore: Sendable {
         return lowered
     }
 
-    /// The path of blob `key` relative to ``directory``.
+    /// The path of blob `key` relative to `directory`.
     static func relativePath(of key: String) -> String {
         String(key.prefix(2)) + "/" + key
     }

@@ -7,7 +7,7 @@ import ProviderAPI
 /// listings, named hierarchies and a blob store of file contents.
 ///
 /// One SQLite database (`cache.sqlite`, WAL mode) and one `blobs/` folder
-/// live in ``directory``. Every metadata row is keyed by the account
+/// live in `directory`. Every metadata row is keyed by the account
 /// (`ProviderAccount.description`) and the path's exact UTF-8 bytes, so
 /// several providers share one cache and names that differ only in their
 /// Unicode normal form stay different items. Several tasks and several
@@ -71,7 +71,7 @@ public final class CacheStore: Sendable {
     ///
     /// The ``SyncJournal``'s waiting entries and their kept bytes are never removed: they are the
     /// user's offline writes, and a ``CachedProvider`` still shows them (made from the entries) until
-    /// they are replayed, or dropped with ``SyncJournal/resolve(_:_:on:)``.
+    /// they are replayed, or dropped with `SyncJournal.resolve(_:_:on:)`.
     ///
     /// - Returns: how many journal entries were kept (of `account`, or of every account).
     @discardableResult

@@ -156,7 +156,7 @@ public struct CachedProvider: StorageProvider {
         return item
     }
 
-    /// Lists `folder` as the ``policy`` says, with the account's waiting journal entries laid over the answer
+    /// Lists `folder` as the `policy` says, with the account's waiting journal entries laid over the answer
     /// (online or cached): new items shown marked ``CacheMarks/pending``, deleted ones hidden, moved ones at their new place only.
     public func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage {
         let overlay = try await journal.overlay { JournalOverlay.same($0.parent, folder) && !$0.isRoot }

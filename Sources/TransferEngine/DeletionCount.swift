@@ -1,8 +1,8 @@
 /// What a sync's deletions would take from the destination, counted before anything runs: every
 /// file and folder below each folder it deletes, not only the folders themselves.
 ///
-/// ``TransferManager/Options/maxDelete`` is held to ``items`` and
-/// ``TransferManager/Options/maxDeletePercent`` to ``files`` against ``destinationFiles``.
+/// ``TransferManager/Options/maxDelete`` is held to `items` and
+/// ``TransferManager/Options/maxDeletePercent`` to ``files`` against `destinationFiles`.
 public struct DeletionCount: Sendable, Hashable, Encodable {
     /// Files deleted: those the sync deletes and those inside the folders it deletes.
     public var files = 0
@@ -24,7 +24,7 @@ public struct DeletionCount: Sendable, Hashable, Encodable {
     /// Files and folders deleted.
     package var items: Int { files + folders }
 
-    /// ``files`` as a percentage of ``destinationFiles``; 0 when the destination holds no file.
+    /// ``files`` as a percentage of `destinationFiles`; 0 when the destination holds no file.
     public var percentOfFiles: Double { destinationFiles == 0 ? 0 : Double(files) * 100 / Double(destinationFiles) }
 
     private enum CodingKeys: String, CodingKey { case files, folders, bytes, destinationFiles, items, percentOfFiles }

@@ -4,7 +4,7 @@ import ProviderKit
 
 /// How a transfer decides that a file on the destination is the same as the one on the source,
 /// chosen once per job from the two providers' capabilities
-/// (``choose(source:destination:computingDigests:comparison:)``).
+/// (`choose(source:destination:computingDigests:comparison:)`).
 ///
 /// The rule depends on the two providers, not on which is the source: `check A B` and
 /// `check B A` compare by the same rule (same kind, digest and tolerance), so a tree copied one
@@ -12,11 +12,11 @@ import ProviderKit
 /// preference:
 /// 1. `digest`: a digest algorithm both sides declare (SHA-256, then SHA-1, then MD5); or,
 ///    when the job allows it, the preferred one that only one side declares, computed by reading
-///    the files of the other side whose sizes match (``computedOn``);
+///    the files of the other side whose sizes match (`computedOn`);
 /// 2. `sizeAndModified`: equal sizes and modified times within the coarser of the two declared
 ///    precisions, when both sides keep modified times and both can set them;
 /// 3. `sizeAndNotNewer`: equal sizes, and the file on the side that cannot set modified times
-///    (``laterSide``) not older than the other's (beyond the coarser precision), when both keep
+///    (`laterSide`) not older than the other's (beyond the coarser precision), when both keep
 ///    modified times and one side alone can set them: a copy onto that side gets the time the copy
 ///    was written, a copy from it keeps its time, and a same-size change on the other side after
 ///    the copy differs. A time in the future (by this machine's clock) on the other side tells
@@ -44,7 +44,7 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
         case content
         /// Size, and modified time within a tolerance.
         case sizeAndModified
-        /// Size, and the file on the side that cannot set modified times (``SameFileRule/laterSide``)
+        /// Size, and the file on the side that cannot set modified times (`SameFileRule.laterSide`)
         /// not older than the other's, within a tolerance.
         case sizeAndNotNewer
         /// Size alone.
@@ -117,8 +117,8 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
     }
 
     /// The rule for a transfer between a provider with `source` capabilities and one with
-    /// `destination`'s: the same rule whichever is the source (only ``computedOn`` and
-    /// ``laterSide``, which name sides, are swapped). With `computingDigests`, a digest one side
+    /// `destination`'s: the same rule whichever is the source (only `computedOn` and
+    /// `laterSide`, which name sides, are swapped). With `computingDigests`, a digest one side
     /// declares and the other does not is computed on the other side; `comparison` asks for content.
     package static func choose(
         source: Capabilities, destination: Capabilities, computingDigests: Bool = false, comparison: Comparison = .listings

@@ -35,7 +35,7 @@ public struct TransferAction: Sendable, Hashable, Encodable {
         /// The source has no item of that name (sync).
         case extra
         /// Skipped: an interrupted run of the same job sent this file, the source is still the
-        /// version it sent, and the destination still the file it wrote (``TransferManager/Options/jobStore``).
+        /// version it sent, and the destination still the file it wrote (`TransferManager.Options.jobStore`).
         case finishedBefore
     }
 

@@ -4,7 +4,7 @@ import ProviderAPI
 /// progress of jobs, the digests computed from source files, the folders found the same, and the
 /// names a transfer mapped.
 ///
-/// The transfer engine owns this protocol and works without one (``TransferManager/Options/jobStore``
+/// The transfer engine owns this protocol and works without one (`TransferManager.Options.jobStore`
 /// `nil`: nothing is resumed or remembered). `SharedCache` implements it on SQLite
 /// (`SQLiteTransferJobStore`, in the offline cache's database), which is what the `strata` command
 /// line uses; another store (a server's database, memory for tests) implements the same calls.

@@ -12,8 +12,8 @@ import ProviderAPI
 /// or server error starts again (``Options/fileRetry``); cancelling the task stops the job
 /// with `ProviderError.Code.cancelled`.
 ///
-/// With a job store (``Options/jobStore``), a copy or sync keeps its plan and progress in the
-/// shared cache's database: run again after a crash or a kill, the same job (same mode, source
+/// With a job store (SharedCache's `TransferManager.Options.keepJobs(in:)`), a copy or sync
+/// keeps its plan and progress in the shared cache's database: run again after a crash or a kill, the same job (same mode, source
 /// and destination) lists both sides again and sends none of the files the interrupted run
 /// finished while they are unchanged (``TransferReport/alreadyDone``); digests computed from
 /// source files are kept there too, so an unchanged tree is read once.
@@ -33,7 +33,6 @@ import ProviderAPI
 /// - ``sync(from:to:)``
 /// - ``check(_:against:)``
 /// - ``plan(_:from:to:)``
-/// - ``run(_:from:to:)``
 /// ### Setting up
 /// - ``init(options:observer:)``
 /// - ``Options``
@@ -110,7 +109,7 @@ public struct TransferManager: Sendable {
         /// How deep and how large the trees a job walks may be (``TreeLimits``): past a limit the
         /// job stops while planning, before changing anything.
         package var treeLimits = TreeLimits.standard
-        /// Whether an unfinished job in ``jobStore`` is started over instead of taken up, and the folder
+        /// Whether an unfinished job in the job store (SharedCache's `keepJobs(in:)`) is started over instead of taken up, and the folder
         /// etags its last finished run kept are ignored (every folder is listed).
         public var startFresh: Bool
         /// Whether a copy or sync whose two targets cannot be told apart by their locations (an
@@ -221,7 +220,7 @@ public struct TransferManager: Sendable {
         try await run(.sync, from: source, to: destination)
     }
 
-    /// Plans and runs a copy or a sync; with a ``Options/jobStore``, takes up the job's unfinished
+    /// Plans and runs a copy or a sync; with a job store, takes up the job's unfinished
     /// run, or starts a new one there.
     ///
     /// - Throws: `ProviderError`, when the job cannot be planned or is cancelled; `invalidArgument`,
@@ -308,7 +307,7 @@ public struct TransferManager: Sendable {
     /// ``CheckReport/names`` says which), so two source files the destination would hold as one
     /// are ``CheckReport/nameConflicts``, never one match.
     ///
-    /// With a ``Options/jobStore``, where both providers' folder etags cover their contents
+    /// With a job store, where both providers' folder etags cover their contents
     /// (`Capabilities.Features.recursiveETags`), the folders found the same are recorded with
     /// their etags, and the next check of the same two folders lists only those that changed since.
     public func check(_ source: TransferEndpoint, against destination: TransferEndpoint) async throws -> CheckReport {

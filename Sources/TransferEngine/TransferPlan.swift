@@ -21,7 +21,7 @@ public struct TransferPlan: Sendable, Encodable {
     /// ``TransferManager/plan(_:from:to:)`` and before a sync runs (empty in a copy).
     public var deletions = DeletionCount()
     /// The folders listed on the way, and those left unlisted because the job's record showed them
-    /// unchanged on both sides (``TransferManager/Options/jobStore``).
+    /// unchanged on both sides (`TransferManager.Options.jobStore`).
     var scan = FolderScan()
     /// The source items among ``problems`` whose names the destination would make one with
     /// another's (none of such a group is copied); `check` reports them apart.

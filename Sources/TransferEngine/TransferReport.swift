@@ -17,7 +17,7 @@ public struct TransferReport: Sendable, Encodable {
     /// Files not sent again because an interrupted run of the same job had sent them
     /// (``TransferAction/Reason/finishedBefore``; not counted in ``unchanged``).
     public var alreadyDone = 0
-    /// Whether the job took up an unfinished run of the same job (``TransferManager/Options/jobStore``).
+    /// Whether the job took up an unfinished run of the same job (`TransferManager.Options.jobStore`).
     public var resumed = false
     /// Items deleted from the destination (a folder with its contents counts as one; what went to
     /// the backup directory is counted in ``backedUp`` instead).

@@ -8,7 +8,7 @@ import ProviderAPI
 /// (`isNextPageAvailable`, `resultsCount`, …) and the number of entries, in a fraction of the
 /// time the whole tree takes, so that the next page can be asked for while this one is decoded.
 /// Made by ``JSONByteReader/skimObject(from:maximumDepth:)``, which reads every top-level value
-/// of the skim as strictly as ``JSONByteReader`` does, but steps over nested containers by their
+/// of the skim as strictly as `JSONByteReader` does, but steps over nested containers by their
 /// brackets and strings only: a document the skim accepts may still be malformed inside a
 /// container, so the skim is advice, and the whole read stays the authority on what the
 /// document says.
@@ -22,7 +22,7 @@ import ProviderAPI
 package struct JSONObjectSkim: Sendable, Hashable {
     /// One top-level member.
     package enum Member: Sendable, Hashable {
-        /// A string, number, boolean or `null`, read as ``JSONByteReader`` reads it.
+        /// A string, number, boolean or `null`, read as `JSONByteReader` reads it.
         case value(JSONValue)
         /// An array of `count` elements.
         case array(count: Int)
@@ -30,7 +30,7 @@ package struct JSONObjectSkim: Sendable, Hashable {
         case object(count: Int)
     }
 
-    /// The members by name; a repeated name keeps its first value, as ``JSONByteReader`` does.
+    /// The members by name; a repeated name keeps its first value, as `JSONByteReader` does.
     package var members: [String: Member]
 
     /// Creates a skim of `members`.

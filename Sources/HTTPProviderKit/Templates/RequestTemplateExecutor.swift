@@ -6,7 +6,7 @@ import ProviderAPI
 ///
 /// Each call builds the request (``RequestTemplate/makeRequest(baseURL:arguments:)``), sends it through the
 /// executor — so authentication, retries and redirects apply — checks the status against
-/// ``RequestTemplate/expectedStatuses``, reads the body up to ``maxResponseBytes`` and decodes it with the
+/// ``RequestTemplate/expectedStatuses``, reads the body up to `maxResponseBytes` and decodes it with the
 /// template's decoder.
 ///
 /// ```swift
@@ -90,7 +90,7 @@ public struct RequestTemplateExecutor: Sendable {
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` for a bad template or arguments or an unregistered
     ///   decoder (before anything is sent); a mapped HTTP error for an unexpected status;
-    ///   `ProviderError.Code.invalidResponse` for a body over ``maxResponseBytes`` or one the decoder refuses.
+    ///   `ProviderError.Code.invalidResponse` for a body over `maxResponseBytes` or one the decoder refuses.
     public func execute(_ template: RequestTemplate, arguments: TemplateArguments = .none) async throws -> any Sendable {
         try await run(template, arguments: arguments).value
     }

@@ -79,14 +79,14 @@ public struct TransportRequest: Sendable {
     ]
 
     /// What the request does when neither method nor URL tells (the `get_action` of a Pydio POST,
-    /// whose parameters are in the body): shown after the URL in ``summary``. Never a secret.
+    /// whose parameters are in the body): shown after the URL in `summary`. Never a secret.
     public var label: String?
 
     /// `METHOD path` with the query's secrets masked, then the ``label`` in brackets, for errors and logs.
     package var summary: String { RequestSummary(self).text }
 }
 
-/// What a request's ``TransportRequest/summary`` says, made only when asked: a transport keeps
+/// What a request's `TransportRequest.summary` says, made only when asked: a transport keeps
 /// one of these per request for the messages of errors that may never happen, instead of
 /// building (and redacting) the text for every request.
 struct RequestSummary: Sendable {

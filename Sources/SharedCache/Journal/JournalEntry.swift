@@ -4,7 +4,7 @@ import ProviderAPI
 /// One pending action of a ``SyncJournal``: what was done offline, when, and the item as it was last seen.
 ///
 /// Entries are replayed in ``id`` order. An id is never reused, so it names the entry for
-/// ``SyncJournal/resolve(_:_:on:)`` for as long as the entry exists.
+/// `SyncJournal.resolve(_:_:on:)` for as long as the entry exists.
 public struct JournalEntry: Sendable, Hashable, Identifiable {
     /// Where an entry stands.
     public enum State: String, Sendable, Hashable, Codable {
@@ -14,7 +14,7 @@ public struct JournalEntry: Sendable, Hashable, Identifiable {
         /// before acting, so the action is never done twice.
         case replaying
         /// The server's item no longer matches the recorded copy, or the target folder is gone:
-        /// waits for ``SyncJournal/resolve(_:_:on:)``; ``JournalEntry/conflict`` says why.
+        /// waits for `SyncJournal.resolve(_:_:on:)`; ``JournalEntry/conflict`` says why.
         case conflict
         /// The last replay failed with an error that may pass (quota, full disk, server error);
         /// the entry is kept and tried again by the next replay. ``JournalEntry/lastError`` says what failed.
