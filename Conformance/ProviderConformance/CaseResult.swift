@@ -12,7 +12,7 @@ public struct CaseResult: Sendable, Hashable, Codable {
         case skipped(SkipReason)
 
         /// `passed`, `failed` or `skipped`.
-        public var status: String {
+        package var status: String {
             switch self {
             case .passed: return "passed"
             case .failed: return "failed"
@@ -21,7 +21,7 @@ public struct CaseResult: Sendable, Hashable, Codable {
         }
 
         /// The failure detail, or the skip reason as a sentence.
-        public var detail: String? {
+        package var detail: String? {
             switch self {
             case .passed: return nil
             case .failed(let detail): return detail
@@ -67,12 +67,12 @@ public struct CaseResult: Sendable, Hashable, Codable {
     /// How it ended.
     public var outcome: Outcome
     /// How long it took, in seconds.
-    public var durationSeconds: Double
+    package var durationSeconds: Double
     /// What a passing case observed that a reader should know (a name it had to encode, features it checked).
     public var notes: [String]
 
     /// Creates a result.
-    public init(name: String, group: String, outcome: Outcome, durationSeconds: Double, notes: [String] = []) {
+    package init(name: String, group: String, outcome: Outcome, durationSeconds: Double, notes: [String] = []) {
         self.name = name
         self.group = group
         self.outcome = outcome

@@ -3,24 +3,17 @@ import ProviderAPI
 
 /// One check of the conformance suite: a name, the features it needs, and a body.
 ///
-/// The body runs in its own empty scratch folder (``ConformanceContext/folder``).
-/// It passes by returning, fails by throwing (a ``ConformanceFailure`` says what
-/// was wrong; any other error is reported with its description) and skips by
-/// throwing ``ConformanceSkip`` with a ``SkipReason``. A case whose ``requires`` the provider does not
-/// declare is skipped with those features named (``SkipReason/capability(_:)``), and never run.
-///
-/// Third parties can add their own cases to a suite:
+/// A suite runs the cases it is given: ``ConformanceCatalog/standard``, and the sections other
+/// modules add (`SharedCacheConformance.offline`, `SharedCacheConformance.journal`). Each runs in
+/// its own empty scratch folder; a case whose required features the provider does not declare is
+/// skipped with those features named (``SkipReason/capability(_:)``), and never run.
 ///
 /// ```swift
-/// let extra = ConformanceCase("vendor.locks", requires: [], summary: "Locks survive a rename") { context in
-///     let item = try await context.provider.item(at: context.folder)
-///     try context.expect(item.isFolder, "the case folder is not a folder")
-/// }
-/// let suite = ConformanceSuite(subject: "acme", cases: ConformanceCatalog.standard + [extra]) { … }
+/// let suite = ConformanceSuite(subject: "acme", cases: ConformanceCatalog.standard + SharedCacheConformance.offline) { … }
 /// ```
 public struct ConformanceCase: Sendable, Identifiable {
     /// The body of a case.
-    public typealias Body = @Sendable (ConformanceContext) async throws -> Void
+    package typealias Body = @Sendable (ConformanceContext) async throws -> Void
 
     /// The unique name, `group.case` (for example `listing.paging`).
     public let name: String
@@ -29,17 +22,17 @@ public struct ConformanceCase: Sendable, Identifiable {
     /// What the case proves, in one sentence.
     public let summary: String
     /// The features the provider must declare for the case to run.
-    public let requires: Capabilities.Features
+    package let requires: Capabilities.Features
     /// Whether the case runs only with ``ConformanceOptions/largeFiles``.
-    public let needsLargeFiles: Bool
+    package let needsLargeFiles: Bool
     /// The check itself.
-    public let body: Body
+    package let body: Body
 
     /// The case's name.
     public var id: String { name }
 
     /// Creates a case.
-    public init(
+    package init(
         _ name: String, group: String? = nil, requires: Capabilities.Features = [], needsLargeFiles: Bool = false,
         summary: String, body: @escaping Body
     ) {
@@ -52,7 +45,7 @@ public struct ConformanceCase: Sendable, Identifiable {
     }
 
     /// Why the case cannot run against `capabilities` with `options`, or `nil` if it can.
-    public func skipReason(capabilities: Capabilities, options: ConformanceOptions) -> SkipReason? {
+    package func skipReason(capabilities: Capabilities, options: ConformanceOptions) -> SkipReason? {
         let missing = requires.subtracting(capabilities.features)
         if !missing.isEmpty {
             return .capability(missing)

@@ -19,7 +19,7 @@ public enum ConformanceCatalog {
     }
 
     /// The groups of ``standard``, in order.
-    public static var groups: [String] {
+    package static var groups: [String] {
         var seen: Set<String> = []
         return standard.map(\.group).filter { seen.insert($0).inserted }
     }

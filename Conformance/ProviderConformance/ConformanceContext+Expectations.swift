@@ -4,7 +4,7 @@ import ProviderKit
 
 extension ConformanceContext {
     /// Fails the case with `message` unless `condition` holds.
-    public func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+    package func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
         guard condition else { throw ConformanceFailure(message()) }
     }
 
@@ -15,7 +15,7 @@ extension ConformanceContext {
     ///   - what: the call, as the report should name it (`"item(at: /missing)"`).
     ///   - operation: the call.
     @discardableResult
-    public func expectError<Value: Sendable>(
+    package func expectError<Value: Sendable>(
         _ codes: Set<ProviderError.Code>, _ what: String, _ operation: () async throws -> Value
     ) async throws -> ProviderError {
         let wanted = codes.map { ".\($0)" }.sorted().joined(separator: " or ")
@@ -34,21 +34,21 @@ extension ConformanceContext {
 
     /// Runs `operation`, which must throw a `ProviderError` with `code`; returns that error.
     @discardableResult
-    public func expectError<Value: Sendable>(
+    package func expectError<Value: Sendable>(
         _ code: ProviderError.Code, _ what: String, _ operation: () async throws -> Value
     ) async throws -> ProviderError {
         try await expectError([code], what, operation)
     }
 
     /// Fails the case unless there is no item at `path`.
-    public func expectMissing(_ path: ItemPath, _ why: String = "") async throws {
+    package func expectMissing(_ path: ItemPath, _ why: String = "") async throws {
         try await expectError(.notFound, "item(at: \(path))\(why.isEmpty ? "" : " \(why)")") {
             try await provider.item(at: path)
         }
     }
 
     /// Fails the case unless the file at `path` holds exactly `bytes`.
-    public func expectContent(_ path: ItemPath, _ bytes: [UInt8], _ why: String = "") async throws {
+    package func expectContent(_ path: ItemPath, _ bytes: [UInt8], _ why: String = "") async throws {
         let got = try await content(of: path)
         guard got == bytes else {
             throw ConformanceFailure(
@@ -58,7 +58,7 @@ extension ConformanceContext {
 
     /// Repeats `attempt` until it returns `true` or ``ConformanceOptions/settleTimeout`` passes,
     /// for results that servers make visible eventually (search indexes, change feeds).
-    public func eventually(_ attempt: () async throws -> Bool) async throws -> Bool {
+    package func eventually(_ attempt: () async throws -> Bool) async throws -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now + options.settleTimeout
         while true {

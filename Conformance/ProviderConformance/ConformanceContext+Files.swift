@@ -4,7 +4,7 @@ import ProviderAPI
 extension ConformanceContext {
     /// Uploads `bytes` as the file `name` in `folder` (the case's folder by default).
     @discardableResult
-    public func upload(
+    package func upload(
         _ bytes: [UInt8], as name: String, in folder: ItemPath? = nil, options: UploadOptions = UploadOptions()
     ) async throws -> Item {
         try await provider.upload(DataSource(bytes: bytes), to: folder ?? self.folder, name: name, options: options)
@@ -12,7 +12,7 @@ extension ConformanceContext {
 
     /// Uploads the UTF-8 of `text` as the file `name` in `folder` (the case's folder by default).
     @discardableResult
-    public func upload(
+    package func upload(
         text: String, as name: String, in folder: ItemPath? = nil, options: UploadOptions = UploadOptions()
     ) async throws -> Item {
         try await upload(Array(text.utf8), as: name, in: folder, options: options)
@@ -20,24 +20,24 @@ extension ConformanceContext {
 
     /// Creates the folder `name` in `parent` (the case's folder by default).
     @discardableResult
-    public func makeFolder(_ name: String, in parent: ItemPath? = nil) async throws -> Item {
+    package func makeFolder(_ name: String, in parent: ItemPath? = nil) async throws -> Item {
         try await provider.createFolder(named: name, in: parent ?? folder)
     }
 
     /// Downloads the whole file at `path` into memory (up to 64 MiB).
-    public func content(of path: ItemPath, options: DownloadOptions = DownloadOptions()) async throws -> [UInt8] {
+    package func content(of path: ItemPath, options: DownloadOptions = DownloadOptions()) async throws -> [UInt8] {
         let sink = MemorySink()
         _ = try await provider.download(path, to: sink, options: options)
         return await sink.bytes
     }
 
     /// Every child of `folder`, fetching every page.
-    public func children(of folder: ItemPath? = nil) async throws -> [Item] {
+    package func children(of folder: ItemPath? = nil) async throws -> [Item] {
         try await provider.listAll(folder ?? self.folder)
     }
 
     /// Writes a file of `size` random bytes into the case's temporary folder and returns it with its SHA-256.
-    public func makeRandomFile(named name: String, size: Int64) throws -> LocalFile {
+    package func makeRandomFile(named name: String, size: Int64) throws -> LocalFile {
         let url = localURL(name)
         let digest = try LocalFile.writeRandom(to: url, size: size)
         return LocalFile(url: url, size: size, sha256: digest)

@@ -6,49 +6,49 @@ import ProviderTesting
 
 /// What a case body works with: the provider, the transport it sends through,
 /// the case's own scratch folder on the server and its own local temporary folder.
-public struct ConformanceContext: Sendable {
+package struct ConformanceContext: Sendable {
     /// The provider under test, made over ``transport``.
-    public let provider: any StorageProvider
+    package let provider: any StorageProvider
     /// The transport the provider sends through; cases read its counts to prove that no request was sent.
-    public let transport: CountingTransport
+    package let transport: CountingTransport
     /// The case's own folder on the server, empty when the case starts.
-    public let folder: ItemPath
+    package let folder: ItemPath
     /// The run's scratch folder, which holds every case's folder and is deleted at the end.
-    public let scratch: ItemPath
+    package let scratch: ItemPath
     /// The options of the run.
-    public let options: ConformanceOptions
+    package let options: ConformanceOptions
     /// The case's own local folder for temporary files, deleted at the end of the run.
-    public let temporaryDirectory: URL
+    package let temporaryDirectory: URL
 
     let factory: ConformanceSuite.MakeProvider
     let log: NoteLog
 
     /// The provider's declared capabilities.
-    public var capabilities: Capabilities { provider.capabilities }
+    package var capabilities: Capabilities { provider.capabilities }
 
     /// Makes another provider over `transport`, for cases that must wrap the transport
     /// (a `FaultInjectingTransport` around ``transport``, for example).
     ///
     /// The new provider talks to the same server and root as ``provider``.
-    public func makeProvider(over transport: any HTTPTransport) async throws -> any StorageProvider {
+    package func makeProvider(over transport: any HTTPTransport) async throws -> any StorageProvider {
         try await factory(ConformanceEnvironment(transport: transport))
     }
 
     /// A second provider whose requests pass through a new `FaultInjectingTransport` wrapped
     /// around ``transport``, and that fault transport.
-    public func makeFaultInjectingProvider() async throws -> (provider: any StorageProvider, faults: FaultInjectingTransport) {
+    package func makeFaultInjectingProvider() async throws -> (provider: any StorageProvider, faults: FaultInjectingTransport) {
         let faults = FaultInjectingTransport(transport)
         return (try await makeProvider(over: faults), faults)
     }
 
     /// Adds a note to the case's result, for something a reader should know even when it passes.
-    public func note(_ text: String) { log.append(text) }
+    package func note(_ text: String) { log.append(text) }
 
     /// The path of `name` inside the case's folder.
-    public func path(_ name: String) throws -> ItemPath { try folder.appending(name) }
+    package func path(_ name: String) throws -> ItemPath { try folder.appending(name) }
 
     /// A local file URL inside the case's temporary folder.
-    public func localURL(_ name: String) -> URL { temporaryDirectory.appendingPathComponent(name, isDirectory: false) }
+    package func localURL(_ name: String) -> URL { temporaryDirectory.appendingPathComponent(name, isDirectory: false) }
 }
 
 /// The notes of one case, collected from its body.

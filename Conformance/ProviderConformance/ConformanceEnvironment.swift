@@ -14,7 +14,7 @@ public struct ConformanceEnvironment: Sendable {
     public let transport: any HTTPTransport
 
     /// Creates an environment offering `transport`.
-    public init(transport: any HTTPTransport) {
+    package init(transport: any HTTPTransport) {
         self.transport = transport
     }
 

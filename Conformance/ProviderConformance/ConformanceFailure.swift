@@ -1,14 +1,14 @@
 import Foundation
 
 /// Thrown by a case body when the provider did something the contract forbids.
-public struct ConformanceFailure: Error, Sendable, CustomStringConvertible {
+package struct ConformanceFailure: Error, Sendable, CustomStringConvertible {
     /// What was wrong, for the report.
-    public var detail: String
+    package var detail: String
 
     /// Creates a failure.
-    public init(_ detail: String) { self.detail = detail }
+    package init(_ detail: String) { self.detail = detail }
 
-    public var description: String { detail }
+    package var description: String { detail }
 }
 
 /// Thrown by a case body when the case does not apply to this provider.
@@ -19,12 +19,12 @@ public struct ConformanceFailure: Error, Sendable, CustomStringConvertible {
 /// ```swift
 /// guard context.capabilities.shareKinds.contains(.publicLink) else { throw ConformanceSkip(.shareKind(.publicLink)) }
 /// ```
-public struct ConformanceSkip: Error, Sendable, CustomStringConvertible {
+package struct ConformanceSkip: Error, Sendable, CustomStringConvertible {
     /// Why the case was skipped.
-    public var reason: SkipReason
+    package var reason: SkipReason
 
     /// Creates a skip.
-    public init(_ reason: SkipReason) { self.reason = reason }
+    package init(_ reason: SkipReason) { self.reason = reason }
 
-    public var description: String { reason.description }
+    package var description: String { reason.description }
 }

@@ -11,9 +11,9 @@ import ProviderTesting
 /// ```
 public struct ConformanceOptions: Sendable {
     /// The environment variable that turns on the large-file cases when set to `1`.
-    public static let largeFilesEnvironmentKey = "STRATA_CONFORMANCE_LARGE"
+    package static let largeFilesEnvironmentKey = "STRATA_CONFORMANCE_LARGE"
 
-    /// Whether to run the cases that move ``largeFileSize`` bytes (1 GiB by default).
+    /// Whether to run the cases that move `largeFileSize` bytes (1 GiB by default).
     ///
     /// Off by default; always on when the environment has `STRATA_CONFORMANCE_LARGE=1`.
     public var largeFiles: Bool
@@ -22,21 +22,21 @@ public struct ConformanceOptions: Sendable {
     /// The names of the cases, or of whole groups, to run; `nil` runs every case.
     public var caseFilter: Set<String>?
     /// The transport under the suite's `CountingTransport`.
-    public var baseTransport: any HTTPTransport
+    package var baseTransport: any HTTPTransport
     /// The size of the large-file round trip (default 1 GiB). The file is streamed from and to disk.
-    public var largeFileSize: Int64
+    package var largeFileSize: Int64
     /// The size of the multi-megabyte round trip (default 10 MiB).
-    public var mediumFileSize: Int
+    package var mediumFileSize: Int
     /// How many uploads run at once when a case creates many files (default 6).
-    public var uploadConcurrency: Int
+    package var uploadConcurrency: Int
     /// How far the server's clock may be from this machine's when modified times are compared (default 5 s).
-    public var allowedClockSkew: Duration
+    package var allowedClockSkew: Duration
     /// How long cases wait for eventually consistent results, such as a search index or a change feed (default 15 s).
-    public var settleTimeout: Duration
+    package var settleTimeout: Duration
     /// The sizes at which the adapter under test changes its upload route (a chunk size, the length
     /// from which it uploads in chunks, a spool threshold), when it has any beside the defaults of
-    /// Strata's adapters (all below ``mediumFileSize``). `files.datedUploadsKeepContent` uploads
-    /// one byte more than each, besides 0 bytes, 1000 bytes and ``mediumFileSize`` + 1. Empty by default.
+    /// Strata's adapters (all below `mediumFileSize`). `files.datedUploadsKeepContent` uploads
+    /// one byte more than each, besides 0 bytes, 1000 bytes and `mediumFileSize` + 1. Empty by default.
     public var uploadThresholds: [Int64] = []
 
     /// Creates options.
@@ -58,12 +58,12 @@ public struct ConformanceOptions: Sendable {
     }
 
     /// Whether the environment asks for the large-file cases (`STRATA_CONFORMANCE_LARGE=1`).
-    public static var largeFilesRequestedByEnvironment: Bool {
+    package static var largeFilesRequestedByEnvironment: Bool {
         ProcessInfo.processInfo.environment[largeFilesEnvironmentKey] == "1"
     }
 
     /// Whether `conformanceCase` is selected by ``caseFilter``.
-    public func selects(_ conformanceCase: ConformanceCase) -> Bool {
+    package func selects(_ conformanceCase: ConformanceCase) -> Bool {
         guard let caseFilter else { return true }
         return caseFilter.contains(conformanceCase.name) || caseFilter.contains(conformanceCase.group)
     }

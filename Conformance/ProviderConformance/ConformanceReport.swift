@@ -15,7 +15,7 @@ public struct ConformanceReport: Sendable, Hashable, Codable {
         public var skipped: Int
 
         /// Counts `results`.
-        public init(_ results: [CaseResult]) {
+        package init(_ results: [CaseResult]) {
             passed = results.count(where: \.passed)
             failed = results.count(where: \.failed)
             skipped = results.count(where: \.skipped)
@@ -25,16 +25,16 @@ public struct ConformanceReport: Sendable, Hashable, Codable {
     /// What was tested, such as `webdav apache http://127.0.0.1:8080/dav`.
     public var subject: String
     /// When the run started.
-    public var startedAt: Date
+    package var startedAt: Date
     /// How long the whole run took, in seconds.
-    public var durationSeconds: Double
+    package var durationSeconds: Double
     /// The results, in the order the cases ran.
     public var results: [CaseResult]
     /// How many cases ended each way.
     public var counts: Counts
 
     /// Creates a report.
-    public init(subject: String, startedAt: Date, durationSeconds: Double, results: [CaseResult]) {
+    package init(subject: String, startedAt: Date, durationSeconds: Double, results: [CaseResult]) {
         self.subject = subject
         self.startedAt = startedAt
         self.durationSeconds = durationSeconds
@@ -46,7 +46,7 @@ public struct ConformanceReport: Sendable, Hashable, Codable {
     public var failures: [CaseResult] { results.filter(\.failed) }
 
     /// The result of the case `name`, if it ran.
-    public func result(named name: String) -> CaseResult? { results.first { $0.name == name } }
+    package func result(named name: String) -> CaseResult? { results.first { $0.name == name } }
 
     /// Whether nothing failed and at least one case passed.
     public var isSuccess: Bool { counts.failed == 0 && counts.passed > 0 }
@@ -57,14 +57,14 @@ public struct ConformanceReport: Sendable, Hashable, Codable {
     }
 
     /// The report as pretty-printed JSON with ISO 8601 dates.
-    public func jsonData() throws -> Data {
+    package func jsonData() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         return try encoder.encode(self)
     }
 
-    /// The report as JSON text (see ``jsonData()``).
+    /// The report as JSON text (see `jsonData()`).
     public var json: String {
         do {
             return String(decoding: try jsonData(), as: UTF8.self)
@@ -73,8 +73,8 @@ public struct ConformanceReport: Sendable, Hashable, Codable {
         }
     }
 
-    /// Reads a report written by ``jsonData()``.
-    public static func decode(json data: Data) throws -> ConformanceReport {
+    /// Reads a report written by `jsonData()`.
+    package static func decode(json data: Data) throws -> ConformanceReport {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return try decoder.decode(ConformanceReport.self, from: data)

@@ -5,7 +5,7 @@ import ProviderTesting
 
 /// Runs the conformance cases against a provider rooted at an area of a live server.
 ///
-/// The suite wraps ``ConformanceOptions/baseTransport`` in a `CountingTransport`
+/// The suite wraps `ConformanceOptions.baseTransport` in a `CountingTransport`
 /// and asks the adapter's factory for a provider over it. It then creates a fresh
 /// scratch folder `strata-conformance-<random>` at the provider's root, runs each
 /// selected case in its own subfolder, one after another, and deletes the scratch
@@ -28,11 +28,11 @@ public struct ConformanceSuite: Sendable {
     public typealias MakeProvider = @Sendable (ConformanceEnvironment) async throws -> any StorageProvider
 
     /// What is being tested, for the report.
-    public let subject: String
+    package let subject: String
     /// How the suite runs.
-    public let options: ConformanceOptions
+    package let options: ConformanceOptions
     /// Every case the suite knows, before ``ConformanceOptions/caseFilter``.
-    public let cases: [ConformanceCase]
+    package let cases: [ConformanceCase]
     private let makeProvider: MakeProvider
 
     /// Creates a suite.
@@ -57,10 +57,10 @@ public struct ConformanceSuite: Sendable {
     }
 
     /// The cases ``ConformanceOptions/caseFilter`` selects, in the order they run.
-    public var selectedCases: [ConformanceCase] { cases.filter { options.selects($0) } }
+    package var selectedCases: [ConformanceCase] { cases.filter { options.selects($0) } }
 
     /// The names in ``ConformanceOptions/caseFilter`` that match no case and no group, for callers to warn about.
-    public var unmatchedFilterNames: Set<String> {
+    package var unmatchedFilterNames: Set<String> {
         guard let filter = options.caseFilter else { return [] }
         return filter.subtracting(cases.map(\.name)).subtracting(cases.map(\.group))
     }

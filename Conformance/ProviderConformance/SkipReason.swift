@@ -4,10 +4,10 @@ import ProviderAPI
 /// Why a case was skipped: every skip names what excuses it.
 ///
 /// A case is skipped by the runner (``capability(_:)`` for the features in
-/// ``ConformanceCase/requires``, ``opted(_:)`` for what the run's options leave out,
-/// ``cancelled``) or by its body, which throws a ``ConformanceSkip`` carrying a reason.
+/// `ConformanceCase.requires`, ``opted(_:)`` for what the run's options leave out,
+/// ``cancelled``) or by its body, which throws a `ConformanceSkip` carrying a reason.
 /// There is no skip without a reason; `recordIssues()` (ProviderConformanceTesting) still records
-/// an issue for a reason that names nothing (see ``isEmpty``).
+/// an issue for a reason that names nothing (see `isEmpty`).
 ///
 /// The reason prints as a sentence (``description``), which is what the report's text and
 /// the `detail` of its JSON show; the JSON also carries the reason itself, as
@@ -49,7 +49,7 @@ public enum SkipReason: Sendable, Hashable, CustomStringConvertible {
     ///
     /// The public cases cannot be built without a reason except as `.capability([])` or
     /// `.opted("")`; ``ConformanceReport`` JSON from elsewhere can hold anything.
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         switch self {
         case .capability(let features): return features.isEmpty
         case .opted(let what): return what.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
@@ -60,7 +60,7 @@ public enum SkipReason: Sendable, Hashable, CustomStringConvertible {
     /// Whether a declared capability excuses the case (a feature left out, a share kind, a limit),
     /// as opposed to the run (``opted(_:)``, ``cancelled``) or the provider's use of the transport
     /// (``noTransport``).
-    public var isCapability: Bool {
+    package var isCapability: Bool {
         switch self {
         case .capability, .shareKind, .noModifiedTimes, .uploadLimit: return !isEmpty
         case .opted, .noTransport, .cancelled: return false

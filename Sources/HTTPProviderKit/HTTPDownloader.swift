@@ -422,16 +422,16 @@ public struct HTTPDownloader: Sendable {
 }
 
 /// A parsed `Content-Range: bytes a-b/total` header.
-public struct ContentRange: Sendable, Hashable {
+package struct ContentRange: Sendable, Hashable {
     /// First byte.
-    public var start: Int64
+    package var start: Int64
     /// Last byte, inclusive.
-    public var end: Int64
+    package var end: Int64
     /// Total length, when known.
-    public var total: Int64?
+    package var total: Int64?
 
     /// Parses the header value; `nil` if malformed. `bytes */total` (a 416 answer) gives start 0, end -1.
-    public init?(_ value: String) {
+    package init?(_ value: String) {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         guard trimmed.lowercased().hasPrefix("bytes ") else { return nil }
         let rest = trimmed.dropFirst(6)

@@ -19,13 +19,13 @@ import ProviderAPI
 /// starts over and the sink drops them). An answer to a resume that contradicts the validator (a
 /// `206` whose own `ETag` or `Last-Modified` is not the one kept: a server that ignores
 /// `If-Range`) is not written after them either: the download starts over.
-public enum ResumeValidator {
+package enum ResumeValidator {
     /// What a kept date validator starts with; an entity tag never does (it starts with `"` or `W/`).
     static let datePrefix = "Last-Modified: "
 
     /// The validator to keep for the content `response` carries, given the etag the provider
     /// reported for it (`expectedETag`); `nil` when there is no strong one.
-    public static func of(_ response: TransportResponse, expectedETag: String?) -> String? {
+    package static func of(_ response: TransportResponse, expectedETag: String?) -> String? {
         let tags = [response.etag, expectedETag].compactMap { $0 }
         if !tags.isEmpty { return tags.first { !ETag.isWeak($0) } }
         guard let text = response.headers.first(name: "last-modified"), let modified = HTTPDate.parse(text),
@@ -36,7 +36,7 @@ public enum ResumeValidator {
     }
 
     /// The `If-Range` value for a kept validator; `nil` when it cannot be sent (weak, empty).
-    public static func ifRange(_ validator: String) -> String? {
+    package static func ifRange(_ validator: String) -> String? {
         if validator.hasPrefix(datePrefix) {
             let date = String(validator.dropFirst(datePrefix.count))
             return HTTPDate.parse(date) == nil ? nil : date
@@ -47,7 +47,7 @@ public enum ResumeValidator {
 
     /// Whether `response`'s own validators say its content is not the one `validator` was kept
     /// for (a missing header contradicts nothing).
-    public static func contradicts(_ validator: String, _ response: TransportResponse) -> Bool {
+    package static func contradicts(_ validator: String, _ response: TransportResponse) -> Bool {
         if validator.hasPrefix(datePrefix) {
             if response.etag != nil { return true }
             guard let text = response.headers.first(name: "last-modified") else { return false }

@@ -10,7 +10,7 @@ import ProviderKit
 /// expected digest (or computes its SHA-256), renames it into the store and
 /// registers it, then sets ``key``. A failure or a digest mismatch leaves
 /// nothing behind. Downloads into a blob never resume: ``resumePoint()`` is nil.
-public final class BlobSink: DownloadSink, Sendable {
+package final class BlobSink: DownloadSink, Sendable {
     private let store: BlobStore
     private let expectedDigest: String?
     private let algorithm: DigestAlgorithm
@@ -31,11 +31,11 @@ public final class BlobSink: DownloadSink, Sendable {
     }
 
     /// The blob's key once ``finish()`` succeeded.
-    public var key: String? { state.withLockedValue { $0.key } }
+    package var key: String? { state.withLockedValue { $0.key } }
 
-    public func resumePoint() async throws -> ResumePoint? { nil }
+    package func resumePoint() async throws -> ResumePoint? { nil }
 
-    public func begin(offset: Int64, expectedLength: Int64?, validator: String?) async throws {
+    package func begin(offset: Int64, expectedLength: Int64?, validator: String?) async throws {
         guard offset == 0 else { throw ProviderError(.invalidArgument, "a blob sink cannot resume at \(offset)") }
         let (store, expectedDigest, algorithm) = (store, expectedDigest, algorithm)
         let writer = try await BlockingIO.run { try BlobWriter(store: store, expectedDigest: expectedDigest, algorithm: algorithm) }
@@ -47,7 +47,7 @@ public final class BlobSink: DownloadSink, Sendable {
         if let previous { await BlockingIO.cleanUp { previous.abandon() } }
     }
 
-    public func write(_ buffer: ByteBuffer) async throws {
+    package func write(_ buffer: ByteBuffer) async throws {
         let (writer, full) = state.withLockedValue { state -> (BlobWriter?, [ByteBuffer]) in
             guard state.writer != nil, state.pending.append(buffer) else { return (state.writer, []) }
             return (state.writer, state.pending.take())
@@ -56,7 +56,7 @@ public final class BlobSink: DownloadSink, Sendable {
         try await writer.write(full)
     }
 
-    public func finish() async throws {
+    package func finish() async throws {
         let (writer, rest) = state.withLockedValue { state in (state.writer, state.pending.take()) }
         guard let writer else { throw ProviderError(.invalidArgument, "finish before begin") }
         do {
@@ -70,7 +70,7 @@ public final class BlobSink: DownloadSink, Sendable {
         }
     }
 
-    public func fail() async {
+    package func fail() async {
         let writer = state.withLockedValue { state -> BlobWriter? in
             let writer = state.writer
             state = State()

@@ -22,9 +22,9 @@ import ProviderKit
 /// blob; opening the store deletes what a crash left behind, so the database
 /// and the files agree. The key is the lowercase hex digest: the server's when
 /// it gave one (verified), else the SHA-256 computed on insert.
-public final class BlobStore: Sendable {
+package final class BlobStore: Sendable {
     /// The folder of the blobs.
-    public let directory: URL
+    package let directory: URL
 
     let pool: DatabasePool
     let temp: BlobTempArea
@@ -43,16 +43,16 @@ public final class BlobStore: Sendable {
     }
 
     /// The limits eviction keeps to.
-    public var limits: BlobLimits { state.withLockedValue { $0 } }
+    package var limits: BlobLimits { state.withLockedValue { $0 } }
 
     /// Changes the limits, evicting least-recently-used blobs at once if the store is over them.
-    public func setLimits(_ limits: BlobLimits) async throws {
+    package func setLimits(_ limits: BlobLimits) async throws {
         state.withLockedValue { $0 = limits }
         _ = try await writeDiscarding { db, trash in try self.evict(keeping: nil, in: db, trash: &trash) }
     }
 
     /// Whether the store holds the blob `digest`.
-    public func has(_ digest: String) async -> Bool {
+    package func has(_ digest: String) async -> Bool {
         guard let key = Self.key(digest) else { return false }
         let row = try? await read { db in try String.fetchOne(db, sql: "SELECT path FROM blob WHERE digest = ?", arguments: [key]) }
         guard let relative = row.flatMap({ $0 }) else { return false }
@@ -61,7 +61,7 @@ public final class BlobStore: Sendable {
 
     /// Copies a file in; computes its SHA-256 when `digest` is nil, else verifies it (`algorithm` of the hex digest) and throws ProviderError(.integrity) on mismatch. Returns the key.
     @discardableResult
-    public func save(file: URL, digest: String? = nil, algorithm: DigestAlgorithm = .sha256) async throws -> String {
+    package func save(file: URL, digest: String? = nil, algorithm: DigestAlgorithm = .sha256) async throws -> String {
         let writer = try await BlockingIO.run { try BlobWriter(store: self, expectedDigest: digest, algorithm: algorithm) }
         do {
             // The file is read and the blob written on the blocking thread pool, in one hop.
@@ -75,7 +75,7 @@ public final class BlobStore: Sendable {
     }
 
     /// A DownloadSink that writes to a temporary file, verifies the digest at finish (or computes SHA-256), renames it into the store and registers it; `key` is set after finish.
-    public func sink(expectedDigest: String? = nil, algorithm: DigestAlgorithm = .sha256) -> BlobSink {
+    package func sink(expectedDigest: String? = nil, algorithm: DigestAlgorithm = .sha256) -> BlobSink {
         BlobSink(store: self, expectedDigest: expectedDigest, algorithm: algorithm)
     }
 
@@ -83,7 +83,7 @@ public final class BlobStore: Sendable {
     ///
     /// The file must be read, never modified or moved; it may be evicted once
     /// another blob is saved (an open descriptor keeps reading it).
-    public func open(_ digest: String) async -> URL? {
+    package func open(_ digest: String) async -> URL? {
         guard let key = Self.key(digest) else { return nil }
         let now = tick()
         let directory = self.directory
@@ -103,7 +103,7 @@ public final class BlobStore: Sendable {
     }
 
     /// Removes a blob; removing an absent blob does nothing.
-    public func remove(_ digest: String) async throws {
+    package func remove(_ digest: String) async throws {
         guard let key = Self.key(digest) else { return }
         try await writeDiscarding { db, trash in
             if let relative = try String.fetchOne(db, sql: "SELECT path FROM blob WHERE digest = ?", arguments: [key]) {
@@ -114,7 +114,7 @@ public final class BlobStore: Sendable {
     }
 
     /// Removes every blob.
-    public func reset() async throws {
+    package func reset() async throws {
         try await writeDiscarding { db, trash in
             let paths = try String.fetchAll(db, sql: "SELECT path FROM blob")
             try db.execute(sql: "DELETE FROM blob")
@@ -125,12 +125,12 @@ public final class BlobStore: Sendable {
     }
 
     /// How many blobs the store holds.
-    public var count: Int {
+    package var count: Int {
         get async { (try? await read { db in try Int.fetchOne(db, sql: "SELECT count FROM blob_totals") ?? 0 }) ?? 0 }
     }
 
     /// The bytes the blobs take.
-    public var totalBytes: Int64 {
+    package var totalBytes: Int64 {
         get async { (try? await read { db in try Int64.fetchOne(db, sql: "SELECT bytes FROM blob_totals") ?? 0 }) ?? 0 }
     }
 
@@ -145,7 +145,7 @@ public final class BlobStore: Sendable {
         return lowered
     }
 
-    /// The path of blob `key` relative to ``directory``.
+    /// The path of blob `key` relative to `directory`.
     static func relativePath(of key: String) -> String {
         String(key.prefix(2)) + "/" + key
     }

@@ -4,18 +4,18 @@ import ProviderAPI
 /// One change of a live listing or query: the full current result and what changed since the previous one.
 ///
 /// The first change set of a stream has every current item in ``inserted``.
-public struct CacheChangeSet: Sendable, Hashable {
+package struct CacheChangeSet: Sendable, Hashable {
     /// The current full result, sorted by name (bytewise).
-    public var items: [Item]
+    package var items: [Item]
     /// Items that appeared.
-    public var inserted: [Item]
+    package var inserted: [Item]
     /// Items that disappeared (as they were).
-    public var removed: [Item]
+    package var removed: [Item]
     /// Items still present whose metadata changed (as they are now).
-    public var updated: [Item]
+    package var updated: [Item]
 
     /// Creates a change set.
-    public init(items: [Item], inserted: [Item], removed: [Item], updated: [Item]) {
+    package init(items: [Item], inserted: [Item], removed: [Item], updated: [Item]) {
         self.items = items
         self.inserted = inserted
         self.removed = removed
@@ -23,5 +23,5 @@ public struct CacheChangeSet: Sendable, Hashable {
     }
 
     /// Whether nothing changed.
-    public var isEmpty: Bool { inserted.isEmpty && removed.isEmpty && updated.isEmpty }
+    package var isEmpty: Bool { inserted.isEmpty && removed.isEmpty && updated.isEmpty }
 }

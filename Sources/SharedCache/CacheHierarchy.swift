@@ -10,11 +10,11 @@ import ProviderAPI
 /// (error, cancellation, crash) leaves the previous tree browsable. Node
 /// depths count from 0 for the children of the root. Loads of one hierarchy
 /// object run one at a time; ``progress()`` and ``waitUntilIdle()`` observe them.
-public final class CacheHierarchy: Sendable {
+package final class CacheHierarchy: Sendable {
     /// The hierarchy's name.
-    public let name: String
+    package let name: String
     /// The account it belongs to.
-    public let account: ProviderAccount
+    package let account: ProviderAccount
 
     private let pool: DatabasePool
     private let gate = HierarchyLoadGate()
@@ -31,7 +31,7 @@ public final class CacheHierarchy: Sendable {
     ///
     /// `maxDepth` is the number of levels loaded: 1 loads the root's children
     /// only, 2 also the children of those folders, and so on.
-    public func load(
+    package func load(
         maxDepth: Int, fetch: @escaping @Sendable (ItemPath) async throws -> [Item],
         contentLoader: (@Sendable (Item, Int) async throws -> Void)? = nil
     ) async throws {
@@ -52,7 +52,7 @@ public final class CacheHierarchy: Sendable {
     }
 
     /// Loads the tree from one flat result, such as a search for every folder: each item's depth is its number of path segments less one.
-    public func load(
+    package func load(
         from fetchAll: @escaping @Sendable () async throws -> [Item],
         contentLoader: (@Sendable (Item, Int) async throws -> Void)? = nil
     ) async throws {
@@ -66,12 +66,12 @@ public final class CacheHierarchy: Sendable {
     }
 
     /// The loaded tree's top level (the children of the root), sorted by name bytewise.
-    public func roots() async throws -> [Item] {
+    package func roots() async throws -> [Item] {
         try await children(of: .root)
     }
 
     /// The loaded children of `path`, sorted by name bytewise; empty when the tree holds none.
-    public func children(of path: ItemPath) async throws -> [Item] {
+    package func children(of path: ItemPath) async throws -> [Item] {
         let coding = ItemCoding()
         let key = account.storageKey
         let name = self.name
@@ -90,7 +90,7 @@ public final class CacheHierarchy: Sendable {
     }
 
     /// Whether a load has completed (now or in an earlier run), so the tree is browsable.
-    public var isLoaded: Bool {
+    package var isLoaded: Bool {
         get async {
             let key = account.storageKey
             let name = self.name
@@ -102,7 +102,7 @@ public final class CacheHierarchy: Sendable {
     }
 
     /// When the last completed load finished, or nil.
-    public func loadedAt() async throws -> Date? {
+    package func loadedAt() async throws -> Date? {
         let key = account.storageKey
         let name = self.name
         return try await Self.read(pool) { db in
@@ -111,13 +111,13 @@ public final class CacheHierarchy: Sendable {
     }
 
     /// Whether a load of this object is running.
-    public var isLoading: Bool { gate.isLoading }
+    package var isLoading: Bool { gate.isLoading }
 
     /// Nodes loaded so far by the running load; finishes when the load ends (at once, after the current count, when none runs).
-    public func progress() -> AsyncStream<Int> { gate.progress() }
+    package func progress() -> AsyncStream<Int> { gate.progress() }
 
     /// Returns once no load of this object runs.
-    public func waitUntilIdle() async { await gate.waitUntilIdle() }
+    package func waitUntilIdle() async { await gate.waitUntilIdle() }
 
     /// Runs one load: `walk` hands each batch of nodes (with their depth) to `emit`, which stores them under a new generation.
     private func run(

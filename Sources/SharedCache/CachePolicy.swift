@@ -44,9 +44,9 @@ public enum CacheMarks {
     /// When the cached item was fetched from the server (ISO 8601).
     public static let fetchedAt = "strata.cache.fetchedAt"
     /// The blob store key of the item's content, when the cache holds it.
-    public static let blob = "strata.cache.blob"
+    package static let blob = "strata.cache.blob"
     /// On the cached root: the position in the provider's change feed (``CachedProvider/refreshChanges()``).
-    public static let changeToken = "strata.cache.changeToken"
+    package static let changeToken = "strata.cache.changeToken"
     /// `"true"` on an item whose state comes from an offline write waiting in the ``SyncJournal``
     /// (not yet on the server).
     public static let pending = "strata.cache.pending"

@@ -8,7 +8,7 @@ import NIOConcurrencyHelpers
 /// the same stale entry while it is being refreshed start nothing more. A failed refresh only
 /// leaves the cache as it was. The refreshes can be awaited (``waitForAll()``, for tests and an
 /// orderly shutdown) and cancelled (``close()``, when the provider is done with).
-public final class CacheRefresher: Sendable {
+package final class CacheRefresher: Sendable {
     private struct State {
         /// By the key's exact bytes: the listings of `café` in NFC and in NFD are two refreshes.
         var running: [PathKey: Task<Void, Never>] = [:]
@@ -20,7 +20,7 @@ public final class CacheRefresher: Sendable {
     private let logger: Logger
 
     /// A refresher logging failed refreshes to `logger` (at debug level).
-    public init(logger: Logger = Logger(label: "strata.cache", factory: { _ in SwiftLogNoOpLogHandler() })) {
+    package init(logger: Logger = Logger(label: "strata.cache", factory: { _ in SwiftLogNoOpLogHandler() })) {
         self.logger = logger
     }
 
@@ -28,7 +28,7 @@ public final class CacheRefresher: Sendable {
     ///
     /// - Returns: whether a refresh was started.
     @discardableResult
-    public func refresh(_ key: String, _ work: @escaping @Sendable () async throws -> Void) -> Bool {
+    package func refresh(_ key: String, _ work: @escaping @Sendable () async throws -> Void) -> Bool {
         let logger = self.logger
         return state.withLockedValue { state in
             guard !state.closed, state.running[PathKey(key)] == nil else { return false }
@@ -54,21 +54,21 @@ public final class CacheRefresher: Sendable {
 
     /// The keys being refreshed now, in byte order (a list: a `Set<String>` would make the NFC and
     /// NFD spellings of one path one key).
-    public var runningKeys: [String] { state.withLockedValue { $0.running.keys.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }.map(\.text) } }
+    package var runningKeys: [String] { state.withLockedValue { $0.running.keys.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }.map(\.text) } }
 
     /// How many refreshes were started so far.
-    public var startedCount: Int { state.withLockedValue { $0.started } }
+    package var startedCount: Int { state.withLockedValue { $0.started } }
 
     /// Whether ``close()`` was called: no refresh starts any more.
-    public var isClosed: Bool { state.withLockedValue { $0.closed } }
+    package var isClosed: Bool { state.withLockedValue { $0.closed } }
 
     /// Waits until the refresh of `key`, if one runs, has ended.
-    public func wait(for key: String) async {
+    package func wait(for key: String) async {
         await state.withLockedValue { $0.running[PathKey(key)] }?.value
     }
 
     /// Waits until no refresh runs, those started meanwhile included.
-    public func waitForAll() async {
+    package func waitForAll() async {
         while true {
             let tasks = state.withLockedValue { Array($0.running.values) }
             if tasks.isEmpty { return }
@@ -80,7 +80,7 @@ public final class CacheRefresher: Sendable {
     ///
     /// A cancelled refresh stops at its next cancellation point (a request, a wait) and
     /// leaves the cache as it was where it had not written yet.
-    public func close() async {
+    package func close() async {
         let tasks = state.withLockedValue { state -> [Task<Void, Never>] in
             state.closed = true
             return Array(state.running.values)

@@ -1,20 +1,20 @@
 import Foundation
 
 /// Counts of what a cache holds.
-public struct CacheStats: Sendable, Hashable, Codable {
+package struct CacheStats: Sendable, Hashable, Codable {
     /// Cached items, all accounts together.
-    public var items: Int
+    package var items: Int
     /// Recorded folder listings.
-    public var listings: Int
+    package var listings: Int
     /// Blobs in the blob store.
-    public var blobs: Int
+    package var blobs: Int
     /// Bytes of the blobs.
-    public var blobBytes: Int64
+    package var blobBytes: Int64
     /// Distinct accounts with cached metadata.
-    public var accounts: Int
+    package var accounts: Int
 
     /// Creates stats.
-    public init(items: Int, listings: Int, blobs: Int, blobBytes: Int64, accounts: Int) {
+    package init(items: Int, listings: Int, blobs: Int, blobBytes: Int64, accounts: Int) {
         self.items = items
         self.listings = listings
         self.blobs = blobs

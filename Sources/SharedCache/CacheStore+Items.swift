@@ -4,7 +4,7 @@ import ProviderAPI
 
 extension CacheStore {
     /// Stores (or replaces) the metadata of one item.
-    public func saveItem(_ item: Item, account: ProviderAccount, fetchedAt: Date = Date()) async throws {
+    package func saveItem(_ item: Item, account: ProviderAccount, fetchedAt: Date = Date()) async throws {
         let coding = ItemCoding()
         try await write { db in
             try coding.upsert(item, account: account.storageKey, fetchedAt: fetchedAt, in: db)
@@ -12,7 +12,7 @@ extension CacheStore {
     }
 
     /// Stores (or replaces) the metadata of several items in one transaction.
-    public func saveItems(_ items: [Item], account: ProviderAccount, fetchedAt: Date = Date()) async throws {
+    package func saveItems(_ items: [Item], account: ProviderAccount, fetchedAt: Date = Date()) async throws {
         let coding = ItemCoding()
         let key = account.storageKey
         try await write { db in
@@ -21,7 +21,7 @@ extension CacheStore {
     }
 
     /// The cached metadata of the item at `path`, or nil when the cache has none.
-    public func item(at path: ItemPath, account: ProviderAccount) async throws -> CachedItem? {
+    package func item(at path: ItemPath, account: ProviderAccount) async throws -> CachedItem? {
         let coding = ItemCoding()
         return try await read { db in
             guard
@@ -34,7 +34,7 @@ extension CacheStore {
     }
 
     /// Removes the item and everything below it (and listings of them).
-    public func removeItem(at path: ItemPath, account: ProviderAccount) async throws {
+    package func removeItem(at path: ItemPath, account: ProviderAccount) async throws {
         try await write { db in try Self.removeSubtree(path.storageKey, bounds: path.descendantRange, account: account.storageKey, in: db) }
     }
 
@@ -42,7 +42,7 @@ extension CacheStore {
     ///
     /// Whatever the cache held at `destination` is replaced. An item whose
     /// `ProviderAPI.Item.id` was its old path gets its new path as id.
-    public func moveItem(from source: ItemPath, to destination: ItemPath, account: ProviderAccount) async throws {
+    package func moveItem(from source: ItemPath, to destination: ItemPath, account: ProviderAccount) async throws {
         guard !source.isRoot else { throw ProviderError(.invalidArgument, "the root cannot be moved") }
         guard PathKey(source) != PathKey(destination) else { return }
         if destination.storageKey.utf8.starts(with: (source.storageKey + "/").utf8) {

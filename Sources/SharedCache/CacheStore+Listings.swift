@@ -13,7 +13,7 @@ extension CacheStore {
     /// change-feed token the listing was read at, returned by ``listing(of:account:)``.
     /// Returns how many children were new or changed.
     @discardableResult
-    public func saveListing(
+    package func saveListing(
         _ items: [Item], of folder: ItemPath, account: ProviderAccount, complete: Bool, fetchedAt: Date = Date(),
         changeToken: String? = nil
     ) async throws -> Int {
@@ -50,7 +50,7 @@ extension CacheStore {
     /// Marks the cached listing of `folder` as fetched at `fetchedAt` without touching its
     /// children: the server showed it unchanged (same folder etag). Returns false when it was never listed.
     @discardableResult
-    public func touchListing(of folder: ItemPath, account: ProviderAccount, fetchedAt: Date = Date()) async throws -> Bool {
+    package func touchListing(of folder: ItemPath, account: ProviderAccount, fetchedAt: Date = Date()) async throws -> Bool {
         let key = account.storageKey
         let folderKey = folder.storageKey
         let stamp = fetchedAt.timeIntervalSinceReferenceDate
@@ -63,7 +63,7 @@ extension CacheStore {
     }
 
     /// The cached listing of `folder`, its children sorted by name (bytewise), or nil when it was never listed.
-    public func listing(of folder: ItemPath, account: ProviderAccount) async throws -> CachedListing? {
+    package func listing(of folder: ItemPath, account: ProviderAccount) async throws -> CachedListing? {
         let coding = ItemCoding()
         let key = account.storageKey
         return try await read { db in
@@ -87,7 +87,7 @@ extension CacheStore {
 
     /// When `folder` was listed, whether completely, and the change token it was read at, without
     /// reading its children; nil when it was never listed.
-    public func listingState(of folder: ItemPath, account: ProviderAccount) async throws -> (fetchedAt: Date, isComplete: Bool, changeToken: String?)? {
+    package func listingState(of folder: ItemPath, account: ProviderAccount) async throws -> (fetchedAt: Date, isComplete: Bool, changeToken: String?)? {
         try await read { db in
             guard
                 let row = try Row.fetchOne(
@@ -99,7 +99,7 @@ extension CacheStore {
     }
 
     /// The cached children of `folder` (listed or not), sorted by name bytewise.
-    public func cachedChildren(of folder: ItemPath, account: ProviderAccount) async throws -> [Item] {
+    package func cachedChildren(of folder: ItemPath, account: ProviderAccount) async throws -> [Item] {
         let coding = ItemCoding()
         return try await read { db in try Self.children(of: folder.storageKey, account: account.storageKey, coding: coding, in: db) }
     }

@@ -10,7 +10,7 @@ extension CacheStore {
     /// altered the children, sorted by name. Cancel the iterating task (or drop
     /// the stream) to stop observing. Changes committed through this store are
     /// seen at once; other connections' (another process's) within a quarter second.
-    public func observeListing(of folder: ItemPath, account: ProviderAccount) -> AsyncThrowingStream<CacheChangeSet, any Error> {
+    package func observeListing(of folder: ItemPath, account: ProviderAccount) -> AsyncThrowingStream<CacheChangeSet, any Error> {
         let key = account.storageKey
         let folderKey = folder.storageKey
         return observeRows { db in
@@ -23,7 +23,7 @@ extension CacheStore {
     /// Live change sets of a query's results.
     ///
     /// As ``observeListing(of:account:)``, for ``search(_:under:account:limit:)``'s results, sorted by name.
-    public func observe(_ query: Query, under folder: ItemPath, account: ProviderAccount) -> AsyncThrowingStream<CacheChangeSet, any Error> {
+    package func observe(_ query: Query, under folder: ItemPath, account: ProviderAccount) -> AsyncThrowingStream<CacheChangeSet, any Error> {
         let key = account.storageKey
         let coding = ItemCoding()
         return observeRows { db in

@@ -7,7 +7,7 @@ extension CacheStore {
     ///
     /// Results are sorted by path (bytewise); `limit` caps how many come back.
     /// Works offline, and for servers without a search of their own.
-    public func search(_ query: Query, under folder: ItemPath = .root, account: ProviderAccount, limit: Int? = nil) async throws -> [Item] {
+    package func search(_ query: Query, under folder: ItemPath = .root, account: ProviderAccount, limit: Int? = nil) async throws -> [Item] {
         try await read { db in try Self.search(query, under: folder, account: account.storageKey, limit: limit, in: db) }
     }
 

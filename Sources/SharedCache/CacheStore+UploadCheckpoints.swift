@@ -60,7 +60,7 @@ extension CacheStore: UploadCheckpoints {
     }
 
     /// Every upload session kept, oldest first (for tools and tests).
-    public func uploadCheckpoints() async throws -> [UploadCheckpoint] {
+    package func uploadCheckpoints() async throws -> [UploadCheckpoint] {
         try await read { db in
             try Row.fetchAll(
                 db, sql: "SELECT account, destination, resumeKey, format, state, savedAt FROM upload_checkpoint ORDER BY savedAt"

@@ -19,7 +19,7 @@ extension CacheStore {
     /// every blob row has its file, of its size and digest, and every blob
     /// file its row. Reads every blob: meant for tests and a `verify` command,
     /// not for every open.
-    public func verify() async throws -> [String] {
+    package func verify() async throws -> [String] {
         let blobRoot = blobs.directory
         let (found, rows) = try await read { db -> ([String], [(digest: String, size: Int64, path: String)]) in
             var problems: [String] = []

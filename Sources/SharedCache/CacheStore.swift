@@ -7,7 +7,7 @@ import ProviderAPI
 /// listings, named hierarchies and a blob store of file contents.
 ///
 /// One SQLite database (`cache.sqlite`, WAL mode) and one `blobs/` folder
-/// live in ``directory``. Every metadata row is keyed by the account
+/// live in `directory`. Every metadata row is keyed by the account
 /// (`ProviderAccount.description`) and the path's exact UTF-8 bytes, so
 /// several providers share one cache and names that differ only in their
 /// Unicode normal form stay different items. Several tasks and several
@@ -16,9 +16,9 @@ import ProviderAPI
 /// reaches the caller.
 public final class CacheStore: Sendable {
     /// The cache directory.
-    public let directory: URL
+    package let directory: URL
     /// The contents store, keyed by digest.
-    public let blobs: BlobStore
+    package let blobs: BlobStore
 
     let pool: DatabasePool
     private let hierarchies = NIOLockedValueBox<[HierarchyKey: CacheHierarchy]>([:])
@@ -71,7 +71,7 @@ public final class CacheStore: Sendable {
     ///
     /// The ``SyncJournal``'s waiting entries and their kept bytes are never removed: they are the
     /// user's offline writes, and a ``CachedProvider`` still shows them (made from the entries) until
-    /// they are replayed, or dropped with ``SyncJournal/resolve(_:_:on:)``.
+    /// they are replayed, or dropped with `SyncJournal.resolve(_:_:on:)`.
     ///
     /// - Returns: how many journal entries were kept (of `account`, or of every account).
     @discardableResult
@@ -119,7 +119,7 @@ public final class CacheStore: Sendable {
     }
 
     /// Counts of what the cache holds.
-    public func stats() async throws -> CacheStats {
+    package func stats() async throws -> CacheStats {
         try await read { db in
             let items = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0
             let listings = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM listing") ?? 0
@@ -137,7 +137,7 @@ public final class CacheStore: Sendable {
     }
 
     /// The named hierarchy of `account`; the same object for the same name and account.
-    public func hierarchy(named name: String, account: ProviderAccount) -> CacheHierarchy {
+    package func hierarchy(named name: String, account: ProviderAccount) -> CacheHierarchy {
         let key = HierarchyKey(account: PathKey(account.storageKey), name: PathKey(name))
         return hierarchies.withLockedValue { table in
             if let existing = table[key] { return existing }

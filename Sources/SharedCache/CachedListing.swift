@@ -2,18 +2,18 @@ import Foundation
 import ProviderAPI
 
 /// A folder's cached listing.
-public struct CachedListing: Sendable, Hashable {
+package struct CachedListing: Sendable, Hashable {
     /// The cached children, sorted by name (bytewise).
-    public var items: [Item]
+    package var items: [Item]
     /// When the listing was fetched.
-    public var fetchedAt: Date
+    package var fetchedAt: Date
     /// Whether the listing held every child (not one page, not a partial walk).
-    public var isComplete: Bool
+    package var isComplete: Bool
     /// The folder's etag or change token the listing was read at, when the provider gave one.
-    public var changeToken: String?
+    package var changeToken: String?
 
     /// Creates a cached listing.
-    public init(items: [Item], fetchedAt: Date, isComplete: Bool, changeToken: String? = nil) {
+    package init(items: [Item], fetchedAt: Date, isComplete: Bool, changeToken: String? = nil) {
         self.items = items
         self.fetchedAt = fetchedAt
         self.isComplete = isComplete

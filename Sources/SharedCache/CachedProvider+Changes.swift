@@ -12,7 +12,7 @@ extension CachedProvider {
     ///
     /// - Returns: the number of changes applied, or `nil` when the provider has no change feed.
     @discardableResult
-    public func refreshChanges() async throws -> Int? {
+    package func refreshChanges() async throws -> Int? {
         guard base.capabilities.supports(.changes) else { return nil }
         let root = try await store.item(at: .root, account: account)?.item
         guard let raw = root?.properties[CacheMarks.changeToken] else {

@@ -4,7 +4,7 @@ import TransferEngine
 extension CachedProvider: FrontingProvider {
     /// Whether the sync journal holds offline writes not yet sent to the server (a journal that
     /// cannot be read counts as holding some): the transfer engine keeps no folder record then.
-    public func holdsUnsentWrites() async -> Bool {
+    package func holdsUnsentWrites() async -> Bool {
         guard let waiting = try? await store.journal(for: account).count() else { return true }
         return waiting > 0
     }

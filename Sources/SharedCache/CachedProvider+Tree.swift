@@ -13,7 +13,7 @@ extension CachedProvider {
     /// Up to `concurrency` folders are listed at once (like rclone's checkers). Folders deeper
     /// than `maxDepth` (1: `folder`'s children only) are left alone.
     @discardableResult
-    public func refreshTree(_ folder: ItemPath = .root, maxDepth: Int = .max, concurrency: Int = 4) async throws -> TreeRefresh {
+    package func refreshTree(_ folder: ItemPath = .root, maxDepth: Int = .max, concurrency: Int = 4) async throws -> TreeRefresh {
         var report = TreeRefresh()
         let recursive = base.capabilities.features.contains(.recursiveETags)
         // A child folder carries the etag its parent's listing gave it, so it is not asked again.

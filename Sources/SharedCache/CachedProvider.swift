@@ -20,17 +20,17 @@ import ProviderAPI
 /// ```
 public struct CachedProvider: StorageProvider {
     /// The provider behind the cache.
-    public let base: any StorageProvider
+    package let base: any StorageProvider
     /// The cache.
-    public let store: CacheStore
+    package let store: CacheStore
     /// When to answer from the cache.
-    public let policy: CachePolicy
+    package let policy: CachePolicy
     /// The background refreshes that ``CachePolicy/Mode/staleWhileRevalidate`` answers start:
     /// one at a time per item or listing, awaited with ``CacheRefresher/waitForAll()``,
     /// cancelled by ``close()``. Copies of this provider share it.
-    public let refresher: CacheRefresher
+    package let refresher: CacheRefresher
     /// Whether writes go to the ``SyncJournal`` when the server cannot be reached (``OfflineWrites``).
-    public let offlineWrites: OfflineWrites
+    package let offlineWrites: OfflineWrites
     let logger: Logger
 
     /// Wraps `base`; `offlineWrites` says whether writes are journaled offline (by default they fail, as reads of uncached items do).
@@ -78,7 +78,7 @@ public struct CachedProvider: StorageProvider {
     /// Whether an error means the server could not be reached, so the cache may answer (and, with
     /// ``OfflineWrites/whenUnreachable``, the journal record a write): a `ProviderError.Code.network`
     /// error, or a `502`, `503` or `504` from a gateway.
-    public static func isOffline(_ error: any Error) -> Bool {
+    package static func isOffline(_ error: any Error) -> Bool {
         guard let error = error as? ProviderError else { return false }
         return error.code == .network || (error.code == .server && [502, 503, 504].contains(error.httpStatus ?? 0))
     }
@@ -156,7 +156,7 @@ public struct CachedProvider: StorageProvider {
         return item
     }
 
-    /// Lists `folder` as the ``policy`` says, with the account's waiting journal entries laid over the answer
+    /// Lists `folder` as the `policy` says, with the account's waiting journal entries laid over the answer
     /// (online or cached): new items shown marked ``CacheMarks/pending``, deleted ones hidden, moved ones at their new place only.
     public func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage {
         let overlay = try await journal.overlay { JournalOverlay.same($0.parent, folder) && !$0.isRoot }

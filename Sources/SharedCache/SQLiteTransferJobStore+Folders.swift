@@ -7,7 +7,7 @@ extension SQLiteTransferJobStore {
     /// The folders the last finished run of the job of `key` recorded (`FolderVersion`), by
     /// relative path; empty when there is none, or it ran with other `settings` (the rule, the
     /// filters: whatever would make the same trees compare otherwise).
-    public func folderVersions(of key: TransferJobKey, settings: String) async throws -> [ItemPath: FolderVersion] {
+    package func folderVersions(of key: TransferJobKey, settings: String) async throws -> [ItemPath: FolderVersion] {
         try await cache.read { db in
             var versions: [ItemPath: FolderVersion] = [:]
             let rows = try Row.fetchAll(
@@ -23,7 +23,7 @@ extension SQLiteTransferJobStore {
 
     /// Replaces the folders recorded for the job of `key` by `versions`, found with `settings`, in
     /// one transaction. Call it only after a run that finished with no failure.
-    public func replaceFolderVersions(of key: TransferJobKey, settings: String, with versions: [FolderVersion]) async throws {
+    package func replaceFolderVersions(of key: TransferJobKey, settings: String, with versions: [FolderVersion]) async throws {
         try await cache.write { db in
             try db.execute(sql: "DELETE FROM transfer_job_folder WHERE \(TransferJobKey.whereClause)", arguments: key.arguments)
             let statement = try db.cachedStatement(
@@ -42,7 +42,7 @@ extension SQLiteTransferJobStore {
 
     /// Forgets the folders recorded for the job of `key` (a failed run keeps them: they stay true
     /// while both etags do).
-    public func forgetFolderVersions(of key: TransferJobKey) async throws {
+    package func forgetFolderVersions(of key: TransferJobKey) async throws {
         try await cache.write { db in
             try db.execute(sql: "DELETE FROM transfer_job_folder WHERE \(TransferJobKey.whereClause)", arguments: key.arguments)
         }

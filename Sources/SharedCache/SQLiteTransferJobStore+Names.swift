@@ -7,7 +7,7 @@ extension SQLiteTransferJobStore {
     /// Keeps the names of `mappings`, given by a transfer from `sourcePath` of `sourceAccount` to
     /// `destinationPath` of `destinationAccount`: each replaces the record of the same destination
     /// item. Paths and names are compared as bytes.
-    public func remember(
+    package func remember(
         names mappings: [RecordedName], sourceAccount: ProviderAccount, sourcePath: ItemPath, destinationAccount: ProviderAccount,
         destinationPath: ItemPath
     ) async throws {
@@ -30,7 +30,7 @@ extension SQLiteTransferJobStore {
 
     /// The names transfers from `sourcePath` of `sourceAccount` to `destinationPath` of
     /// `destinationAccount` kept (``remember(names:sourceAccount:sourcePath:destinationAccount:destinationPath:)``).
-    public func recordedNames(
+    package func recordedNames(
         sourceAccount: ProviderAccount, sourcePath: ItemPath, destinationAccount: ProviderAccount, destinationPath: ItemPath
     ) async throws -> [RecordedName] {
         try await cache.read { db in

@@ -18,19 +18,19 @@ import TransferEngine
 /// Every write is one short transaction; a file's record is written only after the destination
 /// took it, so a crash may lose the record of the files finished since the last write, never
 /// record a file that was not sent.
-public final class SQLiteTransferJobStore: TransferJobStore {
+package final class SQLiteTransferJobStore: TransferJobStore {
     let pool: DatabasePool
     let cache: CacheStore
 
     /// The jobs kept in `cache`'s database.
-    public init(cache: CacheStore) {
+    package init(cache: CacheStore) {
         self.cache = cache
         pool = cache.pool
     }
 
     /// Opens the job of `key`: the unfinished job of that key, resumed with the files it finished,
     /// or (none unfinished, or `fresh`) a new job replacing any earlier one.
-    public func begin(_ key: TransferJobKey, fresh: Bool = false) async throws -> TransferJob {
+    package func begin(_ key: TransferJobKey, fresh: Bool = false) async throws -> TransferJob {
         let now = Date().timeIntervalSince1970
         return try await cache.write { db in
             if let row = try Row.fetchOne(
@@ -57,7 +57,7 @@ public final class SQLiteTransferJobStore: TransferJobStore {
 
     /// The files the unfinished job of `key` finished, without opening it (for a dry run); `nil`
     /// when there is no unfinished job.
-    public func unfinished(_ key: TransferJobKey) async throws -> [FinishedFile]? {
+    package func unfinished(_ key: TransferJobKey) async throws -> [FinishedFile]? {
         try await cache.read { db in
             guard
                 let id = try Int64.fetchOne(
@@ -68,12 +68,12 @@ public final class SQLiteTransferJobStore: TransferJobStore {
     }
 
     /// Records the actions of the job's plan as planned, leaving the actions it already finished as they are.
-    public func recordPlan(_ job: Int64, actions: [TransferJobAction]) async throws {
+    package func recordPlan(_ job: Int64, actions: [TransferJobAction]) async throws {
         try await record(job, actions)
     }
 
     /// Records the states of `actions` (each replacing the record of the same path and kind), in one transaction.
-    public func record(_ job: Int64, _ actions: [TransferJobAction]) async throws {
+    package func record(_ job: Int64, _ actions: [TransferJobAction]) async throws {
         guard !actions.isEmpty else { return }
         let now = Date().timeIntervalSince1970
         try await cache.write { db in
@@ -99,7 +99,7 @@ public final class SQLiteTransferJobStore: TransferJobStore {
     }
 
     /// Marks the job complete: the next job of its key starts afresh.
-    public func complete(_ job: Int64) async throws {
+    package func complete(_ job: Int64) async throws {
         let now = Date().timeIntervalSince1970
         try await cache.write { db in
             try db.execute(sql: "UPDATE transfer_job SET complete = 1, updatedAt = ? WHERE id = ?", arguments: [now, job])
@@ -107,7 +107,7 @@ public final class SQLiteTransferJobStore: TransferJobStore {
     }
 
     /// The actions recorded for the job, in no particular order.
-    public func actions(of job: Int64) async throws -> [TransferJobAction] {
+    package func actions(of job: Int64) async throws -> [TransferJobAction] {
         try await cache.read { db in
             try Row.fetchAll(
                 db, sql: "SELECT * FROM transfer_job_action WHERE job = ?", arguments: [job]
@@ -120,7 +120,7 @@ public final class SQLiteTransferJobStore: TransferJobStore {
     }
 
     /// Whether the job of `key` is recorded, and complete.
-    public func isComplete(_ key: TransferJobKey) async throws -> Bool? {
+    package func isComplete(_ key: TransferJobKey) async throws -> Bool? {
         try await cache.read { db in
             try Bool.fetchOne(db, sql: "SELECT complete FROM transfer_job WHERE \(TransferJobKey.whereClause)", arguments: key.arguments)
         }
@@ -130,7 +130,7 @@ public final class SQLiteTransferJobStore: TransferJobStore {
 
     /// The `algorithm` digest computed earlier from the file at `path` of `account`, if the file is
     /// still the version it was computed from (same size, modified time and etag).
-    public func digest(
+    package func digest(
         of path: ItemPath, account: ProviderAccount, algorithm: DigestAlgorithm, version: FileFingerprint
     ) async throws -> String? {
         try await cache.read { db in
@@ -148,7 +148,7 @@ public final class SQLiteTransferJobStore: TransferJobStore {
     }
 
     /// Keeps digests computed from source files, each with the version of the file it was computed from.
-    public func remember(digests: [ComputedDigest], account: ProviderAccount) async throws {
+    package func remember(digests: [ComputedDigest], account: ProviderAccount) async throws {
         guard !digests.isEmpty else { return }
         let now = Date().timeIntervalSince1970
         try await cache.write { db in

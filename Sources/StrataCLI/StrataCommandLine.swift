@@ -30,16 +30,11 @@ import WebDAVProvider
 /// - ``init(extraFactories:)``
 /// - ``main()``
 /// - ``run(_:)``
-/// ### Adapters
-/// - ``builtInFactories``
-/// - ``extraFactories``
-/// - ``factories``
-/// - ``registry()``
 public struct StrataCommandLine: Sendable {
     /// The adapters every `strata` has, in the order they are registered.
     ///
     /// This list is the one place where a built-in adapter joins the command line.
-    public static var builtInFactories: [any ProviderFactory] {
+    package static var builtInFactories: [any ProviderFactory] {
         [
             WebDAVProviderFactory(),
             OwnCloudProviderFactory(flavor: .nextcloud),
@@ -53,7 +48,7 @@ public struct StrataCommandLine: Sendable {
     /// The adapters added to the built-ins, registered after them.
     ///
     /// An extra factory whose `ProviderFactory.kind` or scheme is a built-in's takes its place.
-    public let extraFactories: [any ProviderFactory]
+    package let extraFactories: [any ProviderFactory]
 
     /// The command line, being run (``run(_:)``): the adapters its commands know.
     @TaskLocal static var current = StrataCommandLine()
@@ -65,11 +60,11 @@ public struct StrataCommandLine: Sendable {
 
     /// Every adapter, in the order the registry receives them: ``builtInFactories``, then
     /// ``extraFactories``.
-    public var factories: [any ProviderFactory] { Self.builtInFactories + extraFactories }
+    package var factories: [any ProviderFactory] { Self.builtInFactories + extraFactories }
 
     /// A registry with every adapter of ``factories`` registered, and no saved remote: what the
     /// commands resolve targets with (they add the remotes of `--remotes`).
-    public func registry() -> ProviderRegistry {
+    package func registry() -> ProviderRegistry {
         let registry = ProviderRegistry()
         for factory in factories { registry.register(factory) }
         return registry

@@ -13,7 +13,7 @@ public struct ComparisonCounts: Sendable, Hashable, Encodable {
     public var size = 0
 
     /// Creates counts.
-    public init(content: Int = 0, sizeAndModified: Int = 0, size: Int = 0) {
+    package init(content: Int = 0, sizeAndModified: Int = 0, size: Int = 0) {
         self.content = content
         self.sizeAndModified = sizeAndModified
         self.size = size

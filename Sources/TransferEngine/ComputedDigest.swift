@@ -2,18 +2,18 @@ import Foundation
 import ProviderAPI
 
 /// A digest computed from a source file, with the version of the file it was computed from.
-public struct ComputedDigest: Sendable, Hashable {
+package struct ComputedDigest: Sendable, Hashable {
     /// The file.
-    public var path: ItemPath
+    package var path: ItemPath
     /// The digest's algorithm.
-    public var algorithm: DigestAlgorithm
+    package var algorithm: DigestAlgorithm
     /// The digest.
-    public var digest: String
+    package var digest: String
     /// The file's size, modified time and etag when it was read.
-    public var version: FileFingerprint
+    package var version: FileFingerprint
 
     /// Creates a record.
-    public init(path: ItemPath, algorithm: DigestAlgorithm, digest: String, version: FileFingerprint) {
+    package init(path: ItemPath, algorithm: DigestAlgorithm, digest: String, version: FileFingerprint) {
         self.path = path
         self.algorithm = algorithm
         self.digest = digest

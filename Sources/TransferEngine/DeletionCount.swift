@@ -1,8 +1,8 @@
 /// What a sync's deletions would take from the destination, counted before anything runs: every
 /// file and folder below each folder it deletes, not only the folders themselves.
 ///
-/// ``TransferManager/Options/maxDelete`` is held to ``items`` and
-/// ``TransferManager/Options/maxDeletePercent`` to ``files`` against ``destinationFiles``.
+/// ``TransferManager/Options/maxDelete`` is held to `items` and
+/// ``TransferManager/Options/maxDeletePercent`` to ``files`` against `destinationFiles`.
 public struct DeletionCount: Sendable, Hashable, Encodable {
     /// Files deleted: those the sync deletes and those inside the folders it deletes.
     public var files = 0
@@ -11,10 +11,10 @@ public struct DeletionCount: Sendable, Hashable, Encodable {
     /// The bytes of ``files`` (a file whose size the server did not say counts as 0).
     public var bytes: Int64 = 0
     /// The files the destination holds below the job's root: those the sync leaves, replaces or deletes.
-    public var destinationFiles = 0
+    package var destinationFiles = 0
 
     /// Creates a count.
-    public init(files: Int = 0, folders: Int = 0, bytes: Int64 = 0, destinationFiles: Int = 0) {
+    package init(files: Int = 0, folders: Int = 0, bytes: Int64 = 0, destinationFiles: Int = 0) {
         self.files = files
         self.folders = folders
         self.bytes = bytes
@@ -22,9 +22,9 @@ public struct DeletionCount: Sendable, Hashable, Encodable {
     }
 
     /// Files and folders deleted.
-    public var items: Int { files + folders }
+    package var items: Int { files + folders }
 
-    /// ``files`` as a percentage of ``destinationFiles``; 0 when the destination holds no file.
+    /// ``files`` as a percentage of `destinationFiles`; 0 when the destination holds no file.
     public var percentOfFiles: Double { destinationFiles == 0 ? 0 : Double(files) * 100 / Double(destinationFiles) }
 
     private enum CodingKeys: String, CodingKey { case files, folders, bytes, destinationFiles, items, percentOfFiles }

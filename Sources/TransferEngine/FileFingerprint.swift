@@ -2,18 +2,18 @@ import Foundation
 import ProviderAPI
 
 /// What a file was when a job read or wrote it: the fields a listing gives that change with its content.
-public struct FileFingerprint: Sendable, Hashable {
+package struct FileFingerprint: Sendable, Hashable {
     /// The size, where known.
-    public var size: Int64?
+    package var size: Int64?
     /// The modified time, where known.
-    public var modified: Date?
+    package var modified: Date?
     /// The etag, where the provider gives one.
-    public var etag: String?
+    package var etag: String?
     /// A content digest, where known.
-    public var digest: String?
+    package var digest: String?
 
     /// Creates a fingerprint.
-    public init(size: Int64? = nil, modified: Date? = nil, etag: String? = nil, digest: String? = nil) {
+    package init(size: Int64? = nil, modified: Date? = nil, etag: String? = nil, digest: String? = nil) {
         self.size = size
         self.modified = modified
         self.etag = etag
@@ -22,7 +22,7 @@ public struct FileFingerprint: Sendable, Hashable {
 
     /// Whether `other` is the same version as this one: the same size and modified time (both known
     /// or both unknown), the same etag where both have one, the same digest where both have one.
-    public func sameVersion(as other: FileFingerprint) -> Bool {
+    package func sameVersion(as other: FileFingerprint) -> Bool {
         guard size == other.size else { return false }
         switch (modified, other.modified) {
         case (nil, nil): break

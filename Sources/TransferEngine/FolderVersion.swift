@@ -7,18 +7,18 @@ import ProviderAPI
 /// Kept only where both providers declare `Capabilities.Features.recursiveETags`: a folder whose
 /// etag is the same on both sides as recorded has nothing changed below it on either side since,
 /// so the next run of the job need not list it.
-public struct FolderVersion: Sendable, Hashable {
+package struct FolderVersion: Sendable, Hashable {
     /// The folder below the job's two roots.
-    public var relativePath: ItemPath
+    package var relativePath: ItemPath
     /// The source folder's etag, as the source gave it (a weak tag counts by its opaque part).
-    public var sourceETag: String
+    package var sourceETag: String
     /// The destination folder's etag.
-    public var destinationETag: String
+    package var destinationETag: String
     /// The files below the folder (at any depth) that were the same on both sides.
-    public var files: Int
+    package var files: Int
 
     /// Creates a record.
-    public init(relativePath: ItemPath, sourceETag: String, destinationETag: String, files: Int) {
+    package init(relativePath: ItemPath, sourceETag: String, destinationETag: String, files: Int) {
         self.relativePath = relativePath
         self.sourceETag = sourceETag
         self.destinationETag = destinationETag
@@ -27,7 +27,7 @@ public struct FolderVersion: Sendable, Hashable {
 
     /// Whether the two folders still carry the recorded etags (weakly compared: a weak etag is an
     /// opaque folder version too); a missing etag never matches.
-    public func matches(sourceETag: String?, destinationETag: String?) -> Bool {
+    package func matches(sourceETag: String?, destinationETag: String?) -> Bool {
         guard let sourceETag, let destinationETag else { return false }
         return ETag.weaklyEqual(sourceETag, self.sourceETag) && ETag.weaklyEqual(destinationETag, self.destinationETag)
     }

@@ -5,7 +5,7 @@ import ProviderAPI
 /// found the same while the front holds writes the provider behind has not received.
 ///
 /// `SharedCache`'s `CachedProvider` is one.
-public protocol FrontingProvider: StorageProvider {
+package protocol FrontingProvider: StorageProvider {
     /// The provider behind this one.
     var base: any StorageProvider { get }
     /// Whether writes made through this provider are still waiting to reach ``base``; `true` when

@@ -4,7 +4,7 @@ import ProviderKit
 
 /// How a transfer decides that a file on the destination is the same as the one on the source,
 /// chosen once per job from the two providers' capabilities
-/// (``choose(source:destination:computingDigests:comparison:)``).
+/// (`choose(source:destination:computingDigests:comparison:)`).
 ///
 /// The rule depends on the two providers, not on which is the source: `check A B` and
 /// `check B A` compare by the same rule (same kind, digest and tolerance), so a tree copied one
@@ -12,11 +12,11 @@ import ProviderKit
 /// preference:
 /// 1. `digest`: a digest algorithm both sides declare (SHA-256, then SHA-1, then MD5); or,
 ///    when the job allows it, the preferred one that only one side declares, computed by reading
-///    the files of the other side whose sizes match (``computedOn``);
+///    the files of the other side whose sizes match (`computedOn`);
 /// 2. `sizeAndModified`: equal sizes and modified times within the coarser of the two declared
 ///    precisions, when both sides keep modified times and both can set them;
 /// 3. `sizeAndNotNewer`: equal sizes, and the file on the side that cannot set modified times
-///    (``laterSide``) not older than the other's (beyond the coarser precision), when both keep
+///    (`laterSide`) not older than the other's (beyond the coarser precision), when both keep
 ///    modified times and one side alone can set them: a copy onto that side gets the time the copy
 ///    was written, a copy from it keeps its time, and a same-size change on the other side after
 ///    the copy differs. A time in the future (by this machine's clock) on the other side tells
@@ -44,7 +44,7 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
         case content
         /// Size, and modified time within a tolerance.
         case sizeAndModified
-        /// Size, and the file on the side that cannot set modified times (``SameFileRule/laterSide``)
+        /// Size, and the file on the side that cannot set modified times (`SameFileRule.laterSide`)
         /// not older than the other's, within a tolerance.
         case sizeAndNotNewer
         /// Size alone.
@@ -52,14 +52,14 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
     }
 
     /// A side of the transfer.
-    public enum Side: String, Sendable, Hashable, Encodable {
+    package enum Side: String, Sendable, Hashable, Encodable {
         /// The source.
         case source
         /// The destination.
         case destination
 
         /// The other side.
-        public var other: Side { self == .source ? .destination : .source }
+        package var other: Side { self == .source ? .destination : .source }
     }
 
     /// How strongly files are compared, whatever the listings allow.
@@ -74,7 +74,7 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
     }
 
     /// What one pair of files was found the same or different by.
-    public enum Basis: String, Sendable, Hashable, Encodable {
+    package enum Basis: String, Sendable, Hashable, Encodable {
         /// Their content (a digest, declared or computed, or both files read).
         case content
         /// Their sizes and modified times.
@@ -90,23 +90,23 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
     /// The sides that do not declare ``algorithm``, whose files are read to compute it (only files
     /// whose size matches the other side's file; for `content`, both sides and every file; for
     /// `checksum`, also a file of the other side whose listing left the digest out).
-    public var computedOn: Set<Side>
+    package var computedOn: Set<Side>
     /// For `sizeAndNotNewer` (and a `digest` rule falling back to it): the side that cannot set
     /// modified times, whose file must not be older than the other's.
-    public var laterSide: Side?
+    package var laterSide: Side?
     /// How far apart two modified times may be and still be the same, for `sizeAndModified` (and
     /// how much older the later side's may be, for `sizeAndNotNewer`); also the fallback of a
     /// `digest` rule when a digest is missing.
     public var tolerance: Duration?
 
     /// Whether the source's files are read to compute the digest.
-    public var computedOnSource: Bool { computedOn.contains(.source) }
+    package var computedOnSource: Bool { computedOn.contains(.source) }
 
     /// Whether the rule compares content for every pair it finds the same (no fallback to sizes or times).
-    public var comparesContent: Bool { kind == .checksum || kind == .content }
+    package var comparesContent: Bool { kind == .checksum || kind == .content }
 
     /// Creates a rule; a `sizeAndNotNewer` rule without `laterSide` has the destination as its later side.
-    public init(
+    package init(
         kind: Kind, algorithm: DigestAlgorithm? = nil, tolerance: Duration? = nil, computedOn: Set<Side> = [], laterSide: Side? = nil
     ) {
         self.kind = kind
@@ -117,10 +117,10 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
     }
 
     /// The rule for a transfer between a provider with `source` capabilities and one with
-    /// `destination`'s: the same rule whichever is the source (only ``computedOn`` and
-    /// ``laterSide``, which name sides, are swapped). With `computingDigests`, a digest one side
+    /// `destination`'s: the same rule whichever is the source (only `computedOn` and
+    /// `laterSide`, which name sides, are swapped). With `computingDigests`, a digest one side
     /// declares and the other does not is computed on the other side; `comparison` asks for content.
-    public static func choose(
+    package static func choose(
         source: Capabilities, destination: Capabilities, computingDigests: Bool = false, comparison: Comparison = .listings
     ) -> SameFileRule {
         let preferred: [DigestAlgorithm] = [.sha256, .sha1, .md5]
@@ -172,11 +172,11 @@ public struct SameFileRule: Sendable, Hashable, Encodable, CustomStringConvertib
     }
 
     /// Whether `source` and `destination` are the same file under this rule.
-    public func same(_ source: Item, _ destination: Item) -> Bool { compare(source, destination).same }
+    package func same(_ source: Item, _ destination: Item) -> Bool { compare(source, destination).same }
 
     /// Whether `source` and `destination` are the same file under this rule, and what that rests
     /// on: their content, their sizes and times, or their sizes alone.
-    public func compare(_ source: Item, _ destination: Item) -> (same: Bool, basis: Basis) {
+    package func compare(_ source: Item, _ destination: Item) -> (same: Bool, basis: Basis) {
         guard source.kind == .file, destination.kind == .file else { return (source.kind == destination.kind, .size) }
         if let sourceSize = source.size, let destinationSize = destination.size, sourceSize != destinationSize { return (false, .size) }
         if kind == .digest || comparesContent {

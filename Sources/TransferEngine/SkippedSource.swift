@@ -9,7 +9,7 @@ public struct SkippedSource: Sendable, Hashable, Encodable {
     public var entry: SkippedEntry
 
     /// Creates a skipped source entry.
-    public init(relativePath: ItemPath, entry: SkippedEntry) {
+    package init(relativePath: ItemPath, entry: SkippedEntry) {
         self.relativePath = relativePath
         self.entry = entry
     }

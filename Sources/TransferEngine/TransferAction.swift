@@ -35,7 +35,7 @@ public struct TransferAction: Sendable, Hashable, Encodable {
         /// The source has no item of that name (sync).
         case extra
         /// Skipped: an interrupted run of the same job sent this file, the source is still the
-        /// version it sent, and the destination still the file it wrote (``TransferManager/Options/jobStore``).
+        /// version it sent, and the destination still the file it wrote (`TransferManager.Options.jobStore`).
         case finishedBefore
     }
 
@@ -56,12 +56,12 @@ public struct TransferAction: Sendable, Hashable, Encodable {
     /// The source file's modified time, carried to the destination where it can set it.
     public var modified: Date?
     /// The source file's etag, where its provider gives one (kept with a finished file in the job store).
-    public var sourceETag: String?
+    package var sourceETag: String?
     /// The source file's digest by the job's ``SameFileRule``, where known (declared or computed).
-    public var sourceDigest: String?
+    package var sourceDigest: String?
 
     /// Creates an action.
-    public init(
+    package init(
         kind: Kind, reason: Reason? = nil, relativePath: ItemPath, source: ItemPath?, destination: ItemPath, isFolder: Bool,
         size: Int64? = nil, modified: Date? = nil, sourceETag: String? = nil, sourceDigest: String? = nil
     ) {
@@ -108,7 +108,7 @@ public struct NameMapping: Sendable, Hashable, Encodable {
     public var destinationPath: ItemPath?
 
     /// Creates a mapping.
-    public init(
+    package init(
         relativePath: ItemPath, sourceName: String, destinationName: String, reason: Reason = .encoded, destinationPath: ItemPath? = nil
     ) {
         self.destinationPath = destinationPath
@@ -133,14 +133,14 @@ public struct TransferFailure: Sendable, Hashable, Encodable {
     /// The item, below the roots, with the source's names.
     public var relativePath: ItemPath
     /// The error's code, as `ProviderError` names it (`network`, `conflict`, …).
-    public var code: String
+    package var code: String
     /// The error, with secrets removed.
-    public var message: String
+    package var message: String
     /// The error itself.
     public var error: ProviderError
 
     /// Records `error` for the item at `relativePath`.
-    public init(relativePath: ItemPath, error: ProviderError) {
+    package init(relativePath: ItemPath, error: ProviderError) {
         self.relativePath = relativePath
         self.code = error.code.description
         self.message = Redactor.redact(error.description)

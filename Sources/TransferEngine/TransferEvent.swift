@@ -12,7 +12,7 @@ public struct JobProgress: Sendable, Hashable, Encodable {
     public var bytesTotal: Int64
 
     /// Creates a progress value.
-    public init(actionsDone: Int = 0, actionsTotal: Int = 0, bytesDone: Int64 = 0, bytesTotal: Int64 = 0) {
+    package init(actionsDone: Int = 0, actionsTotal: Int = 0, bytesDone: Int64 = 0, bytesTotal: Int64 = 0) {
         self.actionsDone = actionsDone
         self.actionsTotal = actionsTotal
         self.bytesDone = bytesDone

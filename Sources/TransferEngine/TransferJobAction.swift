@@ -1,9 +1,9 @@
 import ProviderAPI
 
 /// One action of a job's plan, as a ``TransferJobStore`` records it.
-public struct TransferJobAction: Sendable, Hashable {
+package struct TransferJobAction: Sendable, Hashable {
     /// How far an action got.
-    public enum State: String, Sendable, Hashable {
+    package enum State: String, Sendable, Hashable {
         /// Planned, not done yet (or interrupted).
         case planned
         /// Done: for a file, the destination confirmed the upload.
@@ -13,16 +13,16 @@ public struct TransferJobAction: Sendable, Hashable {
     }
 
     /// The item below the job's two roots.
-    public var relativePath: ItemPath
+    package var relativePath: ItemPath
     /// What the action does (the transfer engine's action kind: `copyFile`, `createFolder`, `delete`).
-    public var kind: String
+    package var kind: String
     /// How far it got.
-    public var state: State
+    package var state: State
     /// For a finished file: what was read and what was written.
-    public var finished: FinishedFile?
+    package var finished: FinishedFile?
 
     /// Creates an action record.
-    public init(relativePath: ItemPath, kind: String, state: State = .planned, finished: FinishedFile? = nil) {
+    package init(relativePath: ItemPath, kind: String, state: State = .planned, finished: FinishedFile? = nil) {
         self.relativePath = relativePath
         self.kind = kind
         self.state = state

@@ -2,20 +2,20 @@ import Foundation
 import ProviderAPI
 
 /// What identifies a transfer job: its mode and its two ends (account and path each).
-public struct TransferJobKey: Sendable, Hashable {
+package struct TransferJobKey: Sendable, Hashable {
     /// `copy`, `sync` or `check`.
-    public var mode: String
+    package var mode: String
     /// The source's account.
-    public var sourceAccount: ProviderAccount
+    package var sourceAccount: ProviderAccount
     /// The source folder or file.
-    public var sourcePath: ItemPath
+    package var sourcePath: ItemPath
     /// The destination's account.
-    public var destinationAccount: ProviderAccount
+    package var destinationAccount: ProviderAccount
     /// The destination folder or file.
-    public var destinationPath: ItemPath
+    package var destinationPath: ItemPath
 
     /// Creates a key.
-    public init(mode: String, sourceAccount: ProviderAccount, sourcePath: ItemPath, destinationAccount: ProviderAccount, destinationPath: ItemPath) {
+    package init(mode: String, sourceAccount: ProviderAccount, sourcePath: ItemPath, destinationAccount: ProviderAccount, destinationPath: ItemPath) {
         self.mode = mode
         self.sourceAccount = sourceAccount
         self.sourcePath = sourcePath

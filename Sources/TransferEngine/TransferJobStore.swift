@@ -4,7 +4,7 @@ import ProviderAPI
 /// progress of jobs, the digests computed from source files, the folders found the same, and the
 /// names a transfer mapped.
 ///
-/// The transfer engine owns this protocol and works without one (``TransferManager/Options/jobStore``
+/// The transfer engine owns this protocol and works without one (`TransferManager.Options.jobStore`
 /// `nil`: nothing is resumed or remembered). `SharedCache` implements it on SQLite
 /// (`SQLiteTransferJobStore`, in the offline cache's database), which is what the `strata` command
 /// line uses; another store (a server's database, memory for tests) implements the same calls.
@@ -14,7 +14,7 @@ import ProviderAPI
 /// finished since the last write, never record a file that was not sent. A store that cannot
 /// read a record throws: the engine then does the work again (it lists, copies or hashes), never
 /// skips it.
-public protocol TransferJobStore: Sendable {
+package protocol TransferJobStore: Sendable {
     /// Opens the job of `key`: the unfinished job of that key, resumed with the files it finished,
     /// or (none unfinished, or `fresh`) a new job replacing any earlier one.
     func begin(_ key: TransferJobKey, fresh: Bool) async throws -> TransferJob

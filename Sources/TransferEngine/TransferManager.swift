@@ -12,8 +12,8 @@ import ProviderAPI
 /// or server error starts again (``Options/fileRetry``); cancelling the task stops the job
 /// with `ProviderError.Code.cancelled`.
 ///
-/// With a job store (``Options/jobStore``), a copy or sync keeps its plan and progress in the
-/// shared cache's database: run again after a crash or a kill, the same job (same mode, source
+/// With a job store (SharedCache's `TransferManager.Options.keepJobs(in:)`), a copy or sync
+/// keeps its plan and progress in the shared cache's database: run again after a crash or a kill, the same job (same mode, source
 /// and destination) lists both sides again and sends none of the files the interrupted run
 /// finished while they are unchanged (``TransferReport/alreadyDone``); digests computed from
 /// source files are kept there too, so an unchanged tree is read once.
@@ -33,7 +33,6 @@ import ProviderAPI
 /// - ``sync(from:to:)``
 /// - ``check(_:against:)``
 /// - ``plan(_:from:to:)``
-/// - ``run(_:from:to:)``
 /// ### Setting up
 /// - ``init(options:observer:)``
 /// - ``Options``
@@ -75,9 +74,9 @@ public struct TransferManager: Sendable {
         /// before anything is listed. A file whose move fails is not overwritten, an item not deleted.
         public var backupDirectory: ItemPath?
         /// The page size of the listings; `nil` lets each provider choose.
-        public var pageSize: Int?
+        package var pageSize: Int?
         /// The most bytes held in memory between a file's download and its upload.
-        public var pipeCapacity: Int
+        package var pipeCapacity: Int
         /// Whether a digest that only one side declares is computed on the other side, by reading
         /// each of its files whose size matches the file on the side that declares it
         /// (``SameFileRule``; the name is older than the rule, which is the same whichever side is the
@@ -106,11 +105,11 @@ public struct TransferManager: Sendable {
         /// lists only the folders whose etag changed on either side since: an unchanged tree costs
         /// one request per side, a change deep down one listing per folder on its way. A run
         /// started fresh (``startFresh``) or comparing by another ``SameFileRule`` lists every folder.
-        public var jobStore: (any TransferJobStore)?
+        package var jobStore: (any TransferJobStore)?
         /// How deep and how large the trees a job walks may be (``TreeLimits``): past a limit the
         /// job stops while planning, before changing anything.
-        public var treeLimits = TreeLimits.standard
-        /// Whether an unfinished job in ``jobStore`` is started over instead of taken up, and the folder
+        package var treeLimits = TreeLimits.standard
+        /// Whether an unfinished job in the job store (SharedCache's `keepJobs(in:)`) is started over instead of taken up, and the folder
         /// etags its last finished run kept are ignored (every folder is listed).
         public var startFresh: Bool
         /// Whether a copy or sync whose two targets cannot be told apart by their locations (an
@@ -128,12 +127,12 @@ public struct TransferManager: Sendable {
         public init(
             transfers: Int = 4, fileRetry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(500)),
             dryRun: Bool = false, maxDelete: Int? = nil, pageSize: Int? = 1000, pipeCapacity: Int = 4 << 20,
-            computeSourceDigests: Bool = true, jobStore: (any TransferJobStore)? = nil, startFresh: Bool = false,
+            computeSourceDigests: Bool = true, startFresh: Bool = false,
             maxDeletePercent: Double? = 50, backupDirectory: ItemPath? = nil
         ) {
             self.maxDeletePercent = maxDeletePercent
             self.backupDirectory = backupDirectory
-            self.jobStore = jobStore
+            self.jobStore = nil
             self.startFresh = startFresh
             self.computeSourceDigests = computeSourceDigests
             self.transfers = max(1, transfers)
@@ -146,9 +145,9 @@ public struct TransferManager: Sendable {
     }
 
     /// How jobs run.
-    public var options: Options
+    package var options: Options
     /// Receives every job's events.
-    public var observer: TransferObserver?
+    package var observer: TransferObserver?
 
     /// An engine with `options`, telling `observer` how each job goes.
     public init(options: Options = Options(), observer: TransferObserver? = nil) {
@@ -221,7 +220,7 @@ public struct TransferManager: Sendable {
         try await run(.sync, from: source, to: destination)
     }
 
-    /// Plans and runs a copy or a sync; with a ``Options/jobStore``, takes up the job's unfinished
+    /// Plans and runs a copy or a sync; with a job store, takes up the job's unfinished
     /// run, or starts a new one there.
     ///
     /// - Throws: `ProviderError`, when the job cannot be planned or is cancelled; `invalidArgument`,
@@ -230,7 +229,7 @@ public struct TransferManager: Sendable {
     ///   ruled out (see ``Options/assumeNoOverlap``); before anything is listed, `invalidArgument`
     ///   for a ``Options/backupDirectory`` inside either tree, `unsupported` for one on a
     ///   destination that can neither move nor copy.
-    public func run(_ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint) async throws -> TransferReport {
+    package func run(_ mode: TransferMode, from source: TransferEndpoint, to destination: TransferEndpoint) async throws -> TransferReport {
         if let backup = options.backupDirectory { try await BackupFolder.check(backup, source: source, destination: destination) }
         // Nothing is written or deleted between two spellings of one tree (a dry run does not probe).
         do {
@@ -308,7 +307,7 @@ public struct TransferManager: Sendable {
     /// ``CheckReport/names`` says which), so two source files the destination would hold as one
     /// are ``CheckReport/nameConflicts``, never one match.
     ///
-    /// With a ``Options/jobStore``, where both providers' folder etags cover their contents
+    /// With a job store, where both providers' folder etags cover their contents
     /// (`Capabilities.Features.recursiveETags`), the folders found the same are recorded with
     /// their etags, and the next check of the same two folders lists only those that changed since.
     public func check(_ source: TransferEndpoint, against destination: TransferEndpoint) async throws -> CheckReport {

@@ -21,7 +21,7 @@ public struct TransferPlan: Sendable, Encodable {
     /// ``TransferManager/plan(_:from:to:)`` and before a sync runs (empty in a copy).
     public var deletions = DeletionCount()
     /// The folders listed on the way, and those left unlisted because the job's record showed them
-    /// unchanged on both sides (``TransferManager/Options/jobStore``).
+    /// unchanged on both sides (`TransferManager.Options.jobStore`).
     var scan = FolderScan()
     /// The source items among ``problems`` whose names the destination would make one with
     /// another's (none of such a group is copied); `check` reports them apart.
@@ -39,7 +39,7 @@ public struct TransferPlan: Sendable, Encodable {
     }
 
     /// Creates a plan.
-    public init(
+    package init(
         mode: TransferMode, rule: SameFileRule, actions: [TransferAction] = [], mappedNames: [NameMapping] = [],
         problems: [TransferFailure] = []
     ) {
@@ -58,7 +58,7 @@ public struct TransferPlan: Sendable, Encodable {
 
     /// Files not listed because they are below a folder that the job's record shows unchanged on
     /// both sides since its last finished run: the same on both sides, like the skipped files.
-    public var filesInUnchangedFolders: Int { scan.unchanged.reduce(0) { $0 + $1.files } }
+    package var filesInUnchangedFolders: Int { scan.unchanged.reduce(0) { $0 + $1.files } }
 
     /// Whether the plan changes nothing on the destination.
     public var changesNothing: Bool { !actions.contains { $0.kind != .skip } }

@@ -17,7 +17,7 @@ public struct TransferReport: Sendable, Encodable {
     /// Files not sent again because an interrupted run of the same job had sent them
     /// (``TransferAction/Reason/finishedBefore``; not counted in ``unchanged``).
     public var alreadyDone = 0
-    /// Whether the job took up an unfinished run of the same job (``TransferManager/Options/jobStore``).
+    /// Whether the job took up an unfinished run of the same job (`TransferManager.Options.jobStore`).
     public var resumed = false
     /// Items deleted from the destination (a folder with its contents counts as one; what went to
     /// the backup directory is counted in ``backedUp`` instead).
@@ -43,7 +43,7 @@ public struct TransferReport: Sendable, Encodable {
     public var failures: [TransferFailure] = []
 
     /// Creates a report of `plan`.
-    public init(plan: TransferPlan, dryRun: Bool) {
+    package init(plan: TransferPlan, dryRun: Bool) {
         self.plan = plan
         self.dryRun = dryRun
     }
@@ -84,7 +84,7 @@ public struct CheckReport: Sendable, Encodable {
     public var nameConflicts: [ItemPath] = []
 
     /// Creates an empty report.
-    public init(rule: SameFileRule) { self.rule = rule }
+    package init(rule: SameFileRule) { self.rule = rule }
 
     /// Whether the two trees are the same, as far as ``rule`` compares them.
     public var isIdentical: Bool { missing.isEmpty && extra.isEmpty && differing.isEmpty && nameConflicts.isEmpty }

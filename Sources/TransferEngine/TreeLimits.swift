@@ -10,20 +10,20 @@ import ProviderAPI
 ///
 /// Unlike rclone's `--max-depth`, which copies only the levels above the depth, the depth here is
 /// a ceiling: a deeper tree is refused whole, never transferred in part.
-public struct TreeLimits: Sendable, Hashable {
+package struct TreeLimits: Sendable, Hashable {
     /// The most levels of folders below the job's root [20,000].
-    public var maxDepth: Int
+    package var maxDepth: Int
     /// The most entries listed on both sides together, over the whole walk [5,000,000].
-    public var maxEntries: Int
+    package var maxEntries: Int
 
     /// Creates limits; values below 1 are taken as 1.
-    public init(maxDepth: Int = 20_000, maxEntries: Int = 5_000_000) {
+    package init(maxDepth: Int = 20_000, maxEntries: Int = 5_000_000) {
         self.maxDepth = max(1, maxDepth)
         self.maxEntries = max(1, maxEntries)
     }
 
     /// The defaults: 20,000 levels, 5,000,000 entries.
-    public static let standard = TreeLimits()
+    package static let standard = TreeLimits()
 
     /// One walk of a tree below `root` held to these limits: the planner's, the overlap probe's
     /// and the deletion census's.

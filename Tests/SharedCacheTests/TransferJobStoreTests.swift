@@ -18,6 +18,22 @@ struct TransferJobStoreTests {
                 destination: FileFingerprint(size: size, etag: "d")))
     }
 
+    @Test("TransferManager.Options.keepJobs(in:) keeps the jobs in that cache's database (the public way to resume jobs)")
+    func optionsKeepJobsInTheCache() async throws {
+        let directory = try CacheDirectory()
+        defer { directory.remove() }
+        let cache = try CacheStore(directory: directory.url)
+        var options = TransferManager.Options()
+        #expect(options.jobStore == nil)
+        options.keepJobs(in: cache)
+        let store = try #require(options.jobStore)
+        let job = try await store.begin(Self.key, fresh: false)
+        try await store.record(job.id, [Self.done("/a.txt")])
+        // Another store over the same cache sees the job the options' store began: it is in the database.
+        let unfinished = try await SQLiteTransferJobStore(cache: cache).unfinished(Self.key)
+        #expect(unfinished == [Self.done("/a.txt").finished].compactMap { $0 })
+    }
+
     @Test("an unfinished job is resumed with its finished files; a complete one, or fresh, starts a new job")
     func resumeAndReplace() async throws {
         let directory = try CacheDirectory()

@@ -8,7 +8,7 @@ extension FileCases {
     /// (it set the time with a second request that sent no body), and every other case passed it.
     ///
     /// Every size class (0 bytes, 1000 bytes, past every chunk and spool threshold: one byte more
-    /// than ``ConformanceOptions/mediumFileSize`` and each of ``ConformanceOptions/uploadThresholds``)
+    /// than `ConformanceOptions.mediumFileSize` and each of ``ConformanceOptions/uploadThresholds``)
     /// goes through every kind of source (bytes in memory, a file streamed from disk, and a one-shot
     /// stream of unknown length, which the contract allows), each with a modified time, and is read
     /// back byte for byte. A provider may refuse a source of unknown length with `unsupported` or

@@ -5,13 +5,13 @@ import ProviderAPI
 import HTTPProviderKit
 
 extension InMemoryProvider {
-    public func item(at path: ItemPath) async throws -> Item {
+    package func item(at path: ItemPath) async throws -> Item {
         var item = visible(try await call(Item.self, .PROPFIND, path, headers: [("Depth", "0")]))
         if defects.contains(.reportsWrongSize), let size = item.size { item.size = size + 1 }
         return item
     }
 
-    public func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage {
+    package func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage {
         var headers = [("Depth", "1")]
         if capabilities.supports(.paging), let limit = page.limit { headers.append((InMemoryWire.limitHeader, String(limit))) }
         if let cursor = page.cursor { headers.append((InMemoryWire.cursorHeader, cursor.rawValue)) }
@@ -22,7 +22,7 @@ extension InMemoryProvider {
         return result
     }
 
-    public func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
+    package func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
         if options.range != nil { try await require(.rangeDownload, "range downloads") }
         if options.resume { try await require(.resumeDownload, "resumed downloads") }
         if options.ifMatch != nil || options.ifNoneMatch != nil { try await require(.preconditions, "conditional downloads") }
@@ -61,7 +61,7 @@ extension InMemoryProvider {
         return DownloadResult(item: Item(path: path, kind: .file, etag: response.etag), bytesReceived: received)
     }
 
-    public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
+    package func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
         if options.ifMatch != nil { try await require(.preconditions, "conditional uploads") }
         if let maximum = capabilities.maxUploadSize, let length = source.length, length > maximum {
             throw ProviderError(.quotaExceeded, "\(length) bytes is more than the largest upload, \(maximum)")
@@ -86,20 +86,20 @@ extension InMemoryProvider {
         return visible(try await call(Item.self, .PUT, target, headers: headers, body: .source(body), progress: options.progress))
     }
 
-    public func createFolder(named name: String, in parent: ItemPath) async throws -> Item {
+    package func createFolder(named name: String, in parent: ItemPath) async throws -> Item {
         visible(try await call(Item.self, .MKCOL, try parent.appending(name)))
     }
 
-    public func delete(_ path: ItemPath) async throws {
+    package func delete(_ path: ItemPath) async throws {
         _ = try await exchange(.DELETE, path)
     }
 
-    public func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
+    package func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
         try await require(.move, "move")
         return try await transfer(.MOVE, source, destination, options)
     }
 
-    public func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
+    package func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
         try await require(.copy, "copy")
         return try await transfer(.COPY, source, destination, options)
     }

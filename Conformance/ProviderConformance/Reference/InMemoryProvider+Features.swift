@@ -4,7 +4,7 @@ import NIOHTTP1
 import ProviderAPI
 
 extension InMemoryProvider {
-    public func search(_ query: Query, page: PageRequest) async throws -> ItemPage {
+    package func search(_ query: Query, page: PageRequest) async throws -> ItemPage {
         try await require(.search, "search")
         var headers: [(String, String)] = []
         if let limit = page.limit { headers.append((InMemoryWire.limitHeader, String(limit))) }
@@ -15,12 +15,12 @@ extension InMemoryProvider {
         return result
     }
 
-    public func shares(of path: ItemPath) async throws -> [Share] {
+    package func shares(of path: ItemPath) async throws -> [Share] {
         try await require(.shares, "shares")
         return try await call([Share].self, .REPORT, path, headers: [(InMemoryWire.operationHeader, "shares")])
     }
 
-    public func share(_ path: ItemPath, with request: ShareRequest) async throws -> Share {
+    package func share(_ path: ItemPath, with request: ShareRequest) async throws -> Share {
         try await require(.shares, "sharing")
         guard capabilities.shareKinds.contains(request.kind.tag) else {
             throw ProviderError.unsupported("sharing as .\(request.kind.tag.rawValue)")
@@ -29,19 +29,19 @@ extension InMemoryProvider {
         return try await call(Share.self, .POST, path, headers: [(InMemoryWire.operationHeader, "share")], body: .bytes(body))
     }
 
-    public func revoke(_ share: Share) async throws {
+    package func revoke(_ share: Share) async throws {
         try await require(.shares, "revoking shares")
         _ = try await exchange(.DELETE, share.path, headers: [(InMemoryWire.operationHeader, "revoke"), (InMemoryWire.shareHeader, share.id)])
     }
 
-    public func changes(since token: ChangeToken?) async throws -> ChangeBatch {
+    package func changes(since token: ChangeToken?) async throws -> ChangeBatch {
         try await require(.changes, "changes")
         var headers = [(InMemoryWire.operationHeader, "changes")]
         if let token { headers.append((InMemoryWire.sinceHeader, token.rawValue)) }
         return try await call(ChangeBatch.self, .REPORT, .root, headers: headers)
     }
 
-    public func quota() async throws -> Quota {
+    package func quota() async throws -> Quota {
         try await require(.quota, "quota")
         return try await call(Quota.self, .REPORT, .root, headers: [(InMemoryWire.operationHeader, "quota")])
     }

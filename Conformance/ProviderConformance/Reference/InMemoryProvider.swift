@@ -19,37 +19,37 @@ import HTTPProviderKit
 /// let provider = InMemoryProvider(transport: server, capabilities: InMemoryProvider.fullCapabilities)
 /// try await provider.upload(data: Data("hi".utf8), to: "/hello.txt")
 /// ```
-public struct InMemoryProvider: StorageProvider {
+package struct InMemoryProvider: StorageProvider {
     /// Deliberate bugs, for tests that prove the suite can fail.
-    public struct Defects: OptionSet, Sendable, Hashable {
-        public let rawValue: Int
-        public init(rawValue: Int) { self.rawValue = rawValue }
+    package struct Defects: OptionSet, Sendable, Hashable {
+        package let rawValue: Int
+        package init(rawValue: Int) { self.rawValue = rawValue }
         /// Every page after the first loses its first entry.
-        public static let dropsEntryWhenPaging = Defects(rawValue: 1 << 0)
+        package static let dropsEntryWhenPaging = Defects(rawValue: 1 << 0)
         /// `item(at:)` reports files one byte larger than they are.
-        public static let reportsWrongSize = Defects(rawValue: 1 << 1)
+        package static let reportsWrongSize = Defects(rawValue: 1 << 1)
         /// Undeclared optional calls send a request before throwing `.unsupported`.
-        public static let sendsRequestWhenUnsupported = Defects(rawValue: 1 << 2)
+        package static let sendsRequestWhenUnsupported = Defects(rawValue: 1 << 2)
         /// Uploads with `ConflictPolicy.fail` replace existing files.
-        public static let ignoresFailPolicy = Defects(rawValue: 1 << 3)
+        package static let ignoresFailPolicy = Defects(rawValue: 1 << 3)
         /// Downloads take whatever body arrives, with no size check.
-        public static let acceptsShortDownloads = Defects(rawValue: 1 << 4)
+        package static let acceptsShortDownloads = Defects(rawValue: 1 << 4)
         /// Uploads with `ConflictPolicy.fail` look for the name first and then write over whatever
         /// is there, a moment later: two racing creates can both succeed.
-        public static let checksThenCreates = Defects(rawValue: 1 << 5)
+        package static let checksThenCreates = Defects(rawValue: 1 << 5)
         /// Item ids are paths although `Capabilities.Features.stableIDs` is declared.
-        public static let idsFollowPaths = Defects(rawValue: 1 << 6)
+        package static let idsFollowPaths = Defects(rawValue: 1 << 6)
         /// Items say they are read-only although every call is allowed.
-        public static let understatesPermissions = Defects(rawValue: 1 << 7)
+        package static let understatesPermissions = Defects(rawValue: 1 << 7)
         /// Listing pages declare one entry more than the folder holds (`ItemPage.totalCount`).
-        public static let overstatesCount = Defects(rawValue: 1 << 8)
+        package static let overstatesCount = Defects(rawValue: 1 << 8)
         /// An upload given a modified time stores an empty file (the bug of an adapter that sets
         /// the time in a second request that sends no body).
-        public static let emptiesDatedUploads = Defects(rawValue: 1 << 9)
+        package static let emptiesDatedUploads = Defects(rawValue: 1 << 9)
     }
 
     /// Every feature, all three digests, millisecond modified times, public links and user shares.
-    public static let fullCapabilities = Capabilities(
+    package static let fullCapabilities = Capabilities(
         features: [
             .paging, .rangeDownload, .resumeDownload, .preconditions, .exclusiveCreate, .move, .copy, .setModifiedTime,
             .etags, .digests, .mimeTypes, .stableIDs, .search, .fullTextSearch, .shares, .changes, .quota, .emptyFolders,
@@ -58,12 +58,12 @@ public struct InMemoryProvider: StorageProvider {
         digestAlgorithms: [.md5, .sha1, .sha256], modifiedTimePrecision: .milliseconds(1), shareKinds: [.publicLink, .user])
 
     /// Only the basic calls: list, stat, download, upload, create folders and delete.
-    public static let basicCapabilities = Capabilities(features: [.emptyFolders], modifiedTimePrecision: .seconds(1))
+    package static let basicCapabilities = Capabilities(features: [.emptyFolders], modifiedTimePrecision: .seconds(1))
 
-    public let capabilities: Capabilities
-    public let account: ProviderAccount
+    package let capabilities: Capabilities
+    package let account: ProviderAccount
     /// The deliberate bugs switched on.
-    public let defects: Defects
+    package let defects: Defects
     let executor: RequestExecutor
 
     /// Creates a provider that sends its requests through `transport`, whose innermost transport
@@ -74,7 +74,7 @@ public struct InMemoryProvider: StorageProvider {
     ///   - capabilities: what the provider declares; ``fullCapabilities`` by default.
     ///   - defects: deliberate bugs to switch on; none by default.
     ///   - retry: when to retry; the default waits 10 ms to 80 ms between attempts and honours `Retry-After` up to a minute.
-    public init(
+    package init(
         transport: any HTTPTransport, capabilities: Capabilities = InMemoryProvider.fullCapabilities, defects: Defects = [],
         retry: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(10), maxDelay: .milliseconds(80))
     ) {

@@ -22,20 +22,20 @@ import ProviderTesting
 ///     InMemoryProvider(transport: environment.transport)
 /// }
 /// ```
-public final class InMemoryServer: HTTPTransport {
+package final class InMemoryServer: HTTPTransport {
     /// The names the server accepts and how it stores them.
-    public let names: NameRules
+    package let names: NameRules
     let store: NIOLockedValueBox<InMemoryStore>
 
     /// Creates an empty server that applies `names`, and stamps what it writes with `clock`'s
     /// time (the present by default; a test gives a clock of its own instead of waiting for one).
-    public init(names: NameRules = NameRules(), clock: @escaping @Sendable () -> Date = { Date() }) {
+    package init(names: NameRules = NameRules(), clock: @escaping @Sendable () -> Date = { Date() }) {
         self.names = names
         store = NIOLockedValueBox(InMemoryStore(rules: names, clock: clock))
     }
 
     /// How many files and folders the server holds, the root included.
-    public var nodeCount: Int { store.withLockedValue { $0.nodes.count } }
+    package var nodeCount: Int { store.withLockedValue { $0.nodes.count } }
 
     /// The item at `path` and its content, read together.
     func snapshot(_ path: ItemPath) throws -> (Item, [UInt8]) {
@@ -45,7 +45,7 @@ public final class InMemoryServer: HTTPTransport {
         }
     }
 
-    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+    package func send(_ request: TransportRequest) async throws -> TransportResponse {
         if Task.isCancelled { throw ProviderError(.cancelled, "cancelled", request: request.summary) }
         do {
             return try await handle(request)

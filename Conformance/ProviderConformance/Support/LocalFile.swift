@@ -4,16 +4,16 @@ import ProviderAPI
 import ProviderKit
 
 /// A file in a case's temporary folder, with its size and SHA-256.
-public struct LocalFile: Sendable, Hashable {
+package struct LocalFile: Sendable, Hashable {
     /// Where it is.
-    public var url: URL
+    package var url: URL
     /// Its size in bytes.
-    public var size: Int64
+    package var size: Int64
     /// Its SHA-256, lowercase hex.
-    public var sha256: String
+    package var sha256: String
 
     /// Describes a file.
-    public init(url: URL, size: Int64, sha256: String) {
+    package init(url: URL, size: Int64, sha256: String) {
         self.url = url
         self.size = size
         self.sha256 = sha256
@@ -57,7 +57,7 @@ public struct LocalFile: Sendable, Hashable {
     }
 
     /// The SHA-256 of the file at `url`, read one block at a time.
-    public static func sha256(of url: URL) throws -> String {
+    package static func sha256(of url: URL) throws -> String {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
         guard var digester = Digester(.sha256) else { throw ConformanceFailure("SHA-256 is not available") }
@@ -68,7 +68,7 @@ public struct LocalFile: Sendable, Hashable {
     }
 
     /// The size of the file at `url`, or `nil` if there is none.
-    public static func size(of url: URL) -> Int64? {
+    package static func size(of url: URL) -> Int64? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else { return nil }
         return (attributes[.size] as? NSNumber)?.int64Value
     }

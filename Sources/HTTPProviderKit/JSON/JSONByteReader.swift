@@ -30,9 +30,9 @@ import ProviderAPI
 ///
 /// It works iteratively (an explicit stack of open containers), so a hostile document can
 /// never exhaust the thread's stack, and never reads outside the buffer it is given.
-public enum JSONByteReader {
+package enum JSONByteReader {
     /// The deepest nesting of arrays and objects accepted by default, `JSONDecoder`'s own limit.
-    public static let defaultMaximumDepth = 512
+    package static let defaultMaximumDepth = 512
 
     /// Reads the JSON document in `data`.
     ///
@@ -41,21 +41,21 @@ public enum JSONByteReader {
     ///   - maximumDepth: the deepest nesting of arrays and objects accepted (an empty
     ///     array at the top is depth 1).
     /// - Throws: `ProviderError.Code.invalidResponse` when `data` is not one well-formed JSON value.
-    public static func value(from data: Data, maximumDepth: Int = defaultMaximumDepth) throws -> JSONValue {
+    package static func value(from data: Data, maximumDepth: Int = defaultMaximumDepth) throws -> JSONValue {
         try data.withUnsafeBytes { try value(from: $0, maximumDepth: maximumDepth) }
     }
 
     /// Reads the JSON document in the readable bytes of `buffer`.
     ///
     /// - Throws: `ProviderError.Code.invalidResponse` when the bytes are not one well-formed JSON value.
-    public static func value(from buffer: ByteBuffer, maximumDepth: Int = defaultMaximumDepth) throws -> JSONValue {
+    package static func value(from buffer: ByteBuffer, maximumDepth: Int = defaultMaximumDepth) throws -> JSONValue {
         try buffer.withUnsafeReadableBytes { try value(from: $0, maximumDepth: maximumDepth) }
     }
 
     /// Reads the JSON document in `bytes`.
     ///
     /// - Throws: `ProviderError.Code.invalidResponse` when `bytes` are not one well-formed JSON value.
-    public static func value(from bytes: UnsafeRawBufferPointer, maximumDepth: Int = defaultMaximumDepth) throws -> JSONValue {
+    package static func value(from bytes: UnsafeRawBufferPointer, maximumDepth: Int = defaultMaximumDepth) throws -> JSONValue {
         var parser = JSONByteParser(bytes: bytes.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
         return try parser.document()
     }
@@ -66,7 +66,7 @@ public enum JSONByteReader {
     /// - Returns: the members, or `nil` when the bytes are not one JSON object that the skim can
     ///   read (a caller then reads the document with ``value(from:maximumDepth:)-(ByteBuffer,_)``,
     ///   which says what is wrong).
-    public static func skimObject(from buffer: ByteBuffer, maximumDepth: Int = defaultMaximumDepth) -> JSONObjectSkim? {
+    package static func skimObject(from buffer: ByteBuffer, maximumDepth: Int = defaultMaximumDepth) -> JSONObjectSkim? {
         buffer.withUnsafeReadableBytes { bytes in
             var parser = JSONByteParser(bytes: bytes.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
             return try? parser.skimObject()

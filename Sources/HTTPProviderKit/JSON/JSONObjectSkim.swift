@@ -8,7 +8,7 @@ import ProviderAPI
 /// (`isNextPageAvailable`, `resultsCount`, …) and the number of entries, in a fraction of the
 /// time the whole tree takes, so that the next page can be asked for while this one is decoded.
 /// Made by ``JSONByteReader/skimObject(from:maximumDepth:)``, which reads every top-level value
-/// of the skim as strictly as ``JSONByteReader`` does, but steps over nested containers by their
+/// of the skim as strictly as `JSONByteReader` does, but steps over nested containers by their
 /// brackets and strings only: a document the skim accepts may still be malformed inside a
 /// container, so the skim is advice, and the whole read stays the authority on what the
 /// document says.
@@ -19,10 +19,10 @@ import ProviderAPI
 /// }
 /// let page = try JSONByteReader.value(from: body)
 /// ```
-public struct JSONObjectSkim: Sendable, Hashable {
+package struct JSONObjectSkim: Sendable, Hashable {
     /// One top-level member.
-    public enum Member: Sendable, Hashable {
-        /// A string, number, boolean or `null`, read as ``JSONByteReader`` reads it.
+    package enum Member: Sendable, Hashable {
+        /// A string, number, boolean or `null`, read as `JSONByteReader` reads it.
         case value(JSONValue)
         /// An array of `count` elements.
         case array(count: Int)
@@ -30,21 +30,21 @@ public struct JSONObjectSkim: Sendable, Hashable {
         case object(count: Int)
     }
 
-    /// The members by name; a repeated name keeps its first value, as ``JSONByteReader`` does.
-    public var members: [String: Member]
+    /// The members by name; a repeated name keeps its first value, as `JSONByteReader` does.
+    package var members: [String: Member]
 
     /// Creates a skim of `members`.
-    public init(members: [String: Member]) {
+    package init(members: [String: Member]) {
         self.members = members
     }
 
     /// The member `name`, if the object has one.
-    public subscript(name: String) -> Member? {
+    package subscript(name: String) -> Member? {
         members[name]
     }
 
     /// The members that are strings, numbers, booleans or `null`, as ``JSONValue``s.
-    public var values: [String: JSONValue] {
+    package var values: [String: JSONValue] {
         members.compactMapValues { member in
             if case .value(let value) = member { return value }
             return nil

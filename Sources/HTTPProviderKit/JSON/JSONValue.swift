@@ -32,7 +32,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// Strings, objects and arrays are tried first, then booleans, integers and doubles: JSON and
     /// property-list decoders never convert one of these kinds into another, so the order only
     /// saves the thrown errors of the failed tries (a string used to cost three). Raw JSON bytes
-    /// read faster still through ``init(json:)`` (``JSONByteReader``).
+    /// read faster still through ``init(json:)`` (`JSONByteReader`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -170,7 +170,7 @@ extension JSONValue {
     }
 
     /// Whether the value is a scalar: string, number or boolean.
-    public var isScalar: Bool {
+    package var isScalar: Bool {
         switch self {
         case .string, .integer, .double, .bool: return true
         default: return false
@@ -192,7 +192,7 @@ extension JSONValue {
         }
     }
 
-    /// Decodes the JSON text in `data` with ``JSONByteReader``.
+    /// Decodes the JSON text in `data` with `JSONByteReader`.
     ///
     /// - Throws: `ProviderError.Code.invalidResponse` (`malformed JSON at byte N: …`) when
     ///   `data` is not one well-formed JSON value in UTF-8.

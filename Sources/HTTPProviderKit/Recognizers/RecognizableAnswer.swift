@@ -5,19 +5,19 @@ import ProviderAPI
 
 /// A server's answer as a ``ResponseRecognizer`` sees it: status, headers, the whole body, and
 /// the body read as XML once, on first demand, for every recognizer of the chain.
-public final class RecognizableAnswer: Sendable {
+package final class RecognizableAnswer: Sendable {
     /// The HTTP status.
-    public let status: Int
+    package let status: Int
     /// The headers.
-    public let headers: HTTPHeaders
+    package let headers: HTTPHeaders
     /// The body.
-    public let body: Data
+    package let body: Data
     /// The request that was answered, as `METHOD path` with secrets removed.
-    public let request: String
+    package let request: String
     private let parsed = NIOLockedValueBox<Result<XMLElementTree, ProviderError>?>(nil)
 
     /// Creates an answer.
-    public init(status: Int, headers: HTTPHeaders = [:], body: Data, request: String = "") {
+    package init(status: Int, headers: HTTPHeaders = [:], body: Data, request: String = "") {
         self.status = status
         self.headers = headers
         self.body = body
@@ -25,28 +25,28 @@ public final class RecognizableAnswer: Sendable {
     }
 
     /// The media type, lowercased, without parameters (`text/xml`); empty when none was sent.
-    public var mediaType: String {
+    package var mediaType: String {
         let value = headers.first(name: "content-type") ?? ""
         return value.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
     }
 
     /// Whether the body is empty or only white space.
-    public var isEmpty: Bool { body.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 } }
+    package var isEmpty: Bool { body.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 } }
 
     /// Whether the body looks like XML: an XML media type, or a body starting with `<`.
-    public var looksLikeXML: Bool {
+    package var looksLikeXML: Bool {
         if mediaType.hasSuffix("/xml") || mediaType.hasSuffix("+xml") { return true }
         return body.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) } == UInt8(ascii: "<")
             && !mediaType.hasPrefix("text/html")
     }
 
     /// The body as text (UTF-8, invalid bytes replaced).
-    public var text: String { String(decoding: body, as: UTF8.self) }
+    package var text: String { String(decoding: body, as: UTF8.self) }
 
     /// The body read as an XML document, once.
     ///
     /// - Throws: `ProviderError.Code.invalidResponse` when it is not a well-formed, safe document.
-    public func xml() throws -> XMLElementTree {
+    package func xml() throws -> XMLElementTree {
         if let cached = parsed.withLockedValue({ $0 }) { return try cached.get() }
         let result: Result<XMLElementTree, ProviderError>
         do {
@@ -61,5 +61,5 @@ public final class RecognizableAnswer: Sendable {
     }
 
     /// The body as XML, or `nil` when it is not XML or not readable.
-    public var xmlIfAny: XMLElementTree? { looksLikeXML ? try? xml() : nil }
+    package var xmlIfAny: XMLElementTree? { looksLikeXML ? try? xml() : nil }
 }

@@ -2,7 +2,7 @@ import Foundation
 import ProviderAPI
 
 /// What a recognizer makes of an answer it recognizes.
-public enum Recognition<Output: Sendable>: Sendable {
+package enum Recognition<Output: Sendable>: Sendable {
     /// The answer is this value.
     case value(Output)
     /// The answer is this error.
@@ -18,22 +18,22 @@ public enum Recognition<Output: Sendable>: Sendable {
 /// recognizers of "not signed in", "server error", the operation's own parser and a last one
 /// that turns anything else into `ProviderError.Code.invalidResponse`. Other XML (or text)
 /// session APIs can build their chains from their own recognizers the same way.
-public struct ResponseRecognizer<Output: Sendable>: Sendable {
+package struct ResponseRecognizer<Output: Sendable>: Sendable {
     /// A name for logs and errors.
-    public let name: String
+    package let name: String
     private let body: @Sendable (RecognizableAnswer) throws -> Recognition<Output>?
 
     /// Creates a recognizer.
-    public init(_ name: String, _ recognize: @escaping @Sendable (RecognizableAnswer) throws -> Recognition<Output>?) {
+    package init(_ name: String, _ recognize: @escaping @Sendable (RecognizableAnswer) throws -> Recognition<Output>?) {
         self.name = name
         body = recognize
     }
 
     /// What the answer is, or `nil` when it is not this recognizer's kind.
-    public func recognize(_ answer: RecognizableAnswer) throws -> Recognition<Output>? { try body(answer) }
+    package func recognize(_ answer: RecognizableAnswer) throws -> Recognition<Output>? { try body(answer) }
 
     /// The same recognizer for another output type; useful for error recognizers shared by every chain.
-    public func map<Other: Sendable>(_ transform: @escaping @Sendable (Output) throws -> Other) -> ResponseRecognizer<Other> {
+    package func map<Other: Sendable>(_ transform: @escaping @Sendable (Output) throws -> Other) -> ResponseRecognizer<Other> {
         ResponseRecognizer<Other>(name) { answer in
             switch try self.recognize(answer) {
             case nil: return nil
@@ -45,7 +45,7 @@ public struct ResponseRecognizer<Output: Sendable>: Sendable {
     }
 
     /// The last link of a chain: anything that reaches it is `ProviderError.Code.invalidResponse`.
-    public static var unexpected: ResponseRecognizer<Output> {
+    package static var unexpected: ResponseRecognizer<Output> {
         ResponseRecognizer("unexpected") { answer in
             let type = answer.mediaType.isEmpty ? "no content type" : answer.mediaType
             return .failure(ProviderError(
@@ -56,15 +56,15 @@ public struct ResponseRecognizer<Output: Sendable>: Sendable {
 }
 
 /// Recognizers tried in order; the first that recognizes an answer decides what it is.
-public struct ResponseRecognizerChain<Output: Sendable>: Sendable {
+package struct ResponseRecognizerChain<Output: Sendable>: Sendable {
     /// The recognizers, in order; ``ResponseRecognizer/unexpected`` is implied at the end.
-    public var recognizers: [ResponseRecognizer<Output>]
+    package var recognizers: [ResponseRecognizer<Output>]
 
     /// Creates a chain.
-    public init(_ recognizers: [ResponseRecognizer<Output>]) { self.recognizers = recognizers }
+    package init(_ recognizers: [ResponseRecognizer<Output>]) { self.recognizers = recognizers }
 
     /// What the first recognizer that knows `answer` makes of it.
-    public func recognize(_ answer: RecognizableAnswer) throws -> Recognition<Output> {
+    package func recognize(_ answer: RecognizableAnswer) throws -> Recognition<Output> {
         for recognizer in recognizers + [.unexpected] {
             if let recognition = try recognizer.recognize(answer) { return recognition }
         }
@@ -72,7 +72,7 @@ public struct ResponseRecognizerChain<Output: Sendable>: Sendable {
     }
 
     /// The value of `answer`, or the error it is (a sign-in demand is thrown as its error).
-    public func value(of answer: RecognizableAnswer) throws -> Output {
+    package func value(of answer: RecognizableAnswer) throws -> Output {
         switch try recognize(answer) {
         case .value(let value): return value
         case .failure(let error), .signInRequired(let error): throw error

@@ -14,12 +14,12 @@ import ProviderAPI
 /// let base = try split.url(trailingSlash: false)   // https://host/nuxeo
 /// let root = "/" + split.remainder.joined(separator: "/")
 /// ```
-public struct ApplicationURL: Sendable, Hashable {
+package struct ApplicationURL: Sendable, Hashable {
     /// The application's path segments, percent-decoded: `["nuxeo"]`, none for an application
     /// at the server's root.
-    public var applicationPath: [String]
+    package var applicationPath: [String]
     /// The path segments below the application, percent-decoded.
-    public var remainder: [String]
+    package var remainder: [String]
     /// The scheme, host and port of the URL, without user, password, path, query or fragment.
     private var origin: URLComponents
     /// The URL as it was given, secrets removed, for errors.
@@ -35,7 +35,7 @@ public struct ApplicationURL: Sendable, Hashable {
     ///     `"a Nuxeo URL is http(s)://host/nuxeo/path"`.
     /// - Throws: `ProviderError.Code.invalidArgument` for a URL that is not `http`/`https` with a
     ///   host, whose port is not in 1…65535, or whose path does not start with `applicationPath`.
-    public init(_ url: URL, applicationPath: String?, expected: String) throws {
+    package init(_ url: URL, applicationPath: String?, expected: String) throws {
         try URLChecks.requireValidPort(url)
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil,
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
@@ -63,7 +63,7 @@ public struct ApplicationURL: Sendable, Hashable {
     /// `trailingSlash`; for an application at the root, `https://host` or `https://host/`.
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` when the URL cannot be made.
-    public func url(trailingSlash: Bool) throws -> URL {
+    package func url(trailingSlash: Bool) throws -> URL {
         var components = origin
         let path = applicationPath.map { "/" + PercentEncoding.formEncode($0) }.joined()
         components.percentEncodedPath = trailingSlash ? path + "/" : path

@@ -131,7 +131,7 @@ public struct RequestTemplate: Codable, Sendable, Hashable {
     /// the syntax of every template string.
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` describing the first problem.
-    public func validate() throws {
+    package func validate() throws {
         func fail(_ message: String) -> ProviderError {
             ProviderError(.invalidArgument, "template \(name.isEmpty ? "(unnamed)" : name): \(message)")
         }

@@ -61,21 +61,21 @@ public struct RequestTemplateCatalog: Sendable, Hashable, Codable {
     }
 
     /// The names of the templates, in order.
-    public var names: [String] { templates.map(\.name) }
+    package var names: [String] { templates.map(\.name) }
 
     // MARK: Loading
 
     /// Reads a catalog from JSON.
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` when the data is not a valid catalog.
-    public init(json data: Data) throws {
+    package init(json data: Data) throws {
         self = try RequestTemplateCatalog.load { try JSONDecoder().decode(RequestTemplateCatalog.self, from: data) }
     }
 
     /// Reads a catalog from a property list, XML or binary.
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` when the data is not a valid catalog.
-    public init(propertyList data: Data) throws {
+    package init(propertyList data: Data) throws {
         self = try RequestTemplateCatalog.load { try PropertyListDecoder().decode(RequestTemplateCatalog.self, from: data) }
     }
 

@@ -6,7 +6,7 @@ import ProviderAPI
 ///
 /// Each call builds the request (``RequestTemplate/makeRequest(baseURL:arguments:)``), sends it through the
 /// executor — so authentication, retries and redirects apply — checks the status against
-/// ``RequestTemplate/expectedStatuses``, reads the body up to ``maxResponseBytes`` and decodes it with the
+/// ``RequestTemplate/expectedStatuses``, reads the body up to `maxResponseBytes` and decodes it with the
 /// template's decoder.
 ///
 /// ```swift
@@ -17,19 +17,19 @@ import ProviderAPI
 /// ```
 public struct RequestTemplateExecutor: Sendable {
     /// Sends the requests.
-    public var executor: RequestExecutor
+    package var executor: RequestExecutor
     /// The URL template paths are appended to.
-    public var baseURL: URL
+    package var baseURL: URL
     /// The decoders templates name.
-    public var decoders: TemplateDecoderRegistry
+    package var decoders: TemplateDecoderRegistry
     /// The templates that `execute(_:arguments:as:)` with a name finds by name.
-    public var catalog: RequestTemplateCatalog
+    package var catalog: RequestTemplateCatalog
     /// The largest response body read for a decoder; a larger one is `ProviderError.Code.invalidResponse`.
-    public var maxResponseBytes: Int
+    package var maxResponseBytes: Int
     /// Refines the error for an unexpected status from the server's error body (for example a JSON
     /// `exception` entity); `nil` from it, or no mapper, means
     /// `ProviderError.http(status:request:message:retryAfter:)`. It gets at most 64 KiB of the body.
-    public var errorMapper: (@Sendable (TemplateResponseHead, ByteBuffer) -> ProviderError?)?
+    package var errorMapper: (@Sendable (TemplateResponseHead, ByteBuffer) -> ProviderError?)?
 
     /// Creates a template executor.
     public init(
@@ -48,7 +48,7 @@ public struct RequestTemplateExecutor: Sendable {
     /// The request `template` makes for `arguments`; nothing is sent.
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` as ``RequestTemplate/makeRequest(baseURL:arguments:)`` does.
-    public func makeRequest(_ template: RequestTemplate, arguments: TemplateArguments = .none) throws -> TransportRequest {
+    package func makeRequest(_ template: RequestTemplate, arguments: TemplateArguments = .none) throws -> TransportRequest {
         try template.makeRequest(baseURL: baseURL, arguments: arguments)
     }
 
@@ -90,7 +90,7 @@ public struct RequestTemplateExecutor: Sendable {
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` for a bad template or arguments or an unregistered
     ///   decoder (before anything is sent); a mapped HTTP error for an unexpected status;
-    ///   `ProviderError.Code.invalidResponse` for a body over ``maxResponseBytes`` or one the decoder refuses.
+    ///   `ProviderError.Code.invalidResponse` for a body over `maxResponseBytes` or one the decoder refuses.
     public func execute(_ template: RequestTemplate, arguments: TemplateArguments = .none) async throws -> any Sendable {
         try await run(template, arguments: arguments).value
     }
@@ -153,7 +153,7 @@ public struct RequestTemplateExecutor: Sendable {
 extension RequestExecutor {
     /// Sends `template` against `baseURL` and returns its decoded answer as a `T`;
     /// a shorthand for ``RequestTemplateExecutor``'s `execute(_:arguments:as:)`.
-    public func execute<T: Sendable>(
+    package func execute<T: Sendable>(
         _ template: RequestTemplate, arguments: TemplateArguments = .none, baseURL: URL,
         decoders: TemplateDecoderRegistry = TemplateDecoderRegistry(), maxResponseBytes: Int = 16 << 20, as type: T.Type
     ) async throws -> T {

@@ -9,9 +9,9 @@ import ProviderAPI
 /// ```
 public struct TemplateArguments: Sendable, Hashable, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
     /// The values for `%0`, `%1`, … in order.
-    public var positional: [JSONValue]
+    package var positional: [JSONValue]
     /// The values for `{name}` placeholders.
-    public var named: [String: JSONValue]
+    package var named: [String: JSONValue]
 
     /// No arguments.
     public init() {
@@ -44,13 +44,13 @@ public struct TemplateArguments: Sendable, Hashable, ExpressibleByArrayLiteral, 
     public static var none: TemplateArguments { TemplateArguments() }
 
     /// The named argument `name`.
-    public subscript(name: String) -> JSONValue? {
+    package subscript(name: String) -> JSONValue? {
         get { named[name] }
         set { named[name] = newValue }
     }
 
     /// The positional argument at `index`, when there is one.
-    public subscript(index: Int) -> JSONValue? {
+    package subscript(index: Int) -> JSONValue? {
         positional.indices.contains(index) ? positional[index] : nil
     }
 

@@ -15,7 +15,7 @@ public struct TemplateResponseHead: Sendable {
     public var request: String
 
     /// Creates a response head.
-    public init(status: Int, headers: HTTPHeaders, url: URL, request: String) {
+    package init(status: Int, headers: HTTPHeaders, url: URL, request: String) {
         self.status = status
         self.headers = headers
         self.url = url
@@ -29,9 +29,9 @@ public struct TemplateResponseHead: Sendable {
 /// `ProviderError.Code.invalidResponse`.
 public struct TemplateDecoder: Sendable {
     /// Whether the body is read and passed in; when `false` it is discarded and the decoder gets an empty buffer.
-    public var readsBody: Bool
+    package var readsBody: Bool
     /// Turns the response into a value.
-    public var decode: @Sendable (TemplateResponseHead, ByteBuffer) throws -> any Sendable
+    package var decode: @Sendable (TemplateResponseHead, ByteBuffer) throws -> any Sendable
 
     /// Creates a decoder.
     public init(readsBody: Bool = true, decode: @escaping @Sendable (TemplateResponseHead, ByteBuffer) throws -> any Sendable) {

@@ -32,15 +32,15 @@ public struct TemplateDecoderRegistry: Sendable {
     }
 
     /// The decoder named `name`, if registered.
-    public subscript(name: String) -> TemplateDecoder? { decoders[name] }
+    package subscript(name: String) -> TemplateDecoder? { decoders[name] }
 
     /// The registered names, sorted.
-    public var names: [String] { decoders.keys.sorted() }
+    package var names: [String] { decoders.keys.sorted() }
 
     /// The decoder named `name`.
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` when no decoder has that name.
-    public func decoder(named name: String) throws -> TemplateDecoder {
+    package func decoder(named name: String) throws -> TemplateDecoder {
         guard let decoder = decoders[name] else {
             throw ProviderError(.invalidArgument, "no template decoder named \"\(name)\"")
         }

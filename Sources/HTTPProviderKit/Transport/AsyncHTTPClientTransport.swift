@@ -48,7 +48,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
         /// This configuration with the timeouts `timeouts` sets: its connect and read timeouts, and
         /// its minimum speed (`MinimumSpeed.off` for none).
-        public func applying(_ timeouts: Timeouts) -> Configuration {
+        package func applying(_ timeouts: Timeouts) -> Configuration {
             var configuration = self
             if let connect = timeouts.connect { configuration.connectTimeout = connect }
             if let read = timeouts.read { configuration.readTimeout = read }

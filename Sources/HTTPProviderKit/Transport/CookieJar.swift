@@ -9,11 +9,11 @@ import ProviderAPI
 /// expiry dates beyond "already expired" are not modelled: these are session cookies of one
 /// provider, not a browser's jar. A cookie is deleted by `Max-Age=0`, an expiry in the past or
 /// the value `deleted`. ``CookieJarTransport`` applies a jar to every exchange.
-public final class CookieJar: Sendable {
+package final class CookieJar: Sendable {
     private let cookies = NIOLockedValueBox<[String: [(name: String, value: String)]]>([:])
 
     /// Creates an empty jar.
-    public init() {}
+    package init() {}
 
     static func key(_ url: URL) -> String {
         let scheme = url.scheme?.lowercased() ?? ""
@@ -21,18 +21,18 @@ public final class CookieJar: Sendable {
     }
 
     /// The `Cookie` header value for a request to `url`, or `nil` when the jar has none for it.
-    public func header(for url: URL) -> String? {
+    package func header(for url: URL) -> String? {
         let list = cookies.withLockedValue { $0[Self.key(url)] } ?? []
         return list.isEmpty ? nil : list.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
     }
 
     /// The value of the cookie `name` kept for `url`.
-    public func value(_ name: String, for url: URL) -> String? {
+    package func value(_ name: String, for url: URL) -> String? {
         cookies.withLockedValue { $0[Self.key(url)]?.first { $0.name == name }?.value }
     }
 
     /// Keeps the cookies that `Set-Cookie` headers of an answer from `url` set, and drops the ones they delete.
-    public func store(_ headers: HTTPHeaders, from url: URL) {
+    package func store(_ headers: HTTPHeaders, from url: URL) {
         let lines = headers[canonicalForm: "set-cookie"].map(String.init)
         guard !lines.isEmpty else { return }
         let key = Self.key(url)
@@ -52,20 +52,20 @@ public final class CookieJar: Sendable {
     }
 
     /// Forgets every cookie.
-    public func removeAll() { cookies.withLockedValue { $0.removeAll() } }
+    package func removeAll() { cookies.withLockedValue { $0.removeAll() } }
 
     /// One kept cookie (`SessionCookie`).
-    public typealias Entry = SessionCookie
+    package typealias Entry = SessionCookie
 
     /// Every kept cookie, to carry a session to another jar (``restore(_:)``).
-    public var entries: [Entry] {
+    package var entries: [Entry] {
         cookies.withLockedValue { all in
             all.keys.sorted().flatMap { origin in (all[origin] ?? []).map { Entry(origin: origin, name: $0.name, value: $0.value) } }
         }
     }
 
     /// Keeps `entries` as if their origins had set them, replacing cookies of the same name.
-    public func restore(_ entries: [Entry]) {
+    package func restore(_ entries: [Entry]) {
         cookies.withLockedValue { all in
             for entry in entries where !entry.name.isEmpty {
                 var list = all[entry.origin] ?? []
@@ -88,19 +88,19 @@ public final class CookieJar: Sendable {
 }
 
 /// A transport that sends a ``CookieJar``'s cookies with each request and keeps the ones answers set.
-public struct CookieJarTransport: HTTPTransport {
+package struct CookieJarTransport: HTTPTransport {
     /// The transport underneath.
-    public let base: any HTTPTransport
+    package let base: any HTTPTransport
     /// The jar.
-    public let jar: CookieJar
+    package let jar: CookieJar
 
     /// Wraps `base` with `jar`.
-    public init(_ base: any HTTPTransport, jar: CookieJar = CookieJar()) {
+    package init(_ base: any HTTPTransport, jar: CookieJar = CookieJar()) {
         self.base = base
         self.jar = jar
     }
 
-    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+    package func send(_ request: TransportRequest) async throws -> TransportResponse {
         var outgoing = request
         if let cookie = jar.header(for: request.url) { outgoing.headers.replaceOrAdd(name: "Cookie", value: cookie) }
         let response = try await base.send(outgoing)

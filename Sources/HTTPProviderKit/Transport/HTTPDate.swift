@@ -2,7 +2,7 @@ import Foundation
 import ProviderAPI
 
 /// Parses and formats the date forms HTTP and WebDAV use.
-public enum HTTPDate {
+package enum HTTPDate {
     private static func formatter(_ format: String) -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -19,7 +19,7 @@ public enum HTTPDate {
 
     /// Parses an RFC 1123, RFC 850 or asctime date; `nil` if none fits, or if the date lies
     /// outside the years 1–9999 (`UnixTime`), which a server may write but no date Strata makes may hold.
-    public static func parse(_ string: String) -> Date? {
+    package static func parse(_ string: String) -> Date? {
         parseAnyYear(string).flatMap { UnixTime.contains($0) ? $0 : nil }
     }
 
@@ -34,7 +34,7 @@ public enum HTTPDate {
     }
 
     /// Formats `date` as RFC 1123 (`Sun, 06 Nov 1994 08:49:37 GMT`).
-    public static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "GMT") ?? calendar.timeZone
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)
@@ -51,7 +51,7 @@ public enum HTTPDate {
     /// the RFC 1123 form every WebDAV server sends is read from them without making a `String`
     /// (a listing reads one per entry); any other text goes through ``parse(_:)``, so both
     /// answer the same for every input, including bytes that are not UTF-8.
-    public static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+    package static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         // The fast path checks every byte but the day name's: with those ASCII too, a date it
         // reads is all ASCII, the same bytes `parse(_:)` would read.
         if bytes.count >= 3, bytes[0] < 0x80, bytes[1] < 0x80, bytes[2] < 0x80, let fast = parseRFC1123(bytes) {
@@ -117,7 +117,7 @@ public enum HTTPDate {
     }
 
     /// Parses an ISO 8601 date with or without fractional seconds.
-    public static func parseISO8601(_ string: String) -> Date? {
+    package static func parseISO8601(_ string: String) -> Date? {
         let withFraction = ISO8601DateFormatter()
         withFraction.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         if let date = withFraction.date(from: string) { return date }

@@ -16,14 +16,14 @@ import ProviderKit
 /// ```swift
 /// let page = try await OffEventLoop.run { try decode(body) }   // the loop sends the next request meanwhile
 /// ```
-public enum OffEventLoop {
+package enum OffEventLoop {
     /// Whether the calling thread is one of swift-nio's event loops.
-    public static var isOnEventLoop: Bool { MultiThreadedEventLoopGroup.currentEventLoop != nil }
+    package static var isOnEventLoop: Bool { MultiThreadedEventLoopGroup.currentEventLoop != nil }
 
     /// Runs `body` and returns what it returns or throws: on swift-nio's blocking thread pool when
     /// called from an event loop, in place otherwise. The work is not interrupted by cancellation;
     /// it is meant for pieces of work measured in milliseconds, not for ones that wait.
-    public static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    package static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         guard isOnEventLoop else { return try body() }
         return try await BlockingIO.run(body)
     }

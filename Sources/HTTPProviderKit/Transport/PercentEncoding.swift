@@ -3,9 +3,9 @@ import ProviderAPI
 
 /// Percent-encoding of UTF-8 text with an allowed set of ASCII bytes, shared by request
 /// templates and adapters so every URL Strata builds escapes the same way.
-public enum PercentEncoding {
+package enum PercentEncoding {
     /// `text` with every UTF-8 byte that `allowed` refuses written as `%XX`.
-    public static func encode(_ text: String, allowing allowed: (UInt8) -> Bool) -> String {
+    package static func encode(_ text: String, allowing allowed: (UInt8) -> Bool) -> String {
         var output = [UInt8]()
         output.reserveCapacity(text.utf8.count)
         let hex = Array("0123456789ABCDEF".utf8)
@@ -22,7 +22,7 @@ public enum PercentEncoding {
     }
 
     /// RFC 3986 unreserved characters: `A–Z a–z 0–9 - . _ ~`.
-    public static func isUnreserved(_ byte: UInt8) -> Bool {
+    package static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
@@ -35,17 +35,17 @@ public enum PercentEncoding {
 
     /// What a value may keep in one path segment: unreserved plus `@ : ! $ ' ( ) * ,`.
     /// `/ ? # % & = + ;` and everything else are encoded.
-    public static func isSegment(_ byte: UInt8) -> Bool {
+    package static func isSegment(_ byte: UInt8) -> Bool {
         if isUnreserved(byte) { return true }
         return "@:!$'()*,".utf8.contains(byte)
     }
 
     /// What literal path text may keep: a segment's characters plus `/ ; = & +`.
-    public static func isPathLiteral(_ byte: UInt8) -> Bool {
+    package static func isPathLiteral(_ byte: UInt8) -> Bool {
         isSegment(byte) || "/;=&+".utf8.contains(byte)
     }
 
     /// Form encoding for a query name or value: only unreserved characters stay, so `+` is `%2B`
     /// and a space `%20` (servers such as Nuxeo read a literal `+` as a space).
-    public static func formEncode(_ text: String) -> String { encode(text, allowing: isUnreserved) }
+    package static func formEncode(_ text: String) -> String { encode(text, allowing: isUnreserved) }
 }

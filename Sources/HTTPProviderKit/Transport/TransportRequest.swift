@@ -12,7 +12,7 @@ public enum HTTPRequestBody: Sendable {
     case source(any UploadSource)
 
     /// Whether the body can be sent again after a retry or redirect.
-    public var isReplayable: Bool {
+    package var isReplayable: Bool {
         switch self {
         case .bytes: return true
         case .source(let source): return source.isReplayable
@@ -20,7 +20,7 @@ public enum HTTPRequestBody: Sendable {
     }
 
     /// The length, when known.
-    public var length: Int64? {
+    package var length: Int64? {
         switch self {
         case .bytes(let buffer): return Int64(buffer.readableBytes)
         case .source(let source): return source.length
@@ -79,14 +79,14 @@ public struct TransportRequest: Sendable {
     ]
 
     /// What the request does when neither method nor URL tells (the `get_action` of a Pydio POST,
-    /// whose parameters are in the body): shown after the URL in ``summary``. Never a secret.
+    /// whose parameters are in the body): shown after the URL in `summary`. Never a secret.
     public var label: String?
 
     /// `METHOD path` with the query's secrets masked, then the ``label`` in brackets, for errors and logs.
-    public var summary: String { RequestSummary(self).text }
+    package var summary: String { RequestSummary(self).text }
 }
 
-/// What a request's ``TransportRequest/summary`` says, made only when asked: a transport keeps
+/// What a request's `TransportRequest.summary` says, made only when asked: a transport keeps
 /// one of these per request for the messages of errors that may never happen, instead of
 /// building (and redacting) the text for every request.
 struct RequestSummary: Sendable {

@@ -54,7 +54,7 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
     /// goes on (or stalls) is abandoned, which closes its connection, and never read to the end.
     ///
     /// For bodies a server controls and nobody wants, such as a redirect's.
-    public func discard(upTo limit: Int, within time: Duration) async {
+    package func discard(upTo limit: Int, within time: Duration) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 var read = 0
@@ -107,7 +107,7 @@ public struct TransportResponse: Sendable {
     public var contentLength: Int64? { headers.first(name: "content-length").flatMap { Int64($0) } }
 
     /// The `Retry-After` delay, in delta-seconds or as an HTTP date.
-    public var retryAfter: Duration? {
+    package var retryAfter: Duration? {
         guard let value = headers.first(name: "retry-after")?.trimmingCharacters(in: .whitespaces) else { return nil }
         if let seconds = Int(value) { return .seconds(max(0, seconds)) }
         if let date = HTTPDate.parse(value) { return .milliseconds(max(0, Int(date.timeIntervalSinceNow * 1000))) }

@@ -9,18 +9,18 @@ import ProviderAPI
 /// character references, UTF-8 or a declared ISO-8859-1 or ASCII); nesting, element count, text
 /// and each tag are bounded, and a document cut short is refused. Unknown elements and attributes
 /// are kept, for callers to skip. A listing page of any size is read in one pass.
-public struct XMLElementTree: Sendable, Hashable {
+package struct XMLElementTree: Sendable, Hashable {
     /// The element name, without namespace processing.
-    public var name: String
+    package var name: String
     /// The attributes, decoded.
-    public var attributes: [String: String]
+    package var attributes: [String: String]
     /// The child elements, in order.
-    public var children: [XMLElementTree]
+    package var children: [XMLElementTree]
     /// The element's own text (character data directly inside it), trimmed of nothing.
-    public var text: String
+    package var text: String
 
     /// Creates an element.
-    public init(name: String, attributes: [String: String] = [:], children: [XMLElementTree] = [], text: String = "") {
+    package init(name: String, attributes: [String: String] = [:], children: [XMLElementTree] = [], text: String = "") {
         self.name = name
         self.attributes = attributes
         self.children = children
@@ -28,13 +28,13 @@ public struct XMLElementTree: Sendable, Hashable {
     }
 
     /// The first child element named `name`.
-    public func child(_ name: String) -> XMLElementTree? { children.first { $0.name == name } }
+    package func child(_ name: String) -> XMLElementTree? { children.first { $0.name == name } }
 
     /// The child elements named `name`.
-    public func children(named name: String) -> [XMLElementTree] { children.filter { $0.name == name } }
+    package func children(named name: String) -> [XMLElementTree] { children.filter { $0.name == name } }
 
     /// The first element named `name` at any depth below this one, depth first.
-    public func descendant(_ name: String) -> XMLElementTree? {
+    package func descendant(_ name: String) -> XMLElementTree? {
         for child in children {
             if child.name == name { return child }
             if let found = child.descendant(name) { return found }
@@ -43,17 +43,17 @@ public struct XMLElementTree: Sendable, Hashable {
     }
 
     /// Limits that bound the work a hostile document can cause.
-    public struct Limits: Sendable {
+    package struct Limits: Sendable {
         /// Deepest element nesting accepted.
-        public var maxDepth = 64
+        package var maxDepth = 64
         /// Most elements accepted.
-        public var maxElements = 2_000_000
+        package var maxElements = 2_000_000
         /// Longest text of one element, in UTF-16 units.
-        public var maxTextLength = 16 << 20
+        package var maxTextLength = 16 << 20
         /// Longest tag (its name and attributes), comment, processing instruction or CDATA section, in bytes.
-        public var maxMarkupLength = 1 << 20
+        package var maxMarkupLength = 1 << 20
         /// Creates the default limits.
-        public init() {}
+        package init() {}
     }
 
     /// Reads a document and returns its root element.
@@ -64,7 +64,7 @@ public struct XMLElementTree: Sendable, Hashable {
     /// values are normalised as XML says (a tab or line end written as such reads as a space).
     ///
     /// - Throws: `ProviderError.Code.invalidResponse` for a malformed, truncated, oversized or unsafe document.
-    public static func parse(_ data: Data, limits: Limits = Limits()) throws -> XMLElementTree {
+    package static func parse(_ data: Data, limits: Limits = Limits()) throws -> XMLElementTree {
         let builder = TreeBuilder(limits: limits)
         let reader = XMLByteReader(
             delegate: builder, maxDepth: limits.maxDepth, maxTextLength: limits.maxTextLength,

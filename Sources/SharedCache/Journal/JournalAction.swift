@@ -65,7 +65,7 @@ public enum JournalAction: Sendable, Hashable, Codable {
     }
 
     /// Every path the action reads or writes (the source first).
-    public var paths: [ItemPath] {
+    package var paths: [ItemPath] {
         if let source { return [source, path] }
         return [path]
     }
@@ -98,7 +98,7 @@ public struct JournalContent: Sendable, Hashable, Codable {
     public var mimeType: String?
 
     /// Describes kept content.
-    public init(size: Int64, sha256: String, modified: Date? = nil, mimeType: String? = nil) {
+    package init(size: Int64, sha256: String, modified: Date? = nil, mimeType: String? = nil) {
         self.size = size
         self.sha256 = sha256
         self.modified = modified

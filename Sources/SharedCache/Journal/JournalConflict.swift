@@ -4,7 +4,7 @@ import ProviderAPI
 /// Why a journal entry was not replayed: the server's item differs from the copy recorded when the
 /// action was taken, or the place it writes to is gone. Nothing was changed on the server.
 ///
-/// Resolve it with ``SyncJournal/resolve(_:_:on:)`` (or `CachedProvider.resolveJournal(_:_:)`), choosing a ``JournalResolution``.
+/// Resolve it with `SyncJournal.resolve(_:_:on:)` (or `CachedProvider.resolveJournal(_:_:)`), choosing a ``JournalResolution``.
 public struct JournalConflict: Sendable, Hashable, Codable {
     /// What differs.
     public enum Reason: String, Sendable, Hashable, Codable {
@@ -39,7 +39,7 @@ public struct JournalConflict: Sendable, Hashable, Codable {
     public var detectedAt: Date
 
     /// Creates a conflict (the replay makes them).
-    public init(
+    package init(
         entryID: Int64, action: JournalAction, actionTime: Date, reason: Reason, path: ItemPath, recorded: Item?,
         mineContent: JournalContent? = nil, server: Item?, detectedAt: Date = Date()
     ) {

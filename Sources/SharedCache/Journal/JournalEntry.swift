@@ -4,7 +4,7 @@ import ProviderAPI
 /// One pending action of a ``SyncJournal``: what was done offline, when, and the item as it was last seen.
 ///
 /// Entries are replayed in ``id`` order. An id is never reused, so it names the entry for
-/// ``SyncJournal/resolve(_:_:on:)`` for as long as the entry exists.
+/// `SyncJournal.resolve(_:_:on:)` for as long as the entry exists.
 public struct JournalEntry: Sendable, Hashable, Identifiable {
     /// Where an entry stands.
     public enum State: String, Sendable, Hashable, Codable {
@@ -14,7 +14,7 @@ public struct JournalEntry: Sendable, Hashable, Identifiable {
         /// before acting, so the action is never done twice.
         case replaying
         /// The server's item no longer matches the recorded copy, or the target folder is gone:
-        /// waits for ``SyncJournal/resolve(_:_:on:)``; ``JournalEntry/conflict`` says why.
+        /// waits for `SyncJournal.resolve(_:_:on:)`; ``JournalEntry/conflict`` says why.
         case conflict
         /// The last replay failed with an error that may pass (quota, full disk, server error);
         /// the entry is kept and tried again by the next replay. ``JournalEntry/lastError`` says what failed.
@@ -24,7 +24,7 @@ public struct JournalEntry: Sendable, Hashable, Identifiable {
     /// The entry's number, increasing in the order actions were taken.
     public let id: Int64
     /// The account (`ProviderAccount.description`) the action belongs to.
-    public let account: String
+    package let account: String
     /// What to do. A later action on the same item may have folded into it (see ``SyncJournal``).
     public var action: JournalAction
     /// The item at ``JournalAction/source`` (move, copy, delete) or at ``JournalAction/path`` (upload,
@@ -32,7 +32,7 @@ public struct JournalEntry: Sendable, Hashable, Identifiable {
     /// `nil` when there was none (a new file or folder).
     public var recorded: Item?
     /// For a move or copy, the item at the destination as last seen; `nil` when the destination was free.
-    public var recordedDestination: Item?
+    package var recordedDestination: Item?
     /// When the action was first taken.
     public var recordedAt: Date
     /// Where the entry stands.
@@ -45,7 +45,7 @@ public struct JournalEntry: Sendable, Hashable, Identifiable {
     public var lastError: ProviderError?
 
     /// Creates an entry (the journal makes them; tests and tools may too).
-    public init(
+    package init(
         id: Int64, account: String, action: JournalAction, recorded: Item?, recordedDestination: Item? = nil, recordedAt: Date,
         state: State = .pending, conflict: JournalConflict? = nil, attempts: Int = 0, lastError: ProviderError? = nil
     ) {

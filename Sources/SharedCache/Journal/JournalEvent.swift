@@ -33,5 +33,5 @@ public struct JournalReplayReport: Sendable, Hashable {
     public var remaining = 0
 
     /// An empty report.
-    public init() {}
+    package init() {}
 }

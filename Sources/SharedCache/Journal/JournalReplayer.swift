@@ -27,7 +27,7 @@ extension SyncJournal {
     /// removed and the cached view takes the server's answer. An entry in conflict, or one that
     /// fails, holds back the later entries whose paths overlap its own; the others go on. A
     /// network failure stops the replay (``JournalReplayReport/stoppedOffline``) with the rest kept.
-    public func replay(on provider: any StorageProvider) async throws -> JournalReplayReport {
+    package func replay(on provider: any StorageProvider) async throws -> JournalReplayReport {
         try await replayGate.run(directory: store.directory) {
             try await removeUnusedContent()
             var report = JournalReplayReport()
@@ -70,7 +70,7 @@ extension SyncJournal {
     ///   `ProviderError.Code.invalidArgument` when `keepMine` has nothing to keep (a move whose source
     ///   is gone); the provider's error when acting fails (the entry is then kept).
     @discardableResult
-    public func resolve(_ id: Int64, _ resolution: JournalResolution, on provider: any StorageProvider) async throws -> JournalEntry.State? {
+    package func resolve(_ id: Int64, _ resolution: JournalResolution, on provider: any StorageProvider) async throws -> JournalEntry.State? {
         try await replayGate.run(directory: store.directory) {
             guard let entry = try await entry(id) else { throw ProviderError(.notFound, "no journal entry \(id)") }
             let state: JournalEntry.State?

@@ -5,19 +5,19 @@ import ProviderAPI
 
 /// The durable journal of one account's offline writes, kept in the cache database.
 ///
-/// A ``CachedProvider`` whose ``CachedProvider/offlineWrites`` allow it records a write here
+/// A ``CachedProvider`` whose `CachedProvider.offlineWrites` allow it records a write here
 /// instead of failing when the server cannot be reached (or always, in explicit offline mode):
 /// create folder, upload, delete, move or rename, and copy. Each is committed before the call
 /// returns, with the item's metadata as last seen (etag, id, size, modified time) and, for an
 /// upload, a flushed copy of the bytes; the cached view shows it at once, items marked
 /// ``CacheMarks/pending``.
 ///
-/// ``replay(on:)`` applies the entries in order when the server is back. Before acting it checks
+/// `replay(on:)` applies the entries in order when the server is back. Before acting it checks
 /// the server's item against the recorded copy (an upload sends `If-Match` where the provider
 /// declares `preconditions`, which the conformance suite holds it to), and follows the ownCloud
 /// rules: matching → act; changed on the server, or the target folder gone → a
 /// ``JournalConflict`` and nothing changed on the server; quota exceeded, full disk, server
-/// errors → the entry is kept and reported. ``resolve(_:_:on:)`` settles a conflict.
+/// errors → the entry is kept and reported. `resolve(_:_:on:)` settles a conflict.
 ///
 /// A new action on an item with a pending entry folds into that entry and keeps its first
 /// recorded copy: two uploads of one file are one upload, an upload then a delete of a new file
@@ -39,9 +39,9 @@ import ProviderAPI
 /// ```
 public final class SyncJournal: Sendable {
     /// The account whose writes the journal holds.
-    public let account: ProviderAccount
+    package let account: ProviderAccount
     /// The cache the journal lives in.
-    public let store: CacheStore
+    package let store: CacheStore
 
     /// The folder of kept upload bytes: `journal/` in the cache directory.
     let folder: URL
@@ -65,7 +65,7 @@ public final class SyncJournal: Sendable {
 
     /// Whether a waiting entry's paths (``JournalAction/paths``) overlap any of `paths` (at, above or
     /// below). An empty journal costs one indexed lookup; otherwise only the actions are decoded.
-    public func holds(_ paths: [ItemPath]) async throws -> Bool {
+    package func holds(_ paths: [ItemPath]) async throws -> Bool {
         let key = accountKey
         return try await store.read { db in
             let actions = try Data.fetchCursor(db, sql: "SELECT action FROM journal WHERE account = ? ORDER BY id", arguments: [key])
@@ -84,7 +84,7 @@ public final class SyncJournal: Sendable {
         return try await store.read { db in try JournalSchema.row(id: id, in: db) }.flatMap { $0.entry.account == key ? $0.entry : nil }
     }
 
-    /// The conflicts waiting for ``resolve(_:_:on:)``, in entry order.
+    /// The conflicts waiting for `resolve(_:_:on:)`, in entry order.
     public func conflicts() async throws -> [JournalConflict] {
         try await entries().compactMap { $0.state == .conflict ? $0.conflict : nil }
     }
@@ -121,7 +121,7 @@ public final class SyncJournal: Sendable {
 extension CacheStore {
     /// The sync journal of `account` in this cache; the same object for the same account, so
     /// every ``CachedProvider`` of the account shares its ``SyncJournal/events()``.
-    public func journal(for account: ProviderAccount) -> SyncJournal {
+    package func journal(for account: ProviderAccount) -> SyncJournal {
         let key = PathKey(account.storageKey)
         return journals.withLockedValue { table in
             if let existing = table[key] { return existing }

@@ -204,7 +204,8 @@ struct CheckCommand: AsyncParsableCommand {
         let (destinationProvider, destinationPath) = try await global.open(destination)
         // Digests computed from source files are kept in the cache database, so an unchanged tree is read once.
         let jobs = try await TreeTransferJob.jobStore(global)
-        var options = TransferManager.Options(computeSourceDigests: !comparison.noSourceDigests, jobStore: jobs, startFresh: fresh)
+        var options = TransferManager.Options(computeSourceDigests: !comparison.noSourceDigests, startFresh: fresh)
+        options.jobStore = jobs
         options.treeLimits = treeLimits.limits
         options.comparison = download ? .content : comparison.checksum ? .checksum : .listings
         options.logger = global.logger
