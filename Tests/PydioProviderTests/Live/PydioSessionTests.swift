@@ -81,9 +81,16 @@ struct PydioSessionTests {
     func faults() async throws {
         let pydio = try await LoopbackPydio.start()
         defer { Task { await pydio.stop() } }
-        let provider = try await pydio.scratch(retry: .standard)
         let bytes = patternBytes(200_000)
-        let file = try await provider.upload(DataSource(bytes: bytes), to: .root, name: "big.bin", options: UploadOptions())
+        // A file last changed a minute ago: its Last-Modified is then a strong validator (RFC 9110
+        // §8.8.2.2: at least a second before the answer's Date), which a resume needs. A file
+        // uploaded in the same second as the download has none, and the download rightly starts
+        // over: with an upload here the resume depended on the clock crossing a second.
+        let name = "big-\(UUID().uuidString).bin"
+        pydio.server.seedFile(
+            workspace: LoopbackPydio.workspace, path: "/" + name, contents: Data(bytes), modified: Date().addingTimeInterval(-60))
+        let provider = try await PydioProvider.connect(pydio.configuration(retry: .standard))
+        let file = try await provider.item(at: try ItemPath("/" + name))
         pydio.server.faults.failNext(status: 503, retryAfter: 1) { $0 == "ls" }
         #expect(try await provider.item(at: file.path).size == Int64(bytes.count))
         let range = MemorySink()
@@ -92,7 +99,7 @@ struct PydioSessionTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pydio-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let target = directory.appendingPathComponent("big.bin")
+        let target = directory.appendingPathComponent(name)
         pydio.server.faults.dropDownloadConnection(afterBytes: 70_000)
         await #expect(throws: ProviderError.self) {
             _ = try await provider.download(file.path, to: FileSink(url: target, resumable: true), options: DownloadOptions(resume: true, maxResumes: 0))
