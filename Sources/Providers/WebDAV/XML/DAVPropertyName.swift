@@ -1,21 +1,11 @@
 import Foundation
+import HTTPProviderKit
 
-/// A qualified WebDAV property name: a namespace URI and a local name.
-package struct DAVPropertyName: Hashable, Sendable, CustomStringConvertible {
-    /// The namespace URI, such as `DAV:`.
-    package var namespace: String
-    /// The local name, such as `getetag`.
-    package var name: String
+/// A qualified WebDAV property name: a namespace URI and a local name. It is the name
+/// `XMLByteReader` reports for an element, so a parsed property is used as it comes.
+package typealias DAVPropertyName = XMLName
 
-    /// Creates a name.
-    package init(_ namespace: String, _ name: String) {
-        self.namespace = namespace
-        self.name = name
-    }
-
-    /// `{namespace}name`, Clark notation.
-    package var description: String { "{\(namespace)}\(name)" }
-
+extension XMLName {
     static let dav = "DAV:"
     static let resourcetype = DAVPropertyName(dav, "resourcetype")
     static let getcontentlength = DAVPropertyName(dav, "getcontentlength")

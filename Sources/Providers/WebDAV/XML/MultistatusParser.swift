@@ -213,11 +213,11 @@ private final class MultistatusBuilder: XMLByteReaderDelegate {
                 fieldCollection = false
                 return
             }
-            propName = DAVPropertyName(name.namespace, name.name)
+            propName = name
             propChildren = []
             propChildTexts = []
         } else if depth == 6, propName != nil {
-            propChildren.append(DAVPropertyName(name.namespace, name.name))
+            propChildren.append(name)
         } else if depth == 6, fieldProperty == .resourcetype, isDAV, name.name == "collection" {
             fieldCollection = true
         }
