@@ -449,7 +449,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HostileServerTests",
-            dependencies: [ "ProviderKit", "HTTPProviderKit",
+            dependencies: [ "ProviderKit", "HTTPProviderKit", "StrataTestSupport",
                 "HostileTestServer", "WebDAVProvider", "NuxeoProvider", "PydioProvider", "ProviderAPI", "strata", "StrataProcessKit",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,5 +1,6 @@
 import Foundation
 import HostileTestServer
+import StrataTestSupport
 import Testing
 
 /// The hostile server really misbehaves as each scenario says, seen by a plain socket client
@@ -28,9 +29,7 @@ struct HostileServerSelfTests {
         let second = try await HostileServer.start(scenario: .stallBeforeHead)
         async let waiting = RawClient.exchange(port: second.port, RawClient.get(file, port: second.port), idle: 10)
         // Stop once the server holds the request (it records it), not after a guess at how long that takes.
-        let deadline = ContinuousClock.now + .seconds(120)
-        while second.requests.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(!second.requests.isEmpty, "the request reached the server")
+        #expect(try await waitUntil { !second.requests.isEmpty }, "the request reached the server")
         await second.stop()
         #expect(try await waiting.closed, "stop() closed the stalled connection")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import ProviderKit
+import StrataTestSupport
 import Testing
 
 /// `PagePrefetch`: pages fetched ahead are handed out once, within their age, and never leak a fetch.
@@ -45,9 +46,7 @@ import Testing
     /// Waits until a `take` has claimed the page (it leaves `pending` as it does, before it waits
     /// for the fetch): the event a taker on its way is, instead of a guess at how long it takes.
     static func untilClaimed(_ prefetch: PagePrefetch<Int, Int>) async throws {
-        let deadline = ContinuousClock.now + .seconds(120)
-        while !prefetch.pending.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
-        #expect(prefetch.pending.isEmpty, "the taker claimed the page")
+        #expect(try await waitUntil { prefetch.pending.isEmpty }, "the taker claimed the page")
     }
 
     @Test func aPageIsHandedOutOnceAndOnlyForItsKey() async throws {

@@ -1,6 +1,7 @@
 import NIOConcurrencyHelpers
 import ProviderAPI
 import ProviderKit
+import StrataTestSupport
 import Testing
 
 /// A gate the runs under test wait at, so that every caller arrives while one runs.
@@ -33,7 +34,7 @@ struct SingleFlightTests {
                 }
             }
             // Every caller has joined the one run once the flight counts 20 waiting calls.
-            while flight.waitingCalls < 20 { try await Task.sleep(for: .milliseconds(1)) }
+            #expect(try await waitUntil { flight.waitingCalls >= 20 }, "every caller joined the run")
             gate.open()
             return try await group.reduce(into: [String]()) { $0.append($1) }
         }
@@ -62,7 +63,7 @@ struct SingleFlightTests {
                     }
                 }
             }
-            while flight.waitingCalls < 8 { try? await Task.sleep(for: .milliseconds(1)) }
+            #expect((try? await waitUntil { flight.waitingCalls >= 8 }) == true, "every caller joined the run")
             gate.open()
             return await group.reduce(into: [ProviderError?]()) { $0.append($1) }
         }
@@ -86,9 +87,9 @@ struct SingleFlightTests {
             try await gate.pass()
             return 7
         }
-        while !flight.isRunning { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(try await waitUntil { flight.isRunning }, "the run started")
         let joined = Task { try await flight.join() }
-        while flight.waitingCalls < 2 { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(try await waitUntil { flight.waitingCalls >= 2 }, "the join waits for the run")
         gate.open()
         #expect(try await first == 7)
         #expect(try await joined.value == 7)

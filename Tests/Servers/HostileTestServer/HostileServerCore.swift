@@ -88,8 +88,9 @@ final class HostileServerCore: Sendable {
         for waiter in waiters { waiter(true) }
     }
 
-    /// Waits until the answer to request `index` has ended (``hasEnded(_:)``), woken by the
-    /// answer's own end; `false` when `limit` passed first.
+    /// Waits until the answer to request `index` has ended (played out, or cut short because the
+    /// client left, the time limit passed or the server stopped), woken by the answer's own end;
+    /// `false` when `limit` passed first.
     func waitForEnd(_ index: Int, within limit: Duration) async -> Bool {
         await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let pending = NIOLockedValueBox<CheckedContinuation<Bool, Never>?>(continuation)
@@ -115,10 +116,6 @@ final class HostileServerCore: Sendable {
             }
         }
     }
-
-    /// Whether the answer to request `index` has ended: played out, or cut short because the
-    /// client left, the time limit passed or the server stopped.
-    func hasEnded(_ index: Int) -> Bool { state.withLockedValue { $0.ended.contains(index) } }
 
     private func play(_ response: HostileResponse, index: Int, on channel: any Channel) async {
         let deadline = started + timeLimit
