@@ -50,7 +50,12 @@ struct ShareCommand: AsyncParsableCommand {
             kind = .publicLink
         }
         let linkPassword = try linkPasswordFile.map { file in
-            let text = try String(contentsOfFile: file, encoding: .utf8)
+            let text: String
+            do {
+                text = try String(contentsOfFile: file, encoding: .utf8)
+            } catch {
+                throw FileErrorText.failure("read the link password file", error)
+            }
             return String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
         } ?? password
         let request = ShareRequest(
