@@ -306,7 +306,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataCLITests",
-            dependencies: [ .product(name: "Logging", package: "swift-log"), "SharedCache", "TransferEngine", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "StrataTestSupport", "HTTPProviderKit", "strata", "StrataCLI", "ProviderAPI", "StrataProcessKit"],
+            dependencies: [ .product(name: "Logging", package: "swift-log"), "SharedCache", "TransferEngine", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "StrataTestSupport", "HTTPProviderKit", "strata", "StrataCLI", "ProviderAPI", "StrataProcessKit", "ProviderConformance", "SharedCacheConformance"],
             path: "Tests/StrataCLITests",
             swiftSettings: strictSettings
         ),

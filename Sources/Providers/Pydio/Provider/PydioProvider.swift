@@ -35,7 +35,7 @@ public struct PydioProvider: StorageProvider {
     /// (nothing in the server's registry tells; a stock "My Files" does not, recording 60).
     package static let standardCapabilities = Capabilities(
         features: [.rangeDownload, .resumeDownload, .move, .copy, .mimeTypes, .search, .shares, .emptyFolders, .permissions],
-        modifiedTimePrecision: .seconds(1), shareKinds: [.publicLink],
+        modifiedTimePrecision: .seconds(1), shareKinds: [.publicLink], shareExpiryGranularity: .seconds(86_400),
         names: NameRules(
             forbiddenCharacters: ["?", "\"", "|", "\\"], allowsLeadingSpace: false, allowsDotFiles: false,
             normalization: .nfc, caseSensitive: true, maxNameBytes: 255))
