@@ -165,6 +165,117 @@ struct UploadPlacementTests {
             })
         #expect(placed == "a (3).txt")
     }
+
+    @Test("ifMatch compares etags weakly: a server's W/\"e1\" and \"e1\" are one version")
+    func weakETags() throws {
+        let weak = Item(path: "/a.txt", kind: .file, etag: "W/\"e1\"")
+        #expect(try UploadPlacement.decide(existing: weak, options: UploadOptions(ifMatch: "\"e1\""), path: "/a.txt") == .replace)
+        #expect(try UploadPlacement.decide(existing: file, options: UploadOptions(ifMatch: "W/e1"), path: "/a.txt") == .replace)
+        #expect { try UploadPlacement.decide(existing: weak, options: UploadOptions(ifMatch: "\"e2\""), path: "/a.txt") } throws: { error in
+            (error as? ProviderError)?.code == .preconditionFailed
+        }
+        #expect { try UploadPlacement.decide(existing: Item(path: "/d", kind: .folder), options: UploadOptions(), path: "/d", folderTaken: .conflict) } throws: { error in
+            (error as? ProviderError)?.code == .conflict
+        }
+    }
+
+    @Test("a write that keeps the rules itself is not preceded by a look at the name")
+    func unseen() async throws {
+        let all: UploadPlacement.WriteChecks = [.exclusive, .ifMatch, .folders]
+        #expect(UploadPlacement.unseen(options: UploadOptions(conflict: .overwrite), checks: all) == .replace)
+        #expect(UploadPlacement.unseen(options: UploadOptions(conflict: .fail), checks: all) == .exclusive)
+        #expect(UploadPlacement.unseen(options: UploadOptions(conflict: .fail, ifMatch: "e1"), checks: all) == .replace)
+        #expect(UploadPlacement.unseen(options: UploadOptions(conflict: .overwrite, ifMatch: "e1"), checks: [.folders]) == nil)
+        #expect(UploadPlacement.unseen(options: UploadOptions(conflict: .overwrite), checks: [.exclusive, .ifMatch]) == nil)
+        #expect(UploadPlacement.unseen(options: UploadOptions(conflict: .fail), checks: [.ifMatch, .folders]) == nil)
+        #expect(UploadPlacement.unseen(options: UploadOptions(conflict: .rename), checks: [.renames]) == .exclusive)
+        #expect(UploadPlacement.unseen(options: UploadOptions(conflict: .fail), checks: [.renames]) == nil)
+
+        // An exclusive server under .rename: no look, the server's refusals move on to the next name.
+        let taken: Set<String> = ["a.txt", "a (1).txt"]
+        let placed = try await UploadPlacement.place(
+            "a.txt", options: UploadOptions(conflict: .rename), checks: all,
+            existing: { name -> Item? in
+                Issue.record("looked at \(name)")
+                return nil
+            },
+            write: { name, placement -> String in
+                #expect(placement == .exclusive)
+                if taken.contains(name) { throw ProviderError(.alreadyExists, "taken") }
+                return name
+            })
+        #expect(placed == "a (2).txt")
+    }
+
+    @Test("a name seen free is taken exclusively also to overwrite; taken meanwhile, it is looked at again")
+    func overwriteSeenFree() async throws {
+        let looks = Seen()
+        let writes = NIOLockedValueBox<[UploadPlacement]>([])
+        let placed = try await UploadPlacement.place(
+            "a.txt", options: UploadOptions(conflict: .overwrite), checks: [.exclusive],
+            existing: { name -> Item? in
+                looks.add(1)
+                // Free at the first look; a file was made there before the write.
+                return looks.values.count == 1 ? nil : Item(path: "/a.txt", kind: .file, etag: "e9")
+            },
+            write: { name, placement -> UploadPlacement in
+                writes.withLockedValue { $0.append(placement) }
+                if placement == .exclusive { throw ProviderError(.alreadyExists, "raced") }
+                return placement
+            })
+        #expect(placed == .replace)
+        #expect(writes.withLockedValue { $0 } == [.exclusive, .replace])
+        #expect(looks.values.count == 2)
+
+        // A folder made there meanwhile is refused, never replaced.
+        let folderLooks = Seen()
+        await #expect { () async throws -> Void in
+            _ = try await UploadPlacement.place(
+                "d", options: UploadOptions(conflict: .overwrite), checks: [.exclusive], folderTaken: .conflict,
+                existing: { _ -> Item? in
+                    folderLooks.add(1)
+                    return folderLooks.values.count == 1 ? nil : Item(path: "/d", kind: .folder)
+                },
+                write: { _, placement -> Void in
+                    #expect(placement == .exclusive)
+                    throw ProviderError(.alreadyExists, "raced")
+                })
+        } throws: { error in
+            (error as? ProviderError)?.code == .conflict
+        }
+    }
+
+    @Test("a server that renames writes once, with the name asked for; a server's numbering is tried as given")
+    func serverNames() async throws {
+        let writes = Seen()
+        let placed = try await UploadPlacement.place(
+            "a.txt", options: UploadOptions(conflict: .rename), checks: [.renames],
+            existing: { name -> Item? in
+                Issue.record("looked at \(name)")
+                return nil
+            },
+            write: { name, placement -> String in
+                writes.add(1)
+                #expect(placement == .exclusive)
+                return name
+            })
+        #expect(placed == "a.txt" && writes.values.count == 1)
+        // Under .fail the same server is checked, then written.
+        await #expect { () async throws -> Void in
+            _ = try await UploadPlacement.place(
+                "a.txt", options: UploadOptions(conflict: .fail), checks: [.renames],
+                existing: { _ in Item(path: "/a.txt", kind: .file) }, write: { _, _ in Issue.record("wrote over a taken name") })
+        } throws: { error in
+            (error as? ProviderError)?.code == .alreadyExists
+        }
+        let taken: Set<String> = ["a.txt", "a-1.txt"]
+        let numbered = try await UploadPlacement.place(
+            "a.txt", options: UploadOptions(conflict: .rename),
+            candidate: { name, attempt in attempt == 0 ? name : "a-\(attempt).txt" },
+            existing: { taken.contains($0) ? Item(path: try ItemPath.root.appending($0), kind: .file) : nil },
+            write: { name, _ in name })
+        #expect(numbered == "a-2.txt")
+    }
 }
 
 @Suite("ProviderKit: listing pages")
