@@ -288,20 +288,103 @@ struct ListingPagerTests {
     }
 
     @Test("pages follow on from the last name, whatever was removed meanwhile")
-    func pages() {
+    func pages() throws {
         let names = ListingPager.sorted((0..<10).map { "n\($0)" })
         var request = PageRequest(limit: 4)
         var seen: [String] = []
         while true {
-            let (page, next) = ListingPager.page(of: names, request: request)
+            let (page, next) = try ListingPager.page(of: names, request: request, scope: "/f")
             seen += page
             guard let next else { break }
             request.cursor = next
         }
         #expect(seen == names)
         let removed = names.filter { $0 != "n3" }
-        let (after, _) = ListingPager.page(of: removed, request: PageRequest(limit: 2, cursor: PageCursor("n3")))
+        let cursor = ListingCursor(position: "n3", scope: "/f").cursor
+        let (after, _) = try ListingPager.page(of: removed, request: PageRequest(limit: 2, cursor: cursor), scope: "/f")
         #expect(Array(after) == ["n4", "n5"])
-        #expect(ListingPager.page(of: names, request: PageRequest()).next == nil)
+        #expect(try ListingPager.page(of: names, request: PageRequest(), scope: "/f").next == nil)
+    }
+
+    @Test("a cursor of another listing, or none of ours, is invalidArgument; a name with | and % survives its cursor")
+    func foreignCursors() throws {
+        let names = ListingPager.sorted(["a|b", "a%7Cb", "c", "d"])
+        let (first, next) = try ListingPager.page(of: names, request: PageRequest(limit: 1), scope: "/f")
+        #expect(Array(first) == ["a%7Cb"])
+        let (second, after) = try ListingPager.page(of: names, request: PageRequest(limit: 1, cursor: next), scope: "/f")
+        #expect(Array(second) == ["a|b"])
+        let (third, _) = try ListingPager.page(of: names, request: PageRequest(limit: 1, cursor: after), scope: "/f")
+        #expect(Array(third) == ["c"])
+        for cursor in [next, PageCursor("c"), ListingCursor(position: "c", scope: "/g").cursor, ListingCursor(position: "c", scope: "/f|x").cursor] {
+            let scope = cursor == next ? "/f/sub" : "/f"
+            #expect { try ListingPager.page(of: names, request: PageRequest(limit: 1, cursor: cursor), scope: scope) } throws: { error in
+                (error as? ProviderError)?.code == .invalidArgument
+            }
+        }
+    }
+}
+
+@Suite("ProviderKit: listing cursors and snapshot pages")
+struct SnapshotPagerTests {
+    static func listing(_ count: Int) -> SnapshotPager.Listing {
+        SnapshotPager.Listing(items: (0..<count).map { Item(path: try! ItemPath.root.appending("n\($0)"), kind: .file) })
+    }
+
+    @Test("a cursor carries its listing's scope and position; a server page number reads back, a foreign one is refused")
+    func cursors() throws {
+        let cursor = ListingCursor(number: 3, scope: "/Reports")
+        #expect(cursor.cursor == PageCursor("3|/Reports"))
+        #expect(try ListingCursor.read(cursor.cursor, scope: "/Reports").number() == 3)
+        #expect(ListingCursor(cursor.cursor, scope: "/Other") == nil)
+        #expect { try ListingCursor.read(cursor.cursor, scope: "search", of: "a search") } throws: { error in
+            (error as? ProviderError)?.code == .invalidArgument && ((error as? ProviderError)?.message ?? "").contains("a search")
+        }
+        #expect { try ListingCursor.read(PageCursor("x|/Reports"), scope: "/Reports").number() } throws: { error in
+            (error as? ProviderError)?.code == .invalidArgument
+        }
+        #expect(SnapshotPager.cut(count: 10, offset: 8, limit: 4) == (8..<10, nil))
+        #expect(SnapshotPager.cut(count: 10, offset: 0, limit: 0) == (0..<1, 1))
+        #expect(SnapshotPager.cut(count: 10, offset: 12, limit: nil) == (10..<10, nil))
+    }
+
+    @Test("pages come from one read of the listing, whatever it holds when the next pages are asked for")
+    func snapshot() async throws {
+        let pager = SnapshotPager()
+        let reads = Seen()
+        let size = NIOLockedValueBox(7)
+        let read: @Sendable () async throws -> SnapshotPager.Listing = {
+            reads.add(1)
+            return Self.listing(size.withLockedValue { $0 })
+        }
+        var request = PageRequest(limit: 3)
+        var names: [String] = []
+        while true {
+            let page = try await pager.page(request, scope: "/f", read: read)
+            #expect(page.totalCount == 7)
+            names += page.items.map(\.name)
+            size.withLockedValue { $0 = 2 }  // entries removed meanwhile: the snapshot keeps its pages
+            guard let next = page.next else { break }
+            request.cursor = next
+        }
+        #expect(names == (0..<7).map { "n\($0)" })
+        #expect(reads.values.count == 1)
+        // A listing that fits one page keeps no snapshot and gives no cursor.
+        #expect(try await pager.page(PageRequest(limit: 3), scope: "/f", read: read).next == nil)
+    }
+
+    @Test("an expired snapshot is read again and continues at its offset; a cursor of another folder is refused")
+    func expired() async throws {
+        let first = SnapshotPager(lifetime: .zero)
+        let read: @Sendable () async throws -> SnapshotPager.Listing = { Self.listing(5) }
+        let page = try await first.page(PageRequest(limit: 2), scope: "/f", read: read)
+        let cursor = try #require(page.next)
+        let rest = try await first.page(PageRequest(limit: 10, cursor: cursor), scope: "/f", read: read)
+        #expect(rest.items.map(\.name) == ["n2", "n3", "n4"] && rest.next == nil)
+        await #expect { try await first.page(PageRequest(limit: 2, cursor: cursor), scope: "/g", read: read) } throws: { error in
+            (error as? ProviderError)?.code == .invalidArgument
+        }
+        await #expect { try await first.page(PageRequest(limit: 2, cursor: PageCursor("2|/f")), scope: "/f", read: read) } throws: { error in
+            (error as? ProviderError)?.code == .invalidArgument
+        }
     }
 }
