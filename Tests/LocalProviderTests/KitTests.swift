@@ -130,6 +130,8 @@ struct UploadPlacementTests {
         #expect(ConflictNames.candidate("a.txt", attempt: 2) == "a (2).txt")
         #expect(ConflictNames.candidate(".profile", attempt: 1) == ".profile (1)")
         #expect(ConflictNames.candidate("archive.tar.gz", attempt: 1) == "archive.tar (1).gz")
+        #expect(ConflictNames.firstFree("a.txt", attempts: 1..<5) { ["a (1).txt", "a (2).txt"].contains($0) } == "a (3).txt")
+        #expect(ConflictNames.firstFree("a.txt", attempts: 1..<3) { _ in true } == nil)
     }
 
     @Test("the rules for one name")
