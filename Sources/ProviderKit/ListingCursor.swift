@@ -65,7 +65,10 @@ public struct ListingCursor: Hashable, Sendable {
 
     /// `cursor`, which a caller handed to the listing `scope`.
     ///
-    /// - Parameter owner: the listing in words, for the message (`a search`); `nil`: "a listing of `scope`".
+    /// - Parameters:
+    ///   - cursor: the cursor the caller handed over.
+    ///   - scope: the scope of the listing asked for.
+    ///   - owner: the listing in words, for the message (`a search`); `nil`: "a listing of `scope`".
     /// - Throws: `ProviderError.Code.invalidArgument` when the cursor belongs to another listing or is none of ours.
     public static func read(_ cursor: PageCursor, scope: String, of owner: String? = nil) throws -> ListingCursor {
         guard let read = ListingCursor(cursor, scope: scope) else {

@@ -31,6 +31,8 @@ public enum ListingPager {
     /// cursor of the next page (`nil` after the last).
     ///
     /// - Parameters:
+    ///   - sortedNames: the folder's names, ``sorted(_:)``.
+    ///   - request: the page asked for: its cursor and limit.
     ///   - scope: the listing's scope, which its cursors carry (the folder's path).
     ///   - owner: the listing in words, for the error of a cursor of another listing (`nil`: "a listing of `scope`").
     /// - Throws: `ProviderError.Code.invalidArgument` for a cursor of another listing.

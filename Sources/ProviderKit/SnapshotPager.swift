@@ -48,8 +48,10 @@ public actor SnapshotPager {
     /// the first page and whenever the cursor's snapshot is gone.
     ///
     /// - Parameters:
+    ///   - request: the page asked for: its cursor and limit.
     ///   - scope: the listing's scope, which its cursors carry (the folder's path).
     ///   - owner: the listing in words, for the error of a cursor of another listing (`nil`: "a listing of `scope`").
+    ///   - read: reads the whole listing, in page order.
     /// - Throws: `ProviderError.Code.invalidArgument` for a cursor of another listing, and what `read` throws.
     public func page(
         _ request: PageRequest, scope: String, of owner: String? = nil, read: @Sendable () async throws -> Listing

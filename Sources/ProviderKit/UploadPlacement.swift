@@ -57,8 +57,12 @@ public enum UploadPlacement: Sendable, Hashable {
     ///   `ifMatch` that matched says which file to replace.
     /// - A free name is written ``exclusive``ly, except under `ConflictPolicy.overwrite`.
     ///
-    /// - Parameter folderTaken: the error code of a folder at the name (a server's own, such as
-    ///   WebDAV's `.conflict` for a `PUT` on a collection); `ProviderError.Code.alreadyExists` by default.
+    /// - Parameters:
+    ///   - existing: what is at the name (`nil`: nothing).
+    ///   - options: the upload's options: its `ConflictPolicy` and `ifMatch`.
+    ///   - path: the name's path, for messages.
+    ///   - folderTaken: the error code of a folder at the name (a server's own, such as WebDAV's
+    ///     `.conflict` for a `PUT` on a collection); `ProviderError.Code.alreadyExists` by default.
     public static func decide(
         existing: Item?, options: UploadOptions, path: ItemPath, folderTaken: ProviderError.Code = .alreadyExists
     ) throws -> UploadPlacement? {
