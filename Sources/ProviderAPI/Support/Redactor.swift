@@ -53,13 +53,6 @@ public enum Redactor {
         }
     }
 
-    /// Whether the values of the header `name` are secret: a built-in name or one an adapter
-    /// registered.
-    package static func isSecretHeader(_ name: String) -> Bool {
-        let lowercased = name.lowercased()
-        return secretHeaders.contains(lowercased) || current.headers.contains(lowercased)
-    }
-
     /// Every secret header name, built-in and registered (lowercased).
     package static var allSecretHeaders: Set<String> { secretHeaders.union(current.headers) }
 
