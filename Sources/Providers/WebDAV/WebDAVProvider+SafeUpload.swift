@@ -25,37 +25,40 @@ extension WebDAVProvider {
         if options.ifMatch != nil || options.conflict == .fail {
             _ = try UploadPlacement.decide(existing: try await itemIfExists(at: target), options: options, path: target, folderTaken: .conflict)
         }
-        let temporary = try folder.appending(".strata-upload-\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).tmp")
         var staged = options
         staged.ifMatch = nil
         staged.conflict = .overwrite
         staged.readBack = false
-        do {
-            _ = try await put(source, at: temporary, options: staged, exclusive: false)
-            // `Overwrite: F` refuses a taken name where exclusive create was shown; `If-Match` and
-            // folders are not the `MOVE`'s to keep, so the name is looked at for those.
-            let placed = try await UploadPlacement.place(
-                name, in: folder, options: options, checks: capabilities.supports(.exclusiveCreate) ? [.exclusive] : [],
-                maxAttempts: 1000, folderTaken: .conflict,
-                existing: { candidate in try await itemIfExists(at: folder.appending(candidate)) },
-                write: { candidate, placement in
-                    let path = try folder.appending(candidate)
-                    try await moveTemporary(temporary, to: path, overwrite: placement == .replace)
-                    return path
-                })
-            guard options.readBack else {
-                var item = Item(path: placed, kind: .file)
-                item.size = source.length
-                item.mimeType = options.mimeType ?? MIMETypes.guess(name)
-                return item
-            }
-            var item = try await item(at: placed)
-            if item.size == nil { item.size = source.length }
+        let provider = self
+        // The kit's staged upload deletes the temporary when the PUT or the MOVE fails, or the
+        // task is cancelled (shielded from the cancellation, bounded, its failure logged).
+        let placed = try await StagedUpload(executor: executor).run(
+            put: { temporary in
+                _ = try await put(source, at: try folder.appending(temporary), options: staged, exclusive: false)
+            },
+            place: { temporary in
+                // `Overwrite: F` refuses a taken name where exclusive create was shown; `If-Match`
+                // and folders are not the `MOVE`'s to keep, so the name is looked at for those.
+                try await UploadPlacement.place(
+                    name, in: folder, options: options, checks: capabilities.supports(.exclusiveCreate) ? [.exclusive] : [],
+                    maxAttempts: 1000, folderTaken: .conflict,
+                    existing: { candidate in try await itemIfExists(at: folder.appending(candidate)) },
+                    write: { candidate, placement in
+                        let path = try folder.appending(candidate)
+                        try await moveTemporary(try folder.appending(temporary), to: path, overwrite: placement == .replace)
+                        return path
+                    })
+            },
+            delete: { temporary in try await provider.deleteItem(try folder.appending(temporary), folder: false) })
+        guard options.readBack else {
+            var item = Item(path: placed, kind: .file)
+            item.size = source.length
+            item.mimeType = options.mimeType ?? MIMETypes.guess(name)
             return item
-        } catch {
-            await discardTemporary(temporary)
-            throw error
         }
+        var item = try await item(at: placed)
+        if item.size == nil { item.size = source.length }
+        return item
     }
 
     /// `MOVE` of a staged upload onto `target`, its failures read as for ``move(_:to:options:)``.
@@ -73,12 +76,5 @@ extension WebDAVProvider {
         if let failure = try await multistatusFailure(response, request: request) {
             throw try await transferError(failure, destination: target, overwrite: overwrite)
         }
-    }
-
-    /// Deletes a staged upload, also when the upload was cancelled (the `DELETE` runs in a task
-    /// of its own, which the caller's cancellation does not reach).
-    private func discardTemporary(_ temporary: ItemPath) async {
-        let provider = self
-        await Task { try? await provider.deleteItem(temporary, folder: false) }.value
     }
 }
