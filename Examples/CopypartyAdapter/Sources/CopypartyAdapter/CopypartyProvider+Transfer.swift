@@ -1,0 +1,139 @@
+import Foundation
+import HTTPProviderKit
+import ProviderAPI
+import ProviderKit
+
+extension CopypartyProvider {
+    /// Streams the file at `path` into `sink`, with `HTTPDownloader`'s range, resume and length
+    /// rules. Its item (size and date) comes from the parent's listing first, so that a folder
+    /// or a missing name fails before any byte.
+    public func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
+        try capabilities.require(options)
+        let item = try await item(at: path)
+        guard !item.isFolder else { throw ProviderError(.invalidArgument, "\(path) is a folder, not a file") }
+        let request = TransportRequest(method: .GET, url: server.url(path))
+        let summary = "GET download \(path)"
+        return try await HTTPDownloader(executor: server.executor).download(
+            request, to: sink, options: options, expected: item,
+            errorFor: { response, body in CopypartyFailure.error(for: response, body: body, request: summary) },
+            itemFor: { _ in item })
+    }
+
+    /// Uploads `source` as `name` in `folder`: staged under a hidden name, then moved into place.
+    ///
+    /// A `PUT` writes straight into its target, and a cut one leaves its partial file there,
+    /// so the bytes go to a hidden name first (`.strata-…`). The server's move then puts them
+    /// under `name`, and refuses when the name is taken: that is the conflict check of
+    /// `ConflictPolicy.fail` and `.rename` (`UploadPlacement` tries the next name). To replace a
+    /// file, the old one is moved aside first and deleted once the new one is in place; if that
+    /// fails the old one is moved back. The staged file is deleted on any failure, cancellation
+    /// included.
+    public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
+        try capabilities.require(options)
+        let placed = try await UploadPlacement.place(
+            name, in: folder, options: options,
+            // A missing folder is .notFound here (a PUT would create it).
+            existing: { candidate in try await server.listing(of: folder).item(named: candidate) },
+            write: { candidate, placement in
+                let staged = try folder.appending(Self.stagingName())
+                do {
+                    try await server.put(source, at: staged, progress: options.progress)
+                    try await commit(staged, to: try folder.appending(candidate), replacing: placement == .replace)
+                } catch {
+                    await shielded { try await server.delete(staged) }
+                    throw error
+                }
+                return candidate
+            })
+        return try await item(at: try folder.appending(placed))
+    }
+
+    /// Makes the folder `name` in `parent`.
+    ///
+    /// copyparty creates missing parent folders and answers a taken name with 405 (a folder) or
+    /// 500 (a file), so the parent's listing is read first: a missing parent is `.notFound`, a
+    /// taken name `.alreadyExists`.
+    public func createFolder(named name: String, in parent: ItemPath) async throws -> Item {
+        let path = try parent.appending(name)
+        guard try await server.listing(of: parent).item(named: name) == nil else {
+            throw ProviderError(.alreadyExists, "\(path) already exists")
+        }
+        do {
+            try await server.makeFolder(name, in: parent)
+        } catch let error as ProviderError where error.httpStatus == 405 || error.httpStatus == 500 {
+            if (try? await item(at: path)) != nil { throw ProviderError(.alreadyExists, "\(path) already exists") }
+            throw error
+        }
+        return try await item(at: path)
+    }
+
+    /// Moves the file or folder at `source` to `destination` on the server.
+    public func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
+        try capabilities.require(.move, for: "move")
+        _ = try await checkTransfer(source, to: destination, options: options)
+        try await commit(source, to: destination, replacing: options.overwrite)
+        return try await item(at: destination)
+    }
+
+    /// Copies the file or folder at `source` to `destination` on the server; onto an existing
+    /// item, through a hidden copy that then replaces it.
+    public func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
+        try capabilities.require(.copy, for: "copy")
+        guard try await checkTransfer(source, to: destination, options: options) else {
+            try await server.copy(source, to: destination)
+            return try await item(at: destination)
+        }
+        let staged = try destination.parent.appending(Self.stagingName())
+        do {
+            try await server.copy(source, to: staged)
+            try await commit(staged, to: destination, replacing: true)
+        } catch {
+            await shielded { try await server.delete(staged) }
+            throw error
+        }
+        return try await item(at: destination)
+    }
+
+    /// Checks a move or copy before anything is sent, and says whether `destination` is taken.
+    ///
+    /// copyparty would merge a folder into a folder already there and create a missing parent,
+    /// so both are looked at first: a missing source or destination folder is `.notFound`, a
+    /// taken destination without `overwrite` `.alreadyExists`.
+    private func checkTransfer(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Bool {
+        guard !source.isRoot, !destination.isRoot, source != destination, !destination.isDescendant(of: source) else {
+            throw ProviderError(.invalidArgument, "cannot move or copy \(source) to \(destination)")
+        }
+        _ = try await item(at: source)
+        let taken = try await server.listing(of: destination.parent).item(named: destination.name) != nil
+        if taken, !options.overwrite { throw ProviderError(.alreadyExists, "\(destination) already exists") }
+        return taken
+    }
+
+    /// Moves `staged` to `target`. The server refuses a taken name; with `replacing`, what is
+    /// there is moved aside, `staged` moved in, and the old item deleted, or moved back if
+    /// `staged` could not be moved in.
+    func commit(_ staged: ItemPath, to target: ItemPath, replacing: Bool) async throws {
+        do {
+            try await server.move(staged, to: target)
+            return
+        } catch let error as ProviderError where error.code == .alreadyExists && replacing {}
+        let aside = try target.parent.appending(Self.stagingName())
+        try await server.move(target, to: aside)
+        do {
+            try await server.move(staged, to: target)
+        } catch {
+            await shielded { try await server.move(aside, to: target) }
+            throw error
+        }
+        await shielded { try await server.delete(aside) }
+    }
+
+    /// A hidden name for a staged upload or an item moved aside, unlike any other.
+    static func stagingName() -> String { ".strata-" + UUID().uuidString.lowercased() }
+
+    /// Runs `work` to its end even when the calling task is cancelled (the request executor
+    /// sends nothing for a cancelled task), ignoring its failure: for cleanups.
+    func shielded(_ work: @escaping @Sendable () async throws -> Void) async {
+        _ = await Task.detached { try? await work() }.value
+    }
+}
