@@ -25,8 +25,9 @@ struct CopypartyListing: Sendable {
         items = try wire.dirs.map { try $0.item(in: folder, kind: .folder) } + wire.files.map { try $0.item(in: folder, kind: .file) }
     }
 
-    /// The entry named `name`, if any.
-    func item(named name: String) -> Item? { items.first { $0.name == name } }
+    /// The entry named exactly `name`, byte for byte, if any (Swift's `==` on strings would take
+    /// the NFD spelling of `café` for its NFC twin, two names to copyparty).
+    func item(named name: String) -> Item? { items.first { $0.name.utf8.elementsEqual(name.utf8) } }
 
     private struct Wire: Decodable {
         let dirs: [Entry]

@@ -38,7 +38,7 @@ extension CopypartyProvider {
                 let staged = try folder.appending(Self.stagingName())
                 do {
                     try await server.put(source, at: staged, progress: options.progress)
-                    try await commit(staged, to: try folder.appending(candidate), replacing: placement == .replace)
+                    try await commit(staged, to: try folder.appending(candidate), replacing: placement == .replace, taken: false, folder: false)
                 } catch {
                     await shielded { try await server.delete(staged) }
                     throw error
@@ -70,8 +70,8 @@ extension CopypartyProvider {
     /// Moves the file or folder at `source` to `destination` on the server.
     public func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
         try capabilities.require(.move, for: "move")
-        _ = try await checkTransfer(source, to: destination, options: options)
-        try await commit(source, to: destination, replacing: options.overwrite)
+        let (moved, taken) = try await checkTransfer(source, to: destination, options: options)
+        try await commit(source, to: destination, replacing: options.overwrite, taken: taken, folder: moved.isFolder)
         return try await item(at: destination)
     }
 
@@ -79,14 +79,14 @@ extension CopypartyProvider {
     /// item, through a hidden copy that then replaces it.
     public func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
         try capabilities.require(.copy, for: "copy")
-        guard try await checkTransfer(source, to: destination, options: options) else {
+        guard try await checkTransfer(source, to: destination, options: options).taken else {
             try await server.copy(source, to: destination)
             return try await item(at: destination)
         }
         let staged = try destination.parent.appending(Self.stagingName())
         do {
             try await server.copy(source, to: staged)
-            try await commit(staged, to: destination, replacing: true)
+            try await commit(staged, to: destination, replacing: true, taken: true, folder: false)
         } catch {
             await shielded { try await server.delete(staged) }
             throw error
@@ -94,29 +94,39 @@ extension CopypartyProvider {
         return try await item(at: destination)
     }
 
-    /// Checks a move or copy before anything is sent, and says whether `destination` is taken.
+    /// Checks a move or copy before anything is sent; returns the source item and whether
+    /// `destination` is taken.
     ///
     /// copyparty would merge a folder into a folder already there and create a missing parent,
     /// so both are looked at first: a missing source or destination folder is `.notFound`, a
     /// taken destination without `overwrite` `.alreadyExists`.
-    private func checkTransfer(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Bool {
+    private func checkTransfer(
+        _ source: ItemPath, to destination: ItemPath, options: TransferOptions
+    ) async throws -> (item: Item, taken: Bool) {
         guard !source.isRoot, !destination.isRoot, source != destination, !destination.isDescendant(of: source) else {
             throw ProviderError(.invalidArgument, "cannot move or copy \(source) to \(destination)")
         }
-        _ = try await item(at: source)
+        let item = try await item(at: source)
         let taken = try await server.listing(of: destination.parent).item(named: destination.name) != nil
         if taken, !options.overwrite { throw ProviderError(.alreadyExists, "\(destination) already exists") }
-        return taken
+        return (item, taken)
     }
 
-    /// Moves `staged` to `target`. The server refuses a taken name; with `replacing`, what is
-    /// there is moved aside, `staged` moved in, and the old item deleted, or moved back if
+    /// Moves `staged` to `target`, or, with `replacing`, puts it in place of what is there:
+    /// that is moved aside, `staged` moved in, and the old item deleted, or moved back if
     /// `staged` could not be moved in.
-    func commit(_ staged: ItemPath, to target: ItemPath, replacing: Bool) async throws {
-        do {
-            try await server.move(staged, to: target)
-            return
-        } catch let error as ProviderError where error.code == .alreadyExists && replacing {}
+    ///
+    /// A move onto a `taken` name always goes through the swap: copyparty would merge a folder
+    /// into the folder there, file by file, and stop at the first name both hold. Otherwise the
+    /// move is tried first; the server refuses a file name taken meanwhile before moving anything,
+    /// and `replacing` then swaps (not for a `folder`, which may have been merged in part).
+    func commit(_ staged: ItemPath, to target: ItemPath, replacing: Bool, taken: Bool, folder: Bool) async throws {
+        if !taken {
+            do {
+                try await server.move(staged, to: target)
+                return
+            } catch let error as ProviderError where error.code == .alreadyExists && replacing && !folder {}
+        }
         let aside = try target.parent.appending(Self.stagingName())
         try await server.move(target, to: aside)
         do {

@@ -25,8 +25,8 @@ public struct CopypartyProvider: StorageProvider {
     public let capabilities = Capabilities(
         features: [.rangeDownload, .resumeDownload, .move, .copy, .emptyFolders],
         modifiedTimePrecision: .seconds(1),
-        // copyparty drops a name's leading space (` a.txt` is stored as `a.txt`).
-        names: NameRules(allowsLeadingSpace: false))
+        // copyparty drops a name's leading and trailing spaces (` a.txt ` is stored as `a.txt`).
+        names: NameRules(allowsLeadingSpace: false, allowsTrailingSpace: false))
 
     /// The server and user.
     public let account: ProviderAccount
