@@ -56,7 +56,7 @@ public struct RequestTemplate: Codable, Sendable, Hashable {
     public var body: TemplateBody?
     /// The `Content-Type` of the body, when not the body kind's default or set in ``headers``.
     public var contentType: String?
-    /// The statuses that mean success; any other is mapped with `ProviderError.http(status:request:message:retryAfter:)`.
+    /// The statuses that mean success; any other is mapped with `ProviderError.http(_:request:message:)`.
     public var expectedStatuses: [Int]
     /// The name of the decoder in a ``TemplateDecoderRegistry`` that reads a successful answer.
     public var decoder: String

@@ -28,7 +28,8 @@ public struct RequestTemplateExecutor: Sendable {
     package var maxResponseBytes: Int
     /// Refines the error for an unexpected status from the server's error body (for example a JSON
     /// `exception` entity); `nil` from it, or no mapper, means
-    /// `ProviderError.http(status:request:message:retryAfter:)`. It gets at most 64 KiB of the body.
+    /// `ProviderError.http(_:body:request:message:)` (status, an excerpt of the body, `Retry-After`).
+    /// It gets at most 64 KiB of the body.
     package var errorMapper: (@Sendable (TemplateResponseHead, ByteBuffer) -> ProviderError?)?
 
     /// Creates a template executor.
@@ -56,7 +57,7 @@ public struct RequestTemplateExecutor: Sendable {
     /// for streaming a download or reading headers.
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` for a bad template or arguments; the error
-    ///   `ProviderError.http(status:request:message:retryAfter:)` makes for an unexpected status;
+    ///   `ProviderError.http(_:request:message:)` makes for an unexpected status;
     ///   transport errors as ``RequestExecutor/execute(_:)`` throws them.
     public func response(for template: RequestTemplate, arguments: TemplateArguments = .none) async throws -> TransportResponse {
         try await send(template, arguments: arguments).response
@@ -66,21 +67,19 @@ public struct RequestTemplateExecutor: Sendable {
         let request = try makeRequest(template, arguments: arguments)
         let response = try await executor.execute(request)
         guard template.expectedStatuses.contains(response.status) else {
-            throw await error(for: response, request: request.summary)
+            throw await error(for: response, request: request)
         }
         return (request.summary, response)
     }
 
-    private func error(for response: TransportResponse, request: String) async -> ProviderError {
-        let fallback = ProviderError.http(status: response.status, request: request, retryAfter: response.retryAfter)
-        guard let errorMapper else {
-            await response.body.discard()
-            return fallback
+    private func error(for response: TransportResponse, request: TransportRequest) async -> ProviderError {
+        guard let errorMapper else { return await ProviderError.http(response, request: request) }
+        guard let body = try? await response.body.collect(upTo: 64 << 10) else {
+            return ProviderError.http(response, body: nil, request: request)
         }
-        guard let body = try? await response.body.collect(upTo: 64 << 10) else { return fallback }
-        let head = TemplateResponseHead(status: response.status, headers: response.headers, url: response.url, request: request)
-        guard var mapped = errorMapper(head, body) else { return fallback }
-        if mapped.request == nil { mapped.request = request }
+        let head = TemplateResponseHead(status: response.status, headers: response.headers, url: response.url, request: request.summary)
+        guard var mapped = errorMapper(head, body) else { return ProviderError.http(response, body: body, request: request) }
+        if mapped.request == nil { mapped.request = request.summary }
         if mapped.httpStatus == nil { mapped.httpStatus = response.status }
         if mapped.retryAfter == nil { mapped.retryAfter = response.retryAfter }
         return mapped

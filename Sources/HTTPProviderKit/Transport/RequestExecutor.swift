@@ -19,6 +19,11 @@ import ProviderAPI
 ///   secrets removed (`Redactor`), each retry and each failure at `debug` with its reason; the
 ///   ``logger`` goes with each request to the transport (``TransportRequest/logger``), which hands
 ///   it to AsyncHTTPClient.
+///
+/// An adapter makes its executor from its `ProviderConfiguration` with
+/// ``init(configuration:authenticator:maxRedirects:defaultHeaders:)``, which takes every setting
+/// the user gave there, and runs what must happen even after its caller was cancelled (deleting
+/// a temporary upload) through ``cleanup(_:timeout:_:)``.
 public struct RequestExecutor: Sendable {
     /// The transport that sends each exchange.
     public var transport: any HTTPTransport
@@ -56,6 +61,36 @@ public struct RequestExecutor: Sendable {
         self.defaultHeaders = defaultHeaders
     }
 
+    /// Creates the executor an adapter sends its requests through, from the configuration the user
+    /// gave it: its transport (`ProviderServices.transport`, behind the configuration's
+    /// timeouts), retry policy, logger and retry observer.
+    ///
+    /// Prefer it to ``init(transport:authenticator:retry:maxRedirects:logger:defaultHeaders:onRetry:)``:
+    /// a setting left out there is dropped without a word (a CLI's `--retries` or `-v` that does
+    /// nothing, requests that never time out).
+    ///
+    /// ```swift
+    /// let executor = RequestExecutor(configuration: configuration)  // credentials as Basic or Bearer
+    /// let signedOut = RequestExecutor(configuration: configuration, authenticator: NoAuthenticator())
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - configuration: the adapter's configuration.
+    ///   - authenticator: prepares each request; `nil`, the default, sends the configuration's
+    ///     credentials as standard HTTP authentication (`Credentials.httpAuthenticator(refresh:)`).
+    ///     An adapter that signs in its own way passes its authenticator, or ``NoAuthenticator``.
+    ///   - maxRedirects: the most redirects followed for one request.
+    ///   - defaultHeaders: headers added to every request unless it sets them itself.
+    public init(
+        configuration: ProviderConfiguration, authenticator: (any Authenticator)? = nil, maxRedirects: Int = 8,
+        defaultHeaders: HTTPHeaders = ["User-Agent": "Strata/1.0"]
+    ) {
+        self.init(
+            transport: configuration.transport, authenticator: authenticator ?? configuration.credentials.httpAuthenticator(),
+            retry: configuration.retry, maxRedirects: maxRedirects, logger: configuration.logger, defaultHeaders: defaultHeaders,
+            onRetry: configuration.onRetry)
+    }
+
     /// Sends `request` and returns the final response, whatever its status.
     ///
     /// Only transport failures throw; HTTP error statuses are returned for the
@@ -82,7 +117,7 @@ public struct RequestExecutor: Sendable {
             if sameOrigin {
                 try await authenticator.authorize(&outgoing)
             } else {
-                for name in Redactor.secretHeaders { outgoing.headers.remove(name: name) }
+                for name in Redactor.allSecretHeaders { outgoing.headers.remove(name: name) }
             }
             let started = ContinuousClock.now
             let response: TransportResponse

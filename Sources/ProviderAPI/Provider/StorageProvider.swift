@@ -31,7 +31,11 @@ public struct ProviderAccount: Sendable, Hashable, Codable, CustomStringConverti
 /// Paths are relative to the provider's root. Every call throws
 /// ``ProviderError`` only; a call outside ``capabilities`` throws
 /// ``ProviderError/Code/unsupported`` without sending a request (the default
-/// implementations of the optional calls do exactly that).
+/// implementations of the optional calls do exactly that: ``move(_:to:options:)``,
+/// ``copy(_:to:options:)`` and everything from ``search(_:page:)`` to ``quota()``, each naming
+/// the call in its message). An adapter implements an optional call exactly when it declares its
+/// feature in ``capabilities`` (``Capabilities/Features/move``, ``Capabilities/Features/copy``,
+/// ``Capabilities/Features/search``, …).
 ///
 /// Error conventions every adapter follows, and the conformance suite checks:
 /// - a missing item, or a missing parent folder of an upload, folder or move
@@ -103,12 +107,12 @@ public protocol StorageProvider: Sendable {
     func createFolder(named name: String, in parent: ItemPath) async throws -> Item
     /// Deletes a file, or a folder with everything in it.
     func delete(_ path: ItemPath) async throws
-    /// Moves or renames an item on the server.
+    /// Moves or renames an item on the server (``Capabilities/Features/move``).
     ///
     /// Moving the root, or a folder to itself or below itself, is ``ProviderError/Code/invalidArgument``
     /// before anything is sent; so is copying one.
     func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item
-    /// Copies an item (a folder with its contents) on the server.
+    /// Copies an item (a folder with its contents) on the server (``Capabilities/Features/copy``).
     func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item
 
     /// Where the folder at `path` lives on its server, whatever spelling reached it (its server's
@@ -149,6 +153,12 @@ extension StorageProvider {
     public var pageLimits: PageLimits { .standard }
     public func location(of path: ItemPath) async throws -> TreeLocation { .unknown }
     public func pageRequest(after request: PageRequest, in folder: ItemPath, previous: ItemPage) -> PageRequest? { nil }
+    public func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
+        throw ProviderError.unsupported("move")
+    }
+    public func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
+        throw ProviderError.unsupported("copy")
+    }
     public func search(_ query: Query, page: PageRequest) async throws -> ItemPage { throw ProviderError.unsupported("search") }
     public func shares(of path: ItemPath) async throws -> [Share] { throw ProviderError.unsupported("shares") }
     public func share(_ path: ItemPath, with request: ShareRequest) async throws -> Share { throw ProviderError.unsupported("sharing") }

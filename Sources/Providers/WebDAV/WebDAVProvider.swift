@@ -82,12 +82,7 @@ public struct WebDAVProvider: StorageProvider {
         self.dialect = dialect
         self.logger = configuration.logger
         self.uploadCheckpoints = configuration.services.uploadCheckpoints
-        self.executor = RequestExecutor(
-            transport: configuration.transport,
-            authenticator: configuration.credentials.httpAuthenticator(),
-            retry: configuration.retry,
-            logger: configuration.logger,
-            onRetry: configuration.onRetry)
+        self.executor = RequestExecutor(configuration: configuration)
         self.snapshots = ListingSnapshots()
         if profile.verifiesOnFirstWrite {
             var origin = URLComponents(url: mapper.root, resolvingAgainstBaseURL: false)

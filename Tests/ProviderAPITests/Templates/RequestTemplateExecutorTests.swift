@@ -120,7 +120,7 @@ struct RequestTemplateExecutorTests {
             try await executor.execute("deleteDocument", arguments: ["uid": "u"], as: Void.self)
         }
         #expect(html?.code == .server)
-        #expect(html?.message == "unexpected HTTP status 500", "the mapper declined, so the status decides")
+        #expect(html?.message == "unexpected HTTP status 500: <html>", "the mapper declined, so the status and the body decide")
     }
 
     @Test("none returns () and discards the body; raw returns the bytes; several expected statuses")

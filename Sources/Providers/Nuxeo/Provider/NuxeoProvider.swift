@@ -102,8 +102,7 @@ public struct NuxeoProvider: StorageProvider {
         if let user = credentials.username, let password = credentials.password {
             if settings.usesTokenAuthentication {
                 let basic = RequestExecutor(
-                    transport: configuration.transport, authenticator: BasicAuthenticator(username: user, password: password),
-                    retry: configuration.retry, logger: configuration.logger, onRetry: configuration.onRetry)
+                    configuration: configuration, authenticator: BasicAuthenticator(username: user, password: password))
                 let request = settings.tokenRequest
                 let base = settings.baseURL
                 token = NuxeoTokenAuthenticator(acquire: {
@@ -117,9 +116,7 @@ public struct NuxeoProvider: StorageProvider {
         } else {
             authenticator = credentials.httpAuthenticator()
         }
-        let executor = RequestExecutor(
-            transport: configuration.transport, authenticator: authenticator, retry: configuration.retry,
-            logger: configuration.logger, onRetry: configuration.onRetry)
+        let executor = RequestExecutor(configuration: configuration, authenticator: authenticator)
         let client = try NuxeoClient(
             baseURL: settings.baseURL, executor: executor, defaults: settings.defaults, catalog: catalog, entities: entities)
         let mapper = NuxeoItemMapper(prefersBlobFilename: false)

@@ -70,9 +70,7 @@ public struct PydioProvider: StorageProvider {
     ) {
         self.settings = settings
         self.pageLimits = pageLimits
-        self.session = PydioSession(
-            base: settings.baseURL, username: user, password: password, transport: configuration.transport,
-            retry: configuration.retry, logger: configuration.logger, onRetry: configuration.onRetry, signIn: configuration.signIn)
+        self.session = PydioSession(base: settings.baseURL, username: user, password: password, configuration: configuration)
         self.logger = configuration.logger
         self.uploadCheckpoints = configuration.services.uploadCheckpoints
         var capabilities = Self.standardCapabilities

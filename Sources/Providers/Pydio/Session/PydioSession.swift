@@ -41,17 +41,13 @@ package actor PydioSession {
     ///   - base: the server's base URL, with its trailing slash.
     ///   - username: the user who signs in.
     ///   - password: the user's password.
-    ///   - transport: what requests are sent through.
-    ///   - retry: when to retry.
-    ///   - logger: where requests are logged (secrets removed).
-    ///   - onRetry: told before each retry.
-    ///   - signIn: how a captcha is answered. When it resumes a session of this server and
-    ///     user (`SignInInteraction.resuming`), its cookies are this session's and the first
-    ///     sign-in answers that session's captcha with `SignInInteraction.resumedAnswer`.
-    package init(
-        base: URL, username: String, password: String, transport: any HTTPTransport, retry: RetryPolicy, logger: Logger,
-        onRetry: (@Sendable (RetryNotice) -> Void)? = nil, signIn: SignInInteraction? = nil
-    ) {
+    ///   - configuration: what requests are sent through (its transport, timeouts, retry
+    ///     policy, logger and retry observer); its `signIn` says how a captcha is answered. When
+    ///     that resumes a session of this server and user (`SignInInteraction.resuming`), its
+    ///     cookies are this session's and the first sign-in answers that session's captcha with
+    ///     `SignInInteraction.resumedAnswer`.
+    package init(base: URL, username: String, password: String, configuration: ProviderConfiguration) {
+        let signIn = configuration.signIn
         let jar = CookieJar()
         cookies = jar
         endpoint = base.appendingPathComponent("index.php")
@@ -63,10 +59,12 @@ package actor PydioSession {
             jar.restore(resumed.cookies)
             resumedAnswer = answer
         }
-        executor = RequestExecutor(
-            transport: CookieJarTransport(transport, jar: jar), retry: retry, logger: logger,
-            defaultHeaders: ["User-Agent": "Strata/1.0 Pydio-Native", "Ajxp-Force-Login": "true", "Accept": "*/*"],
-            onRetry: onRetry)
+        // Pydio signs in with a form of its own, never with HTTP authentication.
+        var executor = RequestExecutor(
+            configuration: configuration, authenticator: NoAuthenticator(),
+            defaultHeaders: ["User-Agent": "Strata/1.0 Pydio-Native", "Ajxp-Force-Login": "true", "Accept": "*/*"])
+        executor.transport = CookieJarTransport(executor.transport, jar: jar)
+        self.executor = executor
     }
 
     /// How many times the session has signed in.

@@ -33,19 +33,19 @@ struct OCSClient: Sendable {
         }
         let request = TransportRequest(method: method, url: url, headers: headers, body: body)
         let response = try await executor.execute(request)
-        let data: Data
+        let answer: ByteBuffer
         do {
-            data = Data(try await response.body.collect(upTo: 16 << 20).readableBytesView)
+            answer = try await response.body.collect(upTo: 16 << 20)
         } catch {
             throw ProviderError.wrap(error, request: request.summary)
         }
         let envelope: OCSEnvelope
         do {
-            envelope = try OCSEnvelope.parse(data)
+            envelope = try OCSEnvelope.parse(Data(answer.readableBytesView))
         } catch {
             // Not an envelope at all: a proxy's page, a login redirect, a bare 401.
             if !response.isSuccess {
-                throw ProviderError.http(status: response.status, request: request.summary, retryAfter: response.retryAfter)
+                throw ProviderError.http(response, body: answer, request: request)
             }
             var failure = ProviderError.wrap(error, fallback: .invalidResponse, request: request.summary)
             failure.httpStatus = response.status

@@ -122,9 +122,7 @@ public struct OwnCloudProviderFactory: ProviderFactory {
         var configuration = configuration
         configuration.options = [:]
         let endpoints = try endpoints(configuration.url)
-        let executor = RequestExecutor(
-            transport: configuration.transport, authenticator: configuration.credentials.httpAuthenticator(),
-            retry: configuration.retry, logger: configuration.logger, onRetry: configuration.onRetry)
+        let executor = RequestExecutor(configuration: configuration)
         let status = await fetchStatus(endpoints.serverRoot, executor: executor)
         if let status, status.maintenance {
             throw ProviderError(.server, "the server is in maintenance mode", httpStatus: 503)
