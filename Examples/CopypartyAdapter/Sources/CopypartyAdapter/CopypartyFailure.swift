@@ -5,33 +5,25 @@ import ProviderAPI
 
 /// How copyparty's error answers become `ProviderError`s.
 ///
-/// copyparty answers an error with a status and a short text, `<pre>mv2: target file exists`
-/// then the URL: the text's first line becomes the error's message.
+/// copyparty answers an error with a status and a short text (`<pre>mv2: target file exists`,
+/// then the URL). The kit's `ProviderError.http` makes the error (the status's code, the
+/// request's summary, `Retry-After`, an excerpt of the text); the one answer whose code the
+/// status does not tell is a move or copy onto a taken name, a 400 like any malformed request:
+/// its text makes it `.alreadyExists`.
 enum CopypartyFailure {
-    /// The most of an error's body read for its message.
+    /// The most of an error's body read.
     static let excerptBytes = 4096
 
-    /// The error an answer with a status other than 2xx means.
-    static func error(for response: TransportResponse, request: String) async -> ProviderError {
+    /// The error an answer to `request` with a status other than 2xx means.
+    static func error(for response: TransportResponse, request: TransportRequest) async -> ProviderError {
         let body = (try? await response.body.collect(upTo: excerptBytes)) ?? ByteBuffer()
         return error(for: response, body: body, request: request)
     }
 
-    /// The error an answer with a status other than 2xx means, given the start of its body.
-    static func error(for response: TransportResponse, body: ByteBuffer, request: String) -> ProviderError {
-        let message = firstLine(of: String(buffer: body))
-        let code: ProviderError.Code =
-            if response.status == 400, message.hasSuffix("target file exists") { .alreadyExists }
-            else { ProviderError.code(forHTTPStatus: response.status) }
-        let retryAfter = response.headers.first(name: "retry-after").flatMap(Int.init).map { Duration.seconds($0) }
-        return ProviderError(
-            code, message.isEmpty ? "HTTP \(response.status)" : "HTTP \(response.status): \(Redactor.redact(message))",
-            httpStatus: response.status, request: request, retryAfter: retryAfter)
-    }
-
-    /// The first line of an error text, without copyparty's `<pre>` and at most 200 characters.
-    static func firstLine(of text: String) -> String {
-        let line = text.replacingOccurrences(of: "<pre>", with: "").split(whereSeparator: \.isNewline).first ?? ""
-        return String(line.trimmingCharacters(in: .whitespaces).prefix(200))
+    /// The error an answer to `request` with a status other than 2xx means, given its body's start.
+    static func error(for response: TransportResponse, body: ByteBuffer, request: TransportRequest) -> ProviderError {
+        var error = ProviderError.http(response, body: body, request: request)
+        if response.status == 400, String(buffer: body).contains("target file exists") { error.code = .alreadyExists }
+        return error
     }
 }

@@ -11,23 +11,23 @@ extension CopypartyProvider {
         try capabilities.require(options)
         let item = try await item(at: path)
         guard !item.isFolder else { throw ProviderError(.invalidArgument, "\(path) is a folder, not a file") }
-        let request = TransportRequest(method: .GET, url: server.url(path))
-        let summary = "GET download \(path)"
+        var request = TransportRequest(method: .GET, url: server.url(path))
+        request.label = "download \(path)"
         return try await HTTPDownloader(executor: server.executor).download(
             request, to: sink, options: options, expected: item,
-            errorFor: { response, body in CopypartyFailure.error(for: response, body: body, request: summary) },
+            errorFor: { [request] response, body in CopypartyFailure.error(for: response, body: body, request: request) },
             itemFor: { _ in item })
     }
 
     /// Uploads `source` as `name` in `folder`: staged under a hidden name, then moved into place.
     ///
     /// A `PUT` writes straight into its target, and a cut one leaves its partial file there,
-    /// so the bytes go to a hidden name first (`.strata-…`). The server's move then puts them
+    /// so the bytes go to a hidden name first (the kit's `StagedUpload`: `.strata-upload-….tmp`,
+    /// deleted on any failure or cancellation). The server's move then puts them
     /// under `name`, and refuses when the name is taken: that is the conflict check of
     /// `ConflictPolicy.fail` and `.rename` (`UploadPlacement` tries the next name). To replace a
     /// file, the old one is moved aside first and deleted once the new one is in place; if that
-    /// fails the old one is moved back. The staged file is deleted on any failure, cancellation
-    /// included.
+    /// fails the old one is moved back.
     public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
         try capabilities.require(options)
         let placed = try await UploadPlacement.place(
@@ -35,15 +35,15 @@ extension CopypartyProvider {
             // A missing folder is .notFound here (a PUT would create it).
             existing: { candidate in try await server.listing(of: folder).item(named: candidate) },
             write: { candidate, placement in
-                let staged = try folder.appending(Self.stagingName())
-                do {
-                    try await server.put(source, at: staged, progress: options.progress)
-                    try await commit(staged, to: try folder.appending(candidate), replacing: placement == .replace, taken: false, folder: false)
-                } catch {
-                    await shielded { try await server.delete(staged) }
-                    throw error
-                }
-                return candidate
+                try await StagedUpload(executor: server.executor).run(
+                    put: { staged in try await server.put(source, at: try folder.appending(staged), modified: options.modified, progress: options.progress) },
+                    place: { staged in
+                        try await commit(
+                            try folder.appending(staged), to: try folder.appending(candidate), replacing: placement == .replace,
+                            taken: false, folder: false)
+                        return candidate
+                    },
+                    delete: { [server] staged in try await server.delete(try folder.appending(staged)) })
             })
         return try await item(at: try folder.appending(placed))
     }
@@ -83,14 +83,11 @@ extension CopypartyProvider {
             try await server.copy(source, to: destination)
             return try await item(at: destination)
         }
-        let staged = try destination.parent.appending(Self.stagingName())
-        do {
-            try await server.copy(source, to: staged)
-            try await commit(staged, to: destination, replacing: true, taken: true, folder: false)
-        } catch {
-            await shielded { try await server.delete(staged) }
-            throw error
-        }
+        let folder = destination.parent
+        try await StagedUpload(executor: server.executor).run(
+            put: { staged in try await server.copy(source, to: try folder.appending(staged)) },
+            place: { staged in try await commit(try folder.appending(staged), to: destination, replacing: true, taken: true, folder: false) },
+            delete: { [server] staged in try await server.delete(try folder.appending(staged)) })
         return try await item(at: destination)
     }
 
@@ -127,23 +124,15 @@ extension CopypartyProvider {
                 return
             } catch let error as ProviderError where error.code == .alreadyExists && replacing && !folder {}
         }
-        let aside = try target.parent.appending(Self.stagingName())
+        let aside = try target.parent.appending(StagedUpload.temporaryName())
         try await server.move(target, to: aside)
         do {
             try await server.move(staged, to: target)
         } catch {
-            await shielded { try await server.move(aside, to: target) }
+            // Shielded: after a cancellation the old item must still go back.
+            await server.executor.cleanup("move \(aside) back to \(target)") { [server] in try await server.move(aside, to: target) }
             throw error
         }
-        await shielded { try await server.delete(aside) }
-    }
-
-    /// A hidden name for a staged upload or an item moved aside, unlike any other.
-    static func stagingName() -> String { ".strata-" + UUID().uuidString.lowercased() }
-
-    /// Runs `work` to its end even when the calling task is cancelled (the request executor
-    /// sends nothing for a cancelled task), ignoring its failure: for cleanups.
-    func shielded(_ work: @escaping @Sendable () async throws -> Void) async {
-        _ = await Task.detached { try? await work() }.value
+        await server.executor.cleanup("delete the replaced \(aside)") { [server] in try await server.delete(aside) }
     }
 }

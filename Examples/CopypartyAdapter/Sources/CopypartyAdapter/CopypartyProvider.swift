@@ -10,7 +10,7 @@ import ProviderAPI
 ///
 /// What the server keeps decides the ``capabilities``: ranges (and resumes, under a
 /// `Last-Modified` validator), server-side move and copy, empty folders, modification times in
-/// whole seconds. It keeps no etags, so there are no preconditions, and it has no atomic
+/// whole seconds, set on upload. It keeps no etags, so there are no preconditions, and it has no atomic
 /// replace: an upload is staged under a hidden name and moved into place (see
 /// ``upload(_:to:name:options:)``).
 ///
@@ -23,7 +23,7 @@ import ProviderAPI
 public struct CopypartyProvider: StorageProvider {
     /// What copyparty's API shows: see the README for why each feature is in or out.
     public let capabilities = Capabilities(
-        features: [.rangeDownload, .resumeDownload, .move, .copy, .emptyFolders],
+        features: [.rangeDownload, .resumeDownload, .move, .copy, .emptyFolders, .setModifiedTime],
         modifiedTimePrecision: .seconds(1),
         // copyparty drops a name's leading and trailing spaces (` a.txt ` is stored as `a.txt`).
         names: NameRules(allowsLeadingSpace: false, allowsTrailingSpace: false))
@@ -45,10 +45,10 @@ public struct CopypartyProvider: StorageProvider {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
             throw ProviderError(.invalidArgument, "a copyparty provider needs an http or https URL, not \(Redactor.redact(url: url))")
         }
-        let executor = RequestExecutor(
-            transport: configuration.transport, authenticator: configuration.credentials.httpAuthenticator(),
-            retry: configuration.retry, logger: configuration.logger, onRetry: configuration.onRetry)
-        server = try CopypartyServer(root: url, executor: executor)
+        // copyparty's own secrets: its password header and query parameter (which its links
+        // may carry), and the session cookie it sets on every answer.
+        Redactor.register(secretHeaders: ["PW"], queryNames: ["pw"], cookieNames: ["cppwd"])
+        server = try CopypartyServer(root: url, executor: RequestExecutor(configuration: configuration))
         account = ProviderAccount(
             kind: "copyparty", server: Redactor.redact(url: server.root), user: configuration.credentials.username)
     }

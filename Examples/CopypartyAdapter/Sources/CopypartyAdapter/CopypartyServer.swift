@@ -64,13 +64,18 @@ struct CopypartyServer: Sendable {
         return try CopypartyListing(decoding: body, folder: path)
     }
 
-    /// Stores `source` as the file at `path`, replacing what is there.
-    func put(_ source: any UploadSource, at path: ItemPath, progress: ProgressHandler?) async throws {
+    /// Stores `source` as the file at `path`, replacing what is there, dated `modified` if given.
+    func put(_ source: any UploadSource, at path: ItemPath, modified: Date?, progress: ProgressHandler?) async throws {
         var headers: HTTPHeaders = ["Content-Type": "application/octet-stream"]
         if let length = source.length { headers.add(name: "Content-Length", value: String(length)) }
+        // The header ownCloud clients send, which copyparty takes on a PUT (in seconds).
+        if let modified { headers.add(name: "X-OC-MTime", value: String(format: "%.3f", modified.timeIntervalSince1970)) }
         // `ck` turns the server's checksum off: nothing reads it (it is a truncated SHA-512).
         let response = try await send(.PUT, url(path, query: "ck"), body: .source(source), headers: headers, progress: progress, label: "upload \(path)")
         await response.body.discard()
+        if modified != nil, response.headers.first(name: "X-OC-MTime") != "accepted" {
+            throw ProviderError(.server, "the server did not take the modification time of \(path)")
+        }
     }
 
     /// Moves the file or folder at `source` to `destination`. The server refuses a taken file
@@ -95,14 +100,16 @@ struct CopypartyServer: Sendable {
     /// Makes the folder `name` in `parent`. The server creates missing parents and answers 405
     /// when the folder exists, 500 when a file has the name.
     func makeFolder(_ name: String, in parent: ItemPath) async throws {
-        let form = CopypartyForm(fields: [("act", "mkdir"), ("name", name)])
-        let headers: HTTPHeaders = ["Content-Type": form.contentType]
-        let response = try await send(.POST, url(parent, folder: true), body: .bytes(form.body), headers: headers, label: "mkdir \(name) in \(parent)")
+        var form = MultipartFormBody()
+        form.addField("act", "mkdir")
+        form.addField("name", name)
+        let response = try await send(
+            .POST, url(parent, folder: true), body: .source(form), headers: ["Content-Type": form.contentType], label: "mkdir \(name) in \(parent)")
         await response.body.discard()
     }
 
     /// Sends a request and returns the answer when its status is 2xx; any other status is
-    /// thrown as the `ProviderError` it means.
+    /// thrown as the `ProviderError` it means (``CopypartyFailure``).
     func send(
         _ method: HTTPMethod, _ url: URL, body: HTTPRequestBody? = nil, headers: HTTPHeaders = [:],
         progress: ProgressHandler? = nil, label: String
@@ -110,7 +117,7 @@ struct CopypartyServer: Sendable {
         var request = TransportRequest(method: method, url: url, headers: headers, body: body, uploadProgress: progress)
         request.label = label
         let response = try await executor.execute(request)
-        guard response.isSuccess else { throw await CopypartyFailure.error(for: response, request: "\(method.rawValue) \(label)") }
+        guard response.isSuccess else { throw await CopypartyFailure.error(for: response, request: request) }
         return response
     }
 }
