@@ -25,13 +25,13 @@ import ProviderAPI
 /// `delete` that finds it already gone (a `place` whose answer was lost after the move) should
 /// succeed or fail harmlessly: its failure is only logged.
 public struct StagedUpload: Sendable {
-    /// The executor whose ``RequestExecutor/cleanup(_:timeout:_:)`` runs the delete, and whose
-    /// logger hears of a failed delete.
-    public var executor: RequestExecutor
+    /// The executor whose `cleanup` runs the delete, and whose logger hears of a failed delete.
+    let executor: RequestExecutor
     /// The longest the delete of the temporary may take after a failure or cancellation.
-    public var cleanupTimeout: Duration
+    let cleanupTimeout: Duration
 
-    /// Creates a staged upload whose cleanup runs through `executor`.
+    /// Creates a staged upload whose cleanup runs through `executor`'s
+    /// ``RequestExecutor/cleanup(_:timeout:_:)``, each bounded by `cleanupTimeout`.
     public init(executor: RequestExecutor, cleanupTimeout: Duration = RequestExecutor.defaultCleanupTimeout) {
         self.executor = executor
         self.cleanupTimeout = cleanupTimeout
