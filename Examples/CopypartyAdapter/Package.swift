@@ -40,6 +40,7 @@ let package = Package(
             dependencies: [
                 "CopypartyAdapter",
                 .product(name: "ProviderAPI", package: "Strata"),
+                .product(name: "HTTPProviderKit", package: "Strata"),
                 .product(name: "ProviderConformance", package: "Strata"),
                 .product(name: "ProviderConformanceTesting", package: "Strata"),
                 .product(name: "SharedCacheConformance", package: "Strata"),

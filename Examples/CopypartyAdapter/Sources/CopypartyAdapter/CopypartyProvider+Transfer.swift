@@ -125,12 +125,20 @@ extension CopypartyProvider {
             } catch let error as ProviderError where error.code == .alreadyExists && replacing && !folder {}
         }
         let aside = try target.parent.appending(StagedUpload.temporaryName())
-        try await server.move(target, to: aside)
         do {
+            try await server.move(target, to: aside)
             try await server.move(staged, to: target)
         } catch {
-            // Shielded: after a cancellation the old item must still go back.
-            await server.executor.cleanup("move \(aside) back to \(target)") { [server] in try await server.move(aside, to: target) }
+            // Shielded (after a cancellation the old item must still go back), and from what the
+            // listing shows: a move whose answer was lost may have been made or not.
+            await server.executor.cleanup("move \(aside) back to \(target)") { [server] in
+                let folder = try await server.listing(of: target.parent)
+                guard folder.item(named: aside.name) != nil else { return }
+                guard folder.item(named: target.name) == nil else {
+                    throw ProviderError(.conflict, "\(target) was partly replaced; the old one is kept as \(aside)")
+                }
+                try await server.move(aside, to: target)
+            }
             throw error
         }
         await server.executor.cleanup("delete the replaced \(aside)") { [server] in try await server.delete(aside) }
