@@ -71,6 +71,40 @@ public struct CopypartyProvider: StorageProvider {
         return ItemPage(items: items.sorted { $0.name < $1.name })
     }
 
+    /// Streams the file at `path` into `sink`, with `HTTPDownloader`'s range, resume and length
+    /// rules. Its item (size and date) comes from the parent's listing first, so that a folder
+    /// or a missing name fails before any byte.
+    public func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
+        try capabilities.require(options)
+        let item = try await item(at: path)
+        guard !item.isFolder else { throw ProviderError(.invalidArgument, "\(path) is a folder, not a file") }
+        var request = TransportRequest(method: .GET, url: server.url(path))
+        request.label = "download \(path)"
+        return try await HTTPDownloader(executor: server.executor).download(
+            request, to: sink, options: options, expected: item,
+            errorFor: { [request] response, body in CopypartyFailure.error(for: response, body: body, request: request) },
+            itemFor: { _ in item })
+    }
+
+    /// Makes the folder `name` in `parent`.
+    ///
+    /// copyparty creates missing parent folders and answers a taken name with 405 (a folder) or
+    /// 500 (a file), so the parent's listing is read first: a missing parent is `.notFound`, a
+    /// taken name `.alreadyExists`.
+    public func createFolder(named name: String, in parent: ItemPath) async throws -> Item {
+        let path = try parent.appending(name)
+        guard try await server.listing(of: parent).item(named: name) == nil else {
+            throw ProviderError(.alreadyExists, "\(path) already exists")
+        }
+        do {
+            try await server.makeFolder(name, in: parent)
+        } catch let error as ProviderError where error.httpStatus == 405 || error.httpStatus == 500 {
+            if (try? await item(at: path)) != nil { throw ProviderError(.alreadyExists, "\(path) already exists") }
+            throw error
+        }
+        return try await item(at: path)
+    }
+
     /// Deletes the file, or the folder with everything in it, at `path`.
     public func delete(_ path: ItemPath) async throws {
         guard !path.isRoot else { throw ProviderError(.invalidArgument, "the root cannot be deleted") }
