@@ -234,7 +234,7 @@ let package = Package(
                 "ProviderConformance",
                 "SharedCacheConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -306,7 +306,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataCLITests",
-            dependencies: [ .product(name: "Logging", package: "swift-log"), "SharedCache", "TransferEngine", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "StrataTestSupport", "HTTPProviderKit", "strata", "StrataCLI", "ProviderAPI", "StrataProcessKit"],
+            dependencies: [ .product(name: "Logging", package: "swift-log"), "SharedCache", "TransferEngine", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "StrataTestSupport", "HTTPProviderKit", "strata", "StrataCLI", "ProviderAPI", "StrataProcessKit", "ProviderConformance", "SharedCacheConformance"],
             path: "Tests/StrataCLITests",
             swiftSettings: strictSettings
         ),

@@ -40,7 +40,14 @@ struct PutManyBench: AsyncParsableCommand {
         let local = URL(fileURLWithPath: folder, isDirectory: true)
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         let entries = try names.map { BatchUploadEntry(source: try FileSource(url: local.appendingPathComponent($0)), folder: path, name: $0) }
-        let results = await provider.upload(entries, options: UploadOptions(conflict: .overwrite, readBack: false), batch: BatchOptions(maxConcurrent: transfers))
+        let transfers = self.transfers
+        // The executor A/B of issue 31 (Benchmarks/README, "Tasks on Swift's pool"): the batch's
+        // tasks on swift-nio's event loops instead of Swift's pool (`nil`: no preference).
+        let loops: (any TaskExecutor)? =
+            ProcessInfo.processInfo.environment[LoopTaskExecutor.switchName] == "1" ? LoopTaskExecutor.shared : nil
+        let results = await withTaskExecutorPreference(loops) {
+            await provider.upload(entries, options: UploadOptions(conflict: .overwrite, readBack: false), batch: BatchOptions(maxConcurrent: transfers))
+        }
         let failures = results.compactMap { result -> ProviderError? in
             if case .failure(let error) = result { return error }
             return nil

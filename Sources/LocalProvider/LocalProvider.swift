@@ -112,7 +112,7 @@ package struct LocalProvider: StorageProvider {
             }
         }
         names = ListingPager.sorted(names)
-        let (selected, next) = ListingPager.page(of: names, request: page)
+        let (selected, next) = try ListingPager.page(of: names, request: page, scope: folderPath.description)
         // Links and specials go with the first page, so a listing by cursor has them once.
         if page.cursor != nil { skipped = [] }
         var items: [Item] = []

@@ -15,4 +15,15 @@ package enum ConflictNames {
         }
         return "\(name) (\(attempt))"
     }
+
+    /// The first candidate over `attempts` that `isTaken` does not hold, or `nil` when every one
+    /// is taken: for a name picked against a view of a folder with no write to race (a journal's
+    /// cached view); an upload is placed with `UploadPlacement.place`.
+    package static func firstFree(_ name: String, attempts: Range<Int>, isTaken: (String) throws -> Bool) rethrows -> String? {
+        for attempt in attempts {
+            let candidate = candidate(name, attempt: attempt)
+            if try !isTaken(candidate) { return candidate }
+        }
+        return nil
+    }
 }

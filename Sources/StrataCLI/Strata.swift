@@ -31,11 +31,17 @@ struct Strata: AsyncParsableCommand {
         ])
 
     /// `error` as it may be printed: a ``ProviderError`` (whose message may quote a server) with
-    /// secrets masked by ``Redactor`` and control characters escaped (``TerminalText``); any other
+    /// secrets masked by ``Redactor`` and control characters escaped (``TerminalText``); a file
+    /// error of Foundation as the file and the reason in words (``FileErrorText``); any other
     /// error as it is.
     static func printable(_ error: any Error) -> any Error {
-        guard let failure = error as? ProviderError else { return error }
-        return PrintedError(description: TerminalText.escape(Redactor.redact(failure.description)))
+        if let failure = error as? ProviderError {
+            return PrintedError(description: TerminalText.escape(Redactor.redact(failure.description)))
+        }
+        if let text = FileErrorText.describe(error) {
+            return PrintedError(description: Redactor.redact(text))
+        }
+        return error
     }
 }
 

@@ -130,6 +130,8 @@ struct UploadPlacementTests {
         #expect(ConflictNames.candidate("a.txt", attempt: 2) == "a (2).txt")
         #expect(ConflictNames.candidate(".profile", attempt: 1) == ".profile (1)")
         #expect(ConflictNames.candidate("archive.tar.gz", attempt: 1) == "archive.tar (1).gz")
+        #expect(ConflictNames.firstFree("a.txt", attempts: 1..<5) { ["a (1).txt", "a (2).txt"].contains($0) } == "a (3).txt")
+        #expect(ConflictNames.firstFree("a.txt", attempts: 1..<3) { _ in true } == nil)
     }
 
     @Test("the rules for one name")
@@ -165,6 +167,117 @@ struct UploadPlacementTests {
             })
         #expect(placed == "a (3).txt")
     }
+
+    @Test("ifMatch compares etags weakly: a server's W/\"e1\" and \"e1\" are one version")
+    func weakETags() throws {
+        let weak = Item(path: "/a.txt", kind: .file, etag: "W/\"e1\"")
+        #expect(try UploadPlacement.decide(existing: weak, options: UploadOptions(ifMatch: "\"e1\""), path: "/a.txt") == .replace)
+        #expect(try UploadPlacement.decide(existing: file, options: UploadOptions(ifMatch: "W/e1"), path: "/a.txt") == .replace)
+        #expect { try UploadPlacement.decide(existing: weak, options: UploadOptions(ifMatch: "\"e2\""), path: "/a.txt") } throws: { error in
+            (error as? ProviderError)?.code == .preconditionFailed
+        }
+        #expect { try UploadPlacement.decide(existing: Item(path: "/d", kind: .folder), options: UploadOptions(), path: "/d", folderTaken: .conflict) } throws: { error in
+            (error as? ProviderError)?.code == .conflict
+        }
+    }
+
+    @Test("a write that keeps the rules itself is not preceded by a look at the name")
+    func unseen() async throws {
+        let all: UploadPlacement.WriteChecks = [.exclusive, .ifMatch, .folders]
+        #expect(UploadPlacement.unseen(options: UploadOptions(conflict: .overwrite), checks: all) == .replace)
+        #expect(UploadPlacement.unseen(options: UploadOptions(conflict: .fail), checks: all) == .exclusive)
+        #expect(UploadPlacement.unseen(options: UploadOptions(conflict: .fail, ifMatch: "e1"), checks: all) == .replace)
+        #expect(UploadPlacement.unseen(options: UploadOptions(conflict: .overwrite, ifMatch: "e1"), checks: [.folders]) == nil)
+        #expect(UploadPlacement.unseen(options: UploadOptions(conflict: .overwrite), checks: [.exclusive, .ifMatch]) == nil)
+        #expect(UploadPlacement.unseen(options: UploadOptions(conflict: .fail), checks: [.ifMatch, .folders]) == nil)
+        #expect(UploadPlacement.unseen(options: UploadOptions(conflict: .rename), checks: [.renames]) == .exclusive)
+        #expect(UploadPlacement.unseen(options: UploadOptions(conflict: .fail), checks: [.renames]) == nil)
+
+        // An exclusive server under .rename: no look, the server's refusals move on to the next name.
+        let taken: Set<String> = ["a.txt", "a (1).txt"]
+        let placed = try await UploadPlacement.place(
+            "a.txt", options: UploadOptions(conflict: .rename), checks: all,
+            existing: { name -> Item? in
+                Issue.record("looked at \(name)")
+                return nil
+            },
+            write: { name, placement -> String in
+                #expect(placement == .exclusive)
+                if taken.contains(name) { throw ProviderError(.alreadyExists, "taken") }
+                return name
+            })
+        #expect(placed == "a (2).txt")
+    }
+
+    @Test("a name seen free is taken exclusively also to overwrite; taken meanwhile, it is looked at again")
+    func overwriteSeenFree() async throws {
+        let looks = Seen()
+        let writes = NIOLockedValueBox<[UploadPlacement]>([])
+        let placed = try await UploadPlacement.place(
+            "a.txt", options: UploadOptions(conflict: .overwrite), checks: [.exclusive],
+            existing: { name -> Item? in
+                looks.add(1)
+                // Free at the first look; a file was made there before the write.
+                return looks.values.count == 1 ? nil : Item(path: "/a.txt", kind: .file, etag: "e9")
+            },
+            write: { name, placement -> UploadPlacement in
+                writes.withLockedValue { $0.append(placement) }
+                if placement == .exclusive { throw ProviderError(.alreadyExists, "raced") }
+                return placement
+            })
+        #expect(placed == .replace)
+        #expect(writes.withLockedValue { $0 } == [.exclusive, .replace])
+        #expect(looks.values.count == 2)
+
+        // A folder made there meanwhile is refused, never replaced.
+        let folderLooks = Seen()
+        await #expect { () async throws -> Void in
+            _ = try await UploadPlacement.place(
+                "d", options: UploadOptions(conflict: .overwrite), checks: [.exclusive], folderTaken: .conflict,
+                existing: { _ -> Item? in
+                    folderLooks.add(1)
+                    return folderLooks.values.count == 1 ? nil : Item(path: "/d", kind: .folder)
+                },
+                write: { _, placement -> Void in
+                    #expect(placement == .exclusive)
+                    throw ProviderError(.alreadyExists, "raced")
+                })
+        } throws: { error in
+            (error as? ProviderError)?.code == .conflict
+        }
+    }
+
+    @Test("a server that renames writes once, with the name asked for; a server's numbering is tried as given")
+    func serverNames() async throws {
+        let writes = Seen()
+        let placed = try await UploadPlacement.place(
+            "a.txt", options: UploadOptions(conflict: .rename), checks: [.renames],
+            existing: { name -> Item? in
+                Issue.record("looked at \(name)")
+                return nil
+            },
+            write: { name, placement -> String in
+                writes.add(1)
+                #expect(placement == .exclusive)
+                return name
+            })
+        #expect(placed == "a.txt" && writes.values.count == 1)
+        // Under .fail the same server is checked, then written.
+        await #expect { () async throws -> Void in
+            _ = try await UploadPlacement.place(
+                "a.txt", options: UploadOptions(conflict: .fail), checks: [.renames],
+                existing: { _ in Item(path: "/a.txt", kind: .file) }, write: { _, _ in Issue.record("wrote over a taken name") })
+        } throws: { error in
+            (error as? ProviderError)?.code == .alreadyExists
+        }
+        let taken: Set<String> = ["a.txt", "a-1.txt"]
+        let numbered = try await UploadPlacement.place(
+            "a.txt", options: UploadOptions(conflict: .rename),
+            candidate: { name, attempt in attempt == 0 ? name : "a-\(attempt).txt" },
+            existing: { taken.contains($0) ? Item(path: try ItemPath.root.appending($0), kind: .file) : nil },
+            write: { name, _ in name })
+        #expect(numbered == "a-2.txt")
+    }
 }
 
 @Suite("ProviderKit: listing pages")
@@ -177,20 +290,103 @@ struct ListingPagerTests {
     }
 
     @Test("pages follow on from the last name, whatever was removed meanwhile")
-    func pages() {
+    func pages() throws {
         let names = ListingPager.sorted((0..<10).map { "n\($0)" })
         var request = PageRequest(limit: 4)
         var seen: [String] = []
         while true {
-            let (page, next) = ListingPager.page(of: names, request: request)
+            let (page, next) = try ListingPager.page(of: names, request: request, scope: "/f")
             seen += page
             guard let next else { break }
             request.cursor = next
         }
         #expect(seen == names)
         let removed = names.filter { $0 != "n3" }
-        let (after, _) = ListingPager.page(of: removed, request: PageRequest(limit: 2, cursor: PageCursor("n3")))
+        let cursor = ListingCursor(position: "n3", scope: "/f").cursor
+        let (after, _) = try ListingPager.page(of: removed, request: PageRequest(limit: 2, cursor: cursor), scope: "/f")
         #expect(Array(after) == ["n4", "n5"])
-        #expect(ListingPager.page(of: names, request: PageRequest()).next == nil)
+        #expect(try ListingPager.page(of: names, request: PageRequest(), scope: "/f").next == nil)
+    }
+
+    @Test("a cursor of another listing, or none of ours, is invalidArgument; a name with | and % survives its cursor")
+    func foreignCursors() throws {
+        let names = ListingPager.sorted(["a|b", "a%7Cb", "c", "d"])
+        let (first, next) = try ListingPager.page(of: names, request: PageRequest(limit: 1), scope: "/f")
+        #expect(Array(first) == ["a%7Cb"])
+        let (second, after) = try ListingPager.page(of: names, request: PageRequest(limit: 1, cursor: next), scope: "/f")
+        #expect(Array(second) == ["a|b"])
+        let (third, _) = try ListingPager.page(of: names, request: PageRequest(limit: 1, cursor: after), scope: "/f")
+        #expect(Array(third) == ["c"])
+        for cursor in [next, PageCursor("c"), ListingCursor(position: "c", scope: "/g").cursor, ListingCursor(position: "c", scope: "/f|x").cursor] {
+            let scope = cursor == next ? "/f/sub" : "/f"
+            #expect { try ListingPager.page(of: names, request: PageRequest(limit: 1, cursor: cursor), scope: scope) } throws: { error in
+                (error as? ProviderError)?.code == .invalidArgument
+            }
+        }
+    }
+}
+
+@Suite("ProviderKit: listing cursors and snapshot pages")
+struct SnapshotPagerTests {
+    static func listing(_ count: Int) -> SnapshotPager.Listing {
+        SnapshotPager.Listing(items: (0..<count).map { Item(path: try! ItemPath.root.appending("n\($0)"), kind: .file) })
+    }
+
+    @Test("a cursor carries its listing's scope and position; a server page number reads back, a foreign one is refused")
+    func cursors() throws {
+        let cursor = ListingCursor(number: 3, scope: "/Reports")
+        #expect(cursor.cursor == PageCursor("3|/Reports"))
+        #expect(try ListingCursor.read(cursor.cursor, scope: "/Reports").number() == 3)
+        #expect(ListingCursor(cursor.cursor, scope: "/Other") == nil)
+        #expect { try ListingCursor.read(cursor.cursor, scope: "search", of: "a search") } throws: { error in
+            (error as? ProviderError)?.code == .invalidArgument && ((error as? ProviderError)?.message ?? "").contains("a search")
+        }
+        #expect { try ListingCursor.read(PageCursor("x|/Reports"), scope: "/Reports").number() } throws: { error in
+            (error as? ProviderError)?.code == .invalidArgument
+        }
+        #expect(SnapshotPager.cut(count: 10, offset: 8, limit: 4) == (8..<10, nil))
+        #expect(SnapshotPager.cut(count: 10, offset: 0, limit: 0) == (0..<1, 1))
+        #expect(SnapshotPager.cut(count: 10, offset: 12, limit: nil) == (10..<10, nil))
+    }
+
+    @Test("pages come from one read of the listing, whatever it holds when the next pages are asked for")
+    func snapshot() async throws {
+        let pager = SnapshotPager()
+        let reads = Seen()
+        let size = NIOLockedValueBox(7)
+        let read: @Sendable () async throws -> SnapshotPager.Listing = {
+            reads.add(1)
+            return Self.listing(size.withLockedValue { $0 })
+        }
+        var request = PageRequest(limit: 3)
+        var names: [String] = []
+        while true {
+            let page = try await pager.page(request, scope: "/f", read: read)
+            #expect(page.totalCount == 7)
+            names += page.items.map(\.name)
+            size.withLockedValue { $0 = 2 }  // entries removed meanwhile: the snapshot keeps its pages
+            guard let next = page.next else { break }
+            request.cursor = next
+        }
+        #expect(names == (0..<7).map { "n\($0)" })
+        #expect(reads.values.count == 1)
+        // A listing that fits one page keeps no snapshot and gives no cursor.
+        #expect(try await pager.page(PageRequest(limit: 3), scope: "/f", read: read).next == nil)
+    }
+
+    @Test("an expired snapshot is read again and continues at its offset; a cursor of another folder is refused")
+    func expired() async throws {
+        let first = SnapshotPager(lifetime: .zero)
+        let read: @Sendable () async throws -> SnapshotPager.Listing = { Self.listing(5) }
+        let page = try await first.page(PageRequest(limit: 2), scope: "/f", read: read)
+        let cursor = try #require(page.next)
+        let rest = try await first.page(PageRequest(limit: 10, cursor: cursor), scope: "/f", read: read)
+        #expect(rest.items.map(\.name) == ["n2", "n3", "n4"] && rest.next == nil)
+        await #expect { try await first.page(PageRequest(limit: 2, cursor: cursor), scope: "/g", read: read) } throws: { error in
+            (error as? ProviderError)?.code == .invalidArgument
+        }
+        await #expect { try await first.page(PageRequest(limit: 2, cursor: PageCursor("2|/f")), scope: "/f", read: read) } throws: { error in
+            (error as? ProviderError)?.code == .invalidArgument
+        }
     }
 }

@@ -33,7 +33,10 @@ struct NextcloudConformanceTests {
         report.recordUnexcusedSkips()
         #expect(report.counts.failed == 0)
         #expect(report.counts.passed > 60)
-        for name in ["metadata.digests", "search.byName", "shares.publicLink", "quota.report", "metadata.setModifiedTime"] {
+        for name in [
+            "metadata.digests", "search.byName", "shares.publicLink", "shares.passwordLink", "shares.expiry", "quota.report",
+            "metadata.setModifiedTime",
+        ] {
             #expect(report.results.contains { $0.name == name && $0.passed }, "\(name) did not pass")
         }
     }

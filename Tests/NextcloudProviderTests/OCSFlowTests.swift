@@ -1,4 +1,5 @@
 import Foundation
+import HTTPProviderKit
 import NextcloudTestServer
 import ProviderAPI
 import Testing
@@ -20,6 +21,19 @@ struct OCSFlowTests {
         #expect(link.expires == expiry)
         #expect(link.path == file.path)
         #expect(link.url != nil)
+        // The file's own link refuses a stranger; the password opens the share over public WebDAV
+        // (`public.php/webdav`, Basic TOKEN:password), so it is the one asked that the server keeps.
+        let download = try #require(link.downloadURL)
+        #expect(download.absoluteString == (link.url?.absoluteString ?? "") + "/download")
+        let refused = try await AsyncHTTPClientTransport.shared.send(TransportRequest(method: .GET, url: download))
+        #expect(refused.status == 401)
+        await refused.body.discard()
+        let token = try #require(link.properties["token"])
+        var opened = TransportRequest(method: .GET, url: cloud.server.baseURL.appendingPathComponent("public.php/webdav/"))
+        opened.headers.add(name: "Authorization", value: "Basic " + Data("\(token):link pass 1".utf8).base64EncodedString())
+        let answer = try await AsyncHTTPClientTransport.shared.send(opened)
+        #expect(answer.status == 200)
+        #expect(String(buffer: try await answer.body.collect(upTo: 1 << 10)) == "shared")
         let user = try await provider.share(file.path, with: ShareRequest(kind: .user("bob"), permissions: [.read, .write]))
         #expect(user.kind == .user("bob"))
         #expect(user.permissions.contains(.write))

@@ -20,6 +20,22 @@ struct RedactorTests {
         #expect(redacted.contains("list"))
     }
 
+    @Test("user info of a URL missing its // is masked, in the URL and in free text", arguments: [
+        "webdav:ann:hunter2@host/dav/x", "webdavs:ann:hunter2@host:8443/x?token=t0k", "nextcloud:ann:hunter2@cloud.example",
+    ])
+    func opaqueUserInfo(_ target: String) throws {
+        let url = try #require(URL(string: target))
+        let redacted = Redactor.redact(url: url)
+        #expect(!redacted.contains("hunter2") && !redacted.contains("ann") && !redacted.contains("t0k"), "\(redacted)")
+        #expect(redacted.hasPrefix("\(url.scheme ?? ""):\(Redactor.mask)@"), "\(redacted)")
+        let path = Redactor.redact(url: url, includeHost: false)
+        #expect(!path.contains("hunter2") && !path.contains("ann"), "\(path)")
+        let text = Redactor.redact("invalidArgument: invalid URL \(target) (given on the command line)")
+        #expect(!text.contains("hunter2") && text.contains("(given on the command line)"), "\(text)")
+        // A message with colons and an @ but no user and password keeps its words.
+        #expect(Redactor.redact("error: mail ann@host failed at 10:20") == "error: mail ann@host failed at 10:20")
+    }
+
     @Test("every secret query name is masked", arguments: Array(Redactor.secretQueryNames).sorted())
     func secretQueryNames(_ name: String) {
         let redacted = Redactor.redact(url: URL(string: "http://127.0.0.1/a?\(name)=S3CRET&keep=yes")!)

@@ -127,4 +127,30 @@ struct DefectTests {
             issue.comments.contains { $0.rawValue.contains("conformance case") }
         }
     }
+
+    @Test("a public link that opens only a page, not the file, fails shares.publicLink; the sound reference passes all three share cases")
+    func pageOnlyLink() async throws {
+        let report = await run(.linksToPageOnly, ["shares.publicLink"])
+        let result = try #require(report.result(named: "shares.publicLink"))
+        #expect(result.failed)
+        #expect(result.outcome.detail?.contains("without credentials answered HTTP 200") == true, "\(result)")
+        let sound = await run([], ["shares"])
+        #expect(sound.summaryLine == "conformance: 3 passed, 0 failed, 0 skipped", "\(sound.text)")
+    }
+
+    @Test("a link made without the password it was asked for fails shares.passwordLink")
+    func openPasswordLink() async throws {
+        let report = await run(.dropsLinkPassword, ["shares.passwordLink"])
+        let result = try #require(report.result(named: "shares.passwordLink"))
+        #expect(result.failed)
+        #expect(result.outcome.detail?.contains("without its password delivered the file") == true, "\(result)")
+    }
+
+    @Test("a server that keeps a link longer than the share reports fails shares.expiry")
+    func hiddenExpiryRounding() async throws {
+        let report = await run(.hidesRoundedExpiry, ["shares.expiry"])
+        let result = try #require(report.result(named: "shares.expiry"))
+        #expect(result.failed)
+        #expect(result.outcome.detail?.contains("but shares(of:) lists the link expiring") == true, "\(result)")
+    }
 }

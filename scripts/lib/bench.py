@@ -198,15 +198,35 @@ def run_once(name, tool, run):
             fail(f"{name}: {problem}")
 
 
+# {line title: {tool: requests}}: what each tool's first run of a line sent to Apache and nginx
+# (from their access logs; the loopback Nuxeo and Pydio servers keep none).
+REQUESTS = {}
+
+
 def measure(title, tools):
-    """Runs every tool RUNS times, rotating the order each run."""
+    """Runs every tool RUNS times, rotating the order each run; counts the requests of the first."""
     log(f"{title}: {RUNS} runs of {', '.join(tools)}")
     order = list(tools)
     for run in range(RUNS):
         for key in order:
+            logs = bench_transfer.AccessLogs() if run == 0 else None
             run_once(f"{title} / {key}", tools[key], run)
+            if logs:
+                REQUESTS.setdefault(title, {})[key] = sum(sum(c.values()) for c in logs.since().values())
         order = order[1:] + order[:1]
     return {key: tool for key, tool in tools.items()}
+
+
+def requests_table():
+    """The requests each tool's first run of each line sent, as a markdown table."""
+    rows = [(title, counts) for title, counts in REQUESTS.items() if any(counts.values())]
+    if not rows:
+        return ""
+    out = ["Requests per line, first run of each tool (Apache's and nginx's access logs):", "",
+           "| work | " + " | ".join(TOOLS) + " |", "|---" * (len(TOOLS) + 1) + "|"]
+    for title, counts in rows:
+        out.append(f"| {title} | " + " | ".join(f"{counts[t]:,}" if t in counts else "" for t in TOOLS) + " |")
+    return "\n".join(out)
 
 
 # ------------------------------------------------------------------ lines
@@ -546,6 +566,15 @@ def main():
     print()
     print("Goals (issue 6), from this run:")
     print(goals(rows) or "- (no goal line was run)")
+    requests = requests_table()
+    if requests:
+        print()
+        print(requests)
+    rtt = ENV.get("BENCH_RTT_MS")
+    if rtt:
+        rate = ENV.get("BENCH_RATE_MBIT")
+        print(f"\nNetwork: every server behind scripts/lib/delay-proxy.py, {rtt} ms round trip"
+              + (f", {rate} Mbit/s per connection and direction" if rate else ", no bandwidth cap") + ".")
     transfers = bench_transfer.report()
     if transfers:
         print()

@@ -3,7 +3,7 @@ import ProviderAPI
 
 /// Search, shares, quota and the change feed, minimally exercised where declared.
 enum OptionalFeatureCases {
-    static var all: [ConformanceCase] { [searchByName, searchFullText, shareRoundTrip, quota, changes] }
+    static var all: [ConformanceCase] { [searchByName, searchFullText] + ShareCases.all + [quota, changes] }
 
     static let searchByName = ConformanceCase(
         "search.byName", requires: .search, summary: "Searching for a unique name finds exactly that file"
@@ -32,24 +32,6 @@ enum OptionalFeatureCases {
             return found.contains { $0.path == file.path }
         }
         try context.expect(settled, "search(.fullText(\(word))) did not find \(file.path) within \(context.options.settleTimeout); found \(found.map(\.path))")
-    }
-
-    static let shareRoundTrip = ConformanceCase(
-        "shares.publicLink", requires: .shares, summary: "A public link appears in shares(of:) and disappears when revoked"
-    ) { context in
-        guard context.capabilities.shareKinds.contains(.publicLink) else {
-            throw ConformanceSkip(.shareKind(.publicLink))
-        }
-        let file = try await context.upload(text: "shared", as: "shared.txt")
-        let share = try await context.provider.share(file.path, with: ShareRequest(kind: .publicLink))
-        try context.expect(share.kind == .publicLink, "share(.publicLink) returned a share of kind \(share.kind)")
-        try context.expect(share.path == file.path, "share returned the path \(share.path), not \(file.path)")
-        if share.url == nil { context.note("the public link has no URL") }
-        let listed = try await context.provider.shares(of: file.path)
-        try context.expect(listed.contains { $0.id == share.id }, "shares(of:) lists \(listed.map(\.id)), not the new share \(share.id)")
-        try await context.provider.revoke(share)
-        let after = try await context.provider.shares(of: file.path)
-        try context.expect(!after.contains { $0.id == share.id }, "shares(of:) still lists the share \(share.id) after revoke")
     }
 
     static let quota = ConformanceCase(

@@ -17,7 +17,10 @@ extension InMemoryProvider {
 
     package func shares(of path: ItemPath) async throws -> [Share] {
         try await require(.shares, "shares")
-        return try await call([Share].self, .REPORT, path, headers: [(InMemoryWire.operationHeader, "shares")])
+        var shares = try await call([Share].self, .REPORT, path, headers: [(InMemoryWire.operationHeader, "shares")])
+        // The adapter that dropped the password believes its links protected, in listings too.
+        if defects.contains(.dropsLinkPassword) { shares = shares.map { var share = $0; share.passwordProtected = true; return share } }
+        return shares
     }
 
     package func share(_ path: ItemPath, with request: ShareRequest) async throws -> Share {
@@ -25,8 +28,15 @@ extension InMemoryProvider {
         guard capabilities.shareKinds.contains(request.kind.tag) else {
             throw ProviderError.unsupported("sharing as .\(request.kind.tag.rawValue)")
         }
-        let body = try InMemoryWire.encodeJSON(WireShareRequest(request))
-        return try await call(Share.self, .POST, path, headers: [(InMemoryWire.operationHeader, "share")], body: .bytes(body))
+        var wire = WireShareRequest(request)
+        if defects.contains(.dropsLinkPassword) { wire.password = nil }
+        if defects.contains(.hidesRoundedExpiry) { wire.expires = request.expires?.addingTimeInterval(65 * 60) }
+        let body = try InMemoryWire.encodeJSON(wire)
+        var share = try await call(Share.self, .POST, path, headers: [(InMemoryWire.operationHeader, "share")], body: .bytes(body))
+        if defects.contains(.linksToPageOnly) { share.downloadURL = nil }
+        if defects.contains(.dropsLinkPassword) { share.passwordProtected = request.password != nil }
+        if defects.contains(.hidesRoundedExpiry) { share.expires = request.expires }
+        return share
     }
 
     package func revoke(_ share: Share) async throws {

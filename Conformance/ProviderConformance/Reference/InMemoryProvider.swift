@@ -46,6 +46,14 @@ package struct InMemoryProvider: StorageProvider {
         /// An upload given a modified time stores an empty file (the bug of an adapter that sets
         /// the time in a second request that sends no body).
         package static let emptiesDatedUploads = Defects(rawValue: 1 << 9)
+        /// Public links come back with only the link to the item's page, which answers HTML, and
+        /// no `Share.downloadURL` (the broken Pydio links: a link that opens no file).
+        package static let linksToPageOnly = Defects(rawValue: 1 << 10)
+        /// A link's password is not sent, so the link opens for anyone, while the share says it is protected.
+        package static let dropsLinkPassword = Defects(rawValue: 1 << 11)
+        /// The server keeps a link 65 minutes longer than asked and the share reports the asked
+        /// expiry (Pydio's whole days, unreported).
+        package static let hidesRoundedExpiry = Defects(rawValue: 1 << 12)
     }
 
     /// Every feature, all three digests, millisecond modified times, public links and user shares.

@@ -57,6 +57,7 @@ package final class InMemoryServer: HTTPTransport {
     }
 
     private func handle(_ request: TransportRequest) async throws -> TransportResponse {
+        if request.url.host == InMemoryWire.linkHost { return link(request) }
         let path = try InMemoryWire.path(of: request.url)
         let headers = request.headers
         let limit = headers.first(name: InMemoryWire.limitHeader).flatMap(Int.init)
@@ -107,6 +108,20 @@ package final class InMemoryServer: HTTPTransport {
         default:
             throw ProviderError(.invalidArgument, "the in-memory server does not know \(request.method.rawValue)")
         }
+    }
+
+    /// A `GET` of a public link (``InMemoryWire/linkURL(_:download:)``).
+    private func link(_ request: TransportRequest) -> TransportResponse {
+        let segments = request.url.path.split(separator: "/").map(String.init)
+        var answer: (status: Int, bytes: [UInt8]) = (404, Array("no such link".utf8))
+        if request.method == .GET, segments.count >= 2, segments.count <= 3, segments[0] == "s", segments.count == 2 || segments[2] == "download" {
+            let password = InMemoryWire.basicPassword(request.headers.first(name: "Authorization"))
+            answer = store.withLockedValue { $0.openLink(segments[1], download: segments.count == 3, password: password) }
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Length", value: String(answer.bytes.count))
+        if answer.status == 401 { headers.add(name: "WWW-Authenticate", value: "Basic realm=\"link\"") }
+        return TransportResponse(status: answer.status, headers: headers, url: request.url, body: .bytes(ByteBuffer(bytes: answer.bytes)))
     }
 
     private func json<Value: Encodable>(_ value: Value, _ request: TransportRequest, status: Int = 200) throws -> TransportResponse {

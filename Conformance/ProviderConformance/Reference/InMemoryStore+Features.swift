@@ -42,15 +42,32 @@ extension InMemoryStore {
         let target = key(path)
         _ = try node(target)
         let id = "share-\(newID())"
+        let isLink = request.kind == .publicLink
+        let isFile = nodes[target]?.kind == .file
         let share = Share(
             id: id, path: Self.path(target), kind: request.kind, permissions: request.permissions,
-            url: request.kind == .publicLink ? URL(string: "https://memory.invalid/s/\(id)") : nil,
+            url: isLink ? InMemoryWire.linkURL(id) : nil, downloadURL: isLink && isFile ? InMemoryWire.linkURL(id, download: true) : nil,
             expires: request.expires, passwordProtected: request.password != nil)
         shares[id] = share
+        if isLink, let password = request.password { linkPasswords[id] = password }
         return share
     }
 
     mutating func revoke(_ id: String) throws {
         guard shares.removeValue(forKey: id) != nil else { throw ProviderError(.notFound, "no share \(id)") }
+        linkPasswords[id] = nil
+    }
+
+    /// What a `GET` of a public link (`/s/ID`, `/s/ID/download`) answers, asked without credentials
+    /// or with the link's password as the Basic password: a page naming the item, the file's bytes,
+    /// 401 without the password, 404 for an unknown or expired link.
+    func openLink(_ id: String, download: Bool, password: String?) -> (status: Int, bytes: [UInt8]) {
+        guard let share = shares[id], share.kind == .publicLink, share.expires.map({ $0 > clock() }) ?? true,
+            let node = nodes[key(share.path)]
+        else { return (404, Array("no such link".utf8)) }
+        if let wanted = linkPasswords[id], password != wanted { return (401, Array("password required".utf8)) }
+        guard download else { return (200, Array("<html><body>\(share.path.name)</body></html>".utf8)) }
+        guard node.kind == .file else { return (404, Array("a folder has no download".utf8)) }
+        return (200, node.bytes)
     }
 }

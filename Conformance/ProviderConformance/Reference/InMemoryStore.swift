@@ -37,6 +37,8 @@ struct InMemoryStore {
     var log: [(sequence: Int, change: Change)] = []
     var sequence = 0
     var shares: [String: Share] = [:]
+    /// The passwords of password-protected public links, by share id.
+    var linkPasswords: [String: String] = [:]
 
     /// The time stamped on what the store writes.
     let clock: @Sendable () -> Date

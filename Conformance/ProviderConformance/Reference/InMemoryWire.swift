@@ -11,6 +11,8 @@ import HTTPProviderKit
 /// ``ProviderError/Code`` name in `X-Strata-Error`.
 enum InMemoryWire {
     static let host = "memory.invalid"
+    /// The host of public links, which anyone holding one opens without credentials.
+    static let linkHost = "links.memory.invalid"
     static let operationHeader = "X-Strata-Op"
     static let errorHeader = "X-Strata-Error"
     static let itemHeader = "X-Strata-Item"
@@ -34,6 +36,19 @@ enum InMemoryWire {
             throw ProviderError(.invalidArgument, "cannot make a URL for \(path)")
         }
         return url
+    }
+
+    /// The public link of share `id`: its page, or with `download` its file's bytes.
+    static func linkURL(_ id: String, download: Bool = false) -> URL? {
+        URL(string: "https://\(linkHost)/s/\(id)" + (download ? "/download" : ""))
+    }
+
+    /// The password of a `Basic` `Authorization` header (whatever its user), or `nil`.
+    static func basicPassword(_ header: String?) -> String? {
+        guard let header, header.lowercased().hasPrefix("basic "), let data = Data(base64Encoded: String(header.dropFirst(6))),
+            let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":")
+        else { return nil }
+        return String(text[text.index(after: colon)...])
     }
 
     /// The path encoded by ``encode(_:)``.

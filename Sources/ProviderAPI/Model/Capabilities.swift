@@ -65,6 +65,10 @@ public struct Capabilities: Sendable, Hashable {
     public var maxUploadSize: Int64?
     /// Which kinds of share can be made.
     public var shareKinds: Set<ShareKind.Tag>
+    /// How coarsely the server keeps a share's expiry: `nil` when it keeps the time asked (to the
+    /// second), `.seconds(86_400)` for a server that keeps whole days. The created share's
+    /// ``Share/expires`` is the server's expiry, within this of the one asked.
+    public var shareExpiryGranularity: Duration?
     /// The names the server accepts and how it stores them.
     public var names: NameRules
 
@@ -72,13 +76,14 @@ public struct Capabilities: Sendable, Hashable {
     public init(
         features: Features, digestAlgorithms: Set<DigestAlgorithm> = [],
         modifiedTimePrecision: Duration? = .seconds(1), maxUploadSize: Int64? = nil,
-        shareKinds: Set<ShareKind.Tag> = [], names: NameRules = NameRules()
+        shareKinds: Set<ShareKind.Tag> = [], shareExpiryGranularity: Duration? = nil, names: NameRules = NameRules()
     ) {
         self.features = features
         self.digestAlgorithms = digestAlgorithms
         self.modifiedTimePrecision = modifiedTimePrecision
         self.maxUploadSize = maxUploadSize
         self.shareKinds = shareKinds
+        self.shareExpiryGranularity = shareExpiryGranularity
         self.names = names
     }
 

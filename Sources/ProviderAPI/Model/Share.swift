@@ -51,9 +51,17 @@ public struct Share: Sendable, Hashable, Codable, Identifiable {
     public var kind: ShareKind
     /// What the recipient may do.
     public var permissions: SharePermissions
-    /// The link, for public links.
+    /// The link, for public links: what a person opens (on many servers a page about the item).
     public var url: URL?
-    /// When it stops working.
+    /// A URL that answers a plain `GET`, without credentials, with the shared file's bytes, where the
+    /// server has one (a public link on a file); `nil` for folders and for servers whose only link
+    /// is ``url``. A password-protected link refuses it without the password.
+    public var downloadURL: URL?
+    /// When it stops working, as the server set it.
+    ///
+    /// A server may keep a coarser expiry than the one asked (whole days, for example): this is
+    /// the server's, which differs from ``ShareRequest/expires`` by less than
+    /// ``Capabilities/shareExpiryGranularity``.
     public var expires: Date?
     /// Whether opening it needs a password.
     public var passwordProtected: Bool
@@ -63,13 +71,14 @@ public struct Share: Sendable, Hashable, Codable, Identifiable {
     /// Creates a share description.
     public init(
         id: String, path: ItemPath, kind: ShareKind, permissions: SharePermissions = .read, url: URL? = nil,
-        expires: Date? = nil, passwordProtected: Bool = false, properties: [String: String] = [:]
+        downloadURL: URL? = nil, expires: Date? = nil, passwordProtected: Bool = false, properties: [String: String] = [:]
     ) {
         self.id = id
         self.path = path
         self.kind = kind
         self.permissions = permissions
         self.url = url
+        self.downloadURL = downloadURL
         self.expires = expires
         self.passwordProtected = passwordProtected
         self.properties = properties
@@ -84,7 +93,8 @@ public struct ShareRequest: Sendable, Hashable {
     public var permissions: SharePermissions
     /// A password for public links.
     public var password: String?
-    /// When it stops working.
+    /// When it stops working. The server may round it (see ``Capabilities/shareExpiryGranularity``);
+    /// the created ``Share/expires`` says what it kept.
     public var expires: Date?
     /// A note for the recipient.
     public var note: String?

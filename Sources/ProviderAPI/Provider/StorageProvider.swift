@@ -140,6 +140,11 @@ public protocol StorageProvider: Sendable {
     /// The shares of the item at `path` (``Capabilities/Features/shares``).
     func shares(of path: ItemPath) async throws -> [Share]
     /// Shares the item at `path` (``Capabilities/Features/shares``).
+    ///
+    /// A public link on a file carries a ``Share/downloadURL`` that a plain `GET` without
+    /// credentials answers with the file's bytes (unless it has a password); the returned
+    /// ``Share/expires`` is the expiry the server set, within ``Capabilities/shareExpiryGranularity``
+    /// of the one asked. The conformance suite's `shares` cases open the link to check both.
     func share(_ path: ItemPath, with request: ShareRequest) async throws -> Share
     /// Removes a share (``Capabilities/Features/shares``).
     func revoke(_ share: Share) async throws

@@ -53,13 +53,6 @@ public enum Redactor {
         }
     }
 
-    /// Whether the values of the header `name` are secret: a built-in name or one an adapter
-    /// registered.
-    package static func isSecretHeader(_ name: String) -> Bool {
-        let lowercased = name.lowercased()
-        return secretHeaders.contains(lowercased) || current.headers.contains(lowercased)
-    }
-
     /// Every secret header name, built-in and registered (lowercased).
     package static var allSecretHeaders: Set<String> { secretHeaders.union(current.headers) }
 
@@ -92,6 +85,15 @@ public enum Redactor {
 
     /// `url` without user info and with secret query values masked.
     public static func redact(url: URL, includeHost: Bool = true) -> String {
+        // `webdav:ann:hunter2@host/x` (a `//` forgotten) parses with no host and the user info
+        // at the start of its path, where clearing the user and password finds nothing.
+        if url.host == nil, let scheme = url.scheme {
+            let rest = url.absoluteString.dropFirst(scheme.count + 1)
+            if let at = rest.firstIndex(of: "@"), !rest[..<at].contains("/") {
+                guard includeHost else { return redact(rest[at...].firstIndex(of: "/").map { String(rest[$0...]) } ?? "/") }
+                return redact("\(scheme):\(mask)\(rest[at...])")
+            }
+        }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return mask }
         let names = current
         components.user = nil
@@ -178,6 +180,8 @@ public enum Redactor {
             ("(\"(?:\(names))\"\\s*:\\s*\")(?:[^\"\\\\]|\\\\.)*", .caseInsensitive, "$1\(mask)"),
             // scheme://user:password@host
             ("([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\\s]+@", [], "$1\(mask)@"),
+            // scheme:user:password@host, a `//` forgotten (the user and the password both there).
+            ("(\\b[a-zA-Z][a-zA-Z0-9+.-]*:)[^/@\\s:]+:[^/@\\s]+@", [], "$1\(mask)@"),
             // password=… in a query, a form or free text.
             ("((?:^|[?&;,\\s])(?:\(names))=)[^&\\s\"']*", .caseInsensitive, "$1\(mask)"),
             ("((?:Basic|Bearer)\\s+)[A-Za-z0-9+/=._~-]+", .caseInsensitive, "$1\(mask)"),

@@ -11,19 +11,19 @@ extension WebDAVProvider {
     /// `.strata-upload-<random>.tmp`, which is then moved over the final name, so a cancelled or
     /// failed upload never leaves a partial file under that name nor destroys its old content.
     ///
-    /// The conflict policy is kept by the `MOVE`: `.fail` and `.rename` move with `Overwrite: F`
-    /// (a taken name is checked first where exclusive create is not declared), `.overwrite`
-    /// replaces a file but never a folder. An `ifMatch` is compared with the target's etag before
-    /// the body is sent and again just before the `MOVE` (not atomic: a change between that check
-    /// and the `MOVE` is replaced). The temporary is deleted on failure and on cancellation.
+    /// The conflict policy is kept by the `MOVE`, placed by `UploadPlacement`: `.fail` and
+    /// `.rename` move with `Overwrite: F` (a taken name is looked at first where exclusive create
+    /// is not declared), `.overwrite` looks at the name and replaces a file but never a folder. An
+    /// `ifMatch` is compared with the target's etag before the body is sent and again just before
+    /// the `MOVE` (not atomic: a change between that check and the `MOVE` is replaced). The
+    /// temporary is deleted on failure and on cancellation.
     func uploadThroughTemporary(
         _ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions
     ) async throws -> Item {
         let target = try folder.appending(name)
         // Refusals that need no body are made before one is sent.
-        if let ifMatch = options.ifMatch { try await expectCurrent(target, ifMatch: ifMatch) }
-        if options.conflict == .fail, try await itemIfExists(at: target) != nil {
-            throw ProviderError(.alreadyExists, "\(target) already exists")
+        if options.ifMatch != nil || options.conflict == .fail {
+            _ = try UploadPlacement.decide(existing: try await itemIfExists(at: target), options: options, path: target, folderTaken: .conflict)
         }
         let temporary = try folder.appending(".strata-upload-\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).tmp")
         var staged = options
@@ -32,7 +32,17 @@ extension WebDAVProvider {
         staged.readBack = false
         do {
             _ = try await put(source, at: temporary, options: staged, exclusive: false)
-            let placed = try await place(temporary, name: name, in: folder, options: options)
+            // `Overwrite: F` refuses a taken name where exclusive create was shown; `If-Match` and
+            // folders are not the `MOVE`'s to keep, so the name is looked at for those.
+            let placed = try await UploadPlacement.place(
+                name, in: folder, options: options, checks: capabilities.supports(.exclusiveCreate) ? [.exclusive] : [],
+                maxAttempts: 1000, folderTaken: .conflict,
+                existing: { candidate in try await itemIfExists(at: folder.appending(candidate)) },
+                write: { candidate, placement in
+                    let path = try folder.appending(candidate)
+                    try await moveTemporary(temporary, to: path, overwrite: placement == .replace)
+                    return path
+                })
             guard options.readBack else {
                 var item = Item(path: placed, kind: .file)
                 item.size = source.length
@@ -45,55 +55,6 @@ extension WebDAVProvider {
         } catch {
             await discardTemporary(temporary)
             throw error
-        }
-    }
-
-    /// Moves `temporary` to its final name under `options.conflict`; returns that name.
-    private func place(_ temporary: ItemPath, name: String, in folder: ItemPath, options: UploadOptions) async throws -> ItemPath {
-        let exclusive = capabilities.supports(.exclusiveCreate)
-        switch options.conflict {
-        case .fail:
-            let target = try folder.appending(name)
-            if !exclusive, try await itemIfExists(at: target) != nil {
-                throw ProviderError(.alreadyExists, "\(target) already exists")
-            }
-            try await moveTemporary(temporary, to: target, overwrite: false)
-            return target
-        case .rename:
-            for attempt in 0..<1000 {
-                let candidate = try folder.appending(ConflictNames.candidate(name, attempt: attempt))
-                if !exclusive, try await itemIfExists(at: candidate) != nil { continue }
-                do {
-                    try await moveTemporary(temporary, to: candidate, overwrite: false)
-                    return candidate
-                } catch let error as ProviderError where error.code == .alreadyExists {
-                    continue
-                }
-            }
-            throw ProviderError(.alreadyExists, "no free name for \(name) after 1000 attempts")
-        case .overwrite:
-            let target = try folder.appending(name)
-            if let ifMatch = options.ifMatch { try await expectCurrent(target, ifMatch: ifMatch) }
-            do {
-                // A new name needs no more; a taken one is replaced only when it is a file.
-                try await moveTemporary(temporary, to: target, overwrite: false)
-            } catch let error as ProviderError where error.code == .alreadyExists {
-                if let existing = try await itemIfExists(at: target), existing.kind == .folder {
-                    throw ProviderError(.conflict, "\(target) is a folder, not a file")
-                }
-                try await moveTemporary(temporary, to: target, overwrite: true)
-            }
-            return target
-        }
-    }
-
-    /// Fails with `.preconditionFailed` unless `path` exists with the etag `ifMatch`.
-    private func expectCurrent(_ path: ItemPath, ifMatch: String) async throws {
-        guard let existing = try await itemIfExists(at: path) else {
-            throw ProviderError(.preconditionFailed, "\(path) does not exist (expected etag \(ifMatch))")
-        }
-        guard let etag = existing.etag, WebDAVProvider.sameETag(etag, ifMatch) else {
-            throw ProviderError(.preconditionFailed, "\(path) has changed (etag \(existing.etag ?? "none"))")
         }
     }
 

@@ -70,26 +70,15 @@ extension WebDAVProvider {
         if profile.uploadsThroughTemporary {
             return try await uploadThroughTemporary(source, to: folder, name: name, options: options)
         }
-        switch options.conflict {
-        case .overwrite:
-            return try await put(source, at: folder.appending(name), options: options, exclusive: false)
-        case .fail:
-            if !capabilities.supports(.exclusiveCreate), try await itemIfExists(at: folder.appending(name)) != nil {
-                throw ProviderError(.alreadyExists, "\(try folder.appending(name)) already exists")
-            }
-            return try await put(source, at: folder.appending(name), options: options, exclusive: true)
-        case .rename:
-            for attempt in 0..<1000 {
-                let candidate = try folder.appending(ConflictNames.candidate(name, attempt: attempt))
-                if !capabilities.supports(.exclusiveCreate), try await itemIfExists(at: candidate) != nil { continue }
-                do {
-                    return try await put(source, at: candidate, options: options, exclusive: true)
-                } catch let error as ProviderError where error.code == .alreadyExists {
-                    continue
-                }
-            }
-            throw ProviderError(.alreadyExists, "no free name for \(name) after 1000 attempts")
-        }
+        // The server keeps `If-Match` and never replaces a collection by a `PUT`; `If-None-Match: *`
+        // where exclusive create was shown, else a taken name is checked first.
+        let checks: UploadPlacement.WriteChecks = capabilities.supports(.exclusiveCreate) ? [.exclusive, .ifMatch, .folders] : [.ifMatch, .folders]
+        return try await UploadPlacement.place(
+            name, in: folder, options: options, checks: checks, maxAttempts: 1000, folderTaken: .conflict,
+            existing: { candidate in try await itemIfExists(at: folder.appending(candidate)) },
+            write: { candidate, placement in
+                try await put(source, at: folder.appending(candidate), options: options, exclusive: placement == .exclusive)
+            })
     }
 
     /// One `PUT`, then a `PROPFIND` for the item's metadata.

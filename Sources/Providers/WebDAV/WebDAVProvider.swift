@@ -45,7 +45,7 @@ public struct WebDAVProvider: StorageProvider {
 
     let mapper: DAVPathMapper
     let executor: RequestExecutor
-    let snapshots: ListingSnapshots
+    let snapshots: SnapshotPager
     /// Folders seen to exist, checked before an upload into them (see ``requireFolder(_:)``).
     let knownFolders = KnownFolders()
     let logger: Logger
@@ -83,7 +83,7 @@ public struct WebDAVProvider: StorageProvider {
         self.logger = configuration.logger
         self.uploadCheckpoints = configuration.services.uploadCheckpoints
         self.executor = RequestExecutor(configuration: configuration)
-        self.snapshots = ListingSnapshots()
+        self.snapshots = SnapshotPager()
         if profile.verifiesOnFirstWrite {
             var origin = URLComponents(url: mapper.root, resolvingAgainstBaseURL: false)
             origin?.path = "/"
@@ -179,22 +179,11 @@ public struct WebDAVProvider: StorageProvider {
     }
 
     public func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage {
-        let limit = page.limit.map { max(1, $0) }
-        if let cursor = page.cursor {
-            guard let position = ListingSnapshots.Position(cursor), position.folder == folder.description else {
-                throw ProviderError(.invalidArgument, "the page cursor does not belong to a listing of \(folder)")
-            }
-            var listing = await snapshots.listing(for: position.snapshot)
-            if listing == nil { listing = try await fetchListing(folder, fields: page.fields) }
-            let all = listing ?? ListingSnapshots.Listing(items: [], completeness: .ended)
-            return await snapshots.page(all, folder: folder, offset: position.offset, limit: limit, snapshot: position.snapshot)
+        // One PROPFIND for every page: the listing is kept as a snapshot the pages are cut from.
+        let provider = self
+        return try await snapshots.page(page, scope: folder.description) {
+            try await provider.fetchListing(folder, fields: page.fields)
         }
-        let listing = try await fetchListing(folder, fields: page.fields)
-        guard let limit, listing.items.count > limit else {
-            return ItemPage(items: listing.items, totalCount: listing.items.count, completeness: listing.completeness)
-        }
-        let snapshot = await snapshots.store(listing)
-        return await snapshots.page(listing, folder: folder, offset: 0, limit: limit, snapshot: snapshot)
     }
 
     /// All children of `folder` from one `Depth: 1` PROPFIND, sorted by name (``fetchListing(_:fields:)``).
@@ -211,7 +200,7 @@ public struct WebDAVProvider: StorageProvider {
     /// Each response becomes an item as soon as it is parsed, so no response outlives its item;
     /// in a large listing the items are made on another core while the parse goes on
     /// (`OverlappedMapper`), with the errors an entry raises in document order.
-    func fetchListing(_ folder: ItemPath, fields: ItemFields = .all) async throws -> ListingSnapshots.Listing {
+    func fetchListing(_ folder: ItemPath, fields: ItemFields = .all) async throws -> SnapshotPager.Listing {
         var children: [Item] = []
         var count = 0
         var undescribed = 0
@@ -247,7 +236,7 @@ public struct WebDAVProvider: StorageProvider {
         // An entry dropped for its unusable href is a child the listing cannot name: not complete.
         let unnamed = dropped.withLockedValue { $0 }
         if unnamed > 0 { logger.warning("the listing of \(folder) dropped \(unnamed) entries without a usable href") }
-        return ListingSnapshots.Listing(items: children, completeness: undescribed + unnamed > 0 ? .partial : .ended)
+        return SnapshotPager.Listing(items: children, completeness: undescribed + unnamed > 0 ? .partial : .ended)
     }
 
     /// The item of a listing entry of `folder`: `nil` for the folder itself (which must be one) and

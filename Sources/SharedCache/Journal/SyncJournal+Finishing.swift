@@ -144,16 +144,12 @@ extension SyncJournal {
 
     /// `make` at `path`, or at the first free `name (n)` beside it.
     private func underFreeName(_ path: ItemPath, on provider: any StorageProvider, _ make: (ItemPath) async throws -> Item) async throws -> Item {
-        for attempt in 0..<100 {
-            let candidate = try path.parent.appending(ConflictNames.candidate(path.name, attempt: attempt))
-            guard try await Self.fresh(candidate, on: provider) == nil else { continue }
-            do {
-                return try await make(candidate)
-            } catch let error as ProviderError where error.code == .alreadyExists {
-                continue
-            }
-        }
-        throw ProviderError(.alreadyExists, "no free name beside \(path)")
+        // A move or copy is placed as an upload under `.rename` is: a name seen free, then taken
+        // only if still free (the provider's `overwrite: false`).
+        try await UploadPlacement.place(
+            path.name, in: path.parent, options: UploadOptions(conflict: .rename), maxAttempts: 100,
+            existing: { candidate in try await Self.fresh(try path.parent.appending(candidate), on: provider) },
+            write: { candidate, _ in try await make(try path.parent.appending(candidate)) })
     }
 
     /// Creates `folder` and its missing ancestors on the server.

@@ -380,10 +380,10 @@ final class RecordingWork: @unchecked Sendable {
 
     /// A name in `folder` that the cached view does not hold: `name`, `name (1)`, …
     func freeName(_ name: String, in folder: ItemPath, _ db: Database) throws -> ItemPath {
-        for attempt in 1..<10_000 {
-            let candidate = try folder.appending(ConflictNames.candidate(name, attempt: attempt))
-            if try cached(candidate, db) == nil { return candidate }
+        let free = try ConflictNames.firstFree(name, attempts: 1..<10_000) { candidate in
+            try cached(folder.appending(candidate), db) != nil
         }
-        throw ProviderError(.alreadyExists, "no free name for \(name) in \(folder)")
+        guard let free else { throw ProviderError(.alreadyExists, "no free name for \(name) in \(folder)") }
+        return try folder.appending(free)
     }
 }

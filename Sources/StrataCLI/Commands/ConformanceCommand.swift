@@ -10,16 +10,30 @@ struct ConformanceCommand: AsyncParsableCommand {
         abstract: "Run the Strata conformance suite against a live server.",
         discussion: """
             The suite works in a scratch folder strata-conformance-<random> that it creates under the \
-            target folder and removes at the end. It exits non-zero when a case fails.
+            target folder and removes at the end. It exits non-zero when a case fails. With --list it \
+            prints every case it would run (its group, the capabilities it needs, whether it needs \
+            --large, and what it proves) and connects to nothing; --json prints that list as JSON.
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "A folder on the server to work under, e.g. webdav://host/dav/ or nuxeo://host/nuxeo/default-domain/workspaces/ws") var target: String
+    @Argument(help: "A folder on the server to work under, e.g. webdav://host/dav/ or nuxeo://host/nuxeo/default-domain/workspaces/ws") var target: String?
     @Option(name: .customLong("case"), help: "Run only these cases or groups (repeatable).") var cases: [String] = []
     @Flag(help: "Also run the 1 GiB round trip.") var large = false
     @Option(help: "How many entries the paging case lists.") var pagingCount = 1050
+    @Flag(help: "List the cases (and, with --case, only those named) instead of running them; needs no URL.") var list = false
+
+    /// Every case the command runs: the standard catalog, then SharedCache's offline and journal sections.
+    static var suiteCases: [ConformanceCase] {
+        ConformanceCatalog.standard + SharedCacheConformance.offline + SharedCacheConformance.journal
+    }
+
+    func validate() throws {
+        if !list, target == nil { throw ValidationError("give a folder URL to run the suite against, or --list") }
+    }
 
     func run() async throws {
+        if list { return try listCases() }
+        guard let target else { throw ValidationError("give a folder URL to run the suite against, or --list") }
         let url = try Self.folderURL(target)
         let registry = try global.registry()
         let (factory, root) = try registry.route(url)
@@ -33,7 +47,7 @@ struct ConformanceCommand: AsyncParsableCommand {
         // The provider is rooted at the target folder itself: the suite works below it.
         let suite = ConformanceSuite(
             subject: "\(factory.kind) at \(Redactor.redact(url: root))", options: options,
-            cases: ConformanceCatalog.standard + SharedCacheConformance.offline + SharedCacheConformance.journal
+            cases: Self.suiteCases
         ) { environment in
             let transport = environment.transport
             return try await factory.connect(

@@ -111,8 +111,12 @@ struct RemoteAddCommand: AsyncParsableCommand {
             try await store.setCredentials(nil, for: name)
         }
         registry.addRemote(saved)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try registry.saveRemotes(to: file)
+        do {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try registry.saveRemotes(to: file)
+        } catch {
+            throw FileErrorText.failure("save the remotes file \(file.path)", error)
+        }
         if global.json {
             try Output.json(try await RemoteListCommand.summary(saved, store: store))
         } else {

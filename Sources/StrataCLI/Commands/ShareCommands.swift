@@ -50,7 +50,12 @@ struct ShareCommand: AsyncParsableCommand {
             kind = .publicLink
         }
         let linkPassword = try linkPasswordFile.map { file in
-            let text = try String(contentsOfFile: file, encoding: .utf8)
+            let text: String
+            do {
+                text = try String(contentsOfFile: file, encoding: .utf8)
+            } catch {
+                throw FileErrorText.failure("read the link password file", error)
+            }
             return String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
         } ?? password
         let request = ShareRequest(
@@ -58,6 +63,10 @@ struct ShareCommand: AsyncParsableCommand {
             expires: try expires.map { try DateArgument.parse($0, what: "--expires") }, note: note, notify: notify)
         let (provider, path) = try await global.open(target)
         let share = try await provider.share(path, with: request)
+        if let asked = request.expires, let kept = share.expires, abs(kept.timeIntervalSince(asked)) >= 1 {
+            // The server rounds expiries (Pydio and ownCloud keep days): say what it kept.
+            Output.error("note: the server keeps this share until \(Output.date(kept)), not \(Output.date(asked)) as asked")
+        }
         if global.json { try Output.json(ShareSummary(share)) } else { Output.rawLine(ShareSummary(share).line) }
     }
 

@@ -19,9 +19,13 @@ enum CommandCache {
             let key = folder.standardizedFileURL.path
             if let opening = stores[key] { return opening }
             let opening = Task {
-                try await BlockingIO.run {
-                    try FileManager.default.createDirectory(
-                        at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                do {
+                    try await BlockingIO.run {
+                        try FileManager.default.createDirectory(
+                            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                    }
+                } catch {
+                    throw FileErrorText.failure("make the cache folder", error)
                 }
                 return try await CacheStore.open(directory: folder)
             }

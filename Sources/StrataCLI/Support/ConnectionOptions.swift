@@ -187,8 +187,11 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         guard let name, !name.isEmpty else { return .none }
         var password = environment["STRATA_PASSWORD"] ?? ""
         if let passwordFile {
-            password = try String(contentsOfFile: passwordFile, encoding: .utf8)
-                .trimmingCharacters(in: .newlines)
+            do {
+                password = try String(contentsOfFile: passwordFile, encoding: .utf8).trimmingCharacters(in: .newlines)
+            } catch {
+                throw FileErrorText.failure("read the password file", error)
+            }
         }
         if password.isEmpty {
             Output.error("strata: no password for \(TerminalText.escape(name)): give it in STRATA_PASSWORD or --password-file")
@@ -331,7 +334,11 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
     func cacheDirectory() throws -> URL {
         let url = cacheFolder
         // The cache is the user's alone (the store makes its files 0600).
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw FileErrorText.failure("make the cache folder", error)
+        }
         return url
     }
 }

@@ -9,6 +9,8 @@ struct ShareSummary: Encodable {
     var recipient: String?
     var permissions: [String]
     var url: URL?
+    /// Where the shared file's bytes download without credentials, for a public link on a file.
+    var downloadURL: URL?
     var expires: Date?
     var passwordProtected: Bool
     var properties: [String: String]
@@ -26,17 +28,19 @@ struct ShareSummary: Encodable {
         ]
         permissions = names.filter { share.permissions.contains($0.0) }.map(\.1)
         url = share.url
+        downloadURL = share.downloadURL
         expires = share.expires
         passwordProtected = share.passwordProtected
         properties = share.properties
     }
 
-    /// One line: id, who, permissions, expiry, link.
+    /// One line: id, who, permissions, expiry, link, `password` when protected, the direct download link.
     var line: String {
         var fields = [id, recipient.map { "\(kind):\($0)" } ?? kind, permissions.joined(separator: ",")]
         fields.append(expires.map { "expires " + Output.date($0) } ?? "no expiry")
         if let url { fields.append(url.absoluteString) }
         if passwordProtected { fields.append("password") }
+        if let downloadURL, downloadURL != url { fields.append(downloadURL.absoluteString) }
         return fields.map(TerminalText.escape).joined(separator: "\t")
     }
 }

@@ -23,5 +23,10 @@ struct PydioConformanceTests {
         report.recordUnexcusedSkips()
         #expect(report.counts.failed == 0)
         #expect(report.counts.passed > 40)
+        // The links really download (`<link>/dl/<name>`), refuse without their password, and the
+        // expiry reported is the whole days the server keeps.
+        for name in ["shares.publicLink", "shares.passwordLink", "shares.expiry"] {
+            #expect(report.results.contains { $0.name == name && $0.passed }, "\(name) did not pass")
+        }
     }
 }

@@ -69,7 +69,9 @@ struct PydioFlowTests {
         let share = try await provider.share(file.path, with: ShareRequest(kind: .publicLink))
         let url = try #require(share.url)
         #expect(try await provider.shares(of: file.path).map(\.id) == [share.id])
-        let direct = url.appendingPathComponent("dl").appendingPathComponent("s.txt")
+        // The share's own download link (recording 32's `<link>/dl/<name>`), not one the caller builds.
+        let direct = try #require(share.downloadURL)
+        #expect(direct == url.appendingPathComponent("dl").appendingPathComponent("s.txt"))
         let response = try await AsyncHTTPClientTransport.shared.send(TransportRequest(method: .GET, url: direct))
         #expect(String(buffer: try await response.body.collect(upTo: 1 << 20)) == "shared!")
         try await provider.revoke(share)

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import HTTPProviderKit
 import PydioProvider
 import PydioTestServer
 import Testing
@@ -138,13 +139,25 @@ struct PydioSecondRunFlowTests {
         defer { Task { await pydio.stop() } }
         let provider = try await pydio.scratch()
         let file = try await provider.upload(DataSource(bytes: Array("shared!!\n".utf8)), to: .root, name: "shared.txt", options: UploadOptions())
-        let week = Date().addingTimeInterval(7 * 86_400)
+        // 65 minutes short of a week: the server keeps whole days, 7 of them from now.
+        let week = Date().addingTimeInterval(7 * 86_400 - 65 * 60)
         let made = try await provider.share(file.path, with: ShareRequest(kind: .publicLink, password: "p4ss-w0rd", expires: week))
         let read = try #require(try await provider.shares(of: file.path).first)
         #expect(read.id == made.id && read.passwordProtected)
         let expires = try #require(read.expires)
         #expect(abs(expires.timeIntervalSince(week)) < 2 * 86_400, "expires about a week from now: \(expires)")
         #expect(read.properties["expire_after"] == "7")
+        // The share made reports the expiry the server keeps, not the one asked.
+        let kept = try #require(made.expires)
+        #expect(abs(kept.timeIntervalSince(week) - 65 * 60) < 60, "the server's 7 days, 65 minutes after the asked expiry: \(kept)")
+        #expect(abs(kept.timeIntervalSince(expires)) < 120, "shares(of:) reads the same expiry: \(expires), \(kept)")
+        #expect(made.properties["expire_after"] == "7")
+        #expect(provider.capabilities.shareExpiryGranularity == .seconds(86_400))
+        // Its download link refuses a stranger without the password.
+        let link = try #require(made.downloadURL)
+        let refused = try await AsyncHTTPClientTransport.shared.send(TransportRequest(method: .GET, url: link))
+        #expect(refused.status == 401)
+        await refused.body.discard()
 
         let plain = try await provider.upload(DataSource(bytes: [1]), to: .root, name: "plain.bin", options: UploadOptions())
         _ = try await provider.share(plain.path, with: ShareRequest(kind: .publicLink))

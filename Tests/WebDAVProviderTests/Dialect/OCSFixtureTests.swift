@@ -19,6 +19,8 @@ extension Dialect {
             #expect(share.permissions == .read)
             #expect(share.path == (ItemPath("/ncncTest/share1/file3.txt")))
             #expect(share.url?.absoluteString == "https://cc.hobigo.de/s/mGKBLBCi8gyqRpL")
+            // The link's page is `url`; the file's bytes are at `/s/TOKEN/download`.
+            #expect(share.downloadURL?.absoluteString == "https://cc.hobigo.de/s/mGKBLBCi8gyqRpL/download")
             #expect(share.expires == nil)
             #expect(share.properties["token"] == "mGKBLBCi8gyqRpL")
         }
@@ -33,6 +35,7 @@ extension Dialect {
             let folder = try #require(try OCSShareMapper.share(upload.data, path: homePaths))
             #expect(folder.permissions == [.read, .write, .create, .delete])
             #expect(folder.path == (ItemPath("/ncncTest/share/03/publicUploadFolder")))
+            #expect(folder.downloadURL == nil, "a folder link has a page, no file to download")
         }
 
         @Test("Nextcloud 18 v2 JSON: GET of one share answers an array; an expiry reads as that day, UTC")

@@ -44,7 +44,7 @@ public struct MemoryProvider: StorageProvider {
         // even when entries were added or removed in between.
         let children = try await volume.children(of: folder)
         let names = ListingPager.sorted(Array(children.keys))
-        let (selected, next) = ListingPager.page(of: names, request: page)
+        let (selected, next) = try ListingPager.page(of: names, request: page, scope: folder.description)
         let items = selected.compactMap { name in children[name].map { Self.item($0.path, $0.node) } }
         return ItemPage(items: items, next: next, totalCount: names.count)
     }

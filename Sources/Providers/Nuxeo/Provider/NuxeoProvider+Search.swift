@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import ProviderKit
 
 extension NuxeoProvider {
     /// Searches with NXQL compiled from the portable `query`, scoped to the provider root;
@@ -7,12 +8,7 @@ extension NuxeoProvider {
     public func search(_ query: Query, page: PageRequest) async throws -> ItemPage {
         let root = try await resolver.root()
         var index = 0
-        if let cursor = page.cursor {
-            guard let position = NuxeoPageCursor(cursor), position.scope == "search" else {
-                throw ProviderError(.invalidArgument, "the page cursor does not belong to a search")
-            }
-            index = position.page
-        }
+        if let cursor = page.cursor { index = try ListingCursor.read(cursor, scope: "search", of: "a search").number() }
         let nxql: String
         var native = false
         if case .native(let statement) = query {
@@ -36,7 +32,7 @@ extension NuxeoProvider {
             guard let path = try await path(of: document, root: root) else { continue }
             items.append(mapper.item(from: document, at: path))
         }
-        let next = list.hasNextPage && index < Int.max ? NuxeoPageCursor(scope: "search", page: index + 1).cursor : nil
+        let next = list.hasNextPage && index < Int.max ? ListingCursor(number: index + 1, scope: "search").cursor : nil
         return ItemPage(items: items, next: next, totalCount: native ? nil : list.knownResultsCount)
     }
 

@@ -50,30 +50,21 @@ extension NuxeoProvider {
     public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
         try ItemPath.validate(name: name)
         let parent = try await folderUid(folder)
-        switch options.conflict {
-        case .fail:
-            if try await resolver.child(named: name, of: parent, byServerName: false) != nil {
-                throw ProviderError(.alreadyExists, "\(try folder.appending(name)) already exists")
-            }
-            if options.ifMatch != nil { throw ProviderError(.preconditionFailed, "\(try folder.appending(name)) does not exist") }
-            return try await createFile(source, named: name, in: folder, parent: parent, options: options)
-        case .overwrite:
-            if let existing = try await resolver.child(named: name, of: parent, byServerName: false) {
-                if existing.isFolderish {
-                    throw ProviderError(.alreadyExists, "\(try folder.appending(name)) is a folder")
+        // Nuxeo creates no document exclusively: each name is looked up (by its title, as the
+        // folder shows it), then written; a stale `ifMatch` is refused by the server too.
+        var seen: NuxeoDocument?
+        return try await UploadPlacement.place(
+            name, in: folder, options: options, maxAttempts: 1000,
+            existing: { candidate in
+                seen = try await resolver.child(named: candidate, of: parent, byServerName: false)
+                return try seen.map { mapper.item(from: $0, at: try folder.appending(candidate)) }
+            },
+            write: { candidate, placement in
+                if placement == .replace, let existing = seen {
+                    return try await replaceFile(existing, with: source, at: try folder.appending(candidate), options: options)
                 }
-                return try await replaceFile(existing, with: source, at: try folder.appending(name), options: options)
-            }
-            if options.ifMatch != nil { throw ProviderError(.preconditionFailed, "\(try folder.appending(name)) does not exist") }
-            return try await createFile(source, named: name, in: folder, parent: parent, options: options)
-        case .rename:
-            for attempt in 0..<1000 {
-                let candidate = ConflictNames.candidate(name, attempt: attempt)
-                if try await resolver.child(named: candidate, of: parent, byServerName: false) != nil { continue }
                 return try await createFile(source, named: candidate, in: folder, parent: parent, options: options)
-            }
-            throw ProviderError(.alreadyExists, "no free name for \(name) after 1000 attempts")
-        }
+            })
     }
 
     /// Uploads `source` into a batch of its own and creates a `File` document from it.
@@ -184,10 +175,12 @@ extension NuxeoProvider {
             throw ProviderError(.notFound, "the batch holds no file: it was used already, or has expired", httpStatus: error.httpStatus)
         }
         guard status.complete else { throw ProviderError(.conflict, "the batch's upload is not complete; resume it first") }
-        if let existing = try await resolver.child(named: name, of: parent, byServerName: false) {
-            guard options.conflict == .overwrite, !existing.isFolderish else {
-                throw ProviderError(.alreadyExists, "\(path) already exists")
-            }
+        // `.rename` is taken as `.fail`: the batch is attached under the name asked for or not at all.
+        var rules = options
+        if rules.conflict == .rename { rules.conflict = .fail }
+        let existing = try await resolver.child(named: name, of: parent, byServerName: false)
+        let placement = try UploadPlacement.decide(existing: existing.map { mapper.item(from: $0, at: path) }, options: rules, path: path)
+        if placement == .replace, let existing {
             return try await replaceContent(of: existing, fromBatch: batch, at: path, ifMatch: options.ifMatch)
         }
         return try await createFile(fromBatch: batch, named: name, in: folder, parent: parent)

@@ -177,12 +177,7 @@ public struct NuxeoProvider: StorageProvider {
     public func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage {
         let pageSize = listingPageSize(page)
         var index = 0
-        if let cursor = page.cursor {
-            guard let position = NuxeoPageCursor(cursor), position.scope == folder.description else {
-                throw ProviderError(.invalidArgument, "the page cursor does not belong to a listing of \(folder)")
-            }
-            index = position.page
-        }
+        if let cursor = page.cursor { index = try ListingCursor.read(cursor, scope: folder.description).number() }
         let client = self.client
         let prefetch = listingPrefetch
         /// Page `index` of the children of `parent`: the one fetched ahead for it, else asked for now.
@@ -286,7 +281,7 @@ public struct NuxeoProvider: StorageProvider {
             guard index < Int.max else { throw ProviderError(.invalidResponse, "the listing of \(folder) has too many pages") }
             if page.limit != nil {
                 return ItemPage(
-                    items: items, next: NuxeoPageCursor(scope: folder.description, page: index + 1).cursor, totalCount: totalCount,
+                    items: items, next: ListingCursor(number: index + 1, scope: folder.description).cursor, totalCount: totalCount,
                     completeness: counted ? .counted : .ended)
             }
             // No limit: the caller wants everything, page after page, of the folder resolved once.
@@ -304,12 +299,12 @@ public struct NuxeoProvider: StorageProvider {
     /// when the count of the page before says it exists. Without a count (`resultsCount: -2`, a
     /// folder larger than a page) none is predicted: a guess would cost a request past the end.
     public func pageRequest(after request: PageRequest, in folder: ItemPath, previous: ItemPage) -> PageRequest? {
-        guard request.limit != nil, let cursor = request.cursor, let position = NuxeoPageCursor(cursor),
-            position.scope == folder.description,
-            Self.pageMayExist(after: position.page, total: previous.totalCount, pageSize: listingPageSize(request))
+        guard request.limit != nil, let cursor = request.cursor, let position = ListingCursor(cursor, scope: folder.description),
+            let number = try? position.number(),
+            Self.pageMayExist(after: number, total: previous.totalCount, pageSize: listingPageSize(request))
         else { return nil }
         var next = request
-        next.cursor = NuxeoPageCursor(scope: position.scope, page: position.page + 1).cursor
+        next.cursor = ListingCursor(number: number + 1, scope: position.scope).cursor
         return next
     }
 
@@ -337,22 +332,3 @@ public struct NuxeoProvider: StorageProvider {
     }
 }
 
-/// A listing or search position: which listing, and which server page comes next.
-struct NuxeoPageCursor: Hashable {
-    var scope: String
-    var page: Int
-
-    init(scope: String, page: Int) {
-        self.scope = scope
-        self.page = page
-    }
-
-    init?(_ cursor: PageCursor) {
-        let text = cursor.rawValue
-        guard let bar = text.firstIndex(of: "|"), let page = Int(text[..<bar]), page >= 0 else { return nil }
-        self.page = page
-        self.scope = String(text[text.index(after: bar)...])
-    }
-
-    var cursor: PageCursor { PageCursor("\(page)|\(scope)") }
-}

@@ -79,33 +79,54 @@ extension PydioProvider {
             if let time = link.expireTime { properties["expire_time"] = time }
             return Share(
                 id: link.hash, path: path, kind: .publicLink, permissions: link.downloadDisabled ? [] : .read, url: link.url,
+                downloadURL: node.isFile && !link.downloadDisabled ? link.url.flatMap { Self.downloadURL(of: $0, name: path.name) } : nil,
                 expires: link.expires, passwordProtected: link.hasPassword, properties: properties)
         }
     }
 
     /// Makes a public link (`share`, `create_minisite`); a password and an expiry in days are passed on.
+    ///
+    /// Pydio keeps an expiry in whole days from the moment the link is made (`expiration`, the
+    /// days asked rounded up): the share's `expires` is that moment plus those days, up to a day
+    /// later than asked (``standardCapabilities`` declares the granularity). Its `url` is the
+    /// link's page (the minisite); for a file, `downloadURL` is `<url>/dl/<name>`, which answers
+    /// the file's bytes (recording 32).
     public func share(_ path: ItemPath, with request: ShareRequest) async throws -> Share {
         guard capabilities.shareKinds.contains(request.kind.tag) else {
             throw ProviderError.unsupported("\(request.kind.tag.rawValue) shares on Pydio")
         }
-        _ = try await requireNode(path)  // notFound before making a link
+        let node = try await requireNode(path)  // notFound before making a link
         var extra: [(String, String)] = [
             ("file", remote(path)), ("sub_action", "create_minisite"), ("create_guest_user", "true"),
             ("simple_right_read", "true"), ("simple_right_download", "true"),
         ]
         if let password = request.password { extra.append(("guest_user_pass", password)) }
+        var days: Int?
         if let expires = request.expires {
-            let days = (expires.timeIntervalSinceNow / 86_400).rounded(.up)
-            guard days.isFinite, days < 3_000_000 else { throw ProviderError(.invalidArgument, "the share expiry is out of range") }
-            extra.append(("expiration", String(max(1, Int(days)))))
+            let whole = (expires.timeIntervalSinceNow / 86_400).rounded(.up)
+            guard whole.isFinite, whole < 3_000_000 else { throw ProviderError(.invalidArgument, "the share expiry is out of range") }
+            days = max(1, Int(whole))
+            extra.append(("expiration", String(max(1, Int(whole)))))
         }
         let link = try await session.call("share", parameters(extra), post: true, chain: PydioRecognizers.chain(PydioRecognizers.text))
         guard let url = URL(string: link), let hash = url.pathComponents.last, url.scheme != nil else {
             throw ProviderError(.invalidResponse, "the share answered \(link.prefix(80)), not a link")
         }
+        // The server counts the days from its receipt of the request, a moment ago.
+        let expires = days.map { Date().addingTimeInterval(TimeInterval($0) * 86_400) }
+        var properties: [String: String] = [:]
+        if let days { properties["expire_after"] = String(days) }
         return Share(
-            id: hash, path: path, kind: .publicLink, permissions: .read, url: url, expires: request.expires,
-            passwordProtected: request.password != nil)
+            id: hash, path: path, kind: .publicLink, permissions: .read, url: url,
+            downloadURL: node.isFile ? Self.downloadURL(of: url, name: path.name) : nil, expires: expires,
+            passwordProtected: request.password != nil, properties: properties)
+    }
+
+    /// A link's direct download, `<link>/dl/<name>` (the name percent-encoded as one segment).
+    static func downloadURL(of link: URL, name: String) -> URL? {
+        var text = link.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        return URL(string: text + "/dl/" + PercentEncoding.encode(name, allowing: PercentEncoding.isUnreserved))
     }
 
     public func revoke(_ share: Share) async throws {

@@ -83,10 +83,6 @@ extension PydioProvider {
         }
         let parent = try await item(at: folder)
         guard parent.kind == .folder else { throw ProviderError(.invalidArgument, "\(folder) is a file, not a folder") }
-        let target = try folder.appending(name)
-        if options.conflict == .fail, try await node(at: target) != nil {
-            throw ProviderError(.alreadyExists, "\(target) already exists")
-        }
         var source = source
         var spooled: URL?
         if source.length == nil {
@@ -96,45 +92,45 @@ extension PydioProvider {
         }
         defer { if let spooled { try? FileManager.default.removeItem(at: spooled) } }
         let length = source.length ?? 0
-        let change: PydioChange
-        if length == 0 {
-            // The server refuses an empty upload ("You must select a file (410)", recording 46); mkfile makes one.
-            change = try await makeEmptyFile(in: folder, name: name, conflict: options.conflict)
-        } else if length > Int64(settings.chunkSize) {
-            change = try await uploadInParts(source, length: length, to: folder, name: name, options: options)
-        } else {
-            change = try await uploadPart(
-                source, to: folder, name: name, extra: options.conflict == .rename ? [("auto_rename", "true")] : [],
-                progress: options.progress)
-        }
-        let stored = change.added.first ?? change.updated.first
-        guard let node = stored, let path = local(node.path) else {
-            // Some servers answer a successful upload without a diff: look the file up.
-            guard let found = try await node(at: target) else { throw ProviderError(.invalidResponse, "the upload of \(target) left no file") }
-            return item(found, at: target)
-        }
-        return item(node, at: path)
+        // Nothing is written exclusively: a name is looked at, then written. A non-empty upload is
+        // renamed by the server (`auto_rename`); `mkfile` has no such option, so an empty file
+        // tries the next free name here, numbered as the server numbers (`name-1.ext`).
+        let empty = length == 0
+        return try await UploadPlacement.place(
+            name, in: folder, options: options, checks: empty ? [] : [.renames],
+            candidate: { name, attempt in attempt == 0 ? name : Self.numbered(name, attempt) },
+            existing: { candidate in
+                let path = try folder.appending(candidate)
+                return try await node(at: path).map { item($0, at: path) }
+            },
+            write: { candidate, placement in
+                let target = try folder.appending(candidate)
+                let change: PydioChange
+                if empty {
+                    // The server refuses an empty upload ("You must select a file (410)", recording 46); mkfile makes one.
+                    change = try await makeEmptyFile(in: folder, name: candidate, replacing: placement == .replace)
+                } else if length > Int64(settings.chunkSize) {
+                    change = try await uploadInParts(source, length: length, to: folder, name: candidate, options: options)
+                } else {
+                    change = try await uploadPart(
+                        source, to: folder, name: candidate, extra: options.conflict == .rename ? [("auto_rename", "true")] : [],
+                        progress: options.progress)
+                }
+                let stored = change.added.first ?? change.updated.first
+                guard let node = stored, let path = local(node.path) else {
+                    // Some servers answer a successful upload without a diff: look the file up.
+                    guard let found = try await node(at: target) else { throw ProviderError(.invalidResponse, "the upload of \(target) left no file") }
+                    return item(found, at: target)
+                }
+                return item(node, at: path)
+            })
     }
 
     /// An empty file through `mkfile` (no `content`; recording 47). `mkfile` refuses an existing
-    /// name unless forced and has no `auto_rename`: overwrite forces it, rename picks the next
-    /// free `name-N.ext` here, as the server's `auto_rename` numbers uploads.
-    func makeEmptyFile(in folder: ItemPath, name: String, conflict: ConflictPolicy) async throws -> PydioChange {
-        var chosen = name
-        var force = false
-        switch conflict {
-        case .fail: break
-        case .overwrite: force = true
-        case .rename:
-            var index = 1
-            while try await node(at: try folder.appending(chosen)) != nil {
-                guard index <= 10_000 else { throw ProviderError(.alreadyExists, "no free name for \(name) in \(folder)") }
-                chosen = Self.numbered(name, index)
-                index += 1
-            }
-        }
-        var parameters = [("dir", remote(folder)), ("filename", Self.wire(chosen))]
-        if force { parameters.append(("force", "true")) }
+    /// name unless forced (`replacing`) and has no `auto_rename`.
+    func makeEmptyFile(in folder: ItemPath, name: String, replacing: Bool) async throws -> PydioChange {
+        var parameters = [("dir", remote(folder)), ("filename", Self.wire(name))]
+        if replacing { parameters.append(("force", "true")) }
         return try await write("mkfile", parameters)
     }
 

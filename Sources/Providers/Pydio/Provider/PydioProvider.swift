@@ -35,7 +35,7 @@ public struct PydioProvider: StorageProvider {
     /// (nothing in the server's registry tells; a stock "My Files" does not, recording 60).
     package static let standardCapabilities = Capabilities(
         features: [.rangeDownload, .resumeDownload, .move, .copy, .mimeTypes, .search, .shares, .emptyFolders, .permissions],
-        modifiedTimePrecision: .seconds(1), shareKinds: [.publicLink],
+        modifiedTimePrecision: .seconds(1), shareKinds: [.publicLink], shareExpiryGranularity: .seconds(86_400),
         names: NameRules(
             forbiddenCharacters: ["?", "\"", "|", "\\"], allowsLeadingSpace: false, allowsDotFiles: false,
             normalization: .nfc, caseSensitive: true, maxNameBytes: 255))
@@ -169,13 +169,7 @@ public struct PydioProvider: StorageProvider {
 
     public func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage {
         var number: Int?
-        if let cursor = page.cursor {
-            let parts = cursor.rawValue.split(separator: "|", maxSplits: 1)
-            guard parts.count == 2, let value = Int(parts[0]), String(parts[1]) == folder.description else {
-                throw ProviderError(.invalidArgument, "the page cursor does not belong to a listing of \(folder)")
-            }
-            number = value
-        }
+        if let cursor = page.cursor { number = try ListingCursor.read(cursor, scope: folder.description).number() }
         var items: [Item] = []
         var listing: PydioListing?
         /// The children the pages sent (a hidden recycle bin among them) and the count the first declared.
@@ -238,7 +232,7 @@ public struct PydioProvider: StorageProvider {
             number = following
         }
         let more = listing?.hasNextPage ?? false
-        let next = page.limit != nil && more ? PageCursor("\(number ?? 2)|\(folder.description)") : nil
+        let next = page.limit != nil && more ? ListingCursor(number: number ?? 2, scope: folder.description).cursor : nil
         if page.limit == nil {
             // Every page was read here: the children they sent must be the count the first declared
             // (`<pagination count>`), else the listing ended early or the server miscounts.
@@ -261,17 +255,15 @@ public struct PydioProvider: StorageProvider {
     /// the `<pagination>` of the page before says that page is past the end.
     public func pageRequest(after request: PageRequest, in folder: ItemPath, previous: ItemPage) -> PageRequest? {
         guard request.limit != nil, let cursor = request.cursor else { return nil }
-        let parts = cursor.rawValue.split(separator: "|", maxSplits: 1)
-        guard parts.count == 2, let number = Int(parts[0]), number >= 1, number < Int.max, String(parts[1]) == folder.description else {
-            return nil
-        }
+        guard let position = ListingCursor(cursor, scope: folder.description), let number = try? position.number(), number >= 1, number < Int.max
+        else { return nil }
         // The server's own page size, as the page before shows it, tells whether `number` is the last page.
         if let total = previous.totalCount, previous.items.count > 0 {
             let (end, overflow) = number.multipliedReportingOverflow(by: previous.items.count)
             if !overflow, end >= total { return nil }
         }
         var next = request
-        next.cursor = PageCursor("\(number + 1)|\(folder.description)")
+        next.cursor = ListingCursor(number: number + 1, scope: folder.description).cursor
         return next
     }
 

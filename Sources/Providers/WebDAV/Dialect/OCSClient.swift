@@ -53,7 +53,7 @@ struct OCSClient: Sendable {
         }
         if let failure = envelope.error(request: request.summary, httpStatus: response.status) { throw failure }
         if !response.isSuccess {
-            throw ProviderError.http(status: response.status, request: request.summary, message: envelope.message.map(Redactor.redact))
+            throw ProviderError.http(response, body: nil, request: request, message: envelope.message)
         }
         return envelope
     }

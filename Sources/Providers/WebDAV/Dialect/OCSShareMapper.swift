@@ -97,9 +97,19 @@ package enum OCSShareMapper {
         }
         if let source = object["file_source"]?.stringValue ?? object["item_source"]?.stringValue { properties["file_source"] = source }
         let url = object["url"]?.stringValue.flatMap { $0.isEmpty ? nil : URL(string: $0) }
+        // A link's `url` is its page (`/s/TOKEN`); a file's bytes are at `/s/TOKEN/download`.
+        let download = type == 3 && properties["item_type"] == "file" ? url.flatMap(downloadURL) : nil
         return Share(
             id: id, path: itemPath, kind: kind, permissions: permissions(object["permissions"]?.intValue ?? 1), url: url,
-            expires: object["expiration"]?.stringValue.flatMap(date), passwordProtected: protected, properties: properties)
+            downloadURL: download, expires: object["expiration"]?.stringValue.flatMap(date), passwordProtected: protected, properties: properties)
+    }
+
+    /// The direct download of a link page `…/s/TOKEN`: `…/s/TOKEN/download`.
+    static func downloadURL(_ page: URL) -> URL? {
+        var text = page.absoluteString
+        guard !text.contains("?"), !text.contains("#") else { return nil }
+        while text.hasSuffix("/") { text.removeLast() }
+        return URL(string: text + "/download")
     }
 
     /// The shares in an OCS `data` value: an array, a single object, or (OCS v1 XML) an object

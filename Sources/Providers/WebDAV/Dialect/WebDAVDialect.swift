@@ -92,6 +92,8 @@ public struct WebDAVDialect: Sendable, Hashable {
             if features.publicLinks { kinds.insert(.publicLink) }
             if features.emailShares { kinds.insert(.email) }
             capabilities.shareKinds = kinds
+            // `expireDate` is a day: the server keeps the date, not the time.
+            capabilities.shareExpiryGranularity = .seconds(86_400)
         }
         return capabilities
     }

@@ -2,21 +2,18 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
+import ProviderKit
 import HTTPProviderKit
 
 extension WebDAVProvider {
     /// Searches with WebDAV `SEARCH` on `remote.php/dav` (the portable query compiled to DASL), ordered by
-    /// name. Pages are offsets into that order: each asks for `offset + limit + 1` results.
+    /// name. Pages are offsets into that order (a `ListingCursor` of the scope `search`, cut as
+    /// `SnapshotPager` cuts): each asks for `offset + limit + 1` results, so a first page costs
+    /// no more than its own results.
     public func search(_ query: Query, page: PageRequest) async throws -> ItemPage {
         try capabilities.require(.search, for: "search")
         let dialect = try requireDialect("search")
-        var offset = 0
-        if let cursor = page.cursor {
-            guard cursor.rawValue.hasPrefix("search:"), let value = Int(cursor.rawValue.dropFirst(7)), value >= 0 else {
-                throw ProviderError(.invalidArgument, "the page cursor does not belong to a search")
-            }
-            offset = value
-        }
+        let offset = try page.cursor.map { try ListingCursor.read($0, scope: "search", of: "a search").number() } ?? 0
         let limit = page.limit.map { max(1, $0) }
         let body: String
         if case .native(let document) = query {
@@ -29,10 +26,9 @@ extension WebDAVProvider {
                 properties: OwnCloudProperties.selectProperties, limit: limit.map { offset + $0 + 1 })
         }
         let found = try await runSearch(body, dialect: dialect)
-        let start = min(offset, found.count)
-        let end = limit.map { min(found.count, start + $0) } ?? found.count
-        let next = end < found.count ? PageCursor("search:\(end)") : nil
-        return ItemPage(items: Array(found[start..<end]), next: next)
+        let (range, following) = SnapshotPager.cut(count: found.count, offset: offset, limit: limit)
+        let next = following.map { ListingCursor(number: $0, scope: "search").cursor }
+        return ItemPage(items: Array(found[range]), next: next)
     }
 
     /// Sends one `SEARCH` and maps its answer to items below the provider's root.
