@@ -43,13 +43,17 @@ extension CopypartyProvider {
     /// A move onto a `taken` name always goes through the swap: copyparty would merge a folder
     /// into the folder there, file by file, and stop at the first name both hold. Otherwise the
     /// move is tried first; the server refuses a file name taken meanwhile before moving anything,
-    /// and `replacing` then swaps (not for a `folder`, which may have been merged in part).
+    /// and `replacing` then swaps when a file took it (not a folder, which a file never replaces;
+    /// nor when `staged` is a `folder`, which may have been merged in part).
     func commit(_ staged: ItemPath, to target: ItemPath, replacing: Bool, taken: Bool, folder: Bool) async throws {
         if !taken {
             do {
                 try await server.move(staged, to: target)
                 return
-            } catch let error as ProviderError where error.code == .alreadyExists && replacing && !folder {}
+            } catch let error as ProviderError where error.code == .alreadyExists && replacing && !folder {
+                // Taken meanwhile: a file there is replaced, a folder never is.
+                guard try await !item(at: target).isFolder else { throw error }
+            }
         }
         let aside = try target.parent.appending(StagedUpload.temporaryName())
         do {

@@ -36,6 +36,60 @@ struct CopypartyReplaceTests {
     }
 }
 
+extension CopypartyReplaceTests {
+    @Test(
+        "an overwrite never replaces a folder made at the name while the upload was sent",
+        .enabled(if: CopypartyConformanceTests.serverGiven, "no copyparty: run under scripts/with-servers, or set STRATA_COPYPARTY_URL"))
+    func folderMadeMeanwhile() async throws {
+        let environment = CopypartyConformanceTests.environment
+        let url = try #require(environment["STRATA_COPYPARTY_URL"].flatMap(URL.init(string:)), "STRATA_COPYPARTY_URL is not set")
+        let credentials = Credentials.basic(username: environment["STRATA_DAV_USER"] ?? "", password: environment["STRATA_DAV_PASS"] ?? "")
+        let other = try CopypartyProvider(configuration: ProviderConfiguration(url: url, credentials: credentials))
+        let folder = try await other.createFolder(named: "race-\(UUID().uuidString.prefix(8))", in: .root).path
+        // Once the staged upload is sent, another client makes a folder with a file at the name.
+        let transport = HookTransport(base: AsyncHTTPClientTransport.shared, after: ".strata-upload-") {
+            let made = try await other.createFolder(named: "name.txt", in: folder)
+            _ = try await other.upload(DataSource(string: "theirs"), to: made.path, name: "inside.txt", options: UploadOptions())
+        }
+        let provider = try CopypartyProvider(configuration: ProviderConfiguration(url: url, credentials: credentials, transport: transport))
+
+        await #expect(throws: ProviderError.self) {
+            _ = try await provider.upload(DataSource(string: "mine"), to: folder, name: "name.txt", options: UploadOptions(conflict: .overwrite))
+        }
+        let entries = try await other.list(folder, page: .first).items
+        #expect(entries.map(\.name) == ["name.txt"] && entries.first?.isFolder == true, "the folder holds \(entries.map(\.name)), not the folder name.txt alone")
+        let inside = try await other.list(try folder.appending("name.txt"), page: .first).items.map(\.name)
+        #expect(inside == ["inside.txt"])
+        try await other.delete(folder)
+    }
+}
+
+/// Sends everything through `base`, and runs `then` once, after the first request whose URL
+/// contains `after` was answered.
+actor HookTransport: HTTPTransport {
+    let base: any HTTPTransport
+    let after: String
+    private var hook: (@Sendable () async throws -> Void)?
+
+    init(base: any HTTPTransport, after: String, then hook: @escaping @Sendable () async throws -> Void) {
+        self.base = base
+        self.after = after
+        self.hook = hook
+    }
+
+    nonisolated func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let response = try await base.send(request)
+        if let hook = await take(request.url.absoluteString) { try await hook() }
+        return response
+    }
+
+    private func take(_ url: String) -> (@Sendable () async throws -> Void)? {
+        guard url.contains(after) else { return nil }
+        defer { hook = nil }
+        return hook
+    }
+}
+
 /// Sends everything through `base`; once armed, the first request whose URL ends with `losing`
 /// is sent and answered, then reported as a network failure, as when a connection drops after
 /// the server acted.
