@@ -1,8 +1,13 @@
 import Foundation
 import ProviderAPI
 
-/// Parses and formats the date forms HTTP and WebDAV use.
-package enum HTTPDate {
+/// Parses and formats the date forms HTTP and WebDAV use: what an adapter reads from
+/// `Last-Modified`, `Date` or a listing, and writes in `If-Modified-Since` or `X-OC-MTime`-style headers.
+///
+/// ```swift
+/// let modified = response.headers.first(name: "Last-Modified").flatMap(HTTPDate.parse)
+/// ```
+public enum HTTPDate {
     private static func formatter(_ format: String) -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -19,7 +24,7 @@ package enum HTTPDate {
 
     /// Parses an RFC 1123, RFC 850 or asctime date; `nil` if none fits, or if the date lies
     /// outside the years 1–9999 (`UnixTime`), which a server may write but no date Strata makes may hold.
-    package static func parse(_ string: String) -> Date? {
+    public static func parse(_ string: String) -> Date? {
         parseAnyYear(string).flatMap { UnixTime.contains($0) ? $0 : nil }
     }
 
@@ -34,7 +39,7 @@ package enum HTTPDate {
     }
 
     /// Formats `date` as RFC 1123 (`Sun, 06 Nov 1994 08:49:37 GMT`).
-    package static func format(_ date: Date) -> String {
+    public static func format(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "GMT") ?? calendar.timeZone
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)

@@ -14,28 +14,28 @@ import Foundation
 /// var seen: [NameKey: Item] = [:]
 /// for item in items { seen[rules.key(item.name)] = item }   // one entry per name the server tells apart
 /// ```
-package struct NameKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+public struct NameKey: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The UTF-8 bytes that identify the name.
-    package let bytes: [UInt8]
+    public let bytes: [UInt8]
 
     /// The key of `name` taken byte for byte, as on a case-sensitive server that keeps names as sent.
-    package init(exact name: String) { bytes = Array(name.utf8) }
+    public init(exact name: String) { bytes = Array(name.utf8) }
 
     /// A key of the given bytes.
     package init(bytes: [UInt8]) { self.bytes = bytes }
 
     /// Byte order (`B` before `a`), the order of listings.
-    package static func < (lhs: NameKey, rhs: NameKey) -> Bool { lhs.bytes.lexicographicallyPrecedes(rhs.bytes) }
+    public static func < (lhs: NameKey, rhs: NameKey) -> Bool { lhs.bytes.lexicographicallyPrecedes(rhs.bytes) }
 
     /// The key as text (its bytes decoded as UTF-8).
-    package var description: String { String(decoding: bytes, as: UTF8.self) }
+    public var description: String { String(decoding: bytes, as: UTF8.self) }
 }
 
 extension NameRules {
     /// The identity of `name` on this server: its bytes after the declared normalisation (NFC for
     /// a server that keeps names as sent but calls the two forms one name), lower-cased where the
     /// server ignores case.
-    package func key(_ name: String) -> NameKey {
+    public func key(_ name: String) -> NameKey {
         var stored = self.stored(name)
         if normalization == .preserved, normalizationInsensitive { stored = stored.precomposedStringWithCanonicalMapping }
         if !caseSensitive {
@@ -48,7 +48,7 @@ extension NameRules {
     }
 
     /// Whether the server holds `a` and `b` as one name.
-    package func same(_ a: String, _ b: String) -> Bool { key(a) == key(b) }
+    public func same(_ a: String, _ b: String) -> Bool { key(a) == key(b) }
 
     /// How names are told apart here, for reports: `case-sensitive, byte-exact`,
     /// `case-insensitive, NFC`, `case-sensitive, NFC and NFD are one name`.
