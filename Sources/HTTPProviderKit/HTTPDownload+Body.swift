@@ -142,27 +142,12 @@ extension HTTPDownload {
             let body = (try? await answer.body.collect(upTo: 64 << 10)) ?? ByteBuffer()
             throw dialect.error(for: answer, body: body, request: request)
         }
-        let range: ContentRange
-        do {
-            range = try HTTPDownloader.contentRange(of: answer, summary: summary)
-        } catch {
-            await answer.body.discard()
-            throw error
+        let range = try await contentRange(of: answer, request: summary)
+        // Another total is another content (checked once the range starts where it was asked).
+        if range.start == state.position, let total = range.total, state.totals.contains(where: { $0 != total }) {
+            throw await refuse(answer, changed)
         }
-        if range.start != state.position {
-            throw await refuse(
-                answer,
-                ProviderError(
-                    .invalidResponse, "asked to resume at \(state.position), the server sent from \(range.start)", httpStatus: 206, request: summary))
-        }
-        if let total = range.total, state.totals.contains(where: { $0 != total }) { throw await refuse(answer, changed) }
-        if let total = range.total, range.end != total - 1 {
-            throw await refuse(
-                answer,
-                ProviderError(
-                    .invalidResponse, "the server sent bytes \(range.start)-\(range.end) of \(total), not the rest of the file", httpStatus: 206,
-                    request: summary))
-        }
+        try await requireRest(range, from: state.position, of: answer, request: summary)
         return range
     }
 

@@ -150,27 +150,37 @@ struct HTTPDownload {
             // Never asked: writing it at its offset would put it beside nothing.
             throw await refuse(response, ProviderError(.invalidResponse, "206 for a range that was not asked", httpStatus: 206, request: summary))
         }
-        let range: ContentRange
+        let range = try await contentRange(of: response, request: summary)
+        guard resumeFrom > 0 else { return range }
+        try await requireRest(range, from: resumeFrom, of: response, request: summary)
+        return range
+    }
+
+    /// The answer's checked `Content-Range` (see `HTTPDownloader.contentRange(of:summary:)`); the body is dropped when it is not.
+    func contentRange(of response: TransportResponse, request: String?) async throws -> ContentRange {
         do {
-            range = try HTTPDownloader.contentRange(of: response, summary: summary)
+            return try HTTPDownloader.contentRange(of: response, summary: request)
         } catch {
             await response.body.discard()
             throw error
         }
-        guard resumeFrom > 0 else { return range }
-        if range.start != resumeFrom {
+    }
+
+    /// A `206` that continues the content at `position` must start there and reach the content's
+    /// end, or the file would be short.
+    func requireRest(_ range: ContentRange, from position: Int64, of response: TransportResponse, request: String?) async throws {
+        if range.start != position {
             throw await refuse(
                 response,
                 ProviderError(
-                    .invalidResponse, "asked to resume at \(resumeFrom), the server sent from \(range.start)", httpStatus: 206, request: summary))
+                    .invalidResponse, "asked to resume at \(position), the server sent from \(range.start)", httpStatus: 206, request: request))
         }
         if let total = range.total, range.end != total - 1 {
             throw await refuse(
                 response,
                 ProviderError(
                     .invalidResponse, "the server sent bytes \(range.start)-\(range.end) of \(total), not the rest of the file", httpStatus: 206,
-                    request: summary))
+                    request: request))
         }
-        return range
     }
 }
