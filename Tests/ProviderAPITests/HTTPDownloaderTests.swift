@@ -451,3 +451,33 @@ struct HTTPDownloaderHookTests {
         #expect(!FileManager.default.fileExists(atPath: target.path))
     }
 }
+
+/// A dialect as an outside adapter writes it when its server follows RFC 9110: the item only.
+private struct PlainAnswers: HTTPDownloadDialect {
+    func item(from response: TransportResponse) -> Item { Item(path: "/file.bin", kind: .file, etag: response.etag) }
+}
+
+@Suite("HTTPDownloader with a dialect that writes only the item")
+struct HTTPDownloadDialectDefaultTests {
+    @Test("the defaults: the standard Range spelling, the status's error with the request named, no error pages")
+    func defaults() async throws {
+        let transport = ScriptedTransport([
+            .respond(status: 206, headers: [("Content-Range", "bytes 10-19/1000"), ("Content-Length", "10")], pieces: [Array(content[10..<20])]),
+            .status(404, body: "gone"),
+        ])
+        let sink = MemorySink()
+        let result = try await downloader(transport).download(
+            TransportRequest(method: .GET, url: fileURL), to: sink, options: DownloadOptions(range: .bytes(10...19)), expected: nil,
+            dialect: PlainAnswers())
+        #expect(transport.requests[0].header("Range") == "bytes=10-19")
+        #expect(await sink.bytes == Array(content[10..<20]))
+        #expect(result.item.size == 1000)
+        let error = await #expect(throws: ProviderError.self) {
+            try await downloader(transport).download(
+                TransportRequest(method: .GET, url: fileURL), to: MemorySink(), options: DownloadOptions(), expected: nil, dialect: PlainAnswers())
+        }
+        #expect(error?.code == .notFound)
+        #expect(error?.httpStatus == 404)
+        #expect(error?.request?.contains("file.bin") == true)
+    }
+}

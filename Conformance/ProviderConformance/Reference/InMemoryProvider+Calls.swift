@@ -29,12 +29,7 @@ extension InMemoryProvider {
         let request = TransportRequest(method: .GET, url: try InMemoryWire.url(path))
         if defects.contains(.acceptsShortDownloads) { return try await naiveDownload(request, path: path, to: sink) }
         var result = try await HTTPDownloader(executor: executor).download(
-            request, to: sink, options: options, expected: nil,
-            errorFor: { response, body in InMemoryWire.error(for: response, body: body, request: request.summary) },
-            itemFor: { response in
-                InMemoryWire.item(fromHeader: response.headers.first(name: InMemoryWire.itemHeader))
-                    ?? Item(path: path, kind: .file, etag: response.etag)
-            })
+            request, to: sink, options: options, expected: nil, dialect: InMemoryDownloadAnswers(path: path))
         result.item = visible(result.item)
         return result
     }

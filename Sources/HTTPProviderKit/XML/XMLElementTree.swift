@@ -4,7 +4,7 @@ import ProviderAPI
 /// A small XML document read into memory: element names, attributes, children and text.
 ///
 /// For the XML answers of session APIs (Pydio's `<tree>` documents, registries, login results,
-/// OCS envelopes), whose shape a ``ResponseRecognizer`` inspects. It is read by `XMLByteReader`,
+/// OCS envelopes), whose shape a response recognizer (the Pydio adapter's `ResponseRecognizer`) inspects. It is read by `XMLByteReader`,
 /// the reader of every XML document Strata reads (no DTD, no entity but the predefined ones and
 /// character references, UTF-8 or a declared ISO-8859-1 or ASCII); nesting, element count, text
 /// and each tag are bounded, and a document cut short is refused. Unknown elements and attributes

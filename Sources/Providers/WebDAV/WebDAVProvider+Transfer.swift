@@ -17,45 +17,10 @@ extension WebDAVProvider {
             ifMatchSentAsIf = ifMatch
             options.ifMatch = nil
         }
-        let downloader = HTTPDownloader(executor: executor)
-        // An answer without a length (a PHP server's chunked GET) is checked against PROPFIND's size.
-        let provider = self
-        let lookUpSize: (@Sendable () async -> Int64?)? = { () async -> Int64? in
-            do {
-                return try await provider.item(at: path).size
-            } catch {
-                return nil
-            }
-        }
         // The dialect's oc:checksums are what the download is verified against.
         let expected = try await dialect != nil && options.verifyDigest && options.range == nil ? item(at: path) : nil
-        // Some servers (lighttpd 1.4) ignore If-Match on GET: an answer whose own ETag differs
-        // from the one asked for is refused before a byte reaches the sink.
-        let wanted = options.ifMatch ?? ifMatchSentAsIf
-        let stale: @Sendable (TransportResponse) -> Bool = { response in
-            guard let wanted, response.isSuccess, let etag = response.etag else { return false }
-            return !WebDAVProvider.sameETag(etag, wanted)
-        }
-        return try await downloader.download(
-            request, to: sink, options: options, expected: expected,
-            errorFor: { [request] response, body in
-                if stale(response) {
-                    return ProviderError(
-                        .preconditionFailed, "\(path) has changed (etag \(response.etag ?? "none"))", httpStatus: response.status,
-                        request: request.summary)
-                }
-                return errorSync(for: response, body: body, request: request, path: path)
-            },
-            itemFor: { response in
-                var item = Item(path: path, kind: .file)
-                item.etag = response.etag
-                item.modified = response.headers.first(name: "last-modified").flatMap(HTTPDate.parse)
-                item.mimeType = response.headers.first(name: "content-type")
-                if response.status == 200 { item.size = response.contentLength }
-                return item
-            },
-            isError: stale,
-            lookUpSize: lookUpSize)
+        let answers = WebDAVDownloadAnswers(provider: self, path: path, wanted: options.ifMatch ?? ifMatchSentAsIf)
+        return try await HTTPDownloader(executor: executor).download(request, to: sink, options: options, expected: expected, dialect: answers)
     }
 
     public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {

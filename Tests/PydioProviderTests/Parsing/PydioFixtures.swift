@@ -4,6 +4,7 @@ import ProviderAPI
 import StrataTestSupport
 import Testing
 import HTTPProviderKit
+import PydioProvider
 
 /// The Pydio recordings in `Tests/Fixtures/pydio` (`TestFixtures`), read as answers.
 enum PydioFixtures {

@@ -37,14 +37,8 @@ extension NuxeoProvider {
         var expected = item
         expected.etag = nil
         let request = try client.blobRequest(uid: document.uid, xpath: mapper.blobXPath)
-        let summary = request.summary
         return try await HTTPDownloader(executor: client.executor).download(
-            request, to: sink, options: downloadOptions, expected: expected,
-            errorFor: { response, body in
-                NuxeoErrorMapper.error(
-                    status: response.status, body: Data(body.readableBytesView), request: summary, retryAfter: response.retryAfter)
-            },
-            itemFor: { _ in item })
+            request, to: sink, options: downloadOptions, expected: expected, dialect: NuxeoDownloadAnswers(item: item))
     }
 
     public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {

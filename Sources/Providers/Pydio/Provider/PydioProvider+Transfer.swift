@@ -15,13 +15,7 @@ extension PydioProvider {
             let request = try await session.signedInRequest("download", parameters([("file", remote(path))]))
             do {
                 return try await HTTPDownloader(executor: session.executor).download(
-                    request, to: sink, options: options, expected: metadata,
-                    errorFor: { response, body in
-                        Self.downloadError(response, body: body, request: request.summary)
-                    },
-                    itemFor: { _ in metadata },
-                    isError: Self.isErrorPage,
-                    rangeHeader: Self.rangeHeader)
+                    request, to: sink, options: options, expected: metadata, dialect: PydioDownloadAnswers(item: metadata))
             } catch let error as ProviderError where error.code == .unauthorized && !replayed {
                 replayed = true
                 try await session.renew(after: error)

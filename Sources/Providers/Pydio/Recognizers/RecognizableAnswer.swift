@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOHTTP1
 import ProviderAPI
+import HTTPProviderKit
 
 /// A server's answer as a ``ResponseRecognizer`` sees it: status, headers, the whole body, and
 /// the body read as XML once, on first demand, for every recognizer of the chain.

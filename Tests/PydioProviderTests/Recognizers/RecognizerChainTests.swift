@@ -3,6 +3,7 @@ import NIOHTTP1
 import ProviderAPI
 import Testing
 import HTTPProviderKit
+import PydioProvider
 
 @Suite("XML element trees and response recognizer chains")
 struct RecognizerChainTests {

@@ -4,6 +4,7 @@ import NIOPosix
 import ProviderAPI
 import Testing
 import HTTPProviderKit
+import NuxeoProvider
 
 /// Code isolated to an event loop, as a task is in a host that runs its tasks on the loops.
 private actor OnEventLoop {
