@@ -24,7 +24,8 @@ public protocol HTTPDownloadDialect: Sendable {
     func item(from response: TransportResponse) -> Item
 
     /// The error an answer means: a non-2xx answer, or one that ``isErrorPage(_:)`` recognizes,
-    /// given up to 64 KiB of its body. By default `ProviderError.http(status:request:retryAfter:)`.
+    /// given up to 64 KiB of its body. By default `ProviderError.http(_:body:request:message:)`:
+    /// the status's code, the request's summary, `Retry-After` and an excerpt of the body's text.
     func error(for response: TransportResponse, body: ByteBuffer, request: TransportRequest) -> ProviderError
 
     /// Whether a 2xx answer is an error in disguise (a server that answers a download with an XML
@@ -44,9 +45,10 @@ public protocol HTTPDownloadDialect: Sendable {
 }
 
 extension HTTPDownloadDialect {
-    /// The standard error for the answer's status, with its `Retry-After`.
+    /// The standard error for the answer: its status's code, the request's summary, its
+    /// `Retry-After` and an excerpt of its body's text.
     public func error(for response: TransportResponse, body: ByteBuffer, request: TransportRequest) -> ProviderError {
-        ProviderError.http(status: response.status, request: request.summary, retryAfter: response.retryAfter)
+        ProviderError.http(response, body: body, request: request)
     }
 
     /// No 2xx answer is an error.

@@ -81,9 +81,7 @@ public struct CopypartyProvider: StorageProvider {
         var request = TransportRequest(method: .GET, url: server.url(path))
         request.label = "download \(path)"
         return try await HTTPDownloader(executor: server.executor).download(
-            request, to: sink, options: options, expected: item,
-            errorFor: { [request] response, body in CopypartyFailure.error(for: response, body: body, request: request) },
-            itemFor: { _ in item })
+            request, to: sink, options: options, expected: item, dialect: CopypartyDownloads(item: item))
     }
 
     /// Makes the folder `name` in `parent`.
