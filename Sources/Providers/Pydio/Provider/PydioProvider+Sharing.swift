@@ -88,7 +88,7 @@ extension PydioProvider {
     ///
     /// Pydio keeps an expiry in whole days from the moment the link is made (`expiration`, the
     /// days asked rounded up): the share's `expires` is that moment plus those days, up to a day
-    /// later than asked (``standardCapabilities`` declares the granularity). Its `url` is the
+    /// later than asked (the provider's capabilities declare the granularity, `Capabilities.shareExpiryGranularity`). Its `url` is the
     /// link's page (the minisite); for a file, `downloadURL` is `<url>/dl/<name>`, which answers
     /// the file's bytes (recording 32).
     public func share(_ path: ItemPath, with request: ShareRequest) async throws -> Share {
