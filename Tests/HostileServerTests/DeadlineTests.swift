@@ -3,12 +3,28 @@ import HostileTestServer
 import ProviderAPI
 import ProviderKit
 import Testing
+import WebDAVProvider
 
 /// Class 2: deadlines. A server that never answers, stops after its head, trickles, or sends a
 /// redirect body that never ends fails within the configured short deadlines (read timeout 1 s for the stalls,
 /// minimum speed 1000 B/s over 2 s) instead of hanging; the tests only bound the wait.
 @Suite("Hostile class 2: stalls, trickles and endless redirect bodies fail by the deadlines")
 struct DeadlineTests {
+    @Test("a server that accepts and never answers is asked twice, not as often as the policy allows (issue 34: 121 s to fail by default)")
+    func silentAskedTwice() async throws {
+        try await Hostile.withServer(.stallBeforeHead) { server in
+            try await Hostile.withTransport(readTimeout: .seconds(1)) { transport in
+                var configuration = Hostile.configuration(server.url, transport: transport)
+                configuration.retry = RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(10), maxDelay: .milliseconds(20))
+                let provider = try WebDAVProvider(configuration: configuration)
+                let outcome = await Hostile.outcome { try await provider.item(at: .root) }
+                #expect(outcome.code == .network, "\(outcome)")
+                #expect(outcome.error?.message?.contains("no data for 1 s") == true, "\(outcome)")
+                #expect(server.requests.count == 2, "\(server.requests.map(\.method))")
+            }
+        }
+    }
+
     @Test("a server that accepts and never answers: network, no data for 1 s")
     func stallBeforeHead() async throws {
         try await Hostile.withServer(.stallBeforeHead) { server in

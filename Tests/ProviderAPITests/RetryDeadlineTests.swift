@@ -25,6 +25,28 @@ struct RetryDeadlineTests {
         #expect(notices.values.map(\.attempt) == [2])
     }
 
+    @Test("a server silent for the whole read timeout is retried once, not maxAttempts times (issue 34)")
+    func silentOnce() async throws {
+        let transport = ScriptedTransport([], fallback: .fail(ProviderError(.network, "no data for 30 s")))
+        let notices = Collector<RetryNotice>()
+        let error = await #expect(throws: ProviderError.self) {
+            try await executor(transport, onRetry: { notices.append($0) }).execute(TransportRequest(method: .GET, url: base))
+        }
+        #expect(error?.message == "no data for 30 s")
+        #expect(transport.count == 2)
+        #expect(notices.values.map(\.attempt) == [2])
+        // Other network failures keep the policy's attempts (onRetry's test: 4 for a reset).
+    }
+
+    @Test("a silence is retried only where the request may be sent again: never a POST")
+    func silentPostNever() async throws {
+        let transport = ScriptedTransport([], fallback: .fail(ProviderError(.network, "no data for 30 s")))
+        _ = await #expect(throws: ProviderError.self) {
+            try await executor(transport).execute(TransportRequest(method: .POST, url: base))
+        }
+        #expect(transport.count == 1)
+    }
+
     @Test("a host that cannot be resolved is never retried")
     func unresolvedNever() async throws {
         let transport = ScriptedTransport([], fallback: .fail(ProviderError(.network, "cannot resolve host nowhere.invalid")))

@@ -313,7 +313,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             if clientError == .cancelled { return ProviderError(.cancelled, "cancelled", request: request) }
             let message: String
             if clientError == .readTimeout {
-                message = "no data for \(configuration.readTimeout.spokenLength)"
+                message = NetworkFailure.silentMessage(configuration.readTimeout)
             } else if clientError == .connectTimeout {
                 message = "no connection within \(configuration.connectTimeout.spokenLength)"
             } else if clientError == .deadlineExceeded {

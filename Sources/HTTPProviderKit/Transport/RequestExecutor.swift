@@ -9,7 +9,8 @@ import ProviderAPI
 /// - the ``Authenticator`` prepares each request; a 401 lets it refresh its
 ///   credentials once, and the request is replayed once;
 /// - failures are retried as `RetryPolicy` says, within its total deadline; a refused
-///   connection once at most, a host that cannot be resolved never; ``onRetry`` hears of each retry;
+///   connection once at most, a server silent for the whole read timeout once at most, a host
+///   that cannot be resolved never; ``onRetry`` hears of each retry;
 /// - redirects are followed up to ``maxRedirects``, and credentials are
 ///   attached only while the target keeps the original scheme, host and port;
 ///   a redirect from `https` to `http` is refused, and so is one to another origin for a
@@ -106,6 +107,7 @@ public struct RequestExecutor: Sendable {
         var redirects = 0
         var reauthenticated = false
         var refusedRetries = 0
+        var silentRetries = 0
         let replayable = request.body?.isReplayable ?? true
         let firstStarted = ContinuousClock.now
 
@@ -132,10 +134,12 @@ public struct RequestExecutor: Sendable {
                         switch kind {
                         case .unresolvedHost, .tls: false
                         case .refused: refusedRetries < 1
+                        case .silent: silentRetries < 1
                         case .other: true
                         }
                     if allowed, retry.allowsRetry(after: ContinuousClock.now - firstStarted, delay: delay) {
                         if kind == .refused { refusedRetries += 1 }
+                        if kind == .silent { silentRetries += 1 }
                         logger.debug(
                             "retrying after a network failure",
                             metadata: [

@@ -8,8 +8,10 @@ import Foundation
 /// `Retry-After` from the server replaces the computed delay.
 ///
 /// A refused connection is retried once at most (a server that refuses will most likely refuse
-/// again), a host name that cannot be resolved never, and no retry starts once the attempts
-/// have taken ``totalDeadline``.
+/// again), and so is a request the server took and then left without a byte for the whole read
+/// timeout (a second silence is its answer: with the defaults a silent server fails after two
+/// read timeouts, 60 s and a retry's delay, not four); a host name that cannot be resolved is
+/// never retried, and no retry starts once the attempts have taken ``totalDeadline``.
 public struct RetryPolicy: Sendable, Hashable {
     /// Attempts in all, the first included.
     public var maxAttempts: Int

@@ -71,12 +71,16 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
 
     @Option(
         name: .long, parsing: .unconditional,
-        help: ArgumentHelp("The longest the server may send no byte before the request fails (default 30).", valueName: "seconds"))
+        help: ArgumentHelp(
+            "The longest the server may send no byte before the request fails (default 30). A request met with silence is sent again once at most, so a silent server fails after twice this and a retry's delay (about 60 s by default).",
+            valueName: "seconds"))
     var timeout: String?
 
     @Option(
         name: .long, parsing: .unconditional,
-        help: ArgumentHelp("Retries after the first attempt; 0 for none (default 3).", valueName: "n"))
+        help: ArgumentHelp(
+            "Retries after the first attempt; 0 for none (default 3). A refused connection and a silent server get one retry at most, an unknown host or a failed TLS handshake none.",
+            valueName: "n"))
     var retries: String?
 
     @Option(
