@@ -168,11 +168,17 @@ class Tool:
     def __init__(self, argv, prep=None, check=None, stdout=None, env=None):
         self.argv, self.prep, self.check, self.stdout, self.env = argv, prep, check, stdout, env
         self.times, self.rss = [], []
+        # What the first run sent to Apache and nginx ({side: {"GET": n, ...}}), counted by
+        # run_once unless the tool counts every run itself (bench_transfer.counted).
+        self.requests = None
+        self.counts_itself = False
 
 
 def run_once(name, tool, run):
     if tool.prep:
         tool.prep()
+    # Marked after the preparation, which is not the tool's work.
+    logs = bench_transfer.AccessLogs() if run == 0 and not tool.counts_itself else None
     rss_file = os.path.join(WORK, "rss")
     out = open(tool.stdout, "wb") if tool.stdout else subprocess.DEVNULL
     err_path = os.path.join(WORK, "stderr")
@@ -192,6 +198,8 @@ def run_once(name, tool, run):
         kib = int(f.read().strip().splitlines()[-1])
     tool.times.append(elapsed)
     tool.rss.append(kib / 1024)
+    if logs:
+        tool.requests = logs.since()
     if tool.check:
         problem = tool.check(run)
         if problem:
@@ -204,16 +212,16 @@ REQUESTS = {}
 
 
 def measure(title, tools):
-    """Runs every tool RUNS times, rotating the order each run; counts the requests of the first."""
+    """Runs every tool RUNS times, rotating the order each run; keeps the first run's request count."""
     log(f"{title}: {RUNS} runs of {', '.join(tools)}")
     order = list(tools)
     for run in range(RUNS):
         for key in order:
-            logs = bench_transfer.AccessLogs() if run == 0 else None
             run_once(f"{title} / {key}", tools[key], run)
-            if logs:
-                REQUESTS.setdefault(title, {})[key] = sum(sum(c.values()) for c in logs.since().values())
         order = order[1:] + order[:1]
+    for key, tool in tools.items():
+        if tool.requests is not None:
+            REQUESTS.setdefault(title, {})[key] = sum(sum(c.values()) for c in tool.requests.values())
     return {key: tool for key, tool in tools.items()}
 
 

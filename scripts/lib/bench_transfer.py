@@ -190,8 +190,10 @@ def counted(b, line, key, tool, check):
         counts = logs.since()
         if run == 0:
             REQUESTS[(line, key)] = counts
+            tool.requests = counts
         return check(run, counts)
     tool.prep, tool.check = prep_and_mark, check_with_counts
+    tool.counts_itself = True  # bench.run_once does not count these a second time
     return tool
 
 
