@@ -16,7 +16,7 @@ struct CacheStatsCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let store = try await CommandCache.store(at: try global.cacheDirectory())
+        let store = try await CommandCache.store(at: global.cacheFolder)
         let stats = try await store.stats()
         if global.json {
             try Output.json(stats)
@@ -48,7 +48,7 @@ struct CacheClearCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try await CommandCache.store(at: try global.cacheDirectory())
+        let store = try await CommandCache.store(at: global.cacheFolder)
         let kept = try await store.clear()
         if global.json {
             try Output.json(Report(cleared: store.directory.path, pendingKept: kept))
@@ -84,7 +84,7 @@ struct CacheRefreshCommand: AsyncParsableCommand {
             cached = provider
         } else {
             cached = CachedProvider(
-                wrapping: provider, store: try await CommandCache.store(at: try global.cacheDirectory()), logger: global.logger)
+                wrapping: provider, store: try await CommandCache.store(at: global.cacheFolder), logger: global.logger)
         }
         let report = try await cached.refreshTree(path, maxDepth: depth ?? .max)
         if global.json {

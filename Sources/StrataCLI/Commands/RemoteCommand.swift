@@ -111,11 +111,9 @@ struct RemoteAddCommand: AsyncParsableCommand {
             try await store.setCredentials(nil, for: name)
         }
         registry.addRemote(saved)
-        do {
+        try FileErrorText.doing("save the remotes file \(TerminalText.escape(file.path))") {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try registry.saveRemotes(to: file)
-        } catch {
-            throw FileErrorText.failure("save the remotes file \(file.path)", error)
         }
         if global.json {
             try Output.json(try await RemoteListCommand.summary(saved, store: store))

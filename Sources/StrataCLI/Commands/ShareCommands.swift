@@ -50,12 +50,7 @@ struct ShareCommand: AsyncParsableCommand {
             kind = .publicLink
         }
         let linkPassword = try linkPasswordFile.map { file in
-            let text: String
-            do {
-                text = try String(contentsOfFile: file, encoding: .utf8)
-            } catch {
-                throw FileErrorText.failure("read the link password file", error)
-            }
+            let text = try FileErrorText.doing("read the link password file") { try String(contentsOfFile: file, encoding: .utf8) }
             return String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
         } ?? password
         let request = ShareRequest(

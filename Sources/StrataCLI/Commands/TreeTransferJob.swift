@@ -16,7 +16,7 @@ enum TreeTransferJob {
     /// The job store of the cache folder (`--cache`, else the default one): jobs' plans and progress,
     /// and the digests computed from source files.
     static func jobStore(_ global: GlobalOptions) async throws -> SQLiteTransferJobStore {
-        SQLiteTransferJobStore(cache: try await CommandCache.store(at: try global.cacheDirectory()))
+        SQLiteTransferJobStore(cache: try await CommandCache.store(at: global.cacheFolder))
     }
 
     /// Runs a copy or a sync with `options`, printing each action and a summary (or the report with

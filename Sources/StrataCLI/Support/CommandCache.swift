@@ -19,13 +19,12 @@ enum CommandCache {
             let key = folder.standardizedFileURL.path
             if let opening = stores[key] { return opening }
             let opening = Task {
-                do {
-                    try await BlockingIO.run {
+                // The cache is the user's alone (the store makes its files 0600).
+                try await BlockingIO.run {
+                    try FileErrorText.doing("make the cache folder") {
                         try FileManager.default.createDirectory(
                             at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                     }
-                } catch {
-                    throw FileErrorText.failure("make the cache folder", error)
                 }
                 return try await CacheStore.open(directory: folder)
             }

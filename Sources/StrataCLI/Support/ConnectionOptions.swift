@@ -191,11 +191,9 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         guard let name, !name.isEmpty else { return .none }
         var password = environment["STRATA_PASSWORD"] ?? ""
         if let passwordFile {
-            do {
-                password = try String(contentsOfFile: passwordFile, encoding: .utf8).trimmingCharacters(in: .newlines)
-            } catch {
-                throw FileErrorText.failure("read the password file", error)
-            }
+            password = try FileErrorText.doing("read the password file") {
+                try String(contentsOfFile: passwordFile, encoding: .utf8)
+            }.trimmingCharacters(in: .newlines)
         }
         if password.isEmpty {
             Output.error("strata: no password for \(TerminalText.escape(name)): give it in STRATA_PASSWORD or --password-file")
@@ -331,20 +329,9 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
             offlineWrites: offlineWrites, logger: logger)
     }
 
-    /// The cache folder: `--cache`, else `$XDG_CACHE_HOME/strata` or `~/.cache/strata` (not made here).
+    /// The cache folder: `--cache`, else `$XDG_CACHE_HOME/strata` or `~/.cache/strata` (not made
+    /// here: `CommandCache.store(at:)` makes it, 0700, on the blocking pool).
     var cacheFolder: URL { cache.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? cacheRoot() }
-
-    /// ``cacheFolder``, created (0700) when missing.
-    func cacheDirectory() throws -> URL {
-        let url = cacheFolder
-        // The cache is the user's alone (the store makes its files 0600).
-        do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw FileErrorText.failure("make the cache folder", error)
-        }
-        return url
-    }
 }
 
 extension ConnectionOptions {

@@ -27,10 +27,14 @@ enum FileErrorText {
         }
     }
 
-    /// "cannot `action`: " and ``describe(_:)``'s text (or `error`'s own description when it is
-    /// not a file error), as an error ready to print.
-    static func failure(_ action: String, _ error: any Error) -> PrintedError {
-        PrintedError(description: "cannot \(action): \(describe(error) ?? String(describing: error))")
+    /// What `body` returns; its error as "cannot `action`: " and ``describe(_:)``'s text (or the
+    /// error's own description when it is not a file error), ready to print.
+    static func doing<Result>(_ action: String, _ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch {
+            throw PrintedError(description: "cannot \(action): \(describe(error) ?? String(describing: error))")
+        }
     }
 
     /// Why the file operation failed: the system's words for the POSIX error underneath, else

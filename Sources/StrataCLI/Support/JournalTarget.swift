@@ -11,6 +11,6 @@ extension ConnectionOptions {
     func journaled(_ target: String, probe: Bool) async throws -> CachedProvider {
         let (provider, _) = try await open(target, probe: probe)
         if let cached = provider as? CachedProvider { return cached }
-        return CachedProvider(wrapping: provider, store: try await CommandCache.store(at: try cacheDirectory()), logger: logger)
+        return CachedProvider(wrapping: provider, store: try await CommandCache.store(at: cacheFolder), logger: logger)
     }
 }
