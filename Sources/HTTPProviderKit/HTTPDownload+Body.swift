@@ -105,87 +105,35 @@ extension HTTPDownload {
         if state.position > size { throw DownloadDriver.overrun(size, request: summary) }
     }
 
-    /// Continues a cut whole-file body from the byte reached, only if the server has shown it
-    /// serves ranges and the content has a strong validator (sent as `If-Range`), up to
-    /// `DownloadOptions.maxResumes` times; otherwise the cut stands.
+    /// Continues a cut whole-file body from the byte reached, when the plan allows it (see
+    /// `DownloadRequestPlan.continuation(at:resumes:rangesShown:validator:)`); otherwise the cut stands.
     func continuation(after cut: ProviderError, state: inout HTTPBodyState) async throws -> HTTPResponseBody {
-        guard wholeFile, state.resumes < options.maxResumes, state.rangesShown, let validator = state.validator,
-            let ifRange = ResumeValidator.ifRange(validator)
+        guard
+            let ask = plan.continuation(
+                at: state.position, resumes: state.resumes, rangesShown: state.rangesShown, validator: state.validator)
         else { throw cut }
         state.resumes += 1
         executor.logger.debug(
             "continuing a cut download", metadata: ["request": "\(summary)", "from": "\(state.position)", "error": "\(cut)"])
         var again = original
-        again.headers.replaceOrAdd(name: "Range", value: spell(.from(state.position)))
-        again.headers.replaceOrAdd(name: "If-Range", value: ifRange)
+        again.headers.replaceOrAdd(name: "Range", value: spell(ask.range))
+        again.headers.replaceOrAdd(name: "If-Range", value: ResumeValidator.ifRange(ask.validator))
         if let ifMatch = options.ifMatch { again.headers.replaceOrAdd(name: "If-Match", value: ifMatch) }
         let answer = try await executor.execute(again)
-        let range = try await continuedRange(answer, after: cut, state: state, validator: validator)
+        let served: ServedRange?
+        do {
+            served = try plan.judgeContinuation(
+                self.answer(answer, held: ask.validator), at: state.position, firstETag: state.etag, validator: ask.validator,
+                totals: state.totals, cut: cut)
+        } catch {
+            await answer.body.discard()
+            throw error
+        }
+        guard let range = served else { throw await failure(answer, request: request) }
         state.rangesShown = true
         if let total = range.total, !state.totals.contains(total) { state.totals.append(total) }
         state.end = range.end + 1
-        try await sink.begin(offset: state.position, expectedLength: range.end + 1 - state.position, validator: validator)
+        try await sink.begin(offset: state.position, expectedLength: range.end + 1 - state.position, validator: ask.validator)
         return answer.body
-    }
-
-    /// Checks the answer to a continuation: a `206` of the same content from exactly the byte
-    /// reached to its end. Anything else ends the download (the body is dropped).
-    func continuedRange(_ answer: TransportResponse, after cut: ProviderError, state: HTTPBodyState, validator: String) async throws -> ContentRange {
-        let summary = cut.request
-        let changed = ProviderError(.conflict, "the file changed on the server while it was downloaded", httpStatus: answer.status, request: summary)
-        let differs = state.etag.map { kept in answer.etag.map { $0 != kept } ?? false } ?? ResumeValidator.contradicts(validator, answer)
-        if differs, answer.status == 200 || answer.status == 206 { throw await refuse(answer, changed) }
-        switch answer.status {
-        case 206 where !dialect.isErrorPage(answer): break
-        case 200...299, 416: throw await refuse(answer, cut)  // the range was not served: the cut stands
-        default:
-            let body = (try? await answer.body.collect(upTo: 64 << 10)) ?? ByteBuffer()
-            throw dialect.error(for: answer, body: body, request: request)
-        }
-        let range = try await contentRange(of: answer, request: summary)
-        // Another total is another content (checked once the range starts where it was asked).
-        if range.start == state.position, let total = range.total, state.totals.contains(where: { $0 != total }) {
-            throw await refuse(answer, changed)
-        }
-        try await requireRest(range, from: state.position, of: answer, request: summary)
-        return range
-    }
-
-    /// For servers that answer a range request with more than the range (the whole body as 200,
-    /// or a wider 206): keeps only the bytes asked for. `bodyStart` is where the body begins in the content.
-    func slice(_ response: TransportResponse, bodyStart: Int64, total: Int64?) async throws -> DownloadResult {
-        guard let range = options.range, let (lower, upper) = range.bounds(inContentOf: total) else {
-            throw await refuse(response, ProviderError(.unsupported, "the server ignores ranges and did not send a length", request: summary))
-        }
-        let wanted = upper.map { $0 - lower + 1 }
-        try await sink.begin(offset: 0, expectedLength: wanted, validator: response.etag)
-        var kept: Int64 = 0
-        do {
-            var position = bodyStart
-            for try await var piece in response.body {
-                try Task.checkCancellation()
-                let pieceStart = position
-                position += Int64(piece.readableBytes)
-                let from = max(lower, pieceStart)
-                let to = min(upper.map { $0 + 1 } ?? position, position)
-                guard to > from else { continue }
-                piece.moveReaderIndex(forwardBy: Int(from - pieceStart))
-                if let part = piece.readSlice(length: Int(to - from)) {
-                    try await sink.write(part)
-                    kept += Int64(part.readableBytes)
-                    options.progress?(TransferProgress(completed: kept, expected: wanted))
-                }
-            }
-            if let wanted, kept != wanted {
-                throw ProviderError(.network, "the body ended after \(kept) of the \(wanted) bytes asked for", request: summary)
-            }
-            try await sink.finish()
-        } catch {
-            await sink.fail()
-            throw ProviderError.wrap(error, request: summary)
-        }
-        var item = dialect.item(from: response)
-        if let total { item.size = total }
-        return DownloadResult(item: item, bytesReceived: kept, offset: lower)
     }
 }

@@ -5,10 +5,12 @@ import NIOHTTP1
 import ProviderAPI
 import ProviderKit
 
-/// The streaming download every HTTP adapter shares: range and resume headers, `206`/`304`/`416`
-/// handling, a server that ignores `Range` or answers wider, automatic continuation of a cut body,
-/// and ProviderKit's download rules (progress, cancellation, length and digest checks, the sink's
-/// begin/write/finish/fail protocol, through `DownloadDriver`). What differs between servers comes
+/// The streaming download every HTTP adapter shares: the HTTP wiring of ProviderKit's download
+/// rules. `DownloadRequestPlan` decides the range and validator to ask (`Range`, `If-Range`) and
+/// what each answer means (`206`/`304`/`416`, a server that ignores `Range` or answers wider, a
+/// resume the server contradicts, the continuation of a cut body); `DownloadDriver` pours the
+/// bodies into the sink (progress, cancellation, length and digest checks, the sink's
+/// begin/write/finish/fail protocol). What differs between servers comes
 /// from the adapter's ``HTTPDownloadDialect``.
 public struct HTTPDownloader: Sendable {
     /// Sends the requests.
@@ -49,27 +51,11 @@ public struct HTTPDownloader: Sendable {
     public func download(
         _ request: TransportRequest, to sink: any DownloadSink, options: DownloadOptions, expected: Item?, dialect: some HTTPDownloadDialect
     ) async throws -> DownloadResult {
+        let point = options.resume && options.range == nil ? try await sink.resumePoint() : nil
         var download = HTTPDownload(
-            executor: executor, original: request, request: request, sink: sink, options: options, expected: expected, dialect: dialect)
+            executor: executor, original: request, request: request, sink: sink, options: options, expected: expected, dialect: dialect,
+            plan: DownloadRequestPlan(options: options, resumePoint: point, expected: expected))
         return try await download.run()
-    }
-
-    /// The `Content-Range` of a `206`, checked against itself and the answer's `Content-Length`.
-    static func contentRange(of response: TransportResponse, summary: String?) throws -> ContentRange {
-        guard let range = response.headers.first(name: "content-range").flatMap(ContentRange.init), range.end >= range.start else {
-            throw ProviderError(.invalidResponse, "206 without a valid Content-Range", httpStatus: 206, request: summary)
-        }
-        if let total = range.total, range.end >= total {
-            throw ProviderError(
-                .invalidResponse, "Content-Range bytes \(range.start)-\(range.end) lies past the total of \(total)", httpStatus: 206,
-                request: summary)
-        }
-        if let length = response.contentLength, length != range.end - range.start + 1 {
-            throw ProviderError(
-                .invalidResponse, "Content-Length \(length) does not match Content-Range bytes \(range.start)-\(range.end)",
-                httpStatus: 206, request: summary)
-        }
-        return range
     }
 
     /// Whether the answer says the server serves byte ranges.

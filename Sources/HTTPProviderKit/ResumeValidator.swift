@@ -35,26 +35,23 @@ package enum ResumeValidator {
         return datePrefix + text.trimmingCharacters(in: .whitespaces)
     }
 
-    /// The `If-Range` value for a kept validator; `nil` when it cannot be sent (weak, empty).
-    package static func ifRange(_ validator: String) -> String? {
-        if validator.hasPrefix(datePrefix) {
-            let date = String(validator.dropFirst(datePrefix.count))
-            return HTTPDate.parse(date) == nil ? nil : date
-        }
-        if validator.isEmpty || ETag.isWeak(validator) { return nil }
-        return validator
+    /// The `If-Range` value for a kept validator (ProviderKit's `DownloadRequestPlan` sends only
+    /// strong ones): the date of a kept date, else the entity tag.
+    package static func ifRange(_ validator: String) -> String {
+        validator.hasPrefix(datePrefix) ? String(validator.dropFirst(datePrefix.count)) : validator
     }
 
-    /// Whether `response`'s own validators say its content is not the one `validator` was kept
-    /// for (a missing header contradicts nothing).
-    package static func contradicts(_ validator: String, _ response: TransportResponse) -> Bool {
-        if validator.hasPrefix(datePrefix) {
-            if response.etag != nil { return true }
-            guard let text = response.headers.first(name: "last-modified") else { return false }
-            let kept = HTTPDate.parse(String(validator.dropFirst(datePrefix.count)))
-            return kept == nil || HTTPDate.parse(text) != kept
-        }
-        guard let now = response.etag else { return false }
-        return !ETag.weaklyEqual(now, validator)
+    /// What names `response`'s content, in the form of the kept validator `held`, for
+    /// `DownloadAnswer.validator`: its entity tag; or, when a date was kept, its `Last-Modified`
+    /// date (spelled as kept when it is the same instant, however the server spells it), and its
+    /// entity tag if it has one (which no date matches). `nil` when the answer names nothing
+    /// comparable (a missing header contradicts nothing).
+    package static func named(by response: TransportResponse, like held: String?) -> String? {
+        guard let held, held.hasPrefix(datePrefix) else { return response.etag }
+        if let etag = response.etag { return etag }
+        guard let text = response.headers.first(name: "last-modified") else { return nil }
+        let kept = HTTPDate.parse(String(held.dropFirst(datePrefix.count)))
+        if let kept, HTTPDate.parse(text) == kept { return held }
+        return datePrefix + text.trimmingCharacters(in: .whitespaces) + (kept == nil ? " (unreadable kept date)" : "")
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import ProviderAPI
 
 /// What a download reads, worked out from its `DownloadOptions`, the item and what the sink
-/// already holds, with the rules every adapter keeps (those `HTTPDownloader` keeps for HTTP):
+/// already holds, with the rules every adapter keeps (``DownloadRequestPlan`` keeps them for a
+/// server that serves ranges, `HTTPDownloader` through it):
 ///
 /// - `ifMatch` that is not the item's etag is `ProviderError.Code.preconditionFailed`;
 ///   `ifNoneMatch` that is the item's etag reads nothing (``notModified``).
@@ -10,8 +11,9 @@ import ProviderAPI
 ///   past the end is `ProviderError.Code.invalidArgument`. The sink gets them as a body of their
 ///   own (it begins at 0).
 /// - `DownloadOptions.resume` (without a range) continues what the sink holds
-///   (`DownloadSink.resumePoint()`) only when its validator is still the item's etag; a
-///   different etag, or bytes without a validator (of unknown origin), start over, as `If-Range`
+///   (`DownloadSink.resumePoint()`) only when its validator is still the item's etag and strong
+///   (``DownloadRequestPlan/isStrong(_:)``); a different or weak etag, or bytes without a
+///   validator (of unknown origin), start over, as `If-Range`
 ///   does: never a splice of two contents. Holding the whole file reads nothing and
 ///   finishes; holding more than the file is `ProviderError.Code.conflict`.
 /// - Anything else reads the whole file.
@@ -86,8 +88,9 @@ public struct DownloadPlan: Sendable, Hashable {
             return
         }
         guard options.resume, let point = resumePoint, point.length > 0 else { return }
-        // Never blind: held bytes are continued only under the etag they came from.
-        guard let validator = point.validator, let etag = item.etag, validator == etag else { return }
+        // Never blind: held bytes are continued only under the strong etag they came from.
+        guard let validator = point.validator, DownloadRequestPlan.isStrong(validator), let etag = item.etag, validator == etag
+        else { return }
         guard point.length <= size else {
             throw ProviderError(.conflict, "the partial download holds \(point.length) bytes, more than the \(size) of \(item.path)")
         }
