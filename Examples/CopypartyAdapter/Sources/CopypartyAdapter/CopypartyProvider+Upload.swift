@@ -36,42 +36,24 @@ extension CopypartyProvider {
         return try await item(at: try folder.appending(placed))
     }
 
-    /// Moves `staged` to `target`, or, with `replacing`, puts it in place of what is there:
-    /// that is moved aside, `staged` moved in, and the old item deleted, or moved back if
-    /// `staged` could not be moved in.
+    /// Moves `staged` to `target`, or, with `replacing`, puts it in place of what is there
+    /// through the kit's `SwapReplace` (moved aside, `staged` moved in, the old item deleted, or
+    /// moved back if `staged` could not be moved in).
     ///
     /// A move onto a `taken` name always goes through the swap: copyparty would merge a folder
     /// into the folder there, file by file, and stop at the first name both hold. Otherwise the
-    /// move is tried first; the server refuses a file name taken meanwhile before moving anything,
-    /// and `replacing` then swaps when a file took it (not a folder, which a file never replaces;
-    /// nor when `staged` is a `folder`, which may have been merged in part).
+    /// move is tried first (`StagedUpload.place`); the server refuses a file name taken meanwhile
+    /// before moving anything, and `replacing` then swaps when a file took it (not a folder, which
+    /// a file never replaces; nor when `staged` is a `folder`, which may have been merged in part).
     func commit(_ staged: ItemPath, to target: ItemPath, replacing: Bool, taken: Bool, folder: Bool) async throws {
-        if !taken {
-            do {
-                try await server.move(staged, to: target)
-                return
-            } catch let error as ProviderError where error.code == .alreadyExists && replacing && !folder {
-                // Taken meanwhile: a file there is replaced, a folder never is.
-                guard try await !item(at: target).isFolder else { throw error }
-            }
+        let move: SwapReplace.Move = { [server] from, to in try await server.move(from, to: to) }
+        let find: SwapReplace.Find = { [server] path in try await server.listing(of: path.parent).item(named: path.name) }
+        let delete: SwapReplace.Delete = { [server] path in try await server.delete(path) }
+        if taken {
+            try await SwapReplace(executor: server.executor).replace(target, with: staged, move: move, find: find, delete: delete)
+        } else {
+            try await StagedUpload(executor: server.executor)
+                .place(staged, at: target, replacing: replacing && !folder, move: move, find: find, delete: delete)
         }
-        let aside = try target.parent.appending(StagedUpload.temporaryName())
-        do {
-            try await server.move(target, to: aside)
-            try await server.move(staged, to: target)
-        } catch {
-            // Shielded (after a cancellation the old item must still go back), and from what the
-            // listing shows: a move whose answer was lost may have been made or not.
-            await server.executor.cleanup("move \(aside) back to \(target)") { [server] in
-                let folder = try await server.listing(of: target.parent)
-                guard folder.item(named: aside.name) != nil else { return }
-                guard folder.item(named: target.name) == nil else {
-                    throw ProviderError(.conflict, "\(target) was partly replaced; the old one is kept as \(aside)")
-                }
-                try await server.move(aside, to: target)
-            }
-            throw error
-        }
-        await server.executor.cleanup("delete the replaced \(aside)") { [server] in try await server.delete(aside) }
     }
 }
