@@ -14,9 +14,10 @@ extension DownloadDriver {
     /// ```
     ///
     /// - Parameters:
-    ///   - body: the answer's body, which starts at `bodyStart` in the content.
-    ///   - from: the first byte to keep.
-    ///   - to: the byte after the last one to keep; `nil` keeps everything from `from` on.
+    ///   - body: the answer's body.
+    ///   - bodyStart: where the body starts in the content.
+    ///   - lower: the first byte to keep (`from:`).
+    ///   - upper: the byte after the last one to keep (`to:`); `nil` keeps everything from `lower` on.
     ///   - validator: what the sink keeps beside the bytes (`DownloadSink.begin(offset:expectedLength:validator:)`).
     ///   - sink: where the kept bytes go.
     ///   - progress: told after each kept piece, towards the bytes asked.
