@@ -55,6 +55,15 @@ struct DownloadRequestPlanTests {
         #expect(DownloadRequestPlan.isStrong("\"v1\""))
     }
 
+    @Test("DownloadPlan keeps the same rule: bytes held under a weak etag start over, even when it is the item's")
+    func weakForLocalPlans() throws {
+        let weak = Item(path: "/docs/report.bin", kind: .file, size: 100, etag: "W/\"v1\"")
+        let plan = try DownloadPlan(options: DownloadOptions(resume: true), item: weak, resumePoint: ResumePoint(length: 40, validator: "W/\"v1\""))
+        #expect(plan.start == 0 && !plan.continuesSink)
+        let strong = try DownloadPlan(options: DownloadOptions(resume: true), item: file, resumePoint: ResumePoint(length: 40, validator: "\"v1\""))
+        #expect(strong.start == 40 && strong.continuesSink)
+    }
+
     @Test("a partial answer of other content than the held bytes restarts the download from byte 0")
     func resumeContradicted() throws {
         var plan = plan(DownloadOptions(resume: true), held: 40, validator: "\"v1\"")
