@@ -51,7 +51,7 @@ public struct HTTPDownloader: Sendable {
     public func download(
         _ request: TransportRequest, to sink: any DownloadSink, options: DownloadOptions, expected: Item?, dialect: some HTTPDownloadDialect
     ) async throws -> DownloadResult {
-        let point = options.resume && options.range == nil ? try await sink.resumePoint() : nil
+        let point = options.resume && options.range == nil ? try await sink.resumePoint().map(ResumeValidator.readable) : nil
         var download = HTTPDownload(
             executor: executor, original: request, request: request, sink: sink, options: options, expected: expected, dialect: dialect,
             plan: DownloadRequestPlan(options: options, resumePoint: point, expected: expected))

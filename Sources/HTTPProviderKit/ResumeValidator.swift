@@ -35,6 +35,16 @@ package enum ResumeValidator {
         return datePrefix + text.trimmingCharacters(in: .whitespaces)
     }
 
+    /// `point` as `DownloadRequestPlan` may judge it: a kept date that does not read as an
+    /// HTTP-date cannot be sent as `If-Range`, so the bytes it was kept for have no validator
+    /// (they are not continued).
+    package static func readable(_ point: ResumePoint) -> ResumePoint {
+        guard let validator = point.validator, validator.hasPrefix(datePrefix),
+            HTTPDate.parse(String(validator.dropFirst(datePrefix.count))) == nil
+        else { return point }
+        return ResumePoint(length: point.length, validator: nil)
+    }
+
     /// The `If-Range` value for a kept validator (ProviderKit's `DownloadRequestPlan` sends only
     /// strong ones): the date of a kept date, else the entity tag.
     package static func ifRange(_ validator: String) -> String {
@@ -52,6 +62,6 @@ package enum ResumeValidator {
         guard let text = response.headers.first(name: "last-modified") else { return nil }
         let kept = HTTPDate.parse(String(held.dropFirst(datePrefix.count)))
         if let kept, HTTPDate.parse(text) == kept { return held }
-        return datePrefix + text.trimmingCharacters(in: .whitespaces) + (kept == nil ? " (unreadable kept date)" : "")
+        return datePrefix + text.trimmingCharacters(in: .whitespaces)
     }
 }
