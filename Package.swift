@@ -316,7 +316,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebDAVProviderTests",
-            dependencies: [ "StrataTestSupport", "ProviderKit", "HTTPProviderKit","WebDAVProvider", "ProviderConformance", "ProviderConformanceTesting", "SharedCacheConformance", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: [ "StrataTestSupport", "ProviderKit", "HTTPProviderKit", "ProviderTesting", "WebDAVProvider", "ProviderConformance", "ProviderConformanceTesting", "SharedCacheConformance", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             path: "Tests/WebDAVProviderTests",
             swiftSettings: strictSettings
         ),
