@@ -148,7 +148,7 @@ public actor PasswordAuthenticator: Authenticator, CustomStringConvertible, Cust
                 if policy == .digestOnly, offersBasic {
                     throw ProviderError(
                         .unauthorized,
-                        "the server asks for Basic authentication only, and Digest was required (auth=digest): the password was not sent",
+                        "the server offers no sign-in but Basic, and Digest was required (auth=digest): the password was not sent",
                         httpStatus: 401)
                 }
                 return false

@@ -71,7 +71,7 @@ public struct RequestExecutor: Sendable {
     /// nothing, requests that never time out).
     ///
     /// ```swift
-    /// let executor = RequestExecutor(configuration: configuration)  // credentials as Basic or Bearer
+    /// let executor = RequestExecutor(configuration: configuration)  // credentials as Basic, Digest or Bearer
     /// let signedOut = RequestExecutor(configuration: configuration, authenticator: NoAuthenticator())
     /// ```
     ///
