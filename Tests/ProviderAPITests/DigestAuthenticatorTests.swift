@@ -238,6 +238,44 @@ struct DigestAuthenticatorTests {
         #expect(malformed?.code == .invalidResponse)
     }
 
+    @Test("a one-shot upload as the first request of digestOnly fetches the challenge first with a bodiless OPTIONS")
+    func oneShotFirst() async throws {
+        let sequence = OneShotSequence([Array("body".utf8)])
+        let transport = ScriptedTransport([digest(nonce: "n1"), .status(201)])
+        let auth = PasswordAuthenticator(username: "ann", password: "pw", policy: .digestOnly)
+        let request = TransportRequest(method: .PUT, url: base.appendingPathComponent("f"), body: .source(AsyncSequenceSource(sequence)))
+        #expect(try await executor(transport, auth).execute(request).status == 201)
+        let requests = transport.requests
+        #expect(requests.map(\.method) == ["OPTIONS", "PUT"])
+        #expect(requests[0].header("Authorization") == nil && requests[0].body == nil)
+        let fields = try digestFields(requests[1])
+        #expect(fields["nonce"] == "n1" && fields["nc"] == "00000001")
+        #expect(fields["response"] == (try expectedResponse(fields, method: "PUT")))
+        #expect(sequence.timesIterated == 1)
+    }
+
+    @Test("a one-shot upload with an old nonce takes a fresh one first; a Basic session sends no probe")
+    func oneShotOldNonce() async throws {
+        let transport = ScriptedTransport([digest(nonce: "n1"), .status(200), digest(nonce: "n2"), .status(201)])
+        let auth = PasswordAuthenticator(username: "ann", password: "pw", policy: .automatic, onDigest: nil, nonceFreshFor: .zero)
+        let exec = executor(transport, auth)
+        #expect(try await exec.execute(TransportRequest(method: .GET, url: base)).status == 200)
+        let upload = TransportRequest(
+            method: .PUT, url: base.appendingPathComponent("f"), body: .source(AsyncSequenceSource(OneShotSequence([Array("x".utf8)]))))
+        #expect(try await exec.execute(upload).status == 201)
+        let requests = transport.requests
+        #expect(requests.map(\.method) == ["GET", "GET", "OPTIONS", "PUT"])
+        let fields = try digestFields(requests[3])
+        #expect(fields["nonce"] == "n2" && fields["nc"] == "00000001")
+
+        let basic = ScriptedTransport([.status(201)])
+        let onBasic = PasswordAuthenticator(username: "ann", password: "pw", policy: .automatic, onDigest: nil, nonceFreshFor: .zero)
+        let plain = TransportRequest(
+            method: .PUT, url: base.appendingPathComponent("f"), body: .source(AsyncSequenceSource(OneShotSequence([Array("x".utf8)]))))
+        #expect(try await executor(basic, onBasic).execute(plain).status == 201)
+        #expect(basic.requests.map(\.method) == ["PUT"])
+    }
+
     @Test("no secret in the description, the mirror or an error")
     func noSecrets() async throws {
         let auth = PasswordAuthenticator(username: "ann", password: "hunter2-S3CRET")

@@ -576,9 +576,11 @@ CONF
 
 # ---------------------------------------------------------------- chezdav
 # chezdav (phodav 3.0, libsoup 3; Debian `chezdav`), on loopback only, without mDNS. It knows
-# HTTP Digest only (an htdigest file), which Strata does not speak, so it runs WITHOUT a login:
-# it ignores the Basic credentials the tests send. Quirks seen (what Strata verifies or works
-# around):
+# HTTP Digest only (`--htdigest FILE --realm R`). Strata speaks Digest now, but with an htdigest
+# file this chezdav checks the user name only: `curl --digest -u strata:WRONG` gets its 207 (a
+# wrong user gets 401). A login there would prove nothing, so it runs WITHOUT one: it ignores the
+# Basic credentials the tests send (Digest is tested on Apache and lighttpd, STRATA_*_DIGEST_URL).
+# Quirks seen (what Strata verifies or works around):
 # - hrefs are absolute URLs (`http://127.0.0.1:PORT/...`) with raw `#` and `?`, and `%XX` in a
 #   name decoded (`test%46.txt` is listed as `testF.txt`); a name holding `%` or `&` gets an
 #   empty href (`<D:href/>`), in a listing and in a Depth 0 answer alike; folders' hrefs have no

@@ -35,10 +35,12 @@ import ProviderAPI
 /// `ProviderError.Code.unauthorized`. Neither the password nor anything derived from it (the
 /// Basic header, H(A1), a `response`) appears in ``description``, a mirror or a log line.
 ///
-/// A request whose body cannot be sent twice (a one-shot stream) is not replayed by
-/// ``RequestExecutor``: when it meets the first Digest challenge, or a nonce that just expired,
-/// its 401 stands.
-public actor PasswordAuthenticator: Authenticator, CustomStringConvertible, CustomReflectable {
+/// A request whose body cannot be sent twice (a one-shot stream, a copy between two servers) is
+/// not replayed by ``RequestExecutor``, so it must not meet a challenge: before one, the executor
+/// fetches a fresh challenge with a bodiless `OPTIONS` when this authenticator is still waiting for
+/// the server's first challenge, or when its nonce is over a minute old (servers expire nonces
+/// after 5 to 10 minutes). On a Basic server nothing changes.
+public actor PasswordAuthenticator: Authenticator, FreshChallengeAuthenticator, CustomStringConvertible, CustomReflectable {
     /// When Basic may be sent, and what is sent before the server has challenged.
     public enum Policy: String, Sendable, CaseIterable {
         /// Basic up front until the server asks for Digest; then Digest only.
@@ -66,11 +68,13 @@ public actor PasswordAuthenticator: Authenticator, CustomStringConvertible, Cust
     private var state: State
     /// Told once, when the server is first seen to want Digest (an adapter remembers it).
     private let onDigest: (@Sendable () async -> Void)?
+    /// How old a nonce may be before a request with a one-shot body fetches a fresh one.
+    private let nonceFreshFor: Duration
 
     private enum State {
         case waiting
         case basic
-        case digest(DigestChallenge, count: UInt32)
+        case digest(DigestChallenge, count: UInt32, since: ContinuousClock.Instant)
     }
 
     /// Creates the authenticator.
@@ -79,7 +83,11 @@ public actor PasswordAuthenticator: Authenticator, CustomStringConvertible, Cust
     }
 
     /// Creates the authenticator; `onDigest` is told once, when the server first asks for Digest.
-    package init(username: String, password: String, policy: Policy, onDigest: (@Sendable () async -> Void)?) {
+    package init(
+        username: String, password: String, policy: Policy, onDigest: (@Sendable () async -> Void)?,
+        nonceFreshFor: Duration = .seconds(60)
+    ) {
+        self.nonceFreshFor = nonceFreshFor
         self.username = username
         self.password = password
         self.policy = policy
@@ -108,9 +116,9 @@ public actor PasswordAuthenticator: Authenticator, CustomStringConvertible, Cust
             request.headers.remove(name: "Authorization")
         case .basic:
             request.headers.replaceOrAdd(name: "Authorization", value: basicHeader)
-        case .digest(let challenge, let count):
+        case .digest(let challenge, let count, let since):
             let next = count &+ 1
-            state = .digest(challenge, count: next)
+            state = .digest(challenge, count: next, since: since)
             let answer = DigestAnswer(
                 username: username, password: password, method: request.method.rawValue,
                 uri: DigestAnswer.requestTarget(of: request.url), nonceCount: next, cnonce: DigestAnswer.makeCnonce())
@@ -157,21 +165,46 @@ public actor PasswordAuthenticator: Authenticator, CustomStringConvertible, Cust
 
         switch state {
         case .waiting, .basic:
-            let first = !isDigest
-            state = .digest(offered, count: 0)
-            if first, let onDigest { await onDigest() }
+            await adopt(offered)
             return true
-        case .digest(let current, _):
+        case .digest(let current, _, _):
             if offered.stale || offered.realm != current.realm {
-                state = .digest(offered, count: 0)
+                await adopt(offered)
                 return true
             }
             // Another request already took a new nonce, or this one went out before the switch.
             if !Self.carries(sent, nonce: current.nonce) { return true }
             // The current nonce was answered and refused without `stale`: the credentials are wrong.
-            state = .digest(offered, count: 0)
+            await adopt(offered)
             return false
         }
+    }
+
+    package func needsFreshChallenge() async -> Bool {
+        switch state {
+        case .waiting: true
+        case .basic: false
+        case .digest(_, _, let since): ContinuousClock.now - since >= nonceFreshFor
+        }
+    }
+
+    package func takeChallenge(from response: TransportResponse) async {
+        guard response.status == 401 else { return }
+        let values = response.headers["www-authenticate"]
+        guard let challenges = try? AuthChallenge.parse(values) else { return }
+        if let offered = (try? DigestChallenge.strongest(of: challenges))?.best {
+            if case .basic = state { return }  // a Basic session is not switched by a probe of its own
+            await adopt(offered)
+        } else if case .waiting = state, policy == .challengeFirst, challenges.contains(where: { $0.scheme == "basic" }) {
+            state = .basic
+        }
+    }
+
+    /// Signs the next requests with `challenge`, its nonce counted from 1; tells ``onDigest`` on the switch.
+    private func adopt(_ challenge: DigestChallenge) async {
+        let first = !isDigest
+        state = .digest(challenge, count: 0, since: .now)
+        if first, let onDigest { await onDigest() }
     }
 
     private var isDigest: Bool {
