@@ -6,7 +6,8 @@ extension WebDAVProvider {
     /// How a ``WebDAVProvider`` talks to its server, beyond what every adapter gets in a
     /// `ProviderConfiguration` (URL, credentials, transport, retry, timeouts, page limits).
     ///
-    /// Plain RFC 4918 needs none of it: every setting here is for the ownCloud/Nextcloud dialect.
+    /// Plain RFC 4918 needs none of it: every setting here but ``auth`` (how a password is sent:
+    /// Basic or HTTP Digest) is for the ownCloud/Nextcloud dialect.
     /// Each property says its default and the string option that sets it (`-o name=value` on the
     /// command line, `ProviderConfiguration.options` through a `ProviderRegistry`): the
     /// factories (``WebDAVProviderFactory``, ``OwnCloudProviderFactory``) read those once, with
