@@ -4,6 +4,7 @@ import NIOHTTP1
 import ProviderAPI
 import Testing
 import HTTPProviderKit
+import Logging
 
 private let base = url("http://127.0.0.1:8080/dav/")
 private let basicHeader = "Basic " + Data("ann:pw".utf8).base64EncodedString()
@@ -274,6 +275,25 @@ struct DigestAuthenticatorTests {
             method: .PUT, url: base.appendingPathComponent("f"), body: .source(AsyncSequenceSource(OneShotSequence([Array("x".utf8)]))))
         #expect(try await executor(basic, onBasic).execute(plain).status == 201)
         #expect(basic.requests.map(\.method) == ["PUT"])
+    }
+
+    @Test("no secret in the trace log of a switch to Digest: neither the password, the Basic header, H(A1) nor the response")
+    func noSecretsLogged() async throws {
+        let records = LogRecords()
+        var logger = Logger(label: "digest") { _ in RecordingLogHandler(records) }
+        logger.logLevel = .trace
+        let transport = ScriptedTransport([digest(nonce: "n1"), .status(200)])
+        let auth = PasswordAuthenticator(username: "ann", password: "pw-S3CRET")
+        let exec = RequestExecutor(transport: transport, authenticator: auth, retry: fastRetry, logger: logger)
+        #expect(try await exec.execute(TransportRequest(method: .GET, url: base)).status == 200)
+        let fields = try digestFields(transport.requests[1])
+        let response = try #require(fields["response"])
+        let ha1 = DigestAuthAlgorithm.md5.hex("ann:dav zone:pw-S3CRET")
+        let logged = records.all.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
+        #expect(logged.contains("401"), "the exchanges were logged: \(logged)")
+        for secret in ["pw-S3CRET", Data("ann:pw-S3CRET".utf8).base64EncodedString(), ha1, response] {
+            #expect(!logged.contains(secret), "\(logged)")
+        }
     }
 
     @Test("no secret in the description, the mirror or an error")
