@@ -83,6 +83,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Sources/HTTPProviderKit",
             swiftSettings: strictSettings
@@ -315,7 +316,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebDAVProviderTests",
-            dependencies: [ "StrataTestSupport", "ProviderKit", "HTTPProviderKit","WebDAVProvider", "ProviderConformance", "ProviderConformanceTesting", "SharedCacheConformance", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: [ "StrataTestSupport", "ProviderKit", "HTTPProviderKit", "ProviderTesting", "WebDAVProvider", "ProviderConformance", "ProviderConformanceTesting", "SharedCacheConformance", "ProviderAPI", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             path: "Tests/WebDAVProviderTests",
             swiftSettings: strictSettings
         ),

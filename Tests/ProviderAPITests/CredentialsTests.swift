@@ -144,8 +144,8 @@ struct CredentialsTests {
     @Test("HTTP authentication is chosen from the fields, as the enum's switch chose it")
     func httpAuthenticator() {
         #expect(Credentials.none.httpAuthenticator() is NoAuthenticator)
-        #expect(Credentials.basic(username: "u", password: "p").httpAuthenticator() is BasicAuthenticator)
-        #expect(Credentials.appPassword(username: "u", password: "p").httpAuthenticator() is BasicAuthenticator)
+        #expect(Credentials.basic(username: "u", password: "p").httpAuthenticator() is PasswordAuthenticator)
+        #expect(Credentials.appPassword(username: "u", password: "p").httpAuthenticator() is PasswordAuthenticator)
         #expect(Credentials.token("t").httpAuthenticator() is BearerAuthenticator)
         #expect(Credentials.bearer(accessToken: "a").httpAuthenticator() is BearerAuthenticator)
     }

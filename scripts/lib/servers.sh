@@ -11,9 +11,12 @@
 #                            #   STRATA_APACHE_URL  STRATA_SABRE_URL  STRATA_NGINX_URL
 #                            #   STRATA_LIGHTTPD_URL  STRATA_RCLONE_URL
 #                            #   STRATA_RCLONEFOLD_URL STRATA_COPYPARTY_URL STRATA_CHEZDAV_URL
+#                            #   STRATA_APACHE_DIGEST_URL (the same Apache, HTTP Digest MD5)
+#                            #   STRATA_LIGHTTPD_DIGEST_URL (the same lighttpd, HTTP Digest
+#                            #   SHA-256 with userhash)
 #                            #   STRATA_DAV_USER    STRATA_DAV_PASS (the same for all)
-#                            #   STRATA_SERVERS_DIR (plus STRATA_<NAME>_ROOT:
-#                            #   the served directories)
+#                            #   STRATA_SERVERS_DIR (plus STRATA_<NAME>_ROOT and
+#                            #   STRATA_<NAME>_DIGEST_ROOT: the served directories)
 #   strata_servers_stop      # stop them (idempotent), remove the temp dir
 #
 # Inputs (optional): STRATA_APACHE_PORT (default 18081), STRATA_SABRE_PORT
@@ -266,7 +269,7 @@ ErrorLog $R/run/apache-error.log
 LogLevel warn
 LogFormat "%t %>s %b %D \"%r\" \"%{Depth}i\"" strata
 CustomLog $R/run/apache-access.log strata
-$(for m in mpm_event authn_core authn_file authz_core authz_user auth_basic dav dav_fs mime; do
+$(for m in mpm_event authn_core authn_file authz_core authz_user auth_basic auth_digest alias dav dav_fs mime; do
     echo "LoadModule ${m}_module modules/mod_$m.so"; done)
 TypesConfig /etc/mime.types
 $runas
@@ -290,17 +293,61 @@ DocumentRoot $R/www
   AuthUserFile $R/htpasswd
   Require valid-user
 </Directory>
+# The same DAV behind HTTP Digest (mod_auth_digest: MD5, qop=auth; nonces live 300 s), in a
+# folder of its own so the Basic root's listing is unchanged.
+Alias /digest $R/digest
+<Directory $R/digest>
+  Options None
+  AllowOverride None
+  Dav On
+  DavDepthInfinity On
+  AuthType Digest
+  AuthName "strata digest"
+  AuthDigestDomain /digest/
+  AuthDigestProvider file
+  AuthUserFile $R/htdigest
+  Require valid-user
+</Directory>
 EOF
+}
+
+# _strata_htdigest FILE USER REALM PASS [sha256 [userhash]] : write FILE's one line,
+# `user:realm:H(user:realm:pass)` (htdigest(1) reads the password from a terminal), H being MD5
+# or SHA-256; with `userhash`, lighttpd's fourth field H(user:realm) too. Mode 0644 (the servers'
+# www-data children read it); the password itself is never written.
+_strata_htdigest() {
+  local file=$1 user=$2 realm=$3 pass=$4 algo=${5:-md5} hash line
+  case $algo in md5) hash=md5sum ;; sha256) hash=sha256sum ;; *) return 1 ;; esac
+  line="$user:$realm:$(printf '%s' "$user:$realm:$pass" | "$hash" | cut -d' ' -f1)" || return 1
+  if [ "${6:-}" = userhash ]; then
+    line="$line:$(printf '%s' "$user:$realm" | "$hash" | cut -d' ' -f1)" || return 1
+  fi
+  printf '%s\n' "$line" >"$file" && chmod 644 "$file"
+}
+
+# _strata_wait_digest NAME URL : the Digest location answers PROPFIND Depth 0 with 207 (curl
+# --digest; a few tries, the server is up already).
+_strata_wait_digest() {
+  local name=$1 url=$2 code i
+  for i in $(seq 50); do
+    code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 --digest -u "$STRATA_DAV_USER:$STRATA_DAV_PASS" \
+             -X PROPFIND -H 'Depth: 0' "$url" 2>/dev/null) || code=000
+    [ "$code" = 207 ] && return 0
+    sleep 0.1
+  done
+  _strata_log "$name: the Digest location $url did not answer PROPFIND Depth 0 with 207 (last: $code)"
+  return 1
 }
 
 _strata_start_apache() {
   local R=$STRATA_SERVERS_DIR port rc
-  mkdir -p "$R/www" "$R/lock" "$R/run" || return 1
+  mkdir -p "$R/www" "$R/digest" "$R/lock" "$R/run" || return 1
   if ! printf '%s\n' "$STRATA_DAV_PASS" | htpasswd -ic "$R/htpasswd" "$STRATA_DAV_USER" >/dev/null 2>&1; then
     _strata_log "htpasswd failed"; return 1
   fi
   chmod 644 "$R/htpasswd"
-  if [ "$(id -u)" = 0 ]; then chown www-data: "$R/www" "$R/lock" || return 1; fi
+  _strata_htdigest "$R/htdigest" "$STRATA_DAV_USER" "strata digest" "$STRATA_DAV_PASS" || { _strata_log "htdigest failed"; return 1; }
+  if [ "$(id -u)" = 0 ]; then chown www-data: "$R/www" "$R/digest" "$R/lock" || return 1; fi
   port=$(_strata_pick_port "${STRATA_APACHE_PORT:-18081}" "$@") || return 1
   for _ in 1 2 3; do
     _strata_apache_conf "$R" "$port" >"$R/httpd.conf" || return 1
@@ -311,7 +358,10 @@ _strata_start_apache() {
     _strata_wait_dav Apache "http://127.0.0.1:$port/" "$(cat "$R/run/apache.pgid")" \
       "$R/run/apache-error.log" || rc=$?
     if [ "$rc" = 0 ]; then
-      echo "$port" >"$R/run/apache.port"; STRATA_APACHE_URL="http://127.0.0.1:$port/"; return 0
+      echo "$port" >"$R/run/apache.port"; STRATA_APACHE_URL="http://127.0.0.1:$port/"
+      STRATA_APACHE_DIGEST_URL="http://127.0.0.1:$port/digest/"
+      _strata_wait_digest Apache "$STRATA_APACHE_DIGEST_URL" || return 1
+      return 0
     fi
     _strata_kill_group "$(cat "$R/run/apache.pgid" 2>/dev/null)" || true
     [ "$rc" = 2 ] || return 1
@@ -435,7 +485,7 @@ _strata_launch_lighttpd() {
   local D=$1 port=$2 user=
   if [ "$(id -u)" = 0 ]; then user=$'server.username = "www-data"\nserver.groupname = "www-data"'; fi
   cat >"$D/lighttpd.conf" <<CONF
-server.modules = ("mod_auth", "mod_authn_file", "mod_webdav")
+server.modules = ("mod_alias", "mod_auth", "mod_authn_file", "mod_webdav")
 server.document-root = "$D/www"
 server.bind = "127.0.0.1"
 server.port = $port
@@ -447,6 +497,15 @@ include_shell "/usr/share/lighttpd/create-mime.conf.pl"
 auth.backend = "htpasswd"
 auth.backend.htpasswd.userfile = "$STRATA_SERVERS_DIR/htpasswd"
 auth.require = ("" => ("method" => "basic", "realm" => "strata", "require" => "valid-user"))
+# The same DAV behind HTTP Digest SHA-256 with the user name hashed (RFC 7616 userhash), in a
+# folder of its own so the Basic root's listing is unchanged.
+alias.url = ("/digest/" => "$D/digest/")
+\$HTTP["url"] =~ "^/digest/" {
+  auth.backend = "htdigest"
+  auth.backend.htdigest.userfile = "$D/htdigest"
+  auth.require = ("" => ("method" => "digest", "realm" => "strata sha256", "algorithm" => "SHA-256",
+                         "userhash" => "enable", "require" => "valid-user"))
+}
 webdav.activate = "enable"
 webdav.is-readonly = "disable"
 webdav.sqlite-db-name = "$D/db/webdav.db"
@@ -517,9 +576,11 @@ CONF
 
 # ---------------------------------------------------------------- chezdav
 # chezdav (phodav 3.0, libsoup 3; Debian `chezdav`), on loopback only, without mDNS. It knows
-# HTTP Digest only (an htdigest file), which Strata does not speak, so it runs WITHOUT a login:
-# it ignores the Basic credentials the tests send. Quirks seen (what Strata verifies or works
-# around):
+# HTTP Digest only (`--htdigest FILE --realm R`). Strata speaks Digest now, but with an htdigest
+# file this chezdav checks the user name only: `curl --digest -u strata:WRONG` gets its 207 (a
+# wrong user gets 401). A login there would prove nothing, so it runs WITHOUT one: it ignores the
+# Basic credentials the tests send (Digest is tested on Apache and lighttpd, STRATA_*_DIGEST_URL).
+# Quirks seen (what Strata verifies or works around):
 # - hrefs are absolute URLs (`http://127.0.0.1:PORT/...`) with raw `#` and `?`, and `%XX` in a
 #   name decoded (`test%46.txt` is listed as `testF.txt`); a name holding `%` or `&` gets an
 #   empty href (`<D:href/>`), in a listing and in a Depth 0 answer alike; folders' hrefs have no
@@ -540,6 +601,11 @@ _strata_launch_chezdav() {
 _strata_start_other() {
   local name=$1 D=$STRATA_SERVERS_DIR/$1 want; shift
   mkdir -p "$D/www" "$D/tmp" "$D/db" || return 1
+  if [ "$name" = lighttpd ]; then
+    mkdir -p "$D/digest" || return 1
+    _strata_htdigest "$D/htdigest" "$STRATA_DAV_USER" "strata sha256" "$STRATA_DAV_PASS" sha256 userhash \
+      || { _strata_log "htdigest failed"; return 1; }
+  fi
   # lighttpd opens its error log after dropping to www-data.
   # (rclone, copyparty and chezdav run as the caller.)
   case $name in nginx|lighttpd) if [ "$(id -u)" = 0 ]; then chown -R www-data: "$D" || return 1; fi ;; esac
@@ -555,7 +621,9 @@ _strata_start_other() {
   _strata_start_loop "$name" "$D" "$want" "_strata_launch_$name" "$@" || return 1
   case $name in
     nginx) STRATA_NGINX_URL=$STRATA_LAST_URL ;;
-    lighttpd) STRATA_LIGHTTPD_URL=$STRATA_LAST_URL ;;
+    lighttpd)
+      STRATA_LIGHTTPD_URL=$STRATA_LAST_URL; STRATA_LIGHTTPD_DIGEST_URL=${STRATA_LAST_URL}digest/
+      _strata_wait_digest lighttpd "$STRATA_LIGHTTPD_DIGEST_URL" || return 1 ;;
     rclone) STRATA_RCLONE_URL=$STRATA_LAST_URL ;;
     rclonefold) STRATA_RCLONEFOLD_URL=$STRATA_LAST_URL ;;
     copyparty) STRATA_COPYPARTY_URL=$STRATA_LAST_URL ;;
@@ -580,9 +648,11 @@ strata_servers_start() {
   export STRATA_APACHE_ROOT=$R/www STRATA_SABRE_ROOT=$R/sabre/data STRATA_NGINX_ROOT=$R/nginx/www \
          STRATA_LIGHTTPD_ROOT=$R/lighttpd/www STRATA_RCLONE_ROOT=$R/rclone/www \
          STRATA_RCLONEFOLD_ROOT=$R/rclonefold/www STRATA_COPYPARTY_ROOT=$R/copyparty/www \
-         STRATA_CHEZDAV_ROOT=$R/chezdav/www
+         STRATA_CHEZDAV_ROOT=$R/chezdav/www \
+         STRATA_APACHE_DIGEST_ROOT=$R/digest STRATA_LIGHTTPD_DIGEST_ROOT=$R/lighttpd/digest
   STRATA_APACHE_URL='' STRATA_SABRE_URL='' STRATA_NGINX_URL='' STRATA_LIGHTTPD_URL='' STRATA_RCLONE_URL=''
   STRATA_RCLONEFOLD_URL='' STRATA_COPYPARTY_URL='' STRATA_CHEZDAV_URL=''
+  STRATA_APACHE_DIGEST_URL='' STRATA_LIGHTTPD_DIGEST_URL=''
   if ! _strata_start_apache "${STRATA_SABRE_PORT:-18083}"; then
     _strata_log "Apache failed to start (logs in $R/run)"
     STRATA_KEEP_SERVERS_DIR=${STRATA_KEEP_SERVERS_DIR:-1} strata_servers_stop || true
@@ -605,7 +675,8 @@ strata_servers_start() {
     url=$STRATA_LAST_URL; url=${url#http://127.0.0.1:}; taken="$taken ${url%/}"
   done
   export STRATA_APACHE_URL STRATA_SABRE_URL STRATA_NGINX_URL STRATA_LIGHTTPD_URL STRATA_RCLONE_URL \
-         STRATA_RCLONEFOLD_URL STRATA_COPYPARTY_URL STRATA_CHEZDAV_URL
+         STRATA_RCLONEFOLD_URL STRATA_COPYPARTY_URL STRATA_CHEZDAV_URL STRATA_APACHE_DIGEST_URL \
+         STRATA_LIGHTTPD_DIGEST_URL
   return 0
 }
 
@@ -668,7 +739,8 @@ strata_servers_stop() {
     _STRATA_SERVERS_OWNED_DIR=
     unset STRATA_APACHE_URL STRATA_SABRE_URL STRATA_NGINX_URL STRATA_LIGHTTPD_URL STRATA_RCLONE_URL \
           STRATA_RCLONEFOLD_URL STRATA_RCLONEFOLD_ROOT STRATA_COPYPARTY_URL STRATA_COPYPARTY_ROOT \
-          STRATA_CHEZDAV_URL STRATA_CHEZDAV_ROOT \
+          STRATA_CHEZDAV_URL STRATA_CHEZDAV_ROOT STRATA_APACHE_DIGEST_URL STRATA_APACHE_DIGEST_ROOT \
+          STRATA_LIGHTTPD_DIGEST_URL STRATA_LIGHTTPD_DIGEST_ROOT \
           STRATA_DAV_USER STRATA_DAV_PASS STRATA_SERVERS_DIR STRATA_APACHE_ROOT STRATA_SABRE_ROOT \
           STRATA_NGINX_ROOT STRATA_LIGHTTPD_ROOT STRATA_RCLONE_ROOT
   fi

@@ -13,6 +13,7 @@ import ProviderKit
 /// the caller's `ProviderError.Code.unauthorized`.
 ///
 /// ## Topics
+/// - ``PasswordAuthenticator``
 /// - ``BasicAuthenticator``
 /// - ``BearerAuthenticator``
 /// - ``NoAuthenticator``

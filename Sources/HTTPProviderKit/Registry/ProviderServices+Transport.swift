@@ -57,10 +57,12 @@ extension ProbeContext {
 }
 
 extension Credentials {
-    /// The authenticator that sends these credentials as standard HTTP authentication: Basic for
-    /// a user name and password, Bearer for a token or an access token, nothing otherwise.
+    /// The authenticator that sends these credentials as standard HTTP authentication: a user
+    /// name and password as Basic, or as Digest once the server asks for it
+    /// (``PasswordAuthenticator``, policy ``PasswordAuthenticator/Policy/automatic``); Bearer for a
+    /// token or an access token; nothing otherwise.
     public func httpAuthenticator(refresh: BearerAuthenticator.Refresh? = nil) -> any Authenticator {
-        if let username, let password { return BasicAuthenticator(username: username, password: password) }
+        if let username, let password { return PasswordAuthenticator(username: username, password: password) }
         if let token = token ?? accessToken { return BearerAuthenticator(token: token, refresh: refresh) }
         return NoAuthenticator()
     }

@@ -7,7 +7,9 @@ import ProviderAPI
 ///
 /// Every provider sends its requests through one executor:
 /// - the ``Authenticator`` prepares each request; a 401 lets it refresh its
-///   credentials once, and the request is replayed once;
+///   credentials once, and the request is replayed once; a request whose body cannot be sent
+///   again is first preceded by a bodiless `OPTIONS` when the authenticator needs a fresh
+///   challenge (HTTP Digest before its first challenge, or with an old nonce);
 /// - failures are retried as `RetryPolicy` says, within its total deadline; a refused
 ///   connection once at most, a server silent for the whole read timeout once at most, a host
 ///   that cannot be resolved never; ``onRetry`` hears of each retry;
@@ -71,7 +73,7 @@ public struct RequestExecutor: Sendable {
     /// nothing, requests that never time out).
     ///
     /// ```swift
-    /// let executor = RequestExecutor(configuration: configuration)  // credentials as Basic or Bearer
+    /// let executor = RequestExecutor(configuration: configuration)  // credentials as Basic, Digest or Bearer
     /// let signedOut = RequestExecutor(configuration: configuration, authenticator: NoAuthenticator())
     /// ```
     ///
@@ -110,6 +112,9 @@ public struct RequestExecutor: Sendable {
         var silentRetries = 0
         let replayable = request.body?.isReplayable ?? true
         let firstStarted = ContinuousClock.now
+        if !replayable, let renewing = authenticator as? any FreshChallengeAuthenticator, await renewing.needsFreshChallenge() {
+            await fetchChallenge(for: current, into: renewing)
+        }
 
         while true {
             if Task.isCancelled { throw ProviderError(.cancelled, "cancelled", request: current.summary) }
@@ -242,6 +247,18 @@ public struct RequestExecutor: Sendable {
             URLChecks.isValidHTTPURL(target)
         else { return nil }
         return target
+    }
+
+    /// Sends a bodiless `OPTIONS` without credentials to `request`'s URL and hands its answer to
+    /// `authenticator`, so that a request that cannot be replayed does not meet a challenge. A
+    /// failure here is left for the request itself to meet.
+    private func fetchChallenge(for request: TransportRequest, into authenticator: any FreshChallengeAuthenticator) async {
+        var probe = TransportRequest(method: .OPTIONS, url: request.url, headers: [:], timeouts: request.timeouts)
+        for (name, value) in defaultHeaders { probe.headers.add(name: name, value: value) }
+        probe.logger = logger
+        guard let response = try? await transport.send(probe) else { return }
+        await authenticator.takeChallenge(from: response)
+        await response.body.discard(upTo: Self.redirectBodyLimit, within: Self.redirectBodyTime)
     }
 
     /// Tells ``onRetry``, then waits `delay`.

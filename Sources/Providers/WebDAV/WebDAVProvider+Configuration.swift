@@ -6,7 +6,8 @@ extension WebDAVProvider {
     /// How a ``WebDAVProvider`` talks to its server, beyond what every adapter gets in a
     /// `ProviderConfiguration` (URL, credentials, transport, retry, timeouts, page limits).
     ///
-    /// Plain RFC 4918 needs none of it: every setting here is for the ownCloud/Nextcloud dialect.
+    /// Plain RFC 4918 needs none of it: every setting here but ``auth`` (how a password is sent:
+    /// Basic or HTTP Digest) is for the ownCloud/Nextcloud dialect.
     /// Each property says its default and the string option that sets it (`-o name=value` on the
     /// command line, `ProviderConfiguration.options` through a `ProviderRegistry`): the
     /// factories (``WebDAVProviderFactory``, ``OwnCloudProviderFactory``) read those once, with
@@ -38,12 +39,28 @@ extension WebDAVProvider {
         /// Whether `SEARCH` is used, over what the server's capabilities (or a probe) say; `nil`
         /// keeps the server's word. Default `nil`; option `search` (`true` or `false`).
         public var search: Bool?
+        /// How a user name and password are sent. Default ``Authentication/automatic``; option
+        /// `auth` (`auto` or `digest`).
+        public var auth: Authentication = .automatic
+
+        /// How a user name and password are sent to the server (see `PasswordAuthenticator` in
+        /// HTTPProviderKit).
+        public enum Authentication: String, Sendable, Hashable, CaseIterable {
+            /// Basic with every request until the server asks for HTTP Digest, then Digest only.
+            /// A server seen to want Digest is remembered (`ProviderConfiguration.serverFacts`),
+            /// and the next connection sends no password until the server's challenge.
+            case automatic = "auto"
+            /// HTTP Digest only: the first request goes without credentials and the server's
+            /// challenge is answered with Digest; the password is never sent in Basic, and a
+            /// server that offers only Basic is refused (`ProviderError.Code.unauthorized`).
+            case digest
+        }
 
         /// The defaults.
         public init() {}
 
         /// Reads the configuration from string options: `dialect`, `user`, `chunkSize`,
-        /// `chunkThreshold`, `chunking` and `search`. Other names are left in `reader`.
+        /// `chunkThreshold`, `chunking`, `search` and `auth`. Other names are left in `reader`.
         ///
         /// - Throws: `ProviderError.Code.invalidArgument` naming an option whose value is malformed.
         package init(reading reader: inout OptionReader) throws {
@@ -53,6 +70,7 @@ extension WebDAVProvider {
             chunkThreshold = try reader.integer("chunkThreshold", as: Int64.self, minimum: 1)
             chunking = try reader.flag("chunking")
             search = try reader.flag("search")
+            auth = try reader.choice("auth", as: Authentication.self) ?? .automatic
         }
     }
 

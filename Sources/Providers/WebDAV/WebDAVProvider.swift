@@ -71,18 +71,24 @@ public struct WebDAVProvider: StorageProvider {
     /// every RFC 4918 class 1 server has) and dialect; with a `dialect` given, the dialect options
     /// are already in `configuration`.
     ///
+    /// `authenticator` signs every request; `nil` makes one from the configuration's credentials and
+    /// `auth` option (``Configuration/auth``). ``connect(_:webdav:)`` passes the one its probe
+    /// used, so that what it learnt (the server wants Digest, and its nonce) carries over.
+    ///
     /// - Throws: `ProviderError.Code.invalidArgument` for a malformed URL, or an option that is malformed or unknown.
     package init(
-        configuration: ProviderConfiguration, profile: WebDAVServerProfile = .generic, dialect: WebDAVDialect? = nil
+        configuration: ProviderConfiguration, profile: WebDAVServerProfile = .generic, dialect: WebDAVDialect? = nil,
+        authenticator: (any Authenticator)? = nil
     ) throws {
-        let configuration = try Self.reading(configuration).0
+        let (configuration, webdav) = try Self.reading(configuration)
         self.mapper = try DAVPathMapper(root: configuration.url)
         self.pageLimits = configuration.pageLimits
         self.probed = profile
         self.dialect = dialect
         self.logger = configuration.logger
         self.uploadCheckpoints = configuration.services.uploadCheckpoints
-        self.executor = RequestExecutor(configuration: configuration)
+        self.executor = RequestExecutor(
+            configuration: configuration, authenticator: try authenticator ?? webdav.authenticator(for: configuration))
         self.snapshots = SnapshotPager()
         if profile.verifiesOnFirstWrite {
             var origin = URLComponents(url: mapper.root, resolvingAgainstBaseURL: false)
@@ -127,9 +133,10 @@ public struct WebDAVProvider: StorageProvider {
         if let flavor = webdav.dialect {
             return try await OwnCloudProviderFactory.connect(configuration, webdav: webdav, flavor: flavor)
         }
-        let generic = try WebDAVProvider(configuration: configuration)
+        let authenticator = try await webdav.authenticator(connecting: configuration)
+        let generic = try WebDAVProvider(configuration: configuration, authenticator: authenticator)
         let profile = try await generic.probeProfile()
-        let provider = try WebDAVProvider(configuration: configuration, profile: profile)
+        let provider = try WebDAVProvider(configuration: configuration, profile: profile, authenticator: authenticator)
         await provider.verification?.loadRemembered()
         return provider
     }

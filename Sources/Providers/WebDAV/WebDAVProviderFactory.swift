@@ -21,8 +21,8 @@ public struct WebDAVProviderFactory: ProviderFactory {
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` for a malformed URL, or an option that is malformed or unknown.
     public func makeProvider(_ configuration: ProviderConfiguration) throws -> any StorageProvider {
-        let (common, _) = try WebDAVProvider.reading(configuration)
-        return try WebDAVProvider(configuration: common)
+        let (common, webdav) = try WebDAVProvider.reading(configuration)
+        return try WebDAVProvider(configuration: common, authenticator: try webdav.authenticator(for: common))
     }
 
     /// A provider whose capabilities were probed from the server. The string options are read into a

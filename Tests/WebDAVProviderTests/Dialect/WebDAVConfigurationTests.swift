@@ -22,7 +22,21 @@ struct WebDAVConfigurationTests {
         #expect(webdav.chunkThreshold == nil)
         #expect(webdav.chunking == nil)
         #expect(webdav.search == nil)
+        #expect(webdav.auth == .automatic)
         #expect(try Self.read([:]).1 == webdav)
+    }
+
+    @Test("auth is auto or digest; digest needs a user name and password")
+    func auth() throws {
+        #expect(try Self.read(["auth": "Digest"]).1.auth == .digest)
+        #expect(try Self.read(["auth": "auto"]).1.auth == .automatic)
+        let bogus = #expect(throws: ProviderError.self) { try Self.read(["auth": "ntlm"]) }
+        #expect(bogus?.code == .invalidArgument)
+        let token = #expect(throws: ProviderError.self) {
+            try WebDAVProvider(configuration: ProviderConfiguration(url: Self.url, credentials: .token("t"), options: ["auth": "digest"]))
+        }
+        #expect(token?.code == .invalidArgument)
+        #expect(token?.message?.contains("auth=digest") == true)
     }
 
     @Test("every option is read into its typed field")

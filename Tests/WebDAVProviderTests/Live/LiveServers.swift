@@ -23,8 +23,9 @@ enum LiveServers {
     /// Every server `scripts/test` starts (the same list as ``names``).
     static let allNames = names
 
-    /// The servers that ask for a login. chezdav knows only HTTP Digest, which Strata does not
-    /// speak, so it runs without one and takes any password.
+    /// The servers that ask for a login. chezdav knows only HTTP Digest, and with an htdigest file
+    /// checks the user name but not the password (`scripts/lib/servers.sh`), so it runs without a
+    /// login and takes any password. Digest is tested on Apache and lighttpd (`WebDAVDigestLiveTests`).
     static let loginNames = names.filter { $0 != "chezdav" }
 
     /// The servers that report RFC 4331 quota (`quota-available-bytes`) on their root.

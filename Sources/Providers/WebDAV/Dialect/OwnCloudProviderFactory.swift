@@ -16,8 +16,8 @@ import HTTPProviderKit
 ///
 /// Options (read once, here, into a ``WebDAVProvider/Configuration``, which documents each):
 /// `dialect` (`nextcloud`/`owncloud`), `user`, `chunkSize` and `chunkThreshold` (bytes),
-/// `chunking`, `search` (`true`/`false`, to override what the server reports), `maxPages` and
-/// `maxEntries`; any other name fails with `ProviderError.Code.invalidArgument`.
+/// `chunking`, `search` (`true`/`false`, to override what the server reports), `auth` (`auto` or
+/// `digest`), `maxPages` and `maxEntries`; any other name fails with `ProviderError.Code.invalidArgument`.
 ///
 /// ```swift
 /// registry.register(OwnCloudProviderFactory(flavor: .nextcloud))
@@ -96,7 +96,8 @@ public struct OwnCloudProviderFactory: ProviderFactory {
         let dialect = Self.dialect(flavor, endpoints.serverRoot, user, nil, features, webdav)
         var dav = common
         dav.url = endpoints.davRoot ?? dialect.filesRoot
-        return try WebDAVProvider(configuration: dav, profile: Self.assumedProfile, dialect: dialect)
+        return try WebDAVProvider(
+            configuration: dav, profile: Self.assumedProfile, dialect: dialect, authenticator: try webdav.authenticator(for: common))
     }
 
     /// A provider after asking the server what it is: `status.php`, the OCS capabilities (and the
@@ -122,7 +123,8 @@ public struct OwnCloudProviderFactory: ProviderFactory {
         var configuration = configuration
         configuration.options = [:]
         let endpoints = try endpoints(configuration.url)
-        let executor = RequestExecutor(configuration: configuration)
+        let authenticator = try await webdav.authenticator(connecting: configuration)
+        let executor = RequestExecutor(configuration: configuration, authenticator: authenticator)
         let status = await fetchStatus(endpoints.serverRoot, executor: executor)
         if let status, status.maintenance {
             throw ProviderError(.server, "the server is in maintenance mode", httpStatus: 503)
@@ -150,7 +152,7 @@ public struct OwnCloudProviderFactory: ProviderFactory {
         var dialect = dialect(flavor, endpoints.serverRoot, user, status?.version, features, webdav)
         var dav = configuration
         dav.url = endpoints.davRoot ?? dialect.filesRoot
-        let plain = try WebDAVProvider(configuration: dav, profile: assumedProfile, dialect: dialect)
+        let plain = try WebDAVProvider(configuration: dav, profile: assumedProfile, dialect: dialect, authenticator: authenticator)
         if !searchDeclared, webdav.search == nil {
             dialect.features.search = await plain.searchAnswers()
         }
@@ -161,7 +163,7 @@ public struct OwnCloudProviderFactory: ProviderFactory {
         profile.honoursPreconditions = Self.assumedProfile.honoursPreconditions
         profile.servesRanges = Self.assumedProfile.servesRanges
         profile.keepsPartialUploads = Self.assumedProfile.keepsPartialUploads
-        let provider = try WebDAVProvider(configuration: dav, profile: profile, dialect: dialect)
+        let provider = try WebDAVProvider(configuration: dav, profile: profile, dialect: dialect, authenticator: authenticator)
         await provider.verification?.loadRemembered()
         return provider
     }
