@@ -36,7 +36,7 @@ def client(client_id, client_type, grant, secret="", redirect="", skip=False):
     Application.objects.filter(client_id=client_id).delete()
     Application.objects.create(
         client_id=client_id, name=client_id, client_type=client_type, authorization_grant_type=grant,
-        client_secret=secret, redirect_uris=redirect, skip_authorization=skip, user=user,
+        client_secret=secret, hash_client_secret=False, redirect_uris=redirect, skip_authorization=skip, user=user,
         algorithm="",
     )
 

@@ -23,7 +23,16 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
 ]
 TEMPLATES = [{"BACKEND": "django.template.backends.django.DjangoTemplates", "APP_DIRS": True}]
-DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": os.path.join(STATE, "db.sqlite3")}}
+# Tests run in parallel: writers wait for each other instead of failing with "database is locked".
+DATABASES = {
+    "default": {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": os.path.join(STATE, "db.sqlite3"),
+        "OPTIONS": {"timeout": 30, "transaction_mode": "IMMEDIATE"},
+    }
+}
+# Test accounts only: a fast hash (Django's default costs a second of CPU per check).
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 DEFAULT_AUTO_FIELD = "django.db.models.AutoField"
 LOGIN_URL = "/login/"
 LOGGING = {
@@ -42,4 +51,5 @@ OAUTH2_PROVIDER = {
     "DEFAULT_SCOPES": ["read", "write"],
     "OAUTH_DEVICE_VERIFICATION_URI": f"http://127.0.0.1:{PORT}/o/device/",
     "DEVICE_FLOW_INTERVAL": 1,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": False,
 }
