@@ -62,6 +62,8 @@ STRATA_COPYPARTY_VERSION=1.20.26
 # The OAuth2 authorization server: django-oauth-toolkit on Django, from PyPI, pinned alike.
 STRATA_DOT_VERSION=3.4.1
 STRATA_DJANGO_VERSION=5.2.19
+# oauthlib 4 breaks DOT 3.4.1's device authorization endpoint (DeviceCodeResponse gets `scope`: HTTP 500).
+STRATA_OAUTHLIB_VERSION=3.3.1
 
 # The repository this file belongs to (Tests/Servers/oauth holds the authorization server).
 _STRATA_REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -119,7 +121,7 @@ _strata_oauth_venv() { printf '%s' "${STRATA_OAUTH_VENV:-${HOME:-/root}/.cache/s
 
 # django-oauth-toolkit and Django, pinned, in their own virtualenv (as copyparty).
 _strata_oauth_install() {
-  local V want="$STRATA_DOT_VERSION django-$STRATA_DJANGO_VERSION"
+  local V want="$STRATA_DOT_VERSION django-$STRATA_DJANGO_VERSION oauthlib-$STRATA_OAUTHLIB_VERSION"
   V=$(_strata_oauth_venv)
   if [ -x "$V/bin/python" ] && [ "$(cat "$V/strata-version" 2>/dev/null)" = "$want" ]; then
     return 0
@@ -131,7 +133,7 @@ _strata_oauth_install() {
   local i ok=
   for i in 1 2 3; do
     if "$V/bin/pip" install -q --disable-pip-version-check "django==$STRATA_DJANGO_VERSION" \
-         "django-oauth-toolkit==$STRATA_DOT_VERSION" >&2; then
+         "django-oauth-toolkit==$STRATA_DOT_VERSION" "oauthlib==$STRATA_OAUTHLIB_VERSION" >&2; then
       ok=1; break
     fi
     _strata_log "pip install django-oauth-toolkit failed (try $i), retrying"; sleep 5
