@@ -13,7 +13,7 @@ actor OAuth2Session {
     private(set) var failure: ProviderError?
     private let client: OAuth2TokenClient?
     private let renewals = SingleFlight<Credentials>()
-    private var onRenew: (@Sendable (Credentials) async -> Void)?
+    private let onRenew: NIOLockedValueBox<(@Sendable (Credentials) async -> Void)?>
     private let logger: Logger
     private let now: @Sendable () -> Date
 
@@ -22,7 +22,7 @@ actor OAuth2Session {
         logger: Logger, now: @escaping @Sendable () -> Date
     ) {
         self.credentials = credentials
-        self.onRenew = onRenew
+        self.onRenew = NIOLockedValueBox(onRenew)
         self.logger = logger
         self.now = now
         client = credentials.tokenURL.flatMap { url in
@@ -65,7 +65,7 @@ actor OAuth2Session {
             let renewed = tokens.credentials(client: client, now: issued, previousRefreshToken: refreshToken)
             credentials = renewed
             logger.debug("renewed the OAuth2 login", metadata: ["tokenURL": "\(Redactor.redact(url: client.tokenURL))"])
-            await onRenew?(renewed)
+            await onRenew.withLockedValue { $0 }?(renewed)
             return renewed
         case .refused(let error, let description, let status):
             let reason = [error, description].compactMap { $0 }.joined(separator: ": ")
@@ -80,8 +80,11 @@ actor OAuth2Session {
 
     /// Puts `onRenew` in place when the session had none (a provider made without a store, then
     /// one with).
-    func adopt(onRenew: (@Sendable (Credentials) async -> Void)?) {
-        if self.onRenew == nil { self.onRenew = onRenew }
+    nonisolated func adopt(onRenew: (@Sendable (Credentials) async -> Void)?) {
+        guard let onRenew else { return }
+        self.onRenew.withLockedValue { current in
+            if current == nil { current = onRenew }
+        }
     }
 
     // MARK: The sessions of this process
@@ -96,7 +99,10 @@ actor OAuth2Session {
         logger: Logger, now: @escaping @Sendable () -> Date
     ) -> OAuth2Session {
         sessions.withLockedValue { table in
-            if let live = table[credentials]?.session { return live }
+            if let live = table[credentials]?.session {
+                live.adopt(onRenew: onRenew)
+                return live
+            }
             table = table.filter { $0.value.session != nil }
             let session = OAuth2Session(credentials: credentials, transport: transport, onRenew: onRenew, logger: logger, now: now)
             table[credentials] = WeakSession(session: session)
