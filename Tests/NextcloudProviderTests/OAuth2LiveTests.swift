@@ -1,6 +1,5 @@
 import Foundation
 import HTTPProviderKit
-import NIOConcurrencyHelpers
 import NIOCore
 import NextcloudTestServer
 import ProviderAPI
@@ -229,7 +228,7 @@ struct OAuthLive {
 
 /// Passes requests on and counts what the tests look at: token requests, statuses seen.
 final class TokenWire: HTTPTransport {
-    private let seen = NIOLockedValueBox<(tokens: Int, statuses: [Int])>((0, []))
+    private let seen = OAuthTestLock<(tokens: Int, statuses: [Int])>((0, []))
 
     var tokenRequests: Int { seen.withLockedValue { $0.tokens } }
     var statuses: [Int] { seen.withLockedValue { $0.statuses } }
@@ -244,7 +243,21 @@ final class TokenWire: HTTPTransport {
 
 /// The credentials handed to `credentialsRenewed`, in order.
 final class SavedLogins: Sendable {
-    private let logins = NIOLockedValueBox<[Credentials]>([])
+    private let logins = OAuthTestLock<[Credentials]>([])
     func append(_ login: Credentials) { logins.withLockedValue { $0.append(login) } }
     var last: Credentials? { logins.withLockedValue { $0.last } }
+}
+
+/// A value behind a lock.
+private final class OAuthTestLock<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+
+    init(_ value: Value) { self.value = value }
+
+    func withLockedValue<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
 }
