@@ -14,6 +14,8 @@
 #                            #   STRATA_APACHE_DIGEST_URL (the same Apache, HTTP Digest MD5)
 #                            #   STRATA_LIGHTTPD_DIGEST_URL (the same lighttpd, HTTP Digest
 #                            #   SHA-256 with userhash)
+#                            #   STRATA_OAUTH_URL (an OAuth2 authorization server,
+#                            #   django-oauth-toolkit: see its section below)
 #                            #   STRATA_DAV_USER    STRATA_DAV_PASS (the same for all)
 #                            #   STRATA_SERVERS_DIR (plus STRATA_<NAME>_ROOT and
 #                            #   STRATA_<NAME>_DIGEST_ROOT: the served directories)
@@ -22,13 +24,14 @@
 # Inputs (optional): STRATA_APACHE_PORT (default 18081), STRATA_SABRE_PORT
 # (default 18083), STRATA_NGINX_PORT (18085), STRATA_LIGHTTPD_PORT (18087),
 # STRATA_RCLONE_PORT (18089), STRATA_RCLONEFOLD_PORT (18091), STRATA_COPYPARTY_PORT (18093),
-# STRATA_CHEZDAV_PORT (18095) -- if busy, another free port is picked;
+# STRATA_CHEZDAV_PORT (18095), STRATA_OAUTH_PORT (18097) -- if busy, another free port is picked;
 # STRATA_COPYPARTY_VENV (default ~/.cache/strata/copyparty-$STRATA_COPYPARTY_VERSION: the
-# virtualenv copyparty is installed into);
+# virtualenv copyparty is installed into); STRATA_OAUTH_VENV (default
+# ~/.cache/strata/oauth-dot-$STRATA_DOT_VERSION: the virtualenv of django-oauth-toolkit);
 # STRATA_KEEP_SERVERS_DIR=1 keeps the temp dir (logs: run/apache-error.log,
 # run/apache-access.log, sabre/php.log, nginx/error.log, nginx/access.log,
 # lighttpd/error.log, rclone/rclone.log, rclonefold/rclone.log, copyparty/log,
-# chezdav/log) after stop.
+# chezdav/log, oauth/log) after stop.
 #
 # Quirks seen on the Debian 12 packages (what Strata verifies or works around):
 # - nginx (dav + dav-ext): ignores If-Match / If-None-Match / If on PUT; no
@@ -59,6 +62,14 @@ STRATA_SERVERS_PACKAGES=(apache2 apache2-utils php-cli php-sabre-dav curl libsql
 # copyparty comes from PyPI (Debian 12 has no package), pinned: a new release may answer
 # differently, and the quirks below are those of this version.
 STRATA_COPYPARTY_VERSION=1.20.26
+# The OAuth2 authorization server: django-oauth-toolkit on Django, from PyPI, pinned alike.
+STRATA_DOT_VERSION=3.4.1
+STRATA_DJANGO_VERSION=5.2.19
+# oauthlib 4 breaks DOT 3.4.1's device authorization endpoint (DeviceCodeResponse gets `scope`: HTTP 500).
+STRATA_OAUTHLIB_VERSION=3.3.1
+
+# The repository this file belongs to (Tests/Servers/oauth holds the authorization server).
+_STRATA_REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 _strata_log() { printf 'strata-servers: %s\n' "$*" >&2; }
 
@@ -81,7 +92,8 @@ _strata_servers_installed() {
 
 strata_servers_install() {
   _strata_servers_install_packages || return 1
-  _strata_copyparty_install
+  _strata_copyparty_install || return 1
+  _strata_oauth_install
 }
 
 _strata_copyparty_venv() { printf '%s' "${STRATA_COPYPARTY_VENV:-${HOME:-/root}/.cache/strata/copyparty-$STRATA_COPYPARTY_VERSION}"; }
@@ -106,6 +118,31 @@ _strata_copyparty_install() {
   done
   [ -n "$ok" ] || { _strata_log "pip install copyparty==$STRATA_COPYPARTY_VERSION failed"; return 1; }
   echo "$STRATA_COPYPARTY_VERSION" >"$V/strata-version"
+}
+
+_strata_oauth_venv() { printf '%s' "${STRATA_OAUTH_VENV:-${HOME:-/root}/.cache/strata/oauth-dot-$STRATA_DOT_VERSION}"; }
+
+# django-oauth-toolkit and Django, pinned, in their own virtualenv (as copyparty).
+_strata_oauth_install() {
+  local V want="$STRATA_DOT_VERSION django-$STRATA_DJANGO_VERSION oauthlib-$STRATA_OAUTHLIB_VERSION"
+  V=$(_strata_oauth_venv)
+  if [ -x "$V/bin/python" ] && [ "$(cat "$V/strata-version" 2>/dev/null)" = "$want" ]; then
+    return 0
+  fi
+  _strata_log "installing django-oauth-toolkit $STRATA_DOT_VERSION (Django $STRATA_DJANGO_VERSION) from PyPI into $V"
+  rm -rf "$V"
+  mkdir -p "$(dirname "$V")" || return 1
+  /usr/bin/python3 -m venv "$V" >&2 || { _strata_log "python3 -m venv $V failed"; return 1; }
+  local i ok=
+  for i in 1 2 3; do
+    if "$V/bin/pip" install -q --disable-pip-version-check "django==$STRATA_DJANGO_VERSION" \
+         "django-oauth-toolkit==$STRATA_DOT_VERSION" "oauthlib==$STRATA_OAUTHLIB_VERSION" >&2; then
+      ok=1; break
+    fi
+    _strata_log "pip install django-oauth-toolkit failed (try $i), retrying"; sleep 5
+  done
+  [ -n "$ok" ] || { _strata_log "pip install django-oauth-toolkit==$STRATA_DOT_VERSION failed"; return 1; }
+  echo "$want" >"$V/strata-version"
 }
 
 _strata_servers_install_packages() {
@@ -631,6 +668,44 @@ _strata_start_other() {
   esac
 }
 
+# ---------------------------------------------------------------- oauth
+# An OAuth2 authorization server: django-oauth-toolkit 3.4.1 on Django 5.2 (PyPI), the project
+# in Tests/Servers/oauth (settings.py, urls.py, serve.py: read serve.py for the clients it
+# registers). Refresh tokens rotate (an old one is refused: invalid_grant), public clients must
+# use PKCE, the device authorization grant, introspection (RFC 7662) and revocation (RFC 7009)
+# are on, under /o/. Its database is in the temp dir; the log (one line per request) is oauth/log.
+_strata_launch_oauth() {
+  local D=$1 port=$2 V key
+  V=$(_strata_oauth_venv)
+  key=$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n') || return 1
+  # The secrets travel in the environment, never on a command line.
+  STRATA_OAUTH_DIR=$D STRATA_OAUTH_PORT=$port STRATA_OAUTH_SECRET_KEY=$key PYTHONDONTWRITEBYTECODE=1 \
+    _strata_spawn "$D/pgid" "$D/log" "$V/bin/python" "$_STRATA_REPO_DIR/Tests/Servers/oauth/serve.py"
+}
+
+_strata_start_oauth() {
+  local D=$STRATA_SERVERS_DIR/oauth port i code
+  mkdir -p "$D" || return 1
+  if [ ! -x "$(_strata_oauth_venv)/bin/python" ]; then
+    _strata_log "django-oauth-toolkit is not installed (run strata_servers_install)"; return 1
+  fi
+  port=$(_strata_pick_port "${STRATA_OAUTH_PORT:-18097}" "$@") || return 1
+  : >"$D/log"
+  _strata_launch_oauth "$D" "$port" || return 1
+  for i in $(seq 300); do
+    if ! _strata_group_alive "$(cat "$D/pgid")"; then
+      _strata_log "the OAuth2 server exited during startup; last lines of $D/log:"; tail -n 15 "$D/log" >&2; return 1
+    fi
+    code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:$port/login/" 2>/dev/null) || code=000
+    if [ "$code" = 200 ]; then
+      echo "$port" >"$D/port"; STRATA_OAUTH_URL="http://127.0.0.1:$port/"; return 0
+    fi
+    sleep 0.1
+  done
+  _strata_log "the OAuth2 server did not answer within 30 s; last lines of $D/log:"; tail -n 15 "$D/log" >&2
+  return 1
+}
+
 # ---------------------------------------------------------------- public
 
 strata_servers_start() {
@@ -674,9 +749,15 @@ strata_servers_start() {
     fi
     url=$STRATA_LAST_URL; url=${url#http://127.0.0.1:}; taken="$taken ${url%/}"
   done
+  STRATA_OAUTH_URL=''
+  if ! _strata_start_oauth $taken; then
+    _strata_log "the OAuth2 server failed to start (log in $R/oauth)"
+    STRATA_KEEP_SERVERS_DIR=${STRATA_KEEP_SERVERS_DIR:-1} strata_servers_stop || true
+    return 1
+  fi
   export STRATA_APACHE_URL STRATA_SABRE_URL STRATA_NGINX_URL STRATA_LIGHTTPD_URL STRATA_RCLONE_URL \
          STRATA_RCLONEFOLD_URL STRATA_COPYPARTY_URL STRATA_CHEZDAV_URL STRATA_APACHE_DIGEST_URL \
-         STRATA_LIGHTTPD_DIGEST_URL
+         STRATA_LIGHTTPD_DIGEST_URL STRATA_OAUTH_URL
   return 0
 }
 
@@ -718,13 +799,13 @@ strata_servers_stop() {
     return 0
   fi
   for f in "$R/run/apache.pgid" "$R/sabre/php.pgid" "$R/nginx/pgid" "$R/lighttpd/pgid" "$R/rclone/pgid" "$R/rclonefold/pgid" \
-           "$R/copyparty/pgid" "$R/chezdav/pgid"; do
+           "$R/copyparty/pgid" "$R/chezdav/pgid" "$R/oauth/pgid"; do
     pg=$(cat "$f" 2>/dev/null) || pg=
     _strata_kill_group "$pg" || rc=1
   done
   # Nothing of ours may still listen.
   for f in "$R/run/apache.port" "$R/sabre/php.port" "$R/nginx/port" "$R/lighttpd/port" "$R/rclone/port" "$R/rclonefold/port" \
-           "$R/copyparty/port" "$R/chezdav/port"; do
+           "$R/copyparty/port" "$R/chezdav/port" "$R/oauth/port"; do
     port=$(cat "$f" 2>/dev/null) || port=
     if [ -n "$port" ] && _strata_port_listening "$port"; then
       _strata_log "warning: 127.0.0.1:$port still accepts connections after stop"; rc=1
@@ -740,7 +821,7 @@ strata_servers_stop() {
     unset STRATA_APACHE_URL STRATA_SABRE_URL STRATA_NGINX_URL STRATA_LIGHTTPD_URL STRATA_RCLONE_URL \
           STRATA_RCLONEFOLD_URL STRATA_RCLONEFOLD_ROOT STRATA_COPYPARTY_URL STRATA_COPYPARTY_ROOT \
           STRATA_CHEZDAV_URL STRATA_CHEZDAV_ROOT STRATA_APACHE_DIGEST_URL STRATA_APACHE_DIGEST_ROOT \
-          STRATA_LIGHTTPD_DIGEST_URL STRATA_LIGHTTPD_DIGEST_ROOT \
+          STRATA_LIGHTTPD_DIGEST_URL STRATA_LIGHTTPD_DIGEST_ROOT STRATA_OAUTH_URL \
           STRATA_DAV_USER STRATA_DAV_PASS STRATA_SERVERS_DIR STRATA_APACHE_ROOT STRATA_SABRE_ROOT \
           STRATA_NGINX_ROOT STRATA_LIGHTTPD_ROOT STRATA_RCLONE_ROOT
   fi

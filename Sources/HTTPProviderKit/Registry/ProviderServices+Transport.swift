@@ -52,7 +52,10 @@ extension ProbeContext {
     /// An executor that sends the context's credentials as standard HTTP authentication through
     /// its transport, without retries: what an HTTP adapter's probe asks with.
     public func executor() -> RequestExecutor {
-        RequestExecutor(transport: services.transport, authenticator: credentials.httpAuthenticator(), retry: .none)
+        RequestExecutor(
+            transport: services.transport,
+            authenticator: credentials.httpAuthenticator(transport: services.transport, onRenew: services.credentialsRenewed),
+            retry: .none)
     }
 }
 
@@ -60,8 +63,10 @@ extension Credentials {
     /// The authenticator that sends these credentials as standard HTTP authentication: a user
     /// name and password as Basic, or as Digest once the server asks for it
     /// (``PasswordAuthenticator``, policy ``PasswordAuthenticator/Policy/automatic``); Bearer for a
-    /// token or an access token; nothing otherwise.
+    /// token or an access token (an ``OAuth2Authenticator`` renewing it through the shared
+    /// transport for an OAuth2 login); nothing otherwise.
     public func httpAuthenticator(refresh: BearerAuthenticator.Refresh? = nil) -> any Authenticator {
+        if kind == .oauth2 { return OAuth2Authenticator(credentials: self, transport: AsyncHTTPClientTransport.shared) }
         if let username, let password { return PasswordAuthenticator(username: username, password: password) }
         if let token = token ?? accessToken { return BearerAuthenticator(token: token, refresh: refresh) }
         return NoAuthenticator()

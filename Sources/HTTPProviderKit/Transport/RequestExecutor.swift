@@ -80,7 +80,8 @@ public struct RequestExecutor: Sendable {
     /// - Parameters:
     ///   - configuration: the adapter's configuration.
     ///   - authenticator: prepares each request; `nil`, the default, sends the configuration's
-    ///     credentials as standard HTTP authentication (`Credentials.httpAuthenticator(refresh:)`).
+    ///     credentials as standard HTTP authentication (`ProviderConfiguration.httpAuthenticator()`:
+    ///     an OAuth2 login renews itself and is saved back through `ProviderServices.credentialsRenewed`).
     ///     An adapter that signs in its own way passes its authenticator, or ``NoAuthenticator``.
     ///   - maxRedirects: the most redirects followed for one request.
     ///   - defaultHeaders: headers added to every request unless it sets them itself.
@@ -89,7 +90,7 @@ public struct RequestExecutor: Sendable {
         defaultHeaders: HTTPHeaders = ["User-Agent": "Strata/1.0"]
     ) {
         self.init(
-            transport: configuration.transport, authenticator: authenticator ?? configuration.credentials.httpAuthenticator(),
+            transport: configuration.transport, authenticator: authenticator ?? configuration.httpAuthenticator(),
             retry: configuration.retry, maxRedirects: maxRedirects, logger: configuration.logger, defaultHeaders: defaultHeaders,
             onRetry: configuration.onRetry)
     }

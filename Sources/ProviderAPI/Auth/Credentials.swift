@@ -25,7 +25,8 @@ import Foundation
 /// fields: `{"basic":{"password":"p","username":"u"}}`, `{"none":{}}`,
 /// `{"token":{"_0":"t"}}`, `{"bearer":{"accessToken":"a","refreshToken":"r"}}`. That is what
 /// earlier versions of Strata, where `Credentials` was an enum, wrote and read: saved logins
-/// stay readable both ways.
+/// stay readable both ways. An OAuth2 login is
+/// `{"oauth2":{"accessToken":"a","clientID":"c","expiresAt":"1700000000","refreshToken":"r","tokenURL":"https://…"}}`.
 public struct Credentials: Sendable, Hashable, Codable, CustomStringConvertible, CustomReflectable {
     /// What kind of sign-in credentials are for.
     ///
@@ -48,6 +49,9 @@ public struct Credentials: Sendable, Hashable, Codable, CustomStringConvertible,
         public static let token = Kind(rawValue: "token")
         /// An OAuth-style bearer token (``Credentials/bearer(accessToken:refreshToken:)``).
         public static let bearer = Kind(rawValue: "bearer")
+        /// An OAuth2 login that renews itself at its token endpoint
+        /// (``Credentials/oauth2(accessToken:refreshToken:expiresAt:tokenURL:clientID:clientSecret:)``).
+        public static let oauth2 = Kind(rawValue: "oauth2")
     }
 
     /// What kind of sign-in these are.
@@ -89,6 +93,33 @@ public struct Credentials: Sendable, Hashable, Codable, CustomStringConvertible,
         return Credentials(kind: .bearer, fields: fields)
     }
 
+    /// An OAuth2 login (RFC 6749): an access token sent as `Bearer`, renewed with `refreshToken` at
+    /// `tokenURL` before `expiresAt` or when the server refuses it.
+    ///
+    /// The token endpoint and client are kept with the tokens so that a login saved by one process
+    /// can be renewed by a later one. The HTTP kit's authenticator does the renewal and reports
+    /// the new tokens through `ProviderServices.credentialsRenewed`, which saves them back where
+    /// they came from.
+    ///
+    /// - Parameters:
+    ///   - accessToken: the access token.
+    ///   - refreshToken: the refresh token, if the server gave one (without it, an expired login
+    ///     must sign in again).
+    ///   - expiresAt: when the access token expires (kept as whole seconds), if the server said.
+    ///   - tokenURL: the authorization server's token endpoint.
+    ///   - clientID: the client the tokens were issued to.
+    ///   - clientSecret: the client's secret, for a confidential client.
+    public static func oauth2(
+        accessToken: String, refreshToken: String?, expiresAt: Date?, tokenURL: URL, clientID: String,
+        clientSecret: String? = nil
+    ) -> Credentials {
+        var fields = [Field.accessToken: accessToken, Field.tokenURL: tokenURL.absoluteString, Field.clientID: clientID]
+        fields[Field.refreshToken] = refreshToken
+        fields[Field.expiresAt] = expiresAt.map { String(Int64($0.timeIntervalSince1970.rounded(.down))) }
+        fields[Field.clientSecret] = clientSecret
+        return Credentials(kind: .oauth2, fields: fields)
+    }
+
     /// The user name: that of ``basic(username:password:)`` and ``appPassword(username:password:)``,
     /// or of an adapter's own kind that has one.
     public var username: String? { fields[Field.username] }
@@ -98,8 +129,18 @@ public struct Credentials: Sendable, Hashable, Codable, CustomStringConvertible,
     public var token: String? { fields[Field.token] }
     /// The access token of ``bearer(accessToken:refreshToken:)``.
     public var accessToken: String? { fields[Field.accessToken] }
-    /// The refresh token of ``bearer(accessToken:refreshToken:)``, if one was given.
+    /// The refresh token of ``bearer(accessToken:refreshToken:)`` or of an OAuth2 login, if one was given.
     public var refreshToken: String? { fields[Field.refreshToken] }
+    /// When the access token of an OAuth2 login expires, if the server said.
+    public var expiresAt: Date? {
+        fields[Field.expiresAt].flatMap { Int64($0) }.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+    }
+    /// The token endpoint of an OAuth2 login.
+    public var tokenURL: URL? { fields[Field.tokenURL].flatMap { URL(string: $0) } }
+    /// The client an OAuth2 login was issued to.
+    public var clientID: String? { fields[Field.clientID] }
+    /// The secret of the confidential client of an OAuth2 login, if it has one.
+    public var clientSecret: String? { fields[Field.clientSecret] }
 
     /// The value of the field `name`, such as a field of an adapter's own kind; `nil` if absent.
     public subscript(field name: String) -> String? { fields[name] }
@@ -111,6 +152,10 @@ public struct Credentials: Sendable, Hashable, Codable, CustomStringConvertible,
         static let token = "token"
         static let accessToken = "accessToken"
         static let refreshToken = "refreshToken"
+        static let expiresAt = "expiresAt"
+        static let tokenURL = "tokenURL"
+        static let clientID = "clientID"
+        static let clientSecret = "clientSecret"
         /// Where the enum `Credentials` of earlier versions kept the value of `.token(_:)`.
         static let legacyToken = "_0"
     }
@@ -120,6 +165,7 @@ public struct Credentials: Sendable, Hashable, Codable, CustomStringConvertible,
     private static let requiredFields: [Kind: [String]] = [
         .none: [], .basic: [Field.username, Field.password], .appPassword: [Field.username, Field.password],
         .token: [Field.token], .bearer: [Field.accessToken],
+        .oauth2: [Field.accessToken, Field.tokenURL, Field.clientID],
     ]
 
     public var description: String {
@@ -129,6 +175,13 @@ public struct Credentials: Sendable, Hashable, Codable, CustomStringConvertible,
         case .appPassword: return "appPassword(username: \(username ?? ""), password: \(Redactor.mask))"
         case .token: return "token(\(Redactor.mask))"
         case .bearer: return "bearer(\(Redactor.mask)\(refreshToken == nil ? "" : ", refresh: \(Redactor.mask)"))"
+        case .oauth2:
+            var shown = ["access: \(Redactor.mask)"]
+            if refreshToken != nil { shown.append("refresh: \(Redactor.mask)") }
+            if let expires = fields[Field.expiresAt] { shown.append("expiresAt: \(expires)") }
+            shown.append("client: \(clientID ?? "")")
+            if clientSecret != nil { shown.append("secret: \(Redactor.mask)") }
+            return "oauth2(\(shown.joined(separator: ", ")))"
         default:
             let shown = fields.keys.sorted().map { name in
                 "\(name): \(name == Field.username ? fields[name] ?? "" : Redactor.mask)"

@@ -227,7 +227,10 @@ public final class ProviderRegistry: Sendable {
 
     /// Makes the provider of a saved remote, with credentials from `store` under the remote's name.
     ///
-    /// The provider is rooted at the remote's URL.
+    /// The provider is rooted at the remote's URL. Credentials the provider renews by itself (an
+    /// OAuth2 refresh) are saved back into `store` under the same name
+    /// (``ProviderServices/credentialsRenewed``, unless `services` sets it); a failure to save
+    /// them is logged as a warning and does not fail the request.
     ///
     /// - Parameters:
     ///   - name: the remote's name (``SavedRemote/name``).
@@ -274,6 +277,18 @@ public final class ProviderRegistry: Sendable {
             throw ProviderError(.invalidArgument, "remote \(name) has an invalid URL \(Redactor.redact(url: url))")
         }
         let credentials = try await store?.credentials(for: name) ?? .none
+        var services = services
+        if let store, services.credentialsRenewed == nil {
+            services.credentialsRenewed = { renewed in
+                do {
+                    try await store.setCredentials(renewed, for: name)
+                } catch {
+                    // Never the error's text: a store's error may quote what it was given.
+                    let reason = (error as? ProviderError).map { "\($0.code)" } ?? "\(type(of: error))"
+                    logger.warning("could not save the renewed login of remote \(name): \(reason)")
+                }
+            }
+        }
         let configuration = prepared(ProviderConfiguration(
             url: url, credentials: credentials, services: services, options: remote.options, logger: logger, retry: retry,
             timeouts: timeouts, onRetry: onRetry))

@@ -7,7 +7,8 @@ extension WebDAVProvider.Configuration {
     /// go through a `PasswordAuthenticator` (Basic until the server asks for Digest; with
     /// `auth=digest`, Digest only; `remembered`, nothing until the server's challenge), which
     /// remembers in `configuration.serverFacts` that the server wants Digest; other credentials
-    /// as `Credentials.httpAuthenticator(refresh:)` sends them.
+    /// as `ProviderConfiguration.httpAuthenticator()` sends them (an OAuth2 login renewed through
+    /// the configuration's transport and saved back through its services).
     ///
     /// - Throws: `ProviderError.Code.invalidArgument` for `auth=digest` without a user name and password.
     func authenticator(for configuration: ProviderConfiguration, remembered: Bool = false) throws -> any Authenticator {
@@ -15,7 +16,7 @@ extension WebDAVProvider.Configuration {
             if auth == .digest {
                 throw ProviderError(.invalidArgument, "auth=digest needs a user name and password (--user, and a password)")
             }
-            return configuration.credentials.httpAuthenticator()
+            return configuration.httpAuthenticator()
         }
         let policy: PasswordAuthenticator.Policy = auth == .digest ? .digestOnly : remembered ? .challengeFirst : .automatic
         var onDigest: (@Sendable () async -> Void)?

@@ -195,7 +195,7 @@ struct NuxeoFaultTests {
         #expect(try Data(contentsOf: target) == Data(new))
     }
 
-    @Test("a token or bearer given up front is sent as it is; a revoked one is unauthorized without a loop")
+    @Test("a token, bearer or OAuth2 login given up front is sent as it is; a revoked one is unauthorized without a loop")
     func givenTokens() async throws {
         let nuxeo = try await LoopbackNuxeo.start()
         defer { Task { await nuxeo.stop() } }
@@ -204,7 +204,10 @@ struct NuxeoFaultTests {
         let acquisition = try #require(nuxeo.server.requests().first { $0.path.hasSuffix("/authentication/token") })
         let query = acquisition.query ?? ""
         #expect(query.contains("applicationName=StrataTests") && query.contains("deviceId=device-1") && query.contains("permission=rw"))
-        for credentials in [Credentials.token(token), .bearer(accessToken: token, refreshToken: nil)] {
+        let oauth2 = Credentials.oauth2(
+            accessToken: token, refreshToken: nil, expiresAt: nil, tokenURL: nuxeo.server.baseURL.appendingPathComponent("oauth2/token"),
+            clientID: "strata")
+        for credentials in [Credentials.token(token), .bearer(accessToken: token, refreshToken: nil), oauth2] {
             nuxeo.server.resetRequests()
             let provider = try await nuxeo.provider(credentials: credentials)
             #expect(try await provider.item(at: .root).kind == .folder)

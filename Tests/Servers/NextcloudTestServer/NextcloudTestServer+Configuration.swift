@@ -34,6 +34,9 @@ extension NextcloudTestServer {
         public var host: String
         /// Port to bind (`0` picks a free one).
         public var port: Int
+        /// Where bearer tokens not in `bearerTokens` are checked (an OAuth2 authorization server's
+        /// introspection endpoint); `nil`, the default, checks none.
+        public var introspection: Introspection? = nil
 
         /// Creates a configuration; every argument has a default.
         public init(

@@ -28,13 +28,28 @@ struct NextcloudServerCommand: AsyncParsableCommand {
     @Option(help: "Per-user quota in bytes (unlimited when absent).")
     var quota: Int64?
 
+    @Option(help: """
+        An OAuth2 introspection endpoint (RFC 7662) that checks bearer tokens; the resource server's \
+        client secret there is read from STRATA_INTROSPECTION_SECRET.
+        """)
+    var introspectionURL: String?
+
+    @Option(help: "The resource server's client id at the introspection endpoint.")
+    var introspectionClient = "strata-resource"
+
     func run() async throws {
         guard flavor == "nextcloud" || flavor == "owncloud" else {
             throw ValidationError("--flavor must be nextcloud or owncloud")
         }
-        let configuration = NextcloudTestServer.Configuration(
+        var configuration = NextcloudTestServer.Configuration(
             flavor: flavor == "owncloud" ? .owncloud : .nextcloud, users: [user: password], quotaBytes: quota,
             host: host, port: port)
+        if let introspectionURL {
+            guard let url = URL(string: introspectionURL),
+                let secret = ProcessInfo.processInfo.environment["STRATA_INTROSPECTION_SECRET"]
+            else { throw ValidationError("--introspection-url needs a URL and STRATA_INTROSPECTION_SECRET") }
+            configuration.introspection = NextcloudTestServer.Configuration.Introspection(url: url, clientID: introspectionClient, clientSecret: secret)
+        }
         let server = try await NextcloudTestServer.start(configuration)
         FileHandle.standardOutput.write(Data("listening \(server.baseURL.absoluteString)\n".utf8))
         await server.runUntilSignalled()

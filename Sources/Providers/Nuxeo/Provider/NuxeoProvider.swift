@@ -114,7 +114,7 @@ public struct NuxeoProvider: StorageProvider {
             token = NuxeoTokenAuthenticator(token: value, acquire: nil)
             authenticator = token ?? NoAuthenticator()
         } else {
-            authenticator = credentials.httpAuthenticator()
+            authenticator = configuration.httpAuthenticator()
         }
         let executor = RequestExecutor(configuration: configuration, authenticator: authenticator)
         let client = try NuxeoClient(
