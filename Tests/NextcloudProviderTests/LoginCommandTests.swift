@@ -201,6 +201,49 @@ struct LoginCommandTests {
         #expect(try await home.run(["ls", "dav:/\(folder)"]).status != 0)
     }
 
+    @Test("on a terminal, the password is asked without echo, and never shown")
+    func terminalPrompt() async throws {
+        let cloud = try await LoopbackNextcloud.start()
+        defer { Task { await cloud.stop() } }
+        let home = Home()
+        defer { home.remove() }
+        let url = cloud.davURL().absoluteString.replacingOccurrences(of: "http://", with: "webdav://")
+        let password = LoopbackNextcloud.password
+        let run = try await StrataProcess.runOnTerminal(
+            ["login", url, "--name", "dav", "-u", LoopbackNextcloud.user], environment: home.environment,
+            prompt: "Password for alice on dav: ", limit: 60
+        ) { _ in password }
+        #expect(run.status == 0, "\(run)")
+        #expect(run.outputText.contains("signed in to dav as alice"), "\(run)")
+        #expect(!run.outputText.contains(password), "the typed password was echoed: \(run)")
+        #expect(try await home.run(["ls", "dav:/"]).status == 0)
+    }
+
+    @Test("signing in again replaces the saved app password and revokes the old one on the server")
+    func loginAgain() async throws {
+        let cloud = try await LoopbackNextcloud.start()
+        defer { Task { await cloud.stop() } }
+        let home = Home()
+        defer { home.remove() }
+        func signIn(_ target: String) async throws -> String {
+            let login = try LiveStrata(["login", target, "--no-browser"], environment: home.environment)
+            let link = try #require(await login.loginURL())
+            #expect(try await LoginFlowBrowser.grant(link, user: LoopbackNextcloud.user, password: LoopbackNextcloud.password) == 200)
+            let ended = await login.finish()
+            #expect(ended.termination.status == 0, "\(ended.output)")
+            Self.expectNoSecret(ended.output, cloud)
+            return try #require(cloud.server.loginFlowSecrets().last)
+        }
+        let first = try await signIn(Self.base(cloud) + "/")
+        let name = "127.0.0.1-\(cloud.server.port)"
+        let second = try await signIn(name)
+        #expect(first != second)
+        #expect(try await Self.works(cloud, password: first) == false, "the replaced app password still works")
+        #expect(try await Self.works(cloud, password: second))
+        #expect(cloud.server.appPasswordNames(user: LoopbackNextcloud.user).count == 1)
+        #expect(try await home.run(["ls", "\(name):/"]).status == 0)
+    }
+
     @Test("login refuses a URL with a password and a name taken by another server, before any request")
     func refusals() async throws {
         let cloud = try await LoopbackNextcloud.start()

@@ -22,7 +22,6 @@ enum PasswordPrompt {
     /// `nil` without a terminal or at end of input.
     static func secret(_ prompt: String) -> String? {
         guard isInteractive else { return nil }
-        Output.standardError(Data(TerminalText.escape(prompt).utf8))
         var saved = termios()
         guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return nil }
         var silent = saved
@@ -32,13 +31,16 @@ enum PasswordPrompt {
             if var saved = TerminalState.saved { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
             _exit(130)
         }
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        // Echo off before the prompt shows, so that nothing typed after it is echoed; what was
+        // typed ahead is kept (TCSANOW, not TCSAFLUSH), as a pasted password may be.
+        tcsetattr(STDIN_FILENO, TCSANOW, &silent)
         defer {
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+            tcsetattr(STDIN_FILENO, TCSANOW, &saved)
             signal(SIGINT, previous)
             TerminalState.saved = nil
             Output.standardError(Data("\n".utf8))
         }
+        Output.standardError(Data(TerminalText.escape(prompt).utf8))
         return readLine(strippingNewline: true)
     }
 }
