@@ -120,6 +120,62 @@ struct LoginCommandTests {
         #expect(summary["savedRemote"] as? Bool == true)
     }
 
+    #if os(Linux)
+        @Test("with a desktop session, strata opens the link with xdg-open; granting in that browser signs in")
+        func opensBrowser() async throws {
+            let cloud = try await LoopbackNextcloud.start()
+            defer { Task { await cloud.stop() } }
+            let home = Home()
+            defer { home.remove() }
+            // A stand-in xdg-open that hands the URL to the test through a FIFO (the test blocks reading it until then).
+            let bin = home.folder.appendingPathComponent("bin", isDirectory: true)
+            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+            let fifo = home.folder.appendingPathComponent("opened").path
+            #expect(mkfifo(fifo, 0o600) == 0)
+            let opener = bin.appendingPathComponent("xdg-open")
+            try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" > '\(fifo)'\n".utf8).write(to: opener)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
+            var environment = home.environment
+            environment["DISPLAY"] = ":99"
+            environment["PATH"] = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+            environment["STRATA_LOGIN_FLOW_LIFETIME"] = "30"
+
+            let login = try LiveStrata(["login", Self.base(cloud), "--name", "cloud"], environment: environment)
+            let ending = Task {
+                let ended = await login.finish()
+                // Unblocks the reader when strata ended without opening anything.
+                let descriptor = open(fifo, O_WRONLY | O_NONBLOCK)
+                if descriptor >= 0 { close(descriptor) }
+                return ended
+            }
+            let opened: String = await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    // Read to the end by hand: Foundation reads a FIFO's size (0) and stops there.
+                    var data = Data()
+                    let descriptor = open(fifo, O_RDONLY)
+                    var buffer = [UInt8](repeating: 0, count: 4096)
+                    while descriptor >= 0 {
+                        let count = read(descriptor, &buffer, buffer.count)
+                        if count <= 0 { break }
+                        data.append(contentsOf: buffer[0..<count])
+                    }
+                    if descriptor >= 0 { close(descriptor) }
+                    continuation.resume(returning: String(decoding: data, as: UTF8.self))
+                }
+            }
+            guard let link = URL(string: opened.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                Issue.record("xdg-open was not run: \(await ending.value.output)")
+                return
+            }
+            #expect(link.path.contains("/index.php/login/v2/flow/"))
+            #expect(try await LoginFlowBrowser.grant(link, user: LoopbackNextcloud.user, password: LoopbackNextcloud.password) == 200)
+            let ended = await ending.value
+            #expect(ended.termination.status == 0, "\(ended.output)")
+            #expect(ended.output.contains("opened in your browser"))
+            Self.expectNoSecret(ended.output, cloud)
+        }
+    #endif
+
     @Test("a flow nobody grants expires with a clear error, and nothing is saved")
     func expiry() async throws {
         let cloud = try await LoopbackNextcloud.start()

@@ -128,6 +128,24 @@ struct NextcloudLoginFlowTests {
         #expect(throws: CancellationError.self) { try result.get() }
     }
 
+    #if os(Linux)
+        @Test("the browser is xdg-open from PATH, only with DISPLAY or WAYLAND_DISPLAY; only http and https pages are opened")
+        func opener() throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opener-\(UUID().uuidString)", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let tool = folder.appendingPathComponent("xdg-open")
+            try Data("#!/bin/sh\n".utf8).write(to: tool)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool.path)
+            #expect(BrowserOpener.opener(["PATH": folder.path]) == nil)
+            #expect(BrowserOpener.opener(["PATH": folder.path, "DISPLAY": ""]) == nil)
+            #expect(BrowserOpener.opener(["PATH": folder.path, "DISPLAY": ":0"])?.path == tool.path)
+            #expect(BrowserOpener.opener(["PATH": folder.path, "WAYLAND_DISPLAY": "wayland-0"])?.path == tool.path)
+            #expect(BrowserOpener.opener(["PATH": "/nonexistent", "DISPLAY": ":0"]) == nil)
+            #expect(!BrowserOpener.open(URL(fileURLWithPath: "/etc/passwd"), environment: ["PATH": folder.path, "DISPLAY": ":0"]))
+        }
+    #endif
+
     @Test("login TARGET: a URL is named after its host; the same server with or without a final / is the same remote; another is refused")
     func targets() throws {
         let registry = StrataCommandLine().registry()

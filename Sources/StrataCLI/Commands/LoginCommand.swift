@@ -9,9 +9,10 @@ struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login", abstract: "Sign in to a server and save the login for a remote (name:/path targets).",
         discussion: """
-            TARGET is a saved remote's name, or a server URL, which is saved as a remote too: named by \
-            --name, else by its host (cloud.example.com, or 127.0.0.1-8080 with a port). A remote of that \
-            name for another server is never replaced. Nothing is saved unless the sign-in succeeds.
+            TARGET is a saved remote's name, or a server URL, which is saved as a remote too (with its -o \
+            options): named by --name, else by its host (cloud.example.com, or 127.0.0.1-8080 with a \
+            port). A remote of that name for another server is never replaced. Nothing is saved unless \
+            the sign-in succeeds.
 
             Nextcloud (nextcloud://, nextclouds://) signs in with Login Flow v2, as Nextcloud's own clients \
             do: strata prints a link on stderr and opens it in the browser when there is one (xdg-open \
@@ -49,7 +50,9 @@ struct LoginCommand: AsyncParsableCommand {
 
     func run() async throws {
         let registry = try RemoteCommand.registry(global.remotesFile)
-        let target = try LoginTarget.resolve(self.target, name: name, registry: registry)
+        var target = try LoginTarget.resolve(self.target, name: name, registry: registry)
+        // A new remote keeps the -o options, as `remote add` does; an existing one takes them for this sign-in.
+        if target.isNew { target.remote.options = try global.providerOptions() }
         var options = target.remote.options
         options.merge(try global.providerOptions()) { _, new in new }
         let credentials: Credentials
