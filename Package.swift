@@ -238,7 +238,7 @@ let package = Package(
                 "SharedCacheConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/StrataCLI",
@@ -310,7 +310,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataCLITests",
-            dependencies: [ .product(name: "Logging", package: "swift-log"), "SharedCache", "TransferEngine", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "StrataTestSupport", "HTTPProviderKit", "strata", "StrataCLI", "ProviderAPI", "StrataProcessKit", "ProviderConformance", "SharedCacheConformance"],
+            dependencies: [ .product(name: "Logging", package: "swift-log"), "SharedCache", "TransferEngine", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "StrataTestSupport", "HTTPProviderKit", "strata", "StrataCLI", "ProviderAPI", "StrataProcessKit", "ProviderConformance", "SharedCacheConformance", .product(name: "NIOCore", package: "swift-nio")],
             path: "Tests/StrataCLITests",
             swiftSettings: strictSettings
         ),
@@ -412,7 +412,7 @@ let package = Package(
                 "ProviderAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/Servers/NextcloudTestServer",

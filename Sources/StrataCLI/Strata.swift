@@ -28,6 +28,7 @@ struct Strata: AsyncParsableCommand {
             SearchCommand.self, ShareCommand.self,
             SharesCommand.self, UnshareCommand.self, ConformanceCommand.self, DetectCommand.self, CacheCommand.self,
             PendingCommand.self, ReplayCommand.self, ResolveCommand.self, AdaptersCommand.self, RemoteCommand.self,
+            LoginCommand.self, LogoutCommand.self,
         ])
 
     /// `error` as it may be printed: a ``ProviderError`` (whose message may quote a server) with

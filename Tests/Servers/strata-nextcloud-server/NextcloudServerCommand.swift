@@ -7,7 +7,7 @@ import NextcloudTestServer
 struct NextcloudServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata-nextcloud-server",
-        abstract: "A loopback ownCloud 10 / Nextcloud server (WebDAV, chunking v1 and v2, SEARCH, versions, OCS shares) backed by memory."
+        abstract: "A loopback ownCloud 10 / Nextcloud server (WebDAV, chunking v1 and v2, SEARCH, versions, OCS shares, Login Flow v2) backed by memory."
     )
 
     @Option(help: "Address to bind.")

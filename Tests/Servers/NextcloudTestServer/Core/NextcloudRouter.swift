@@ -21,6 +21,8 @@ struct NextcloudRouter: Sendable {
         let segments = req.segments
         switch segments.first {
         case "status.php": return StatusEndpoint(core: core).respond(req)
+        case "index.php": return LoginFlowEndpoint(core: core).respond(req, segments: Array(segments.dropFirst()))
+        case "login": return LoginFlowEndpoint(core: core).respond(req, segments: segments)
         case "ocs":
             return OCSRouter(core: core).respond(req, segments: Array(segments.dropFirst()))
         case "remote.php":
@@ -38,7 +40,7 @@ struct NextcloudRouter: Sendable {
     /// `remote.php/webdav/…` and `remote.php/dav/…`.
     private func dav(_ req: ServerRequest, segments: [String]) -> Response {
         if core.faults.maintenance { return SabreError.maintenance.response }
-        let user = Authentication.user(req, core.configuration)
+        let user = core.authenticatedUser(req)
         // OPTIONS answers without credentials (anonymous OPTIONS), but wrong ones are refused like
         // on every other method.
         if req.method == "OPTIONS", user != nil || req.header("Authorization") == nil { return options() }

@@ -5,5 +5,6 @@ struct ServerState: Sendable {
     var files = FileStore()
     var shares = ShareStore()
     var tags = TagStore()
+    var loginFlows = LoginFlowStore()
     var requests: [RecordedRequest] = []
 }

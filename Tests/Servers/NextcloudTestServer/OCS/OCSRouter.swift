@@ -15,7 +15,7 @@ struct OCSRouter {
         let style = OCSAnswer.Style(version: first == "v1.php" ? 1 : 2, json: json, flavor: core.flavor)
         let rest = Array(segments.dropFirst())
         let unauthorised = OCSAnswer.failure(997, core.isNextcloud ? "" : "Unauthorised")
-        let user = Authentication.user(req, core.configuration)
+        let user = core.authenticatedUser(req)
         // Credentials that are sent must be right, on every route: a wrong password is refused
         // (HTTP 401, OCS 997) before any controller runs, the public capabilities included.
         if user == nil, req.header("Authorization") != nil { return unauthorised.response(style) }
@@ -29,6 +29,8 @@ struct OCSRouter {
         switch rest {
         case ["cloud", "user"]:
             answer = .ok(userData(user))
+        case ["core", "apppassword"] where req.method == "DELETE":
+            answer = LoginFlowEndpoint.revoke(core, req)
         case let path where path.starts(with: ["apps", "files_sharing", "api", "v1", "shares"]) && path.count <= 6:
             let api = ShareAPI(core: core, user: user, params: Self.parameters(req))
             answer = api.handle(method: req.method, id: path.count == 6 ? path[5] : nil, query: req)
