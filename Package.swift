@@ -57,7 +57,11 @@ let package = Package(
         ),
         // `openat2` and the file system's case-folding flags for ProviderKit's LocalFolder (system
         // calls Swift cannot reach by itself).
-        .target(name: "CProviderKitShims", path: "Sources/CProviderKitShims"),
+        // And the Secret Service through libsecret, loaded at run time with dlopen (no header or
+        // library of it at build time; `dl` for glibc before 2.34, where dlopen was not in libc).
+        .target(
+            name: "CProviderKitShims", path: "Sources/CProviderKitShims",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(
             name: "ProviderKit",
             dependencies: [
