@@ -24,22 +24,32 @@ struct SecretServiceCall: Sendable {
 
     /// Runs `body` and returns when it has; throws `ProviderError.Code.unsupported` with
     /// libsecret's reason when it fails, or `network` when the deadline passed.
+    ///
+    /// At the deadline the call's cancellable is cancelled, which libsecret and GDBus honour;
+    /// should a call still not return a second later, it is left to finish on its pool thread and
+    /// this returns anyway: a stuck D-Bus peer never holds the caller.
     func run(_ body: @escaping Body) async throws {
         let cancellation = Cancellation()
         let timeout = timeout
-        let outcome: Outcome = try await withTaskCancellationHandler {
-            try await BlockingIO.run {
-                let timer = DispatchWorkItem { cancellation.cancel(timedOut: true) }
-                DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval, execute: timer)
-                defer {
-                    timer.cancel()
-                    cancellation.release()
+        let outcome: Outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+                let pending = NIOLockedValueBox<CheckedContinuation<Outcome, Never>?>(continuation)
+                let finish: @Sendable (Outcome) -> Void = { outcome in
+                    pending.withLockedValue { waiting in
+                        waiting?.resume(returning: outcome)
+                        waiting = nil
+                    }
                 }
-                var message: UnsafeMutablePointer<CChar>?
-                let status = cancellation.withPointer { body($0, &message) }
-                defer { free(message) }
-                if status == 0 { return .done }
-                return .failed(message.map { String(cString: $0) } ?? "no reason given", timedOut: cancellation.timedOut)
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval + 1) {
+                    finish(.failed("no answer", timedOut: true))
+                }
+                Task {
+                    do {
+                        finish(try await BlockingIO.run { Self.call(body, cancellation, timeout: timeout) })
+                    } catch {
+                        finish(.failed("\(error)", timedOut: false))
+                    }
+                }
             }
         } onCancel: {
             cancellation.cancel(timedOut: false)
@@ -52,6 +62,21 @@ struct SecretServiceCall: Sendable {
             if Task.isCancelled { throw ProviderError(.cancelled, "cancelled while waiting for the Secret Service to \(doing)") }
             throw ProviderError(.unsupported, "the Secret Service could not \(doing): \(reason)")
         }
+    }
+
+    /// Makes the call on this (blocking) thread, its cancellable cancelled at the deadline.
+    private static func call(_ body: Body, _ cancellation: Cancellation, timeout: Duration) -> Outcome {
+        let timer = DispatchWorkItem { cancellation.cancel(timedOut: true) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval, execute: timer)
+        defer {
+            timer.cancel()
+            cancellation.release()
+        }
+        var message: UnsafeMutablePointer<CChar>?
+        let status = cancellation.withPointer { body($0, &message) }
+        defer { free(message) }
+        if status == 0 { return .done }
+        return .failed(message.map { String(cString: $0) } ?? "no reason given", timedOut: cancellation.timedOut)
     }
 
     private enum Outcome: Sendable {
