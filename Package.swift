@@ -272,7 +272,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ProviderAPITests",
-            dependencies: [ .product(name: "Logging", package: "swift-log"), "StrataTestSupport", "ProviderKit", "HTTPProviderKit", "ProviderTesting",
+            dependencies: [ .product(name: "Logging", package: "swift-log"), "StrataTestSupport", "StrataProcessKit", "ProviderKit", "HTTPProviderKit", "ProviderTesting",
                 "ProviderAPI", "ProviderConformance", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
