@@ -57,7 +57,11 @@ let package = Package(
         ),
         // `openat2` and the file system's case-folding flags for ProviderKit's LocalFolder (system
         // calls Swift cannot reach by itself).
-        .target(name: "CProviderKitShims", path: "Sources/CProviderKitShims"),
+        // And the Secret Service through libsecret, loaded at run time with dlopen (no header or
+        // library of it at build time; `dl` for glibc before 2.34, where dlopen was not in libc).
+        .target(
+            name: "CProviderKitShims", path: "Sources/CProviderKitShims",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(
             name: "ProviderKit",
             dependencies: [
@@ -269,7 +273,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ProviderAPITests",
-            dependencies: [ .product(name: "Logging", package: "swift-log"), "StrataTestSupport", "ProviderKit", "HTTPProviderKit", "ProviderTesting",
+            dependencies: [ .product(name: "Logging", package: "swift-log"), "StrataTestSupport", "StrataProcessKit", "ProviderKit", "HTTPProviderKit", "ProviderTesting",
                 "ProviderAPI", "ProviderConformance", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -7,7 +7,7 @@ import Testing
 /// the Apache that `scripts/with-servers` starts. A missing server is a failure, never a skip.
 @Suite("strata remote")
 struct RemoteCommandTests {
-    @Test("add with its login, list without the secret, use as name:/path, refuse a second add, remove with its login", .liveServers)
+    @Test("add with its login (in the file: STRATA_KEYRING=file), list without the secret, use as name:/path, refuse a second add, remove with its login", .liveServers)
     func savedRemoteLifecycle() async throws {
         let server = try LiveWebDAVServer.named("apache")
         let (user, password) = (server.user, server.password)
@@ -16,7 +16,9 @@ struct RemoteCommandTests {
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: config) }
         // The config folder is the test's own; no login reaches the child unless a case gives one.
-        let bare: [String: String?] = ["XDG_CONFIG_HOME": config.path, "STRATA_PASSWORD": nil, "STRATA_USER": nil]
+        // The logins go to credentials.json whether a keyring runs or not (RemoteKeyringTests
+        // covers the keyring).
+        let bare: [String: String?] = ["XDG_CONFIG_HOME": config.path, "STRATA_PASSWORD": nil, "STRATA_USER": nil, "STRATA_KEYRING": "file"]
         var withPassword = bare
         withPassword["STRATA_PASSWORD"] = password
         func strata(_ arguments: [String], _ environment: [String: String?]) async throws -> StrataRun {
@@ -29,12 +31,16 @@ struct RemoteCommandTests {
         let credentials = config.appendingPathComponent("strata/credentials.json")
         let mode = try FileManager.default.attributesOfItem(atPath: credentials.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
+        // remotes.json holds no secret: the password is only in credentials.json.
+        let remotes = try String(contentsOf: config.appendingPathComponent("strata/remotes.json"), encoding: .utf8)
+        #expect(!remotes.contains(password) && !remotes.contains("password"), "\(remotes)")
+        #expect(try String(contentsOf: credentials, encoding: .utf8).contains(password))
 
         let listed = try await strata(["remote", "list"], bare)
         #expect(listed.status == 0, "\(listed)")
         #expect(listed.outputText.contains("work\twebdav\t"))
         #expect(listed.outputText.contains("chunkSize=1048576"))
-        #expect(listed.outputText.contains("basic \(user)"))
+        #expect(listed.outputText.contains("basic \(user)\tfile \(credentials.path)\n"), "\(listed)")
         #expect(!listed.outputText.contains(password) && !listed.error.contains(password))
         let json = try await strata(["remote", "list", "--json"], bare)
         let decoded = try JSONSerialization.jsonObject(with: json.output) as? [[String: Any]]
@@ -66,7 +72,7 @@ struct RemoteCommandTests {
         #expect(try await strata(["ls", "work:/"], bare).status != 0)
     }
 
-    @Test("a bad name, a password in the URL or an unknown scheme is refused, and nothing is saved")
+    @Test("a bad name, a password in the URL or in an -o option, or an unknown scheme is refused, and nothing is saved")
     func refusals() async throws {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("strata-remote-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: config) }
@@ -78,6 +84,13 @@ struct RemoteCommandTests {
             let run = try await StrataProcess.run(["remote", "add", "--", name, url], environment: environment)
             #expect(run.status != 0, "\(name) \(url): \(run)")
             #expect(!run.outputText.contains("secret") && !run.error.contains("secret"))
+        }
+        // remotes.json never holds a secret: an option that looks like one is refused, not saved.
+        for option in ["password=hunter2", "api_token=hunter2", "clientSecret=hunter2"] {
+            let run = try await StrataProcess.run(["remote", "add", "good", "webdav://127.0.0.1:8080/", "-o", option], environment: environment)
+            #expect(run.status != 0, "\(option): \(run)")
+            #expect(run.error.contains("--save-login"), "\(run)")
+            #expect(!run.outputText.contains("hunter2") && !run.error.contains("hunter2"))
         }
         #expect(!FileManager.default.fileExists(atPath: config.appendingPathComponent("strata/remotes.json").path))
     }

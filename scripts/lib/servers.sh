@@ -19,6 +19,10 @@
 #                            #   STRATA_DAV_USER    STRATA_DAV_PASS (the same for all)
 #                            #   STRATA_SERVERS_DIR (plus STRATA_<NAME>_ROOT and
 #                            #   STRATA_<NAME>_DIGEST_ROOT: the served directories)
+#                            #   DBUS_SESSION_BUS_ADDRESS and STRATA_TEST_KEYRING=1: a session
+#                            #   bus of its own with gnome-keyring's Secret Service on it (an
+#                            #   unlocked, throw-away login keyring; the caller's bus and keyring
+#                            #   are never used while the servers run)
 #   strata_servers_stop      # stop them (idempotent), remove the temp dir
 #
 # Inputs (optional): STRATA_APACHE_PORT (default 18081), STRATA_SABRE_PORT
@@ -31,7 +35,7 @@
 # STRATA_KEEP_SERVERS_DIR=1 keeps the temp dir (logs: run/apache-error.log,
 # run/apache-access.log, sabre/php.log, nginx/error.log, nginx/access.log,
 # lighttpd/error.log, rclone/rclone.log, rclonefold/rclone.log, copyparty/log,
-# chezdav/log, oauth/log) after stop.
+# chezdav/log, oauth/log, keyring/bus.log, keyring/keyring.log) after stop.
 #
 # Quirks seen on the Debian 12 packages (what Strata verifies or works around):
 # - nginx (dav + dav-ext): ignores If-Match / If-None-Match / If on PUT; no
@@ -57,7 +61,8 @@
 
 STRATA_SERVERS_PACKAGES=(apache2 apache2-utils php-cli php-sabre-dav curl libsqlite3-dev time
                          nginx libnginx-mod-http-dav-ext lighttpd lighttpd-mod-webdav rclone
-                         chezdav python3 python3-venv)
+                         chezdav python3 python3-venv
+                         dbus gnome-keyring libsecret-1-0 libsecret-tools)
 
 # copyparty comes from PyPI (Debian 12 has no package), pinned: a new release may answer
 # differently, and the quirks below are those of this version.
@@ -81,7 +86,7 @@ _strata_servers_installed() {
            /usr/bin/php /usr/share/php/Sabre/autoload.php /usr/bin/curl /usr/bin/time \
            /usr/include/sqlite3.h /usr/sbin/nginx /usr/lib/nginx/modules/ngx_http_dav_ext_module.so \
            /usr/sbin/lighttpd /usr/lib/lighttpd/mod_webdav.so /usr/bin/rclone /usr/bin/chezdav \
-           /usr/bin/python3; do
+           /usr/bin/python3 /usr/bin/dbus-daemon /usr/bin/dbus-send /usr/bin/gnome-keyring-daemon /usr/bin/secret-tool; do
     [ -e "$f" ] || return 1
   done
   command -v dpkg-query >/dev/null 2>&1 || return 0
@@ -706,6 +711,58 @@ _strata_start_oauth() {
   return 1
 }
 
+# ---------------------------------------------------------------- keyring
+
+# The Secret Service for the keyring tests (Strata keeps saved logins there): a dbus-daemon of
+# its own (the session configuration, its socket in $R/keyring/run) and gnome-keyring-daemon
+# on it with only its secrets component, whose login keyring is created and unlocked with a
+# random password given on stdin (--unlock), in $R/keyring/data: the real user's keyring and
+# bus are never touched, and everything goes with the temp dir. Works as root without a desktop
+# (nothing prompts: the keyring is unlocked; the GTK prompter is never needed).
+# Exports DBUS_SESSION_BUS_ADDRESS (the caller's is kept and given back by strata_servers_stop)
+# and STRATA_TEST_KEYRING=1, which tells the keyring tests that this keyring is theirs to write.
+_strata_start_keyring() {
+  local D=$STRATA_SERVERS_DIR/keyring i owner alias
+  mkdir -p "$D/data" "$D/run" "$D/home" || return 1
+  chmod 700 "$D/data" "$D/run" "$D/home" || return 1
+  local address="unix:path=$D/run/bus"
+  # The daemons' own environment: their files in $D, never the caller's home or runtime dir.
+  local -a env=(env -u DISPLAY -u WAYLAND_DISPLAY -u DBUS_SESSION_BUS_ADDRESS HOME="$D/home" XDG_DATA_HOME="$D/data"
+                XDG_RUNTIME_DIR="$D/run" XDG_CONFIG_HOME="$D/home/.config" XDG_CACHE_HOME="$D/home/.cache")
+  _strata_spawn "$D/bus.pgid" "$D/bus.log" "${env[@]}" /usr/bin/dbus-daemon --session --nofork --nopidfile \
+    --address="$address" || return 1
+  for i in $(seq 100); do
+    [ -S "$D/run/bus" ] && break
+    _strata_group_alive "$(cat "$D/bus.pgid")" || { _strata_log "dbus-daemon exited (log: $D/bus.log)"; return 1; }
+    sleep 0.1
+  done
+  [ -S "$D/run/bus" ] || { _strata_log "dbus-daemon made no socket (log: $D/bus.log)"; return 1; }
+  od -An -N18 -tx1 /dev/urandom | tr -d ' \n' >"$D/password" || return 1
+  chmod 600 "$D/password" || return 1
+  rm -f "$D/keyring.pgid"
+  # Like _strata_spawn, with the password on stdin (read to its end by --unlock).
+  setsid bash -c 'echo $$ > "$1"; shift; exec "$@"' _ "$D/keyring.pgid" "${env[@]}" DBUS_SESSION_BUS_ADDRESS="$address" \
+    /usr/bin/gnome-keyring-daemon --foreground --unlock --components=secrets <"$D/password" >>"$D/keyring.log" 2>&1 &
+  for i in $(seq 50); do [ -s "$D/keyring.pgid" ] && break; sleep 0.05; done
+  [ -s "$D/keyring.pgid" ] || { _strata_log "could not start gnome-keyring-daemon"; return 1; }
+  # Ready when the Secret Service owns its name and its default alias names a collection.
+  for i in $(seq 200); do
+    owner=$(DBUS_SESSION_BUS_ADDRESS=$address /usr/bin/dbus-send --session --print-reply --dest=org.freedesktop.DBus \
+      /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null) || owner=
+    if [[ $owner == *"boolean true"* ]]; then
+      alias=$(DBUS_SESSION_BUS_ADDRESS=$address /usr/bin/dbus-send --session --print-reply --dest=org.freedesktop.secrets \
+        /org/freedesktop/secrets org.freedesktop.Secret.Service.ReadAlias string:default 2>/dev/null) || alias=
+      [[ $alias == *"/org/freedesktop/secrets/collection/"* ]] && break
+    fi
+    _strata_group_alive "$(cat "$D/keyring.pgid")" || { _strata_log "gnome-keyring-daemon exited (log: $D/keyring.log)"; return 1; }
+    sleep 0.1
+  done
+  [[ ${alias:-} == *"/org/freedesktop/secrets/collection/"* ]] || {
+    _strata_log "gnome-keyring-daemon did not offer a default collection (log: $D/keyring.log)"; return 1; }
+  if [ -z "${_STRATA_KEYRING_SAVED_BUS+x}" ]; then _STRATA_KEYRING_SAVED_BUS=${DBUS_SESSION_BUS_ADDRESS-__unset__}; fi
+  export DBUS_SESSION_BUS_ADDRESS=$address STRATA_TEST_KEYRING=1
+}
+
 # ---------------------------------------------------------------- public
 
 strata_servers_start() {
@@ -755,6 +812,11 @@ strata_servers_start() {
     STRATA_KEEP_SERVERS_DIR=${STRATA_KEEP_SERVERS_DIR:-1} strata_servers_stop || true
     return 1
   fi
+  if ! _strata_start_keyring; then
+    _strata_log "the test keyring failed to start (logs in $R/keyring)"
+    STRATA_KEEP_SERVERS_DIR=${STRATA_KEEP_SERVERS_DIR:-1} strata_servers_stop || true
+    return 1
+  fi
   export STRATA_APACHE_URL STRATA_SABRE_URL STRATA_NGINX_URL STRATA_LIGHTTPD_URL STRATA_RCLONE_URL \
          STRATA_RCLONEFOLD_URL STRATA_COPYPARTY_URL STRATA_CHEZDAV_URL STRATA_APACHE_DIGEST_URL \
          STRATA_LIGHTTPD_DIGEST_URL STRATA_OAUTH_URL
@@ -799,7 +861,7 @@ strata_servers_stop() {
     return 0
   fi
   for f in "$R/run/apache.pgid" "$R/sabre/php.pgid" "$R/nginx/pgid" "$R/lighttpd/pgid" "$R/rclone/pgid" "$R/rclonefold/pgid" \
-           "$R/copyparty/pgid" "$R/chezdav/pgid" "$R/oauth/pgid"; do
+           "$R/copyparty/pgid" "$R/chezdav/pgid" "$R/oauth/pgid" "$R/keyring/keyring.pgid" "$R/keyring/bus.pgid"; do
     pg=$(cat "$f" 2>/dev/null) || pg=
     _strata_kill_group "$pg" || rc=1
   done
@@ -823,7 +885,13 @@ strata_servers_stop() {
           STRATA_CHEZDAV_URL STRATA_CHEZDAV_ROOT STRATA_APACHE_DIGEST_URL STRATA_APACHE_DIGEST_ROOT \
           STRATA_LIGHTTPD_DIGEST_URL STRATA_LIGHTTPD_DIGEST_ROOT STRATA_OAUTH_URL \
           STRATA_DAV_USER STRATA_DAV_PASS STRATA_SERVERS_DIR STRATA_APACHE_ROOT STRATA_SABRE_ROOT \
-          STRATA_NGINX_ROOT STRATA_LIGHTTPD_ROOT STRATA_RCLONE_ROOT
+          STRATA_NGINX_ROOT STRATA_LIGHTTPD_ROOT STRATA_RCLONE_ROOT STRATA_TEST_KEYRING
+    # The caller's session bus again (or none, as before).
+    if [ -n "${_STRATA_KEYRING_SAVED_BUS+x}" ]; then
+      if [ "$_STRATA_KEYRING_SAVED_BUS" = __unset__ ]; then unset DBUS_SESSION_BUS_ADDRESS
+      else export DBUS_SESSION_BUS_ADDRESS=$_STRATA_KEYRING_SAVED_BUS; fi
+      unset _STRATA_KEYRING_SAVED_BUS
+    fi
   fi
   return "$rc"
 }

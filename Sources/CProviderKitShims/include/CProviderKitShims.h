@@ -19,4 +19,6 @@ int cproviderkit_folder_case_folds(int fd);
 /// The file system type of the folder `fd` (`fstatfs`'s `f_type` on Linux), or 0 where unknown.
 long cproviderkit_file_system_type(int fd);
 
+#include "CProviderKitSecretService.h"
+
 #endif

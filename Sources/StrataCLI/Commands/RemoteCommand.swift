@@ -4,8 +4,9 @@ import ProviderAPI
 import ProviderKit
 
 /// `strata remote add|list|remove`: the saved remotes of `--remotes` (default
-/// `$XDG_CONFIG_HOME/strata/remotes.json`) and their logins (`credentials.json` in the config folder,
-/// mode 0600), so that `name:/path` works as a target without repeating the URL, options and login.
+/// `$XDG_CONFIG_HOME/strata/remotes.json`) and their logins (the keyring, else `credentials.json`
+/// in the config folder, mode 0600: ``SavedLogins``), so that `name:/path` works as a target
+/// without repeating the URL, options and login. `remotes.json` never holds a secret.
 struct RemoteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remote", abstract: "Save, list and remove named remotes (name:/path targets).",
@@ -24,6 +25,8 @@ struct RemoteSummary: Encodable, Equatable {
     var options: [String: String]
     /// What kind of credentials are saved for it (`basic user`, `bearer`, or none).
     var credentials: String?
+    /// Where its saved login is kept: `keyring`, or `file <path>` (none without a login).
+    var loginKeptIn: String?
 }
 
 extension RemoteCommand {
@@ -45,13 +48,18 @@ extension RemoteCommand {
         scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar))
     }
 
-    /// `options` with values of keys that look secret (`password`, `token`, `secret`, `key`) masked.
+    /// `options` with values of keys that look secret (``looksSecret(_:)``) masked.
     static func printable(_ options: [String: String]) -> [String: String] {
         options.reduce(into: [:]) { result, option in
-            let key = option.key.lowercased()
-            let secret = ["password", "passwd", "token", "secret", "apikey", "api-key", "api_key"].contains { key.contains($0) }
-            result[option.key] = secret ? "***" : option.value
+            result[option.key] = looksSecret(option.key) ? "***" : option.value
         }
+    }
+
+    /// Whether an option named `key` looks like it holds a secret (`password`, `token`, `secret`,
+    /// an API key): such an option is never saved in `remotes.json`.
+    static func looksSecret(_ key: String) -> Bool {
+        let key = key.lowercased()
+        return ["password", "passwd", "token", "secret", "apikey", "api-key", "api_key"].contains { key.contains($0) }
     }
 }
 
@@ -60,9 +68,11 @@ struct RemoteAddCommand: AsyncParsableCommand {
         commandName: "add", abstract: "Save a remote: a name for a server URL, its adapter options and, if asked, its login.",
         discussion: """
             The URL's scheme picks the adapter, as for any target (webdav://, webdavs://, nuxeo://, pydio://, \
-            nextcloud://, …; `strata adapters` lists them). -o options are saved with the remote. With \
-            --save-login the login of --user and STRATA_PASSWORD (or --password-file, or --bearer and \
-            STRATA_TOKEN) is saved in credentials.json in the config folder, readable by you only; \
+            nextcloud://, …; `strata adapters` lists them). -o options are saved with the remote (a \
+            secret among them is refused: use --save-login). With --save-login the login of --user and \
+            STRATA_PASSWORD (or --password-file, or --bearer and STRATA_TOKEN) is saved in the system's \
+            keyring (the Secret Service, or the Keychain), or, when none answers, in credentials.json \
+            in the config folder, readable by you only (STRATA_KEYRING=file always uses the file); \
             without it, commands on the remote take the login from the same options each time. Nothing \
             is sent to the server: the first command on the remote checks it.
             """)
@@ -83,6 +93,11 @@ struct RemoteAddCommand: AsyncParsableCommand {
         if TargetText.hasPassword(url) {
             throw ValidationError("the URL holds a password: give it in STRATA_PASSWORD or --password-file with --save-login instead")
         }
+        // remotes.json is a plain file others may be shown: it never holds a secret.
+        if let secret = try global.providerOptions().keys.sorted().first(where: RemoteCommand.looksSecret) {
+            throw ValidationError(
+                "-o \(TerminalText.escape(secret))=… looks like a secret and would be saved in plain text in remotes.json: save the login with --save-login instead")
+        }
     }
 
     func run() async throws {
@@ -101,14 +116,19 @@ struct RemoteAddCommand: AsyncParsableCommand {
         clean?.password = nil
         let saved = SavedRemote(name: name, kind: factory.kind, url: clean?.url ?? parsed, options: try global.providerOptions())
         let store = GlobalOptions.savedLogins()
+        let locations: [String: CredentialLocation]
         if saveLogin {
             let credentials = try global.credentials(for: parsed)
             guard credentials != .none else {
                 throw ValidationError("--save-login needs a login: --user NAME with STRATA_PASSWORD or --password-file, or --bearer with STRATA_TOKEN")
             }
             try await store.setCredentials(credentials, for: name)
+            locations = try await store.locations()
         } else if replace {
             try await store.setCredentials(nil, for: name)
+            locations = [:]
+        } else {
+            locations = try await store.locations()
         }
         registry.addRemote(saved)
         try FileErrorText.doing("save the remotes file \(TerminalText.escape(file.path))") {
@@ -116,39 +136,49 @@ struct RemoteAddCommand: AsyncParsableCommand {
             try registry.saveRemotes(to: file)
         }
         if global.json {
-            try Output.json(try await RemoteListCommand.summary(saved, store: store))
+            try Output.json(try await RemoteListCommand.summary(saved, store: store, locations: locations))
         } else {
-            Output.line("saved \(name): \(factory.kind) \(Redactor.redact(url: saved.url))\(saveLogin ? " (with its login)" : "")")
+            let kept = locations[name].map { " (with its login, kept in the \($0))" } ?? ""
+            Output.line("saved \(name): \(factory.kind) \(Redactor.redact(url: saved.url))\(saveLogin ? kept : "")")
         }
     }
 }
 
 struct RemoteListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List the saved remotes: name, adapter, URL, options and whether a login is saved (never the secret).")
+        commandName: "list",
+        abstract: "List the saved remotes: name, adapter, URL, options, the saved login's kind and where it is kept (never the secret).",
+        discussion: """
+            One line per remote, its fields separated by tabs: name, adapter, URL, options, the login's kind \
+            (`basic USER`, `bearer`, …) and where it is kept (`keyring`, or `file PATH`), `-` for none.
+            """)
 
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
         let registry = try RemoteCommand.registry(global.remotesFile)
         let store = GlobalOptions.savedLogins()
+        let locations = try await store.locations()
         var summaries: [RemoteSummary] = []
-        for remote in registry.savedRemotes { summaries.append(try await Self.summary(remote, store: store)) }
+        for remote in registry.savedRemotes { summaries.append(try await Self.summary(remote, store: store, locations: locations)) }
         if global.json {
             try Output.json(summaries)
             return
         }
         for summary in summaries {
             let options = summary.options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
-            let fields = [summary.name, summary.kind, summary.url, options.isEmpty ? "-" : options, summary.credentials ?? "-"]
+            let fields = [
+                summary.name, summary.kind, summary.url, options.isEmpty ? "-" : options, summary.credentials ?? "-", summary.loginKeptIn ?? "-",
+            ]
             Output.rawLine(fields.map(TerminalText.escape).joined(separator: "\t"))
         }
     }
 
-    /// `remote` as printed, with what its saved credentials are (never their secret).
-    static func summary(_ remote: SavedRemote, store: FileCredentialStore) async throws -> RemoteSummary {
+    /// `remote` as printed, with what its saved credentials are (never their secret) and where
+    /// they are kept (from `locations`, the store's).
+    static func summary(_ remote: SavedRemote, store: SavedLogins, locations: [String: CredentialLocation]) async throws -> RemoteSummary {
         let credentials: String?
-        let saved = try await store.credentials(for: remote.name) ?? .none
+        let saved = locations[remote.name] == nil ? .none : try await store.credentials(for: remote.name) ?? .none
         switch saved.kind {
         case .none: credentials = nil
         case .basic: credentials = "basic \(saved.username ?? "")"
@@ -157,7 +187,7 @@ struct RemoteListCommand: AsyncParsableCommand {
         }
         return RemoteSummary(
             name: remote.name, kind: remote.kind, url: Redactor.redact(url: remote.url), options: RemoteCommand.printable(remote.options),
-            credentials: credentials)
+            credentials: credentials, loginKeptIn: credentials == nil ? nil : locations[remote.name]?.description)
     }
 }
 
@@ -175,9 +205,10 @@ struct RemoteRemoveCommand: AsyncParsableCommand {
         guard registry.remote(named: name) != nil else {
             throw ValidationError("no remote named \(TerminalText.escape(name)) in \(file.path)")
         }
+        // The login first: if the keyring refuses, the remote stays, and the command can be run again.
+        try await GlobalOptions.savedLogins().setCredentials(nil, for: name)
         registry.removeRemote(named: name)
         try registry.saveRemotes(to: file)
-        try await GlobalOptions.savedLogins().setCredentials(nil, for: name)
         if global.json {
             try Output.json(["removed": name])
         } else {

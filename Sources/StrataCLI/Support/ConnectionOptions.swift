@@ -229,9 +229,12 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         remotes.map { URL(fileURLWithPath: $0) } ?? StrataDirectories.config().appendingPathComponent("remotes.json")
     }
 
-    /// The logins saved with remotes (`strata remote add --save-login`): `credentials.json` in the config folder.
-    static func savedLogins() -> FileCredentialStore {
-        FileCredentialStore(url: StrataDirectories.config().appendingPathComponent("credentials.json"))
+    /// The logins saved with remotes (`strata remote add --save-login`, `strata login`): the
+    /// operating system's keyring when one answers, else `credentials.json` in the config folder
+    /// (``SavedLogins``; `STRATA_KEYRING=file` forces the file). One store per process, so that
+    /// the keyring is asked once and the fallback said once.
+    static func savedLogins() -> SavedLogins {
+        SavedLogins.shared
     }
 
     /// The provider and path a target names: a URL (`webdav://host/a/b`, `nextcloud://host/a/b`, `nuxeo://host/nuxeo/a/b`,
