@@ -1,6 +1,7 @@
 internal import CProviderKitShims
 import Foundation
 import NIOConcurrencyHelpers
+import NIOPosix
 import ProviderAPI
 
 #if canImport(Glibc)
@@ -9,8 +10,8 @@ import ProviderAPI
     import Darwin
 #endif
 
-/// One blocking call into libsecret (``SecretServiceCredentialStore``), on the blocking thread
-/// pool, with a deadline: a `GCancellable` cancelled when the deadline passes or the task is
+/// One blocking call into libsecret (``SecretServiceCredentialStore``), on threads of its own,
+/// with a deadline: a `GCancellable` cancelled when the deadline passes or the task is
 /// cancelled, so that a Secret Service that does not answer (or a prompt nobody answers) never
 /// holds the caller longer than `timeout`.
 struct SecretServiceCall: Sendable {
@@ -45,7 +46,7 @@ struct SecretServiceCall: Sendable {
                 }
                 Task {
                     do {
-                        finish(try await BlockingIO.run { Self.call(body, cancellation, timeout: timeout) })
+                        finish(try await Self.threads.runIfActive { Self.call(body, cancellation, timeout: timeout) })
                     } catch {
                         finish(.failed("\(error)", timedOut: false))
                     }
@@ -78,6 +79,16 @@ struct SecretServiceCall: Sendable {
         if status == 0 { return .done }
         return .failed(message.map { String(cString: $0) } ?? "no reason given", timedOut: cancellation.timedOut)
     }
+
+    /// The threads the calls block on: two of their own, not the blocking pool the rest of the
+    /// process shares (`BlockingIO`, as many threads as cores), so that a call waiting for the
+    /// Secret Service (up to two minutes for an unlock prompt) holds no file work up, and its
+    /// deadline is not spent queued behind file work on a busy machine.
+    private static let threads: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 2)
+        pool.start()
+        return pool
+    }()
 
     private enum Outcome: Sendable {
         case done

@@ -26,8 +26,9 @@ import ProviderAPI
 /// default collection. A locked collection is available: reading or writing one of its items
 /// asks the user to unlock it, as every libsecret client does.
 ///
-/// The calls block (D-Bus round trips, possibly a prompt), so they run on swift-nio's blocking
-/// thread pool, never on the caller's thread; each gives up after a deadline (a few seconds for
+/// The calls block (D-Bus round trips, possibly a prompt), so they run on two threads of their
+/// own (a swift-nio thread pool apart from the one file work shares), never on the caller's
+/// thread; each gives up after a deadline (a few seconds for
 /// ``unavailableReason()``, two minutes for an operation, which may wait for the user to unlock
 /// the keyring) or when its task is cancelled.
 ///

@@ -55,7 +55,10 @@ struct ClosedConnectionResendTests {
             TransportRequest(method: .POST, url: server.url("/d/"), body: .bytes(ByteBuffer(string: "form")))
         }
         guard case .failure(let error) = result else {
-            Issue.record("POST was sent again: \(result)")
+            // The pool may have given the POST a fresh connection from the start (it saw the close
+            // first, as on a busy machine), or it was never written to the closed one (a write on
+            // a closed channel may be sent again): either way the server saw it once, never twice.
+            #expect(server.answered.withLockedValue { $0 } == ["DELETE /gone", "POST /d/"], "\(result)")
             return
         }
         #expect(error.code == .network)
