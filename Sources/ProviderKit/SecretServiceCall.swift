@@ -29,6 +29,12 @@ struct SecretServiceCall: Sendable {
     /// At the deadline the call's cancellable is cancelled, which libsecret and GDBus honour;
     /// should a call still not return a second later, it is left to finish on its pool thread and
     /// this returns anyway: a stuck D-Bus peer never holds the caller.
+    ///
+    /// Neither the answer nor the deadline goes through the Swift executor: the pool thread hands
+    /// the outcome over itself, and the deadline is a Dispatch timer. In a busy process (2 cores,
+    /// every task of a test suite ready at once) the executor may not run a task for seconds, and a
+    /// deadline counted through it measured that, not the Secret Service: the keyring read as
+    /// unavailable while gnome-keyring answered in milliseconds.
     func run(_ body: @escaping Body) async throws {
         let cancellation = Cancellation()
         let timeout = timeout
@@ -44,12 +50,12 @@ struct SecretServiceCall: Sendable {
                 DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval + 1) {
                     finish(.failed("no answer", timedOut: true))
                 }
-                Task {
-                    do {
-                        finish(try await Self.threads.runIfActive { Self.call(body, cancellation, timeout: timeout) })
-                    } catch {
-                        finish(.failed("\(error)", timedOut: false))
+                Self.threads.submit { state in
+                    guard case .active = state else {
+                        finish(.failed("the keyring's threads have stopped", timedOut: false))
+                        return
                     }
+                    finish(Self.call(body, cancellation, timeout: timeout))
                 }
             }
         } onCancel: {

@@ -19,7 +19,8 @@ struct KeyringTests {
     func roundTrip() async throws {
         try TestKeyring.require()
         let keyring = store()
-        #expect(await keyring.unavailableReason() == nil)
+        let reason = await keyring.unavailableReason()
+        #expect(reason == nil, "the test keyring should answer: \(reason ?? "")")
         #expect(try await keyring.keys() == [])
         #expect(try await keyring.credentials(for: "work") == nil)
 
@@ -88,7 +89,8 @@ struct KeyringTests {
         let keyring = store()
         let store = KeyringOrFileCredentialStore(keyring: keyring, file: file) { _ in told.withLockedValue { $0 += 1 } }
 
-        #expect(await store.keyringUnavailableReason() == nil)
+        let reason = await store.keyringUnavailableReason()
+        #expect(reason == nil, "the test keyring should answer: \(reason ?? "")")
         #expect(try await store.credentials(for: "old") == .basic(username: "old", password: "from-file"))
         #expect(try await store.location(of: "old") == .file(dir.file("credentials.json").path))
 
