@@ -269,12 +269,48 @@ struct DigestAuthenticatorTests {
         let fields = try digestFields(requests[3])
         #expect(fields["nonce"] == "n2" && fields["nc"] == "00000001")
 
-        let basic = ScriptedTransport([.status(201)])
+        // A Basic session: once Basic has gone out, no probe before a one-shot upload.
+        let basic = ScriptedTransport([.status(207), .status(201)])
         let onBasic = PasswordAuthenticator(username: "ann", password: "pw", policy: .automatic, onDigest: nil, nonceFreshFor: .zero)
+        #expect(try await executor(basic, onBasic).execute(TransportRequest(method: .PROPFIND, url: base)).status == 207)
         let plain = TransportRequest(
             method: .PUT, url: base.appendingPathComponent("f"), body: .source(AsyncSequenceSource(OneShotSequence([Array("x".utf8)]))))
         #expect(try await executor(basic, onBasic).execute(plain).status == 201)
-        #expect(basic.requests.map(\.method) == ["PUT"])
+        #expect(basic.requests.map(\.method) == ["PROPFIND", "PUT"])
+        #expect(basic.requests.map { $0.header("Authorization") } == [basicHeader, basicHeader])
+    }
+
+    @Test("automatic: a one-shot upload as the very first request reaches a Digest-only server, its body sent once")
+    func oneShotFirstOnAutomatic() async throws {
+        let sequence = OneShotSequence([Array("body".utf8)])
+        let transport = ScriptedTransport([digest(nonce: "n1"), .status(201), .status(201)])
+        let auth = PasswordAuthenticator(username: "ann", password: "pw", policy: .automatic)
+        let exec = executor(transport, auth)
+        let request = TransportRequest(method: .PUT, url: base.appendingPathComponent("f"), body: .source(AsyncSequenceSource(sequence)))
+        #expect(try await exec.execute(request).status == 201)
+        let requests = transport.requests
+        #expect(requests.map(\.method) == ["OPTIONS", "PUT"])
+        #expect(requests[0].header("Authorization") == nil && requests[0].body == nil, "the probe carries neither password nor body")
+        let fields = try digestFields(requests[1])
+        #expect(fields["nonce"] == "n1")
+        #expect(try fields["response"] == expectedResponse(fields, method: "PUT"))
+        #expect(sequence.timesIterated == 1)
+        #expect(await auth.scheme == .digest)
+    }
+
+    @Test("automatic on a Basic server: the first request, a one-shot upload, costs one probe, then Basic as before")
+    func oneShotFirstOnBasicServer() async throws {
+        let transport = ScriptedTransport([.status(401, [("WWW-Authenticate", #"Basic realm="dav""#)]), .status(201), .status(201)])
+        let auth = PasswordAuthenticator(username: "ann", password: "pw", policy: .automatic)
+        let exec = executor(transport, auth)
+        for name in ["f", "g"] {
+            let upload = TransportRequest(
+                method: .PUT, url: base.appendingPathComponent(name), body: .source(AsyncSequenceSource(OneShotSequence([Array("x".utf8)]))))
+            #expect(try await exec.execute(upload).status == 201)
+        }
+        #expect(transport.requests.map(\.method) == ["OPTIONS", "PUT", "PUT"])
+        #expect(transport.requests.map { $0.header("Authorization") } == [nil, basicHeader, basicHeader])
+        #expect(await auth.scheme == .basic)
     }
 
     @Test("no secret in the trace log of a switch to Digest: neither the password, the Basic header, H(A1) nor the response")

@@ -38,8 +38,11 @@ import ProviderAPI
 /// A request whose body cannot be sent twice (a one-shot stream, a copy between two servers) is
 /// not replayed by ``RequestExecutor``, so it must not meet a challenge: before one, the executor
 /// fetches a fresh challenge with a bodiless `OPTIONS` when this authenticator is still waiting for
-/// the server's first challenge, or when its nonce is over a minute old (servers expire nonces
-/// after 5 to 10 minutes). On a Basic server nothing changes.
+/// the server's first challenge, when Basic has not been sent yet (the very first request of an
+/// ``Policy/automatic`` session: a Digest-only server would refuse the Basic upload, and its body
+/// cannot be sent again), or when its nonce is over a minute old (servers expire nonces after 5 to
+/// 10 minutes). On a Basic server that costs one `OPTIONS` at most, once per authenticator, and
+/// only when its first request is such an upload.
 public actor PasswordAuthenticator: Authenticator, FreshChallengeAuthenticator, CustomStringConvertible, CustomReflectable {
     /// When Basic may be sent, and what is sent before the server has challenged.
     public enum Policy: String, Sendable, CaseIterable {
@@ -66,6 +69,9 @@ public actor PasswordAuthenticator: Authenticator, FreshChallengeAuthenticator, 
     private let password: String
     private let basicHeader: String
     private var state: State
+    /// Basic is the scheme, but no request has gone with it yet (``Policy/automatic``'s start):
+    /// nothing is known of the server.
+    private var basicUntried: Bool
     /// Told once, when the server is first seen to want Digest (an adapter remembers it).
     private let onDigest: (@Sendable () async -> Void)?
     /// How old a nonce may be before a request with a one-shot body fetches a fresh one.
@@ -94,6 +100,7 @@ public actor PasswordAuthenticator: Authenticator, FreshChallengeAuthenticator, 
         self.onDigest = onDigest
         basicHeader = "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
         state = policy == .automatic ? .basic : .waiting
+        basicUntried = policy == .automatic
     }
 
     public nonisolated var description: String { "PasswordAuthenticator(username: \(username), policy: \(policy.rawValue))" }
@@ -115,6 +122,7 @@ public actor PasswordAuthenticator: Authenticator, FreshChallengeAuthenticator, 
         case .waiting:
             request.headers.remove(name: "Authorization")
         case .basic:
+            basicUntried = false
             request.headers.replaceOrAdd(name: "Authorization", value: basicHeader)
         case .digest(let challenge, let count, let since):
             let next = count &+ 1
@@ -183,7 +191,7 @@ public actor PasswordAuthenticator: Authenticator, FreshChallengeAuthenticator, 
     package func needsFreshChallenge() async -> Bool {
         switch state {
         case .waiting: true
-        case .basic: false
+        case .basic: basicUntried
         case .digest(_, _, let since): ContinuousClock.now - since >= nonceFreshFor
         }
     }
@@ -193,7 +201,8 @@ public actor PasswordAuthenticator: Authenticator, FreshChallengeAuthenticator, 
         let values = response.headers["www-authenticate"]
         guard let challenges = try? AuthChallenge.parse(values) else { return }
         if let offered = (try? DigestChallenge.strongest(of: challenges))?.best {
-            if case .basic = state { return }  // a Basic session is not switched by a probe of its own
+            // A Basic session is not switched by a probe of its own once Basic has gone out: it works.
+            if case .basic = state, !basicUntried { return }
             await adopt(offered)
         } else if case .waiting = state, policy == .challengeFirst, challenges.contains(where: { $0.scheme == "basic" }) {
             state = .basic

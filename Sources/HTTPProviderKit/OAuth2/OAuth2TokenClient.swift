@@ -64,7 +64,35 @@ package struct OAuth2TokenClient: Sendable {
         return answer
     }
 
-    private func post(_ fields: [String: String], basic: Bool) async throws -> Answer {
+    /// Revokes `token` at the revocation endpoint `url` (RFC 7009), `hint` saying what it is
+    /// (`refresh_token` or `access_token`), the client authenticated as at the token endpoint. A
+    /// token the server no longer knows counts as revoked (RFC 7009 §2.2: the server answers 200
+    /// for it too). Throws the server's refusal (its `error` code, never the token) or a
+    /// transport failure.
+    package func revoke(_ token: String, hint: String, at url: URL) async throws {
+        var (response, refusal, summary) = try await revocation(token, hint: hint, at: url, basic: clientSecret != nil)
+        if clientSecret != nil, response.status == 401 || refusal?.error == "invalid_client" {
+            (response, refusal, summary) = try await revocation(token, hint: hint, at: url, basic: false)
+        }
+        if response.status == 200 { return }
+        let reason = refusal.map { ": \($0.error)" + ($0.errorDescription.map { " (\(Redactor.redact($0)))" } ?? "") } ?? ""
+        throw ProviderError(
+            ProviderError.code(forHTTPStatus: response.status),
+            "the revocation endpoint answered HTTP \(response.status)\(reason)", httpStatus: response.status, request: summary,
+            retryAfter: response.retryAfter)
+    }
+
+    private func revocation(_ token: String, hint: String, at url: URL, basic: Bool) async throws -> (
+        TransportResponse, OAuth2Refusal?, String
+    ) {
+        let request = formRequest(["token": token, "token_type_hint": hint], to: url, basic: basic, label: "OAuth2 revocation")
+        let response = try await executor.execute(request)
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return (response, try? JSONDecoder().decode(OAuth2Refusal.self, from: Data(body.readableBytesView)), request.summary)
+    }
+
+    /// A form `POST` of `fields` to `url`, the client authenticated by Basic or in the form.
+    private func formRequest(_ fields: [String: String], to url: URL, basic: Bool, label: String) -> TransportRequest {
         var form = fields
         var headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
         if basic, let clientSecret {
@@ -75,9 +103,14 @@ package struct OAuth2TokenClient: Sendable {
             if let clientSecret { form["client_secret"] = clientSecret }
         }
         var request = TransportRequest(
-            method: .POST, url: tokenURL, headers: headers, body: .bytes(ByteBuffer(string: OAuth2Form.encode(form))),
+            method: .POST, url: url, headers: headers, body: .bytes(ByteBuffer(string: OAuth2Form.encode(form))),
             isIdempotent: false, carriesCredentials: true)
-        request.label = "OAuth2 token request"
+        request.label = label
+        return request
+    }
+
+    private func post(_ fields: [String: String], basic: Bool) async throws -> Answer {
+        let request = formRequest(fields, to: tokenURL, basic: basic, label: "OAuth2 token request")
         let response = try await executor.execute(request)
         let body = try await response.body.collect(upTo: 1 << 20)
         let data = Data(body.readableBytesView)

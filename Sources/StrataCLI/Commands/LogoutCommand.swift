@@ -13,8 +13,12 @@ struct LogoutCommand: AsyncParsableCommand {
             (DELETE ocs/v2.php/core/apppassword), so that it stops working everywhere. When that \
             fails (no network, an error of the server), the login stays saved and the command fails: \
             run it again later, or add --force to forget it here anyway (it then stays valid on the \
-            server until revoked in its Security settings). --keep-on-server forgets it here without \
-            asking the server. Other logins (passwords, tokens) are only forgotten here.
+            server until revoked in its Security settings). An OAuth2 login is revoked the same way \
+            (RFC 7009: its refresh token, then its access token) at the revocation endpoint that \
+            -o oauth2.revoke-url names, given to `login` (kept with a new remote) or to this command; \
+            without one (Nextcloud, ownCloud and Nuxeo document none) it is only forgotten here, and \
+            the command says so. --keep-on-server forgets it here without asking the server. Other \
+            logins (passwords, tokens) are only forgotten here.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -50,7 +54,25 @@ struct LogoutCommand: AsyncParsableCommand {
                 revoked = false
                 note = " (NOT revoked on the server)"
             }
-        } else if saved.kind == .appPassword {
+        } else if saved.kind == .oauth2, !keepOnServer {
+            do {
+                var options = remote?.options ?? [:]
+                options.merge(try global.providerOptions()) { _, new in new }
+                revoked = try await OAuth2Login.revoke(saved, options: options, transport: try global.transport()) ? true : nil
+                note = revoked == true
+                    ? " (tokens revoked on the server)"
+                    : " (tokens NOT revoked: no revocation endpoint is known; -o \(OAuth2Login.Option.revokeURL)=URL names one)"
+            } catch {
+                let reason = Strata.printable(error)
+                guard force else {
+                    throw PrintedError(
+                        description: "could not revoke the OAuth2 tokens on the server (\(reason)): the login stays saved; try again, or add --force to forget it here anyway")
+                }
+                Output.error("strata: could not revoke the OAuth2 tokens on the server (\(reason)); forgetting them here anyway")
+                revoked = false
+                note = " (NOT revoked on the server)"
+            }
+        } else if saved.kind == .appPassword || saved.kind == .oauth2 {
             note = " (still valid on the server)"
         }
         try await store.setCredentials(nil, for: name)
@@ -99,6 +121,6 @@ struct LogoutSummary: Encodable {
     var remote: String
     /// Whether a saved login was removed.
     var removed: Bool
-    /// Whether the server revoked the app password (`nil`: not asked).
+    /// Whether the server revoked the app password or the OAuth2 tokens (`nil`: not asked).
     var revoked: Bool?
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPProviderKit
+import Logging
 import ProviderAPI
 
 /// The OAuth2 sign-in of `strata login --oauth2`.
@@ -26,6 +27,24 @@ enum OAuth2Login {
         static let tokenURL = "oauth2.token-url"
         static let deviceURL = "oauth2.device-url"
         static let scope = "oauth2.scope"
+        static let revokeURL = "oauth2.revoke-url"
+    }
+
+    /// Revokes an OAuth2 login at the revocation endpoint `-o oauth2.revoke-url` names (RFC 7009):
+    /// the refresh token first (which ends the grant on most servers), then the access token.
+    /// Returns `false` without a request when no endpoint is named: Nextcloud's and ownCloud's
+    /// oauth2 apps and Nuxeo document none.
+    static func revoke(_ login: Credentials, options: [String: String], transport: any HTTPTransport) async throws -> Bool {
+        guard let url = try endpoint(Option.revokeURL, options) else { return false }
+        guard let tokenURL = login.tokenURL, let clientID = login.clientID else {
+            throw ProviderError(.invalidArgument, "the saved OAuth2 login names no client to revoke it as")
+        }
+        let client = OAuth2TokenClient(
+            tokenURL: tokenURL, clientID: clientID, clientSecret: login.clientSecret, transport: transport,
+            logger: Logger(label: "strata.oauth2"))
+        if let refresh = login.refreshToken { try await client.revoke(refresh, hint: "refresh_token", at: url) }
+        if let access = login.accessToken { try await client.revoke(access, hint: "access_token", at: url) }
+        return true
     }
 
     /// The client of the server of `url`: the adapter's documented endpoints under the server's
