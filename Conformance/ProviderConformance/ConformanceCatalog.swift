@@ -15,7 +15,7 @@ public enum ConformanceCatalog {
     public static var standard: [ConformanceCase] {
         ListingCases.all + FolderCases.all + MetadataCases.all + NameCases.all + FileCases.all + ConflictCases.all
             + DeleteCases.all + ServerTransferCases.all + RangeCases.all + ResumeCases.all + IntegrityCases.all + CancellationCases.all
-            + ProgressCases.all + RetryCases.all + OptionalFeatureCases.all + UnsupportedCases.all
+            + ProgressCases.all + RetryCases.all + AuthCases.all + OptionalFeatureCases.all + UnsupportedCases.all
     }
 
     /// The groups of ``standard``, in order.

@@ -12,7 +12,8 @@ public final class FaultInjectingTransport: HTTPTransport {
     public enum Fault: Sendable {
         /// Fail before sending, as a refused connection does.
         case connectionFailure
-        /// Answer with this status (and `Retry-After` seconds, if given) without sending.
+        /// Answer with this status (and `Retry-After` seconds, if given) without sending; a `401`
+        /// carries a `WWW-Authenticate: Basic` challenge.
         case status(Int, retryAfter: Int?)
         /// Send the request, then cut the response body after this many bytes.
         ///
@@ -108,6 +109,8 @@ public final class FaultInjectingTransport: HTTPTransport {
             markApplied()
             var headers = HTTPHeaders()
             if let retryAfter { headers.add(name: "Retry-After", value: "\(retryAfter)") }
+            // A 401 carries its challenge, as RFC 9110 requires.
+            if status == 401 { headers.add(name: "WWW-Authenticate", value: #"Basic realm="strata-fault""#) }
             headers.add(name: "Content-Length", value: "0")
             return TransportResponse(status: status, headers: headers, url: request.url, body: .empty)
         case .dropBody(let limit), .truncateBody(let limit):

@@ -8,6 +8,7 @@ enum ReferenceSuite {
     /// The cases that inject faults in the transport, which a provider that ignores the offered transport skips.
     static let transportFaultCases = [
         "resume.afterDrop", "integrity.truncatedWithoutLength", "retries.transientFailures", "retries.rateLimited", "offline.cachedReads",
+        "auth.refusedLogin",
     ]
 
     /// Names as a Pydio-like server takes them: no `? " | \`, no leading space, no dot-files, stored in NFC.

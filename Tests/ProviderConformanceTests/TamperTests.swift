@@ -20,6 +20,18 @@ struct TamperTests {
         return await suite.run()
     }
 
+    @Test("a refused login reported as notFound, or asked again and again, fails auth.refusedLogin; the reference passes it")
+    func refusedLogin() async {
+        let asNotFound = await run(.refusalAsNotFound, ["auth.refusedLogin"])
+        #expect(asNotFound.counts.failed == 1, "\(asNotFound.text)")
+        #expect(asNotFound.results.first?.outcome.detail?.contains("notFound, not .unauthorized") == true, "\(asNotFound.text)")
+        let looping = await run(.retriesRefusals, ["auth.refusedLogin"])
+        #expect(looping.counts.failed == 1, "\(looping.text)")
+        #expect(looping.results.first?.outcome.detail?.contains("requests to a server refusing every one") == true, "\(looping.text)")
+        let reference = await run(.dropsProgress, ["auth.refusedLogin"])
+        #expect(reference.counts.passed == 1, "\(reference.text)")
+    }
+
     @Test("a download that goes around the given transport fails the fault cases as 'fault not applied'")
     func faultNotApplied() async {
         let report = await run(.downloadsAroundTransport, ["resume.afterDrop", "integrity.truncatedWithoutLength"])

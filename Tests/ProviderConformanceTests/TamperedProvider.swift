@@ -27,6 +27,10 @@ struct TamperedProvider: StorageProvider {
         case keepsBrokenUploads
         /// A sink's failure is ignored: the download goes on into a fresh memory buffer and succeeds.
         case swallowsSinkErrors
+        /// A refused login is reported as "not found" (which a sync would read as deleted).
+        case refusalAsNotFound
+        /// A refused login is asked again and again (20 times) before failing.
+        case retriesRefusals
     }
 
     let base: InMemoryProvider
@@ -45,7 +49,22 @@ struct TamperedProvider: StorageProvider {
         tamper == .foldsToNFC ? try ItemPath(segments: path.segments.map(name)) : path
     }
 
-    func item(at path: ItemPath) async throws -> Item { try await base.item(at: try self.path(path)) }
+    func item(at path: ItemPath) async throws -> Item {
+        let path = try self.path(path)
+        do {
+            return try await base.item(at: path)
+        } catch let error as ProviderError where error.code == .unauthorized {
+            switch tamper {
+            case .refusalAsNotFound:
+                throw ProviderError(.notFound, "no such item")
+            case .retriesRefusals:
+                for _ in 0..<20 { _ = try? await base.item(at: path) }
+                throw error
+            default:
+                throw error
+            }
+        }
+    }
 
     func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage { try await base.list(try path(folder), page: page) }
 
