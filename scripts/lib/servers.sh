@@ -104,50 +104,42 @@ strata_servers_install() {
 _strata_copyparty_venv() { printf '%s' "${STRATA_COPYPARTY_VENV:-${HOME:-/root}/.cache/strata/copyparty-$STRATA_COPYPARTY_VERSION}"; }
 
 # copyparty, pinned, in its own virtualenv (Debian's python3 refuses a system-wide pip install).
-_strata_copyparty_install() {
-  local V
-  V=$(_strata_copyparty_venv)
-  if [ -x "$V/bin/copyparty" ] && [ "$(cat "$V/strata-version" 2>/dev/null)" = "$STRATA_COPYPARTY_VERSION" ]; then
+# A virtualenv at $1 holding the pip requirements $3..., named $2 in the log, unless it already
+# holds them (its strata-version file says so): made afresh, pip tried three times (PyPI over a
+# flaky network), the stamp written last, so a half-made one is made again next time.
+_strata_venv_install() {
+  local V=$1 what=$2 want
+  shift 2
+  want="$*"
+  if [ -x "$V/bin/python" ] && [ "$(cat "$V/strata-version" 2>/dev/null)" = "$want" ]; then
     return 0
   fi
-  _strata_log "installing copyparty $STRATA_COPYPARTY_VERSION from PyPI into $V"
+  _strata_log "installing $what from PyPI into $V"
   rm -rf "$V"
   mkdir -p "$(dirname "$V")" || return 1
   /usr/bin/python3 -m venv "$V" >&2 || { _strata_log "python3 -m venv $V failed"; return 1; }
-  local i ok=
+  local i
   for i in 1 2 3; do
-    if "$V/bin/pip" install -q --disable-pip-version-check "copyparty==$STRATA_COPYPARTY_VERSION" >&2; then
-      ok=1; break
+    if "$V/bin/pip" install -q --disable-pip-version-check "$@" >&2; then
+      echo "$want" >"$V/strata-version"
+      return 0
     fi
-    _strata_log "pip install copyparty failed (try $i), retrying"; sleep 5
+    _strata_log "pip install $what failed (try $i), retrying"; sleep 5
   done
-  [ -n "$ok" ] || { _strata_log "pip install copyparty==$STRATA_COPYPARTY_VERSION failed"; return 1; }
-  echo "$STRATA_COPYPARTY_VERSION" >"$V/strata-version"
+  _strata_log "pip install $* failed"
+  return 1
+}
+
+_strata_copyparty_install() {
+  _strata_venv_install "$(_strata_copyparty_venv)" "copyparty $STRATA_COPYPARTY_VERSION" "copyparty==$STRATA_COPYPARTY_VERSION"
 }
 
 _strata_oauth_venv() { printf '%s' "${STRATA_OAUTH_VENV:-${HOME:-/root}/.cache/strata/oauth-dot-$STRATA_DOT_VERSION}"; }
 
 # django-oauth-toolkit and Django, pinned, in their own virtualenv (as copyparty).
 _strata_oauth_install() {
-  local V want="$STRATA_DOT_VERSION django-$STRATA_DJANGO_VERSION oauthlib-$STRATA_OAUTHLIB_VERSION"
-  V=$(_strata_oauth_venv)
-  if [ -x "$V/bin/python" ] && [ "$(cat "$V/strata-version" 2>/dev/null)" = "$want" ]; then
-    return 0
-  fi
-  _strata_log "installing django-oauth-toolkit $STRATA_DOT_VERSION (Django $STRATA_DJANGO_VERSION) from PyPI into $V"
-  rm -rf "$V"
-  mkdir -p "$(dirname "$V")" || return 1
-  /usr/bin/python3 -m venv "$V" >&2 || { _strata_log "python3 -m venv $V failed"; return 1; }
-  local i ok=
-  for i in 1 2 3; do
-    if "$V/bin/pip" install -q --disable-pip-version-check "django==$STRATA_DJANGO_VERSION" \
-         "django-oauth-toolkit==$STRATA_DOT_VERSION" "oauthlib==$STRATA_OAUTHLIB_VERSION" >&2; then
-      ok=1; break
-    fi
-    _strata_log "pip install django-oauth-toolkit failed (try $i), retrying"; sleep 5
-  done
-  [ -n "$ok" ] || { _strata_log "pip install django-oauth-toolkit==$STRATA_DOT_VERSION failed"; return 1; }
-  echo "$want" >"$V/strata-version"
+  _strata_venv_install "$(_strata_oauth_venv)" "django-oauth-toolkit $STRATA_DOT_VERSION (Django $STRATA_DJANGO_VERSION)" \
+    "django==$STRATA_DJANGO_VERSION" "django-oauth-toolkit==$STRATA_DOT_VERSION" "oauthlib==$STRATA_OAUTHLIB_VERSION"
 }
 
 _strata_servers_install_packages() {
