@@ -276,7 +276,7 @@ let package = Package(
             dependencies: [ .product(name: "Logging", package: "swift-log"), "StrataTestSupport", "StrataProcessKit", "ProviderKit", "HTTPProviderKit", "ProviderTesting",
                 "ProviderAPI", "ProviderConformance", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Tests/ProviderAPITests",
             swiftSettings: strictSettings

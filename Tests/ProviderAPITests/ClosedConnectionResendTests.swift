@@ -1,4 +1,5 @@
 import Foundation
+import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
 import ProviderAPI
@@ -105,5 +106,24 @@ struct ClosedConnectionResendTests {
         #expect(!AsyncHTTPClientTransport.mayResend(oneShot, after: ChannelError.ioOnClosedChannel))
         #expect(!AsyncHTTPClientTransport.mayResend(put, after: ChannelError.connectTimeout(.seconds(1))))
         #expect(!AsyncHTTPClientTransport.mayResend(put, after: IOError(errnoCode: ECONNREFUSED, reason: "connect")))
+    }
+
+    @Test("AsyncHTTPClient's cancelled without a cancelled task (an HTTP/2 connection closing under the request, after the server's GOAWAY) is a request never written: resent, and a network error, not cancelled")
+    func http2ClosingIsNeverWritten() async {
+        let url = URL(string: "https://127.0.0.1:9/x")!
+        let post = TransportRequest(method: .POST, url: url, body: .bytes(ByteBuffer(string: "a")))
+        #expect(AsyncHTTPClientTransport.mayResend(post, after: HTTPClientError.cancelled))
+        #expect(AsyncHTTPClientTransport.map(HTTPClientError.cancelled, request: "POST /x").code == .network)
+        // The caller's own cancellation stays a cancellation, and is never resent.
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return (
+                AsyncHTTPClientTransport.mayResend(post, after: HTTPClientError.cancelled),
+                AsyncHTTPClientTransport.map(HTTPClientError.cancelled, request: "POST /x").code
+            )
+        }
+        let (resent, code) = await task.value
+        #expect(!resent)
+        #expect(code == .cancelled)
     }
 }

@@ -9,6 +9,8 @@
 #                            # virtualenv (each skipped when already present)
 #   strata_servers_start     # start the servers in a fresh temp dir, export:
 #                            #   STRATA_APACHE_URL  STRATA_SABRE_URL  STRATA_NGINX_URL
+#                            #   STRATA_NGINX_TLS_URL (the same nginx over https, HTTP/2 offered,
+#                            #   its certificate signed by the throw-away authority STRATA_TEST_CA)
 #                            #   STRATA_LIGHTTPD_URL  STRATA_RCLONE_URL
 #                            #   STRATA_RCLONEFOLD_URL STRATA_COPYPARTY_URL STRATA_CHEZDAV_URL
 #                            #   STRATA_APACHE_DIGEST_URL (the same Apache, HTTP Digest MD5)
@@ -28,7 +30,8 @@
 # Inputs (optional): STRATA_APACHE_PORT (default 18081), STRATA_SABRE_PORT
 # (default 18083), STRATA_NGINX_PORT (18085), STRATA_LIGHTTPD_PORT (18087),
 # STRATA_RCLONE_PORT (18089), STRATA_RCLONEFOLD_PORT (18091), STRATA_COPYPARTY_PORT (18093),
-# STRATA_CHEZDAV_PORT (18095), STRATA_OAUTH_PORT (18097) -- if busy, another free port is picked;
+# STRATA_CHEZDAV_PORT (18095), STRATA_OAUTH_PORT (18097), STRATA_NGINX_TLS_PORT (18099) -- if
+# busy, another free port is picked;
 # STRATA_COPYPARTY_VENV (default ~/.cache/strata/copyparty-$STRATA_COPYPARTY_VERSION: the
 # virtualenv copyparty is installed into); STRATA_OAUTH_VENV (default
 # ~/.cache/strata/oauth-dot-$STRATA_DOT_VERSION: the virtualenv of django-oauth-toolkit);
@@ -62,7 +65,7 @@
 STRATA_SERVERS_PACKAGES=(apache2 apache2-utils php-cli php-sabre-dav curl libsqlite3-dev time
                          nginx libnginx-mod-http-dav-ext lighttpd lighttpd-mod-webdav rclone
                          chezdav python3 python3-venv
-                         dbus gnome-keyring libsecret-1-0 libsecret-tools)
+                         dbus gnome-keyring libsecret-1-0 libsecret-tools openssl)
 
 # copyparty comes from PyPI (Debian 12 has no package), pinned: a new release may answer
 # differently, and the quirks below are those of this version.
@@ -86,7 +89,8 @@ _strata_servers_installed() {
            /usr/bin/php /usr/share/php/Sabre/autoload.php /usr/bin/curl /usr/bin/time \
            /usr/include/sqlite3.h /usr/sbin/nginx /usr/lib/nginx/modules/ngx_http_dav_ext_module.so \
            /usr/sbin/lighttpd /usr/lib/lighttpd/mod_webdav.so /usr/bin/rclone /usr/bin/chezdav \
-           /usr/bin/python3 /usr/bin/dbus-daemon /usr/bin/dbus-send /usr/bin/gnome-keyring-daemon /usr/bin/secret-tool; do
+           /usr/bin/python3 /usr/bin/dbus-daemon /usr/bin/dbus-send /usr/bin/gnome-keyring-daemon /usr/bin/secret-tool \
+           /usr/bin/openssl; do
     [ -e "$f" ] || return 1
   done
   command -v dpkg-query >/dev/null 2>&1 || return 0
@@ -475,11 +479,34 @@ _strata_start_loop() {
   return 1
 }
 
+# A throw-away certificate authority and a certificate for 127.0.0.1 (and localhost) that it
+# signed, made once per run in $1 (openssl): ca.pem is what a client trusts (STRATA_TEST_CA),
+# server.pem and server.key are the server's. Valid for two days.
+_strata_make_tls() {
+  local T=$1
+  [ -s "$T/server.pem" ] && [ -s "$T/ca.pem" ] && return 0
+  mkdir -p "$T" || return 1
+  openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=Strata test authority" \
+    -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" \
+    -keyout "$T/ca.key" -out "$T/ca.pem" >"$T/openssl.log" 2>&1 || { _strata_log "openssl: the test authority failed"; return 1; }
+  openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" -keyout "$T/server.key" -out "$T/server.csr" \
+    >>"$T/openssl.log" 2>&1 || { _strata_log "openssl: the server key failed"; return 1; }
+  printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' >"$T/server.ext"
+  openssl x509 -req -in "$T/server.csr" -CA "$T/ca.pem" -CAkey "$T/ca.key" -CAcreateserial -days 2 \
+    -extfile "$T/server.ext" -out "$T/server.pem" >>"$T/openssl.log" 2>&1 || { _strata_log "openssl: signing failed"; return 1; }
+}
+
 # nginx 1.22 with ngx_http_dav_module (built in) and the dav-ext module (PROPFIND,
-# OPTIONS, LOCK). As root the workers run as www-data, like Apache's.
+# OPTIONS, LOCK). As root the workers run as www-data, like Apache's. The same files are also
+# served over TLS on a second port (its number in DIR/tls-port), HTTP/2 offered by ALPN, with a
+# certificate of the test authority; its access log (tls-access.log) records each request's
+# protocol (HTTP/1.1 or HTTP/2.0).
 _strata_launch_nginx() {
-  local D=$1 port=$2 user=
+  local D=$1 port=$2 user= tport T=$STRATA_SERVERS_DIR/tls
   if [ "$(id -u)" = 0 ]; then user='user www-data www-data;'; fi
+  _strata_make_tls "$T" || return 1
+  tport=$(_strata_pick_port "${STRATA_NGINX_TLS_PORT:-18099}" "$port") || return 1
+  echo "$tport" >"$D/tls-port"
   cat >"$D/nginx.conf" <<CONF
 daemon off;
 master_process on;
@@ -496,8 +523,24 @@ http {
   include /etc/nginx/mime.types;
   default_type application/octet-stream;
   dav_ext_lock_zone zone=strata:1m;
+  log_format protocol '\$request_method \$request_uri \$status \$server_protocol';
   server {
     listen 127.0.0.1:$port;
+    root $D/www;
+    location / {
+      auth_basic strata;
+      auth_basic_user_file $STRATA_SERVERS_DIR/htpasswd;
+      dav_methods PUT DELETE MKCOL COPY MOVE;
+      dav_ext_methods PROPFIND OPTIONS LOCK UNLOCK;
+      dav_ext_lock zone=strata;
+      dav_access user:rw group:rw all:r;
+    }
+  }
+  server {
+    listen 127.0.0.1:$tport ssl http2;
+    ssl_certificate $T/server.pem;
+    ssl_certificate_key $T/server.key;
+    access_log $D/tls-access.log protocol;
     root $D/www;
     location / {
       auth_basic strata;
@@ -654,7 +697,11 @@ _strata_start_other() {
   STRATA_LAST_URL=
   _strata_start_loop "$name" "$D" "$want" "_strata_launch_$name" "$@" || return 1
   case $name in
-    nginx) STRATA_NGINX_URL=$STRATA_LAST_URL ;;
+    nginx)
+      STRATA_NGINX_URL=$STRATA_LAST_URL STRATA_NGINX_TLS_URL=https://127.0.0.1:$(cat "$D/tls-port")/
+      STRATA_TEST_CA=$STRATA_SERVERS_DIR/tls/ca.pem STRATA_NGINX_TLS_LOG=$D/tls-access.log
+      curl -sf -o /dev/null --cacert "$STRATA_TEST_CA" -u "$STRATA_DAV_USER:$STRATA_DAV_PASS" -X PROPFIND -H 'Depth: 0' \
+        "$STRATA_NGINX_TLS_URL" || { _strata_log "nginx over TLS does not answer at $STRATA_NGINX_TLS_URL"; return 1; } ;;
     lighttpd)
       STRATA_LIGHTTPD_URL=$STRATA_LAST_URL; STRATA_LIGHTTPD_DIGEST_URL=${STRATA_LAST_URL}digest/
       _strata_wait_digest lighttpd "$STRATA_LIGHTTPD_DIGEST_URL" || return 1 ;;
@@ -775,6 +822,7 @@ strata_servers_start() {
          STRATA_CHEZDAV_ROOT=$R/chezdav/www \
          STRATA_APACHE_DIGEST_ROOT=$R/digest STRATA_LIGHTTPD_DIGEST_ROOT=$R/lighttpd/digest
   STRATA_APACHE_URL='' STRATA_SABRE_URL='' STRATA_NGINX_URL='' STRATA_LIGHTTPD_URL='' STRATA_RCLONE_URL=''
+  STRATA_NGINX_TLS_URL='' STRATA_TEST_CA='' STRATA_NGINX_TLS_LOG=''
   STRATA_RCLONEFOLD_URL='' STRATA_COPYPARTY_URL='' STRATA_CHEZDAV_URL=''
   STRATA_APACHE_DIGEST_URL='' STRATA_LIGHTTPD_DIGEST_URL=''
   if ! _strata_start_apache "${STRATA_SABRE_PORT:-18083}"; then
@@ -811,7 +859,7 @@ strata_servers_start() {
   fi
   export STRATA_APACHE_URL STRATA_SABRE_URL STRATA_NGINX_URL STRATA_LIGHTTPD_URL STRATA_RCLONE_URL \
          STRATA_RCLONEFOLD_URL STRATA_COPYPARTY_URL STRATA_CHEZDAV_URL STRATA_APACHE_DIGEST_URL \
-         STRATA_LIGHTTPD_DIGEST_URL STRATA_OAUTH_URL
+         STRATA_LIGHTTPD_DIGEST_URL STRATA_OAUTH_URL STRATA_NGINX_TLS_URL STRATA_TEST_CA STRATA_NGINX_TLS_LOG
   return 0
 }
 
@@ -876,6 +924,7 @@ strata_servers_stop() {
           STRATA_RCLONEFOLD_URL STRATA_RCLONEFOLD_ROOT STRATA_COPYPARTY_URL STRATA_COPYPARTY_ROOT \
           STRATA_CHEZDAV_URL STRATA_CHEZDAV_ROOT STRATA_APACHE_DIGEST_URL STRATA_APACHE_DIGEST_ROOT \
           STRATA_LIGHTTPD_DIGEST_URL STRATA_LIGHTTPD_DIGEST_ROOT STRATA_OAUTH_URL \
+          STRATA_NGINX_TLS_URL STRATA_TEST_CA STRATA_NGINX_TLS_LOG \
           STRATA_DAV_USER STRATA_DAV_PASS STRATA_SERVERS_DIR STRATA_APACHE_ROOT STRATA_SABRE_ROOT \
           STRATA_NGINX_ROOT STRATA_LIGHTTPD_ROOT STRATA_RCLONE_ROOT STRATA_TEST_KEYRING
     # The caller's session bus again (or none, as before).

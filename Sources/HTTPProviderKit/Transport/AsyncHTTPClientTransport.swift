@@ -43,8 +43,42 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         /// that request, and only idempotent requests may be sent again; a pool that lets its
         /// connections go first never races the server's close (a MKCOL to lighttpd failed so).
         public var idleTimeout: Duration = .seconds(4)
+        /// Whether HTTP/2 is offered to servers over TLS (ALPN), as it is by default: several
+        /// requests then share one connection. `false` keeps every connection on HTTP/1.1, for a
+        /// proxy or server whose HTTP/2 is broken. Plain `http` is always HTTP/1.1.
+        public var allowsHTTP2 = true
+        /// The PEM files whose certificates are trusted besides the system's
+        /// (``trustCertificates(inPEMFile:)`` adds one): a server whose certificate an authority of
+        /// its own signed, such as a company's or a test one. Certificates are still verified, and
+        /// the host name checked, against these as against the system's.
+        public private(set) var additionalTrustRootFiles: [URL] = []
+        /// The certificates of ``additionalTrustRootFiles``, read when each was added.
+        fileprivate var additionalTrustRoots: [NIOSSLCertificate] = []
+
         /// Creates the default configuration.
         public init() {}
+
+        /// Trusts the certificates in the PEM file at `url` besides the system's, for every
+        /// connection of a transport made with this configuration.
+        ///
+        /// The file is read now, so that a wrong one is found before any request.
+        ///
+        /// - Throws: `ProviderError.Code.invalidArgument` when the file cannot be read or holds no
+        ///   PEM certificate.
+        public mutating func trustCertificates(inPEMFile url: URL) throws {
+            let certificates: [NIOSSLCertificate]
+            do {
+                certificates = try NIOSSLCertificate.fromPEMFile(url.path)
+            } catch {
+                throw ProviderError(
+                    .invalidArgument, "\(url.path) is not a readable file of PEM certificates (\(String(describing: error)))")
+            }
+            guard !certificates.isEmpty else {
+                throw ProviderError(.invalidArgument, "\(url.path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
+            }
+            additionalTrustRoots += certificates
+            additionalTrustRootFiles.append(url)
+        }
 
         /// This configuration with the timeouts `timeouts` sets: its connect and read timeouts, and
         /// its minimum speed (`MinimumSpeed.off` for none).
@@ -95,7 +129,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 idleTimeout: .nanoseconds(configuration.idleTimeout.nanosecondsClamped),
                 concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maxConnectionsPerHost),
             decompression: .disabled)
-        config.httpVersion = .automatic
+        config.httpVersion = configuration.allowsHTTP2 ? .automatic : .http1Only
+        if !configuration.additionalTrustRoots.isEmpty {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = [.certificates(configuration.additionalTrustRoots)]
+            config.tlsConfiguration = tls
+        }
         // A failed connection fails its request at once, instead of being tried again and again
         // until the connect timeout: RequestExecutor decides on retries (a refused connection once,
         // a host that cannot be resolved never).
@@ -219,6 +258,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 }
             } else if let client = error as? HTTPClientError, client == .remoteConnectionClosed {
                 self = .closedUnderRequest
+            } else if let client = error as? HTTPClientError, client == .cancelled, !Task.isCancelled {
+                // No one cancelled: AsyncHTTPClient handed the request to an HTTP/2 connection that
+                // began to close meanwhile (the server's GOAWAY, which nginx sends after 1,000
+                // requests on a connection) and failed it as `cancelled` before writing it.
+                self = .neverWritten
             } else if let io = error as? IOError, [ECONNRESET, EPIPE].contains(io.errnoCode) {
                 self = .closedUnderRequest
             } else {
@@ -310,7 +354,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         if error is CancellationError { return ProviderError(.cancelled, "cancelled", request: request) }
         let underlying = Redactor.redact(String(describing: error))
         if let clientError = error as? HTTPClientError {
-            if clientError == .cancelled { return ProviderError(.cancelled, "cancelled", request: request) }
+            if clientError == .cancelled {
+                if Task.isCancelled { return ProviderError(.cancelled, "cancelled", request: request) }
+                // Not the caller's cancellation: the connection closed before the request was sent.
+                return ProviderError(
+                    .network, "the connection was closing before the request was sent (the server ended it)", request: request,
+                    underlying: underlying)
+            }
             let message: String
             if clientError == .readTimeout {
                 message = NetworkFailure.silentMessage(configuration.readTimeout)

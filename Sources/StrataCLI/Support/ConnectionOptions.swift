@@ -94,6 +94,16 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
         help: ArgumentHelp("The window of --low-speed-limit (default 60).", valueName: "seconds"))
     var lowSpeedTime: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Also trust the certificates of this PEM file (repeatable): a server whose certificate an authority of its own signed. Certificates are still verified, host names checked.",
+            valueName: "file"))
+    var caCert: [String] = []
+
+    @Flag(name: .long, help: "Speak HTTP/1.1 only, never HTTP/2 (offered over TLS by default), for a proxy or server whose HTTP/2 is broken.")
+    var disableHttp2 = false
+
     func validate() throws {
         if let captcha, captcha.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--captcha takes the word in the captcha image, not an empty text")
@@ -139,7 +149,16 @@ struct ConnectionOptions<Login: LoginOption>: ParsableArguments {
 
     /// The transport's deadlines: the defaults with ``timeouts()`` applied.
     func transportConfiguration() throws -> AsyncHTTPClientTransport.Configuration {
-        AsyncHTTPClientTransport.Configuration().applying(try timeouts())
+        var configuration = AsyncHTTPClientTransport.Configuration().applying(try timeouts())
+        configuration.allowsHTTP2 = !disableHttp2
+        for path in caCert {
+            do {
+                try configuration.trustCertificates(inPEMFile: URL(fileURLWithPath: path))
+            } catch let error as ProviderError {
+                throw ValidationError("--ca-cert: \(TerminalText.escape(error.message ?? path))")
+            }
+        }
+        return configuration
     }
 
     /// The retry policy, from `--retries`.
