@@ -39,6 +39,21 @@ enum RequestBudget {
             case .check: "check of a one-file tree, local against server (`TransferManager.check`)"
             }
         }
+
+        /// What the protocols need, for the table's last column (the budgets' comments say the same).
+        var minimum: String {
+            switch self {
+            case .connect: "0 with a remembered profile; else 1 (Pydio 3: seed, login, workspaces)"
+            case .firstWrite: "as mkdir"
+            case .stat, .list: "1"
+            case .getFirst, .getAgain: "1 GET"
+            case .mkdir: "WebDAV 1; Nuxeo, Pydio 2 (name look-up, create)"
+            case .putNew, .putOverwrite: "WebDAV 1; Nuxeo 4 (look-up, batch, blob, document); Pydio 2"
+            case .copyUp: "WebDAV 3 (look, MKCOL, PUT); Nuxeo 5; Pydio 3"
+            case .copyDown: "2 (listing, GET)"
+            case .check: "1 (listing)"
+            }
+        }
     }
 
     /// Requests by method.
@@ -72,11 +87,11 @@ enum RequestBudget {
         func cell(_ operation: Operation, _ adapter: Adapter) -> Counts? { cells[operation]?[adapter] }
 
         var markdown: String {
-            var lines = ["| operation | " + Adapter.allCases.map(\.title).joined(separator: " | ") + " |"]
-            lines.append("|---|" + Adapter.allCases.map { _ in "---|" }.joined())
+            var lines = ["| operation | " + Adapter.allCases.map(\.title).joined(separator: " | ") + " | protocol minimum |"]
+            lines.append("|---|" + Adapter.allCases.map { _ in "---|" }.joined() + "---|")
             for operation in Operation.allCases {
                 let row = Adapter.allCases.map { cell(operation, $0)?.text ?? "—" }
-                lines.append("| \(operation.title) | " + row.joined(separator: " | ") + " |")
+                lines.append("| \(operation.title) | " + row.joined(separator: " | ") + " | \(operation.minimum) |")
             }
             return lines.joined(separator: "\n")
         }
