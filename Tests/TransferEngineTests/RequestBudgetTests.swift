@@ -20,8 +20,10 @@ import WebDAVProvider
 /// Each adapter gets a provider connected anew with nothing remembered (no `ServerFactStore`, no
 /// cache), as a fresh `strata` process without its cache has; then the operations run one after
 /// another in a fixed order on that one provider, so what the first of a kind pays (the WebDAV
-/// capability verifier on the first write, the check that a folder exists before the first
-/// upload into it) is its own row. Nothing in Strata sends requests in the background of an
+/// capability verifier on a server's first write; a first get against a second) is its own row.
+/// The loopback servers are started for the test, so their first write is measured; Apache's is
+/// not (the verifier's verdict is kept per process and server, and other tests of the process
+/// may have written to Apache first). Nothing in Strata sends requests in the background of an
 /// operation (no keep-alive, no prefetch of a next page when the first is the last), so each
 /// count is what the operation sent between its call and its return; the fixtures are made
 /// through another provider whose requests are not counted.
@@ -69,7 +71,11 @@ struct RequestBudgetTests {
             let sent = Array(recorder.requests[before...])
             table.record(operation, adapter, RequestBudget.Counts(sent))
             if ProcessInfo.processInfo.environment["STRATA_BUDGET_VERBOSE"] == "1" {
-                for request in sent { print("  \(adapter.title) · \(operation.title): \(request.method.rawValue) \(request.url.path)\(request.url.query.map { "?" + $0 } ?? "")") }
+                for request in sent {
+                    // Pydio's action, not the query (it holds the session's token).
+                    let action = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "get_action" }
+                    print("  \(adapter.title) · \(operation.title): \(request.method.rawValue) \(request.url.path)\(action.map { " \($0.value ?? "")" } ?? "")")
+                }
             }
         }
 
