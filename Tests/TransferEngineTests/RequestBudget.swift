@@ -131,14 +131,14 @@ enum RequestBudget {
         // Minimum: 1 GET (size and etag are in the answer's headers).
         .getFirst: [
             .apache: ["GET": 1],
-            .nextcloud: ["GET": 1, "PROPFIND": 1],
+            .nextcloud: ["GET": 1],
             .nuxeo: ["GET": 2],
             .pydio: ["GET": 2],
         ],
         // Minimum: 1 GET. Nothing is cached between two downloads.
         .getAgain: [
             .apache: ["GET": 1],
-            .nextcloud: ["GET": 1, "PROPFIND": 1],
+            .nextcloud: ["GET": 1],
             .nuxeo: ["GET": 2],
             .pydio: ["GET": 2],
         ],
@@ -183,7 +183,7 @@ enum RequestBudget {
         // Minimum: the listing of the folder and the file's GET: 2.
         .copyDown: [
             .apache: ["GET": 1, "PROPFIND": 2],
-            .nextcloud: ["GET": 1, "PROPFIND": 3],
+            .nextcloud: ["GET": 1, "PROPFIND": 2],
             .nuxeo: ["GET": 6],
             .pydio: ["GET": 5],
         ],

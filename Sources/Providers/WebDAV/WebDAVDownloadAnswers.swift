@@ -9,9 +9,17 @@ struct WebDAVDownloadAnswers: HTTPDownloadDialect {
     let path: ItemPath
     /// The etag the download is held to (`If-Match`, or the `If` header a weak one is sent in).
     let wanted: String?
+    /// Whether the answer's `OC-Checksum` is read (ownCloud and Nextcloud send the file's stored
+    /// checksum with every GET, a range included: that of the whole file).
+    var readsChecksums = false
 
     func item(from response: TransportResponse) -> Item {
         var item = Item(path: path, kind: .file)
+        // The last value when there are several: a plugin that changes the bytes served (a
+        // watermark) adds the checksum of what it serves after the stored one.
+        if readsChecksums, let checksum = response.headers["oc-checksum"].last {
+            item.digests = OwnCloudChecksum.parse(checksum)
+        }
         item.etag = response.etag
         item.modified = response.headers.first(name: "last-modified").flatMap(HTTPDate.parse)
         item.mimeType = response.headers.first(name: "content-type")

@@ -17,10 +17,11 @@ extension WebDAVProvider {
             ifMatchSentAsIf = ifMatch
             options.ifMatch = nil
         }
-        // The dialect's oc:checksums are what the download is verified against.
-        let expected = try await dialect != nil && options.verifyDigest && options.range == nil ? item(at: path) : nil
-        let answers = WebDAVDownloadAnswers(provider: self, path: path, wanted: options.ifMatch ?? ifMatchSentAsIf)
-        return try await HTTPDownloader(executor: executor).download(request, to: sink, options: options, expected: expected, dialect: answers)
+        // In the dialect the answer's own `OC-Checksum` (the stored checksum, the one `oc:checksums`
+        // shows) is what the download is verified against: no PROPFIND before the GET.
+        let answers = WebDAVDownloadAnswers(
+            provider: self, path: path, wanted: options.ifMatch ?? ifMatchSentAsIf, readsChecksums: dialect != nil)
+        return try await HTTPDownloader(executor: executor).download(request, to: sink, options: options, expected: nil, dialect: answers)
     }
 
     public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
