@@ -7,6 +7,16 @@ import HTTPProviderKit
 extension NuxeoProvider {
     public func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
         if path.isRoot { throw ProviderError(.invalidArgument, "the root is a folder, not a file") }
+        if options.ifMatch == nil, options.ifNoneMatch == nil, !options.resume, let listed = await resolver.takeListed(path) {
+            do {
+                return try await download(listed.file, uid: listed.uid, to: sink, options: options)
+            } catch let error as ProviderError where error.code == .preconditionFailed || error.code == .notFound {
+                // Replaced or gone since it was listed (nothing reached the sink): the path is
+                // looked up afresh below, and what is there now is read and checked against its
+                // own document, or the download fails with notFound.
+                logger.debug("the listed file has changed; looking it up again", metadata: ["path": "\(path)", "reason": "\(error)"])
+            }
+        }
         let document = try await resolver.document(at: path)
         if document.isFolderish { throw ProviderError(.invalidArgument, "\(path) is a folder, not a file") }
         let item = mapper.item(from: document, at: path)
@@ -39,6 +49,20 @@ extension NuxeoProvider {
         let request = try client.blobRequest(uid: document.uid, xpath: mapper.blobXPath)
         return try await HTTPDownloader(executor: client.executor).download(
             request, to: sink, options: downloadOptions, expected: expected, dialect: NuxeoDownloadAnswers(item: item))
+    }
+
+    /// Reads the blob of the file a listing described, by the uid the listing gave, in one
+    /// request: the answer must be the content the listing saw. Its `ETag` (the blob's digest,
+    /// quoted) must be the listed digest, else nothing reaches the sink and the download fails with
+    /// `preconditionFailed`; a document deleted since is `notFound`. The body is checked against the
+    /// listed size and digest (an answer from a blob store the server redirected to, whose `ETag`
+    /// is its own, is held to those alone).
+    private func download(_ listed: NuxeoPathResolver.ListedFile, uid: String, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
+        var expected = listed.item
+        expected.etag = nil
+        let request = try client.blobRequest(uid: uid, xpath: mapper.blobXPath)
+        let dialect = NuxeoDownloadAnswers(item: listed.item, listed: (digest: listed.digest, url: request.url))
+        return try await HTTPDownloader(executor: client.executor).download(request, to: sink, options: options, expected: expected, dialect: dialect)
     }
 
     public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
