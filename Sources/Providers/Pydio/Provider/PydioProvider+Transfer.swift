@@ -75,8 +75,8 @@ extension PydioProvider {
         guard capabilities.names.accepts(name) else {
             throw ProviderError(.invalidArgument, "Pydio refuses the name \(name.debugDescription); encode it with NameEncoder")
         }
-        let parent = try await item(at: folder)
-        guard parent.kind == .folder else { throw ProviderError(.invalidArgument, "\(folder) is a file, not a folder") }
+        // The folder is not looked at first (a listing per file): an upload into a folder that is
+        // missing or a file fails on the server, and only then is the folder looked at, for the reason.
         var source = source
         var spooled: URL?
         if source.length == nil {
@@ -90,7 +90,34 @@ extension PydioProvider {
         // renamed by the server (`auto_rename`); `mkfile` has no such option, so an empty file
         // tries the next free name here, numbered as the server numbers (`name-1.ext`).
         let empty = length == 0
-        return try await UploadPlacement.place(
+        do {
+            return try await place(source, length: length, empty: empty, to: folder, name: name, options: options)
+        } catch {
+            // A name seen taken, or a stale `ifMatch`, was judged in a folder that is there.
+            if Task.isCancelled || [.alreadyExists, .preconditionFailed, .cancelled].contains(ProviderError.wrap(error).code) { throw error }
+            throw await folderError(folder) ?? error
+        }
+    }
+
+    /// Why an upload into `folder` failed, when the folder is the cause: `notFound` when there is
+    /// none, `invalidArgument` when it is a file; `nil` when it is a folder or cannot be told.
+    func folderError(_ folder: ItemPath) async -> ProviderError? {
+        if folder.isRoot { return nil }
+        do {
+            let parent = try await item(at: folder)
+            return parent.kind == .folder ? nil : ProviderError(.invalidArgument, "\(folder) is a file, not a folder")
+        } catch let error as ProviderError where error.code == .notFound {
+            return ProviderError(.notFound, "the folder \(folder) does not exist", request: error.request)
+        } catch {
+            return nil
+        }
+    }
+
+    /// Stores `source` (of `length` bytes, known) as `name` in `folder` under the upload's conflict rules.
+    private func place(
+        _ source: any UploadSource, length: Int64, empty: Bool, to folder: ItemPath, name: String, options: UploadOptions
+    ) async throws -> Item {
+        try await UploadPlacement.place(
             name, in: folder, options: options, checks: empty ? [] : [.renames],
             candidate: { name, attempt in attempt == 0 ? name : Self.numbered(name, attempt) },
             existing: { candidate in
