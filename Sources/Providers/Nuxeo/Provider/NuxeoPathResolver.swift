@@ -303,15 +303,40 @@ actor NuxeoPathResolver {
 
     /// The child of `parent` whose display name is `name`, else the one whose server name is `name`.
     func child(named name: String, of parent: String, byServerName: Bool = true) async throws -> NuxeoDocument? {
+        let nxql = "SELECT * FROM Document WHERE " + Self.childCondition(name, of: parent)
+        let list = try await client.search(nxql: nxql, page: 0, pageSize: 100)
+        return pick(name, among: list.entries, byServerName: byServerName)
+    }
+
+    /// ``child(named:of:byServerName:)`` by display name, and the folder `folder` (whose uid is
+    /// `parent`) checked in the same search: `folderHolds` is false when the uid no longer names a
+    /// folder at that path (gone, in the trash, renamed: its display name is not `folder.name`),
+    /// and the child found then means nothing.
+    func child(named name: String, of parent: String, checking folder: ItemPath) async throws -> (child: NuxeoDocument?, folderHolds: Bool) {
+        let nxql = "SELECT * FROM Document WHERE (" + Self.childCondition(name, of: parent) + ")"
+            + " OR (ecm:uuid = \(NXQLCompiler.literal(parent)) AND ecm:isTrashed = 0)"
+        let list = try await client.search(nxql: nxql, page: 0, pageSize: 100)
+        let holds = list.entries.contains { document in
+            document.uid == parent && document.isFolderish && !document.isTrashedValue
+                && mapper.displayName(of: document).unicodeScalars.elementsEqual(folder.name.unicodeScalars)
+        }
+        return (pick(name, among: list.entries.filter { $0.uid != parent && $0.parentRef.map { $0 == parent } ?? true }, byServerName: false), holds)
+    }
+
+    /// The NXQL condition of the live children of `parent` whose title or server name is `name`.
+    private static func childCondition(_ name: String, of parent: String) -> String {
         let literal = NXQLCompiler.literal(name)
-        let nxql = "SELECT * FROM Document WHERE ecm:parentId = \(NXQLCompiler.literal(parent))"
+        return "ecm:parentId = \(NXQLCompiler.literal(parent))"
             + " AND (dc:title = \(literal) OR ecm:name = \(literal))"
             + " AND ecm:isTrashed = 0 AND ecm:isVersion = 0 AND ecm:mixinType <> 'HiddenInNavigation'"
-        let list = try await client.search(nxql: nxql, page: 0, pageSize: 100)
-        let exact = list.entries.first { mapper.displayName(of: $0).unicodeScalars.elementsEqual(name.unicodeScalars) }
+    }
+
+    /// The document among `entries` whose display name is `name`, else (`byServerName`) the one whose server name is.
+    private func pick(_ name: String, among entries: [NuxeoDocument], byServerName: Bool) -> NuxeoDocument? {
+        let exact = entries.first { mapper.displayName(of: $0).unicodeScalars.elementsEqual(name.unicodeScalars) }
         if let exact { return exact }
         guard byServerName else { return nil }
-        return list.entries.first { ($0.path?.split(separator: "/").last).map { String($0).unicodeScalars.elementsEqual(name.unicodeScalars) } ?? false }
+        return entries.first { ($0.path?.split(separator: "/").last).map { String($0).unicodeScalars.elementsEqual(name.unicodeScalars) } ?? false }
     }
 }
 

@@ -67,13 +67,27 @@ extension NuxeoProvider {
 
     public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
         try ItemPath.validate(name: name)
-        let parent = try await folderUid(folder)
+        // A folder whose uid is known is checked in the search for the name (one request, not
+        // two); one that no longer holds at its path is looked up afresh, and the name searched again.
+        var known = folder.isRoot ? nil : await resolver.cachedFolderUid(folder)
+        var parent: String
+        if let known { parent = known } else { parent = try await folderUid(folder) }
         // Nuxeo creates no document exclusively: each name is looked up (by its title, as the
         // folder shows it), then written; a stale `ifMatch` is refused by the server too.
         var seen: NuxeoDocument?
         return try await UploadPlacement.place(
             name, in: folder, options: options, maxAttempts: 1000,
             existing: { candidate in
+                if known != nil {
+                    known = nil
+                    let found = try await resolver.child(named: candidate, of: parent, checking: folder)
+                    if found.folderHolds {
+                        seen = found.child
+                        return try seen.map { mapper.item(from: $0, at: try folder.appending(candidate)) }
+                    }
+                    await resolver.forget(folder)
+                    parent = try await folderUid(folder)
+                }
                 seen = try await resolver.child(named: candidate, of: parent, byServerName: false)
                 return try seen.map { mapper.item(from: $0, at: try folder.appending(candidate)) }
             },
