@@ -8,14 +8,29 @@ extension PydioProvider {
     public func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
         if path.isRoot { throw ProviderError(.invalidArgument, "the root is a folder, not a file") }
         if options.ifMatch != nil || options.ifNoneMatch != nil { try capabilities.require(.preconditions, for: "download preconditions") }
+        if options.range == nil, !options.resume, let listed = await listedFiles.take(path) {
+            // The file as a listing described it: read without looking at it first, the answer
+            // held to the listed size and modified time. Another file there, or none (nothing
+            // reached the sink), is looked at below: read as it is now, or refused for what it is.
+            do {
+                return try await download(path, to: sink, options: options, answers: PydioDownloadAnswers(item: listed, listed: true))
+            } catch let error as ProviderError where error.code == .preconditionFailed || error.code == .notFound {
+                logger.debug("the listed file has changed; looking at it again", metadata: ["path": "\(path)", "reason": "\(error)"])
+            }
+        }
         let metadata = try await item(at: path)
         if metadata.kind == .folder { throw ProviderError(.invalidArgument, "\(path) is a folder, not a file") }
+        return try await download(path, to: sink, options: options, answers: PydioDownloadAnswers(item: metadata))
+    }
+
+    /// One `download` of `path`, held to what `answers` knows of it (signed in again once when the session has lapsed).
+    private func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions, answers: PydioDownloadAnswers) async throws -> DownloadResult {
         var replayed = false
         while true {
             let request = try await session.signedInRequest("download", parameters([("file", remote(path))]))
             do {
                 return try await HTTPDownloader(executor: session.executor).download(
-                    request, to: sink, options: options, expected: metadata, dialect: PydioDownloadAnswers(item: metadata))
+                    request, to: sink, options: options, expected: answers.item, dialect: answers)
             } catch let error as ProviderError where error.code == .unauthorized && !replayed {
                 replayed = true
                 try await session.renew(after: error)
@@ -62,6 +77,7 @@ extension PydioProvider {
     }
 
     public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
+        if let path = try? folder.appending(name) { _ = await listedFiles.take(path) }
         do {
             return try await store(source, to: folder, name: name, options: options)
         } catch {
