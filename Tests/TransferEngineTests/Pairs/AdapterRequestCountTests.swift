@@ -102,12 +102,12 @@ struct AdapterRequestCountTests {
 
     /// A loopback Nuxeo server, a provider rooted at a fresh folder of its workspace, and how to
     /// make another one on that folder (which has learnt nothing from the first).
-    static func nuxeo() async throws -> (NuxeoProvider, @Sendable () async throws -> NuxeoProvider, RequestLog, @Sendable () async -> Void) {
+    static func nuxeo() async throws -> (NuxeoProvider, @Sendable () async throws -> NuxeoProvider, AdapterRequestLog, @Sendable () async -> Void) {
         let password = "nx-\(UInt32.random(in: 0...UInt32.max))"
         var configuration = NuxeoTestServer.Configuration()
         configuration.users = ["ann": password]
         let server = try await NuxeoTestServer.start(configuration)
-        let log = RequestLog(AsyncHTTPClientTransport.shared)
+        let log = AdapterRequestLog(AsyncHTTPClientTransport.shared)
         do {
             let workspace = server.baseURL.absoluteString + "/default-domain/workspaces/strata"
             let folder = PairServer.folderName()
@@ -123,12 +123,12 @@ struct AdapterRequestCountTests {
         }
     }
 
-    static func pydio() async throws -> (PydioProvider, RequestLog, @Sendable () async -> Void) {
+    static func pydio() async throws -> (PydioProvider, AdapterRequestLog, @Sendable () async -> Void) {
         let password = "py-\(UInt32.random(in: 0...UInt32.max))"
         var configuration = PydioTestServer.Configuration()
         configuration.users = ["ann": password]
         let server = try await PydioTestServer.start(configuration)
-        let log = RequestLog(AsyncHTTPClientTransport.shared)
+        let log = AdapterRequestLog(AsyncHTTPClientTransport.shared)
         do {
             let workspace = server.baseURL.absoluteString + "my-files"
             let folder = PairServer.folderName()
@@ -150,7 +150,7 @@ struct AdapterRequestCountTests {
 
 /// Records every request sent through it by kind: the method and the path with uids and batch
 /// ids folded (`GET /api/v1/id/{uid}/@blob/file:content`), or Pydio's `get_action`.
-final class RequestLog: HTTPTransport {
+final class AdapterRequestLog: HTTPTransport {
     private let base: any HTTPTransport
     private let kinds = NIOLockedValueBox<[String]>([])
 
