@@ -120,13 +120,16 @@ struct NuxeoRequestCountTests {
         #expect(requests.filter { $0.path.contains("/@children") }.count == 3)
         let counted = Self.lookups(requests)
         #expect(counted.byPath == 1 && counted.byId == 0 && counted.searches == 0, "\(counted)")
-        // The listing taught the resolver every child: reading one costs a check by uid only.
+        // The listing taught the resolver every child and what it holds: reading one is its blob
+        // by uid, checked against the listing, and no look-up.
         nuxeo.server.resetRequests()
         let one = MemorySink()
         _ = try await provider.download("/a/b/f042.txt", to: one, options: DownloadOptions())
         #expect(await one.bytes == Array("42".utf8))
-        let after = Self.lookups(nuxeo.server.requests())
-        #expect(after.byPath == 0 && after.byId == 1 && after.searches == 0, "\(after)")
+        let read = nuxeo.server.requests()
+        let after = Self.lookups(read)
+        #expect(after.byPath == 0 && after.byId == 0 && after.searches == 0, "\(after)")
+        #expect(read.count == 1 && read.first?.path.contains("/@blob/") == true, "\(read.map(\.path))")
     }
 
     @Test("a download whose bytes do not match the declared MD5 fails with integrity and leaves no file")

@@ -21,6 +21,19 @@ actor NuxeoPathResolver {
         var path: ItemPath
         /// The document's repository path (server names), when known.
         var serverPath: String?
+        /// What the listing that named the file said of it, for the read that follows (see ``ListedFile``).
+        var listed: ListedFile?
+    }
+
+    /// A file as a listing (or a fresh look-up) described it: enough to read its blob by uid in one
+    /// request and check the answer against it. Used once, by the next download of the path
+    /// (``takeListed(_:)``); any other news of the path (a write, a look-up, a move) drops it.
+    struct ListedFile: Sendable {
+        /// The item the listing mapped (its storage shared with the caller's).
+        var item: Item
+        /// The blob's `digest` as the document declared it, exactly: the blob answer's `ETag`
+        /// (quoted) names the same content.
+        var digest: String
     }
 
     private let client: NuxeoClient
@@ -90,11 +103,32 @@ actor NuxeoPathResolver {
     }
 
     /// Remembers the children of one listing page as the caller mapped them: `items[i]` is
-    /// `documents[i]`, placed where ``remember(children:of:)`` would place it.
+    /// `documents[i]`, placed where ``remember(children:of:)`` would place it, each file with what
+    /// the listing said of it (``ListedFile``).
     func remember(children documents: [NuxeoDocument], as items: ArraySlice<Item>) {
         for (document, item) in zip(documents, items) {
             remember(item.path, uid: document.uid, isFolder: item.kind == .folder, serverPath: document.path)
+            note(document, as: item)
         }
+    }
+
+    /// Keeps what `document`, just fetched or listed and mapped to `item`, says of its file, for
+    /// the next download of `item.path`: only a file whose blob declares a digest (without one the
+    /// blob answer cannot be matched to it), and only under the uid the path is cached with.
+    func note(_ document: NuxeoDocument, as item: Item) {
+        guard item.kind == .file, !item.path.isRoot, let digest = document.blob(at: mapper.blobXPath)?.digest, !digest.isEmpty else { return }
+        let key = Self.key(item.path)
+        guard cache[key]?.uid == document.uid else { return }
+        cache[key]?.listed = ListedFile(item: item, digest: digest)
+    }
+
+    /// What the last listing or look-up said of the file at `path` (with the uid it is cached
+    /// under), given once: the next call gives `nil` until the path is listed or looked up again.
+    func takeListed(_ path: ItemPath) -> (uid: String, file: ListedFile)? {
+        let key = Self.key(path)
+        guard let entry = cache[key], let listed = entry.listed else { return nil }
+        cache[key]?.listed = nil
+        return (entry.uid, listed)
     }
 
     /// The path under which `uid` is cached now.
@@ -269,15 +303,40 @@ actor NuxeoPathResolver {
 
     /// The child of `parent` whose display name is `name`, else the one whose server name is `name`.
     func child(named name: String, of parent: String, byServerName: Bool = true) async throws -> NuxeoDocument? {
+        let nxql = "SELECT * FROM Document WHERE " + Self.childCondition(name, of: parent)
+        let list = try await client.search(nxql: nxql, page: 0, pageSize: 100)
+        return pick(name, among: list.entries, byServerName: byServerName)
+    }
+
+    /// ``child(named:of:byServerName:)`` by display name, and the folder `folder` (whose uid is
+    /// `parent`) checked in the same search: `folderHolds` is false when the uid no longer names a
+    /// folder at that path (gone, in the trash, renamed: its display name is not `folder.name`),
+    /// and the child found then means nothing.
+    func child(named name: String, of parent: String, checking folder: ItemPath) async throws -> (child: NuxeoDocument?, folderHolds: Bool) {
+        let nxql = "SELECT * FROM Document WHERE (" + Self.childCondition(name, of: parent) + ")"
+            + " OR (ecm:uuid = \(NXQLCompiler.literal(parent)) AND ecm:isTrashed = 0)"
+        let list = try await client.search(nxql: nxql, page: 0, pageSize: 100)
+        let holds = list.entries.contains { document in
+            document.uid == parent && document.isFolderish && !document.isTrashedValue
+                && mapper.displayName(of: document).unicodeScalars.elementsEqual(folder.name.unicodeScalars)
+        }
+        return (pick(name, among: list.entries.filter { $0.uid != parent && $0.parentRef.map { $0 == parent } ?? true }, byServerName: false), holds)
+    }
+
+    /// The NXQL condition of the live children of `parent` whose title or server name is `name`.
+    private static func childCondition(_ name: String, of parent: String) -> String {
         let literal = NXQLCompiler.literal(name)
-        let nxql = "SELECT * FROM Document WHERE ecm:parentId = \(NXQLCompiler.literal(parent))"
+        return "ecm:parentId = \(NXQLCompiler.literal(parent))"
             + " AND (dc:title = \(literal) OR ecm:name = \(literal))"
             + " AND ecm:isTrashed = 0 AND ecm:isVersion = 0 AND ecm:mixinType <> 'HiddenInNavigation'"
-        let list = try await client.search(nxql: nxql, page: 0, pageSize: 100)
-        let exact = list.entries.first { mapper.displayName(of: $0).unicodeScalars.elementsEqual(name.unicodeScalars) }
+    }
+
+    /// The document among `entries` whose display name is `name`, else (`byServerName`) the one whose server name is.
+    private func pick(_ name: String, among entries: [NuxeoDocument], byServerName: Bool) -> NuxeoDocument? {
+        let exact = entries.first { mapper.displayName(of: $0).unicodeScalars.elementsEqual(name.unicodeScalars) }
         if let exact { return exact }
         guard byServerName else { return nil }
-        return list.entries.first { ($0.path?.split(separator: "/").last).map { String($0).unicodeScalars.elementsEqual(name.unicodeScalars) } ?? false }
+        return entries.first { ($0.path?.split(separator: "/").last).map { String($0).unicodeScalars.elementsEqual(name.unicodeScalars) } ?? false }
     }
 }
 

@@ -7,6 +7,16 @@ import HTTPProviderKit
 extension NuxeoProvider {
     public func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
         if path.isRoot { throw ProviderError(.invalidArgument, "the root is a folder, not a file") }
+        if options.ifMatch == nil, options.ifNoneMatch == nil, !options.resume, let listed = await resolver.takeListed(path) {
+            do {
+                return try await download(listed.file, uid: listed.uid, to: sink, options: options)
+            } catch let error as ProviderError where error.code == .preconditionFailed || error.code == .notFound {
+                // Replaced or gone since it was listed (nothing reached the sink): the path is
+                // looked up afresh below, and what is there now is read and checked against its
+                // own document, or the download fails with notFound.
+                logger.debug("the listed file has changed; looking it up again", metadata: ["path": "\(path)", "reason": "\(error)"])
+            }
+        }
         let document = try await resolver.document(at: path)
         if document.isFolderish { throw ProviderError(.invalidArgument, "\(path) is a folder, not a file") }
         let item = mapper.item(from: document, at: path)
@@ -41,15 +51,43 @@ extension NuxeoProvider {
             request, to: sink, options: downloadOptions, expected: expected, dialect: NuxeoDownloadAnswers(item: item))
     }
 
+    /// Reads the blob of the file a listing described, by the uid the listing gave, in one
+    /// request: the answer must be the content the listing saw. Its `ETag` (the blob's digest,
+    /// quoted) must be the listed digest, else nothing reaches the sink and the download fails with
+    /// `preconditionFailed`; a document deleted since is `notFound`. The body is checked against the
+    /// listed size and digest (an answer from a blob store the server redirected to, whose `ETag`
+    /// is its own, is held to those alone).
+    private func download(_ listed: NuxeoPathResolver.ListedFile, uid: String, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
+        var expected = listed.item
+        expected.etag = nil
+        let request = try client.blobRequest(uid: uid, xpath: mapper.blobXPath)
+        let dialect = NuxeoDownloadAnswers(item: listed.item, listed: (digest: listed.digest, url: request.url))
+        return try await HTTPDownloader(executor: client.executor).download(request, to: sink, options: options, expected: expected, dialect: dialect)
+    }
+
     public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
         try ItemPath.validate(name: name)
-        let parent = try await folderUid(folder)
+        // A folder whose uid is known is checked in the search for the name (one request, not
+        // two); one that no longer holds at its path is looked up afresh, and the name searched again.
+        var known = folder.isRoot ? nil : await resolver.cachedFolderUid(folder)
+        var parent: String
+        if let known { parent = known } else { parent = try await folderUid(folder) }
         // Nuxeo creates no document exclusively: each name is looked up (by its title, as the
         // folder shows it), then written; a stale `ifMatch` is refused by the server too.
         var seen: NuxeoDocument?
         return try await UploadPlacement.place(
             name, in: folder, options: options, maxAttempts: 1000,
             existing: { candidate in
+                if known != nil {
+                    known = nil
+                    let found = try await resolver.child(named: candidate, of: parent, checking: folder)
+                    if found.folderHolds {
+                        seen = found.child
+                        return try seen.map { mapper.item(from: $0, at: try folder.appending(candidate)) }
+                    }
+                    await resolver.forget(folder)
+                    parent = try await folderUid(folder)
+                }
                 seen = try await resolver.child(named: candidate, of: parent, byServerName: false)
                 return try seen.map { mapper.item(from: $0, at: try folder.appending(candidate)) }
             },

@@ -171,7 +171,10 @@ public struct NuxeoProvider: StorageProvider {
 
     public func item(at path: ItemPath) async throws -> Item {
         let document = try await resolver.document(at: path, enrichers: ["permissions"])
-        return mapper.item(from: document, at: path)
+        let item = mapper.item(from: document, at: path)
+        // A download that follows reads the blob by uid, checked against this.
+        await resolver.note(document, as: item)
+        return item
     }
 
     public func list(_ folder: ItemPath, page: PageRequest) async throws -> ItemPage {

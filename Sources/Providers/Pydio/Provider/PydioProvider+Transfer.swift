@@ -8,14 +8,29 @@ extension PydioProvider {
     public func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions) async throws -> DownloadResult {
         if path.isRoot { throw ProviderError(.invalidArgument, "the root is a folder, not a file") }
         if options.ifMatch != nil || options.ifNoneMatch != nil { try capabilities.require(.preconditions, for: "download preconditions") }
+        if options.range == nil, !options.resume, let listed = await listedFiles.take(path) {
+            // The file as a listing described it: read without looking at it first, the answer
+            // held to the listed size and modified time. Another file there, or none (nothing
+            // reached the sink), is looked at below: read as it is now, or refused for what it is.
+            do {
+                return try await download(path, to: sink, options: options, answers: PydioDownloadAnswers(item: listed, listed: true))
+            } catch let error as ProviderError where error.code == .preconditionFailed || error.code == .notFound {
+                logger.debug("the listed file has changed; looking at it again", metadata: ["path": "\(path)", "reason": "\(error)"])
+            }
+        }
         let metadata = try await item(at: path)
         if metadata.kind == .folder { throw ProviderError(.invalidArgument, "\(path) is a folder, not a file") }
+        return try await download(path, to: sink, options: options, answers: PydioDownloadAnswers(item: metadata))
+    }
+
+    /// One `download` of `path`, held to what `answers` knows of it (signed in again once when the session has lapsed).
+    private func download(_ path: ItemPath, to sink: any DownloadSink, options: DownloadOptions, answers: PydioDownloadAnswers) async throws -> DownloadResult {
         var replayed = false
         while true {
             let request = try await session.signedInRequest("download", parameters([("file", remote(path))]))
             do {
                 return try await HTTPDownloader(executor: session.executor).download(
-                    request, to: sink, options: options, expected: metadata, dialect: PydioDownloadAnswers(item: metadata))
+                    request, to: sink, options: options, expected: answers.item, dialect: answers)
             } catch let error as ProviderError where error.code == .unauthorized && !replayed {
                 replayed = true
                 try await session.renew(after: error)
@@ -62,6 +77,7 @@ extension PydioProvider {
     }
 
     public func upload(_ source: any UploadSource, to folder: ItemPath, name: String, options: UploadOptions) async throws -> Item {
+        if let path = try? folder.appending(name) { _ = await listedFiles.take(path) }
         do {
             return try await store(source, to: folder, name: name, options: options)
         } catch {
@@ -75,8 +91,8 @@ extension PydioProvider {
         guard capabilities.names.accepts(name) else {
             throw ProviderError(.invalidArgument, "Pydio refuses the name \(name.debugDescription); encode it with NameEncoder")
         }
-        let parent = try await item(at: folder)
-        guard parent.kind == .folder else { throw ProviderError(.invalidArgument, "\(folder) is a file, not a folder") }
+        // The folder is not looked at first (a listing per file): an upload into a folder that is
+        // missing or a file fails on the server, and only then is the folder looked at, for the reason.
         var source = source
         var spooled: URL?
         if source.length == nil {
@@ -90,7 +106,34 @@ extension PydioProvider {
         // renamed by the server (`auto_rename`); `mkfile` has no such option, so an empty file
         // tries the next free name here, numbered as the server numbers (`name-1.ext`).
         let empty = length == 0
-        return try await UploadPlacement.place(
+        do {
+            return try await place(source, length: length, empty: empty, to: folder, name: name, options: options)
+        } catch {
+            // A name seen taken, or a stale `ifMatch`, was judged in a folder that is there.
+            if Task.isCancelled || [.alreadyExists, .preconditionFailed, .cancelled].contains(ProviderError.wrap(error).code) { throw error }
+            throw await folderError(folder) ?? error
+        }
+    }
+
+    /// Why an upload into `folder` failed, when the folder is the cause: `notFound` when there is
+    /// none, `invalidArgument` when it is a file; `nil` when it is a folder or cannot be told.
+    func folderError(_ folder: ItemPath) async -> ProviderError? {
+        if folder.isRoot { return nil }
+        do {
+            let parent = try await item(at: folder)
+            return parent.kind == .folder ? nil : ProviderError(.invalidArgument, "\(folder) is a file, not a folder")
+        } catch let error as ProviderError where error.code == .notFound {
+            return ProviderError(.notFound, "the folder \(folder) does not exist", request: error.request)
+        } catch {
+            return nil
+        }
+    }
+
+    /// Stores `source` (of `length` bytes, known) as `name` in `folder` under the upload's conflict rules.
+    private func place(
+        _ source: any UploadSource, length: Int64, empty: Bool, to folder: ItemPath, name: String, options: UploadOptions
+    ) async throws -> Item {
+        try await UploadPlacement.place(
             name, in: folder, options: options, checks: empty ? [] : [.renames],
             candidate: { name, attempt in attempt == 0 ? name : Self.numbered(name, attempt) },
             existing: { candidate in

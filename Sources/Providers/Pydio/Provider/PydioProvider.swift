@@ -27,6 +27,8 @@ public struct PydioProvider: StorageProvider {
     let logger: Logger
     /// Where chunked uploads keep their sessions for a resume (`ProviderServices.uploadCheckpoints`).
     let uploadCheckpoints: (any UploadCheckpoints)?
+    /// The files the last listings described, for the download that follows (one request, not two).
+    let listedFiles = PydioListedFiles()
 
     /// What Pydio supports through this adapter: no etags, digests or preconditions; names
     /// without `? " | \`, a leading space or a leading dot, stored in NFC, and case-sensitive (the
@@ -231,6 +233,7 @@ public struct PydioProvider: StorageProvider {
             }
             number = following
         }
+        await listedFiles.note(items)
         let more = listing?.hasNextPage ?? false
         let next = page.limit != nil && more ? ListingCursor(number: number ?? 2, scope: folder.description).cursor : nil
         if page.limit == nil {
