@@ -132,10 +132,10 @@ enum RequestBudget {
         .getFirst: [
             .apache: ["GET": 1],
             .nextcloud: ["GET": 1],
-            .nuxeo: ["GET": 2],
+            .nuxeo: ["GET": 1],
             .pydio: ["GET": 2],
         ],
-        // Minimum: 1 GET. Nothing is cached between two downloads.
+        // Minimum: 1 GET. Nuxeo reads a listed file by its uid once; a second read looks it up again.
         .getAgain: [
             .apache: ["GET": 1],
             .nextcloud: ["GET": 1],
@@ -163,29 +163,29 @@ enum RequestBudget {
             .apache: ["PROPFIND": 1, "PUT": 1],
             .nextcloud: ["PROPFIND": 1, "PUT": 1],
             .nuxeo: ["GET": 2, "POST": 3],
-            .pydio: ["GET": 2, "POST": 1],
+            .pydio: ["GET": 1, "POST": 1],
         ],
         // Minimum: as a new file.
         .putOverwrite: [
             .apache: ["PROPFIND": 1, "PUT": 1],
             .nextcloud: ["PROPFIND": 1, "PUT": 1],
-            .nuxeo: ["GET": 2, "POST": 2, "PUT": 1],
-            .pydio: ["GET": 2, "POST": 1],
+            .nuxeo: ["GET": 1, "POST": 2, "PUT": 1],
+            .pydio: ["GET": 1, "POST": 1],
         ],
         // Minimum: a look at the destination, the folder made, the file sent: WebDAV 3 (PROPFIND,
         // MKCOL, PUT); Nuxeo 5 (a search, the folder, batch, blob, document); Pydio 3.
         .copyUp: [
             .apache: ["MKCOL": 1, "PROPFIND": 5, "PUT": 1],
             .nextcloud: ["MKCOL": 1, "PROPFIND": 5, "PUT": 1],
-            .nuxeo: ["GET": 9, "POST": 4],
-            .pydio: ["GET": 8, "POST": 2],
+            .nuxeo: ["GET": 8, "POST": 4],
+            .pydio: ["GET": 7, "POST": 2],
         ],
         // Minimum: the listing of the folder and the file's GET: 2.
         .copyDown: [
             .apache: ["GET": 1, "PROPFIND": 2],
             .nextcloud: ["GET": 1, "PROPFIND": 2],
-            .nuxeo: ["GET": 6],
-            .pydio: ["GET": 5],
+            .nuxeo: ["GET": 5],
+            .pydio: ["GET": 4],
         ],
         // Minimum: the listing of the folder: 1 (sizes and times are in it).
         .check: [

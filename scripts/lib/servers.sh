@@ -108,13 +108,12 @@ strata_servers_install() {
 _strata_copyparty_venv() { printf '%s' "${STRATA_COPYPARTY_VENV:-${HOME:-/root}/.cache/strata/copyparty-$STRATA_COPYPARTY_VERSION}"; }
 
 # copyparty, pinned, in its own virtualenv (Debian's python3 refuses a system-wide pip install).
-# A virtualenv at $1 holding the pip requirements $3..., named $2 in the log, unless it already
-# holds them (its strata-version file says so): made afresh, pip tried three times (PyPI over a
+# A virtualenv at $1 holding the pip requirements $4..., named $2 in the log, unless it already
+# holds them (its strata-version file says $3): made afresh, pip tried three times (PyPI over a
 # flaky network), the stamp written last, so a half-made one is made again next time.
 _strata_venv_install() {
-  local V=$1 what=$2 want
-  shift 2
-  want="$*"
+  local V=$1 what=$2 want=$3
+  shift 3
   if [ -x "$V/bin/python" ] && [ "$(cat "$V/strata-version" 2>/dev/null)" = "$want" ]; then
     return 0
   fi
@@ -135,7 +134,8 @@ _strata_venv_install() {
 }
 
 _strata_copyparty_install() {
-  _strata_venv_install "$(_strata_copyparty_venv)" "copyparty $STRATA_COPYPARTY_VERSION" "copyparty==$STRATA_COPYPARTY_VERSION"
+  _strata_venv_install "$(_strata_copyparty_venv)" "copyparty $STRATA_COPYPARTY_VERSION" "$STRATA_COPYPARTY_VERSION" \
+    "copyparty==$STRATA_COPYPARTY_VERSION"
 }
 
 _strata_oauth_venv() { printf '%s' "${STRATA_OAUTH_VENV:-${HOME:-/root}/.cache/strata/oauth-dot-$STRATA_DOT_VERSION}"; }
@@ -143,7 +143,7 @@ _strata_oauth_venv() { printf '%s' "${STRATA_OAUTH_VENV:-${HOME:-/root}/.cache/s
 # django-oauth-toolkit and Django, pinned, in their own virtualenv (as copyparty).
 _strata_oauth_install() {
   _strata_venv_install "$(_strata_oauth_venv)" "django-oauth-toolkit $STRATA_DOT_VERSION (Django $STRATA_DJANGO_VERSION)" \
-    "django==$STRATA_DJANGO_VERSION" "django-oauth-toolkit==$STRATA_DOT_VERSION" "oauthlib==$STRATA_OAUTHLIB_VERSION"
+    "$STRATA_DOT_VERSION django-$STRATA_DJANGO_VERSION oauthlib-$STRATA_OAUTHLIB_VERSION" "django==$STRATA_DJANGO_VERSION" "django-oauth-toolkit==$STRATA_DOT_VERSION" "oauthlib==$STRATA_OAUTHLIB_VERSION"
 }
 
 _strata_servers_install_packages() {
