@@ -40,8 +40,17 @@ import ProviderAPI
 public struct TransferManager: Sendable {
     /// How a job runs.
     public struct Options: Sendable {
-        /// Files sent, folders created and folders listed at once; 4 by default.
+        /// Files sent, folders created and items deleted at once; 4 by default. Folders are
+        /// listed ``checkers`` at once.
         public var transfers: Int
+        /// Folders listed at once while a job walks its trees (rclone's checkers); 8 by default.
+        ///
+        /// The plan lists the source's and the destination's folders of one depth this many at
+        /// once (each listing reads both sides), and so do a sync's count of what its deletions take
+        /// and the re-read of folder etags a job store keeps. Over a network the walk of a tree costs
+        /// a round trip per folder, so more checkers list a wide tree faster; a server that limits
+        /// connections may want fewer. Independent of ``transfers``, which bounds the files sent.
+        public var checkers: Int
         /// When a file that failed with a network, server, rate-limit or integrity error is
         /// sent again from its start: 3 attempts in all by default, waiting 500 ms, then
         /// longer, between them (a server's `Retry-After` is honoured up to its `maxRetryAfter`).
@@ -125,7 +134,7 @@ public struct TransferManager: Sendable {
 
         /// Creates options.
         public init(
-            transfers: Int = 4, fileRetry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(500)),
+            transfers: Int = 4, checkers: Int = 8, fileRetry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(500)),
             dryRun: Bool = false, maxDelete: Int? = nil, pageSize: Int? = 1000, pipeCapacity: Int = 4 << 20,
             computeSourceDigests: Bool = true, startFresh: Bool = false,
             maxDeletePercent: Double? = 50, backupDirectory: ItemPath? = nil
@@ -136,6 +145,7 @@ public struct TransferManager: Sendable {
             self.startFresh = startFresh
             self.computeSourceDigests = computeSourceDigests
             self.transfers = max(1, transfers)
+            self.checkers = max(1, checkers)
             self.fileRetry = fileRetry
             self.dryRun = dryRun
             self.maxDelete = maxDelete
@@ -174,7 +184,7 @@ public struct TransferManager: Sendable {
         let recalled = await recalledNames(source, destination)
         do {
             var planner = TransferPlanner(
-                mode: mode, source: source, destination: destination, pageSize: options.pageSize, listings: options.transfers,
+                mode: mode, source: source, destination: destination, pageSize: options.pageSize, listings: options.checkers,
                 computeSourceDigests: options.computeSourceDigests, finished: finished, digests: options.jobStore, known: known,
                 comparison: options.comparison, recalled: recalled)
             planner.limits = options.treeLimits
@@ -186,7 +196,7 @@ public struct TransferManager: Sendable {
                 ])
             var plan = try await planner.plan()
             if countDeletions, mode == .sync {
-                var census = DeletionCensus(provider: destination.provider, pageSize: options.pageSize, concurrency: options.transfers)
+                var census = DeletionCensus(provider: destination.provider, pageSize: options.pageSize, concurrency: options.checkers)
                 census.limits = options.treeLimits
                 plan.deletions = try await census.count(plan)
             }
@@ -264,7 +274,7 @@ public struct TransferManager: Sendable {
             if report.succeeded {
                 await folders?.record(
                     report.plan, known: known, wrote: !report.plan.changesNothing, destination: destination.provider,
-                    concurrency: options.transfers)
+                    concurrency: options.checkers)
                 try await store.complete(job.id)
             }
             return report
@@ -315,7 +325,7 @@ public struct TransferManager: Sendable {
         // A content comparison reads every file, whatever an earlier check recorded.
         let known = options.startFresh || options.comparison == .content ? nil : await folders?.known()
         let plan = try await self.plan(.sync, from: source, to: destination, finished: FinishedFiles(), known: known)
-        await folders?.record(plan, known: known, wrote: false, destination: destination.provider, concurrency: options.transfers)
+        await folders?.record(plan, known: known, wrote: false, destination: destination.provider, concurrency: options.checkers)
         var report = CheckReport(rule: plan.rule)
         report.names = destination.provider.capabilities.names.identityDescription
         report.matching = plan.filesInUnchangedFolders

@@ -60,5 +60,23 @@ struct TreeTransferCommandTests {
         #expect(await Self.run(["sync", "--max-delete-percent", "101", "/tmp", "/tmp"]) == 64)
         #expect(await Self.run(["sync", "--max-delete-percent", "-1", "/tmp", "/tmp"]) == 64)
         #expect(await Self.run(["copy", "--transfers", "0", "/tmp", "/tmp"]) == 64)
+        #expect(await Self.run(["copy", "--checkers", "0", "/tmp", "/tmp"]) == 64)
+        #expect(await Self.run(["sync", "--checkers", "0", "/tmp", "/tmp"]) == 64)
+        #expect(await Self.run(["check", "--checkers", "0", "/tmp", "/tmp"]) == 64)
+    }
+
+    @Test("--checkers: copy and check with one folder listed at once give the same tree and answer")
+    func checkers() async throws {
+        let source = try Self.folder()
+        let destination = try Self.folder()
+        defer {
+            try? FileManager.default.removeItem(at: source)
+            try? FileManager.default.removeItem(at: destination)
+        }
+        for index in 0..<5 { try Self.write("\(index)", to: source.appendingPathComponent("f\(index)/g/file.txt")) }
+        #expect(await Self.run(["copy", "--checkers", "1", "--transfers", "3", source.path, destination.path]) == 0)
+        #expect(try String(contentsOf: destination.appendingPathComponent("f4/g/file.txt"), encoding: .utf8) == "4")
+        #expect(await Self.run(["check", "--checkers", "16", source.path, destination.path]) == 0)
+        #expect(await Self.run(["sync", "--checkers", "2", source.path, destination.path]) == 0)
     }
 }

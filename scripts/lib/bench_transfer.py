@@ -8,8 +8,8 @@ the source and nginx the destination of every line; both servers log every reque
 status and `Depth` header), and the lines count the requests each tool sent to each side.
 
 Like for like:
-- Both tools send 4 files at once (`--transfers 4`) and list 4 folders at once (Strata lists
-  as many folders at once as it sends files; rclone is given `--checkers 4`), and rclone's pacer
+- Both tools send 4 files at once (`--transfers 4`) and list 4 folders at once (both are given
+  `--checkers 4`; their defaults are 8), and rclone's pacer
   is off (`--webdav-pacer-min-sleep 0`, as in the small-uploads line).
 - Neither server declares a digest, and neither lets a client set a modified time, so both tools
   compare files by size alone: Strata's rule prints `compared by size` (its size-and-modified-time
@@ -213,7 +213,7 @@ def copy_line(b):
         return counted(b, "copy-tree", key, b.Tool(argv, prep=prep, env=tool_env), check)
 
     tools = {
-        "strata": tool("strata", [b.STRATA, "copy", "--transfers", TRANSFERS, source, b.strata_url("nginx", "copy-strata")],
+        "strata": tool("strata", [b.STRATA, "copy", "--transfers", TRANSFERS, "--checkers", TRANSFERS, source, b.strata_url("nginx", "copy-strata")],
                        b.strata_env()),
         "rclone": tool("rclone", [b.RCLONE, "copy"] + RCLONE_FLAGS + [f"SRC:{TREE}", "DST:copy-rclone"], env),
     }
@@ -253,7 +253,7 @@ def check_line(b):
 
     tools = {
         "strata": counted(b, "check-tree", "strata", b.Tool(
-            [b.STRATA, "check", b.strata_url("apache", TREE), b.strata_url("nginx", f"check-{TREE}")],
+            [b.STRATA, "check", "--checkers", TRANSFERS, b.strata_url("apache", TREE), b.strata_url("nginx", f"check-{TREE}")],
             stdout=out("strata"), env=b.strata_env()), strata_check),
         "rclone": counted(b, "check-tree", "rclone", b.Tool(
             [b.RCLONE, "check"] + RCLONE_FLAGS + [f"SRC:{TREE}", f"DST:check-{TREE}"], env=env), rclone_check),
@@ -268,7 +268,7 @@ def resync_line(b):
     env = rclone_env(b)
     source = b.strata_url("apache", TREE)
     argv = {
-        "strata": [b.STRATA, "sync", "--transfers", TRANSFERS, source, b.strata_url("nginx", "sync-strata")],
+        "strata": [b.STRATA, "sync", "--transfers", TRANSFERS, "--checkers", TRANSFERS, source, b.strata_url("nginx", "sync-strata")],
         "rclone": [b.RCLONE, "sync"] + RCLONE_FLAGS + [f"SRC:{TREE}", "DST:sync-rclone"],
     }
     envs = {"strata": b.strata_env(), "rclone": env}

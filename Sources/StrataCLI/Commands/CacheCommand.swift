@@ -75,6 +75,11 @@ struct CacheRefreshCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The folder, e.g. nextcloud://host/Documents") var target: String
     @Option(help: "How many levels of folders to refresh (1: the folder's own listing).") var depth: Int?
+    @Option(help: "How many folders are listed at once (default 8, as rclone's --checkers).") var checkers: Int = 8
+
+    func validate() throws {
+        guard checkers >= 1 else { throw ValidationError("--checkers takes a number of 1 or more") }
+    }
 
     func run() async throws {
         guard !global.offline else { throw ValidationError("refresh needs the network; drop --offline") }
@@ -86,7 +91,7 @@ struct CacheRefreshCommand: AsyncParsableCommand {
             cached = CachedProvider(
                 wrapping: provider, store: try await CommandCache.store(at: global.cacheFolder), logger: global.logger)
         }
-        let report = try await cached.refreshTree(path, maxDepth: depth ?? .max)
+        let report = try await cached.refreshTree(path, maxDepth: depth ?? .max, concurrency: checkers)
         if global.json {
             try Output.json(report)
         } else {

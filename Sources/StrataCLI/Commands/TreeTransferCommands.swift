@@ -31,6 +31,12 @@ struct TreeTransferArguments: ParsableArguments {
     @Argument(help: "The destination folder (created with its parents if missing), or for a single file the folder or file path.")
     var destination: String
     @Option(help: "How many files are sent at once (default 4).") var transfers: Int = 4
+    @Option(
+        help: """
+            How many folders are listed at once while the trees are walked (default 8, as rclone's \
+            --checkers); separate from --transfers.
+            """)
+    var checkers: Int = 8
     @Option(help: "Attempts per file after a network or server error, the first included (default 3).") var fileAttempts: Int = 3
     @Flag(help: "Print what would be done, and change nothing.") var dryRun = false
     @Flag(
@@ -56,6 +62,7 @@ struct TreeTransferArguments: ParsableArguments {
 
     func validate() throws {
         guard transfers >= 1 else { throw ValidationError("--transfers takes a number of 1 or more") }
+        guard checkers >= 1 else { throw ValidationError("--checkers takes a number of 1 or more") }
         guard (1...100).contains(fileAttempts) else { throw ValidationError("--file-attempts takes a number from 1 to 100") }
     }
 
@@ -67,7 +74,7 @@ struct TreeTransferArguments: ParsableArguments {
         let (destinationProvider, destinationPath) = try await global.open(destination)
         // The job's plan and progress live in the cache database, so a killed run continues.
         var options = TransferManager.Options(
-            transfers: transfers, fileRetry: RetryPolicy(maxAttempts: fileAttempts, baseDelay: .milliseconds(500)), dryRun: dryRun,
+            transfers: transfers, checkers: checkers, fileRetry: RetryPolicy(maxAttempts: fileAttempts, baseDelay: .milliseconds(500)), dryRun: dryRun,
             maxDelete: limits?.maxDelete, computeSourceDigests: !comparison.noSourceDigests, startFresh: fresh,
             maxDeletePercent: limits?.percent)
         if let backupDir {
@@ -194,8 +201,15 @@ struct CheckCommand: AsyncParsableCommand {
             digests the listings give; every folder is listed.
             """)
     var download = false
+    @Option(
+        help: """
+            How many folders are listed at once while the trees are walked (default 8, as rclone's \
+            --checkers); separate from --transfers.
+            """)
+    var checkers: Int = 8
 
     func validate() throws {
+        guard checkers >= 1 else { throw ValidationError("--checkers takes a number of 1 or more") }
         if download, comparison.checksum { throw ValidationError("--download compares content already: give --download or --checksum") }
     }
 
@@ -204,7 +218,7 @@ struct CheckCommand: AsyncParsableCommand {
         let (destinationProvider, destinationPath) = try await global.open(destination)
         // Digests computed from source files are kept in the cache database, so an unchanged tree is read once.
         let jobs = try await TreeTransferJob.jobStore(global)
-        var options = TransferManager.Options(computeSourceDigests: !comparison.noSourceDigests, startFresh: fresh)
+        var options = TransferManager.Options(checkers: checkers, computeSourceDigests: !comparison.noSourceDigests, startFresh: fresh)
         options.jobStore = jobs
         options.treeLimits = treeLimits.limits
         options.comparison = download ? .content : comparison.checksum ? .checksum : .listings
