@@ -118,6 +118,10 @@ public struct WebDAVProvider: StorageProvider {
     /// Makes a provider after probing the server (`OPTIONS` and a `PROPFIND` of the root)
     /// so that its ``capabilities`` say what this server really does.
     ///
+    /// A profile probed by an earlier process and kept in `ProviderConfiguration.serverFacts`
+    /// (for a day, for the same root and user) is taken instead, without a request; the server's
+    /// name is then confirmed with one `OPTIONS` before the first write.
+    ///
     /// A verdict of the capability verifier kept in `ProviderConfiguration.serverFacts` by
     /// an earlier process is taken at once while it is trusted (a day, and only while the server
     /// sends the same `Server` header); otherwise the first write verifies again.
