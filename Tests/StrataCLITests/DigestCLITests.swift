@@ -34,9 +34,12 @@ struct DigestCLITests {
             #expect(listing.status == 0, "\(listing.error)")
             #expect(listing.outputText.contains(folder), "\(listing.outputText)")
         }
-        // The provider's root is the origin, which this Apache protects with Basic: auth=digest
-        // refuses it, and says so, without sending the password.
-        let digestOnly = try await StrataProcess.run(["ls"] + common + ["-o", "auth=digest", base], environment: environment)
+        // The provider's root is the origin, which this Apache protects with Basic: a first run
+        // (no profile kept in its cache) probes it, and auth=digest refuses it, and says so,
+        // without sending the password. (A run with the profile kept sends no probe: it asks the
+        // Digest location itself, in Digest.)
+        let fresh = self.common(server.user, scratch.appendingPathComponent("fresh", isDirectory: true))
+        let digestOnly = try await StrataProcess.run(["ls"] + fresh + ["-o", "auth=digest", base], environment: environment)
         #expect(digestOnly.status != 0)
         #expect(digestOnly.error.contains("auth=digest"), "\(digestOnly.error)")
 

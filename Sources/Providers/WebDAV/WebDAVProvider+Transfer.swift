@@ -36,14 +36,26 @@ extension WebDAVProvider {
         if profile.uploadsThroughTemporary {
             return try await uploadThroughTemporary(source, to: folder, name: name, options: options)
         }
-        // The server keeps `If-Match` and never replaces a collection by a `PUT`; `If-None-Match: *`
-        // where exclusive create was shown, else a taken name is checked first.
-        let checks: UploadPlacement.WriteChecks = capabilities.supports(.exclusiveCreate) ? [.exclusive, .ifMatch, .folders] : [.ifMatch, .folders]
+        // The server keeps `If-Match` and never replaces a collection by a `PUT`. A taken name is
+        // refused by `If-None-Match: *` alone where the verifier saw this server refuse it over an
+        // existing file (plain WebDAV; one request, not a `PROPFIND` of the name first, which races
+        // no less); elsewhere it is looked at first, and the `PUT` still carries `If-None-Match: *`.
+        let refusesTaken = capabilities.supports(.exclusiveCreate) || (dialect == nil && profile.verified.refusesIfNoneMatchStar == true)
+        let checks: UploadPlacement.WriteChecks = refusesTaken ? [.exclusive, .ifMatch, .folders] : [.ifMatch, .folders]
         return try await UploadPlacement.place(
             name, in: folder, options: options, checks: checks, maxAttempts: 1000, folderTaken: .conflict,
             existing: { candidate in try await itemIfExists(at: folder.appending(candidate)) },
             write: { candidate, placement in
-                try await put(source, at: folder.appending(candidate), options: options, exclusive: placement == .exclusive)
+                let path = try folder.appending(candidate)
+                do {
+                    return try await put(source, at: path, options: options, exclusive: placement == .exclusive)
+                } catch let refused as ProviderError where refused.code == .alreadyExists && options.conflict == .fail {
+                    // Refused unseen (412): a folder there is a conflict, as when it is looked at first.
+                    if let there = try? await itemIfExists(at: path), there.kind == .folder {
+                        throw ProviderError(.conflict, "\(path) is a folder, not a file", request: refused.request)
+                    }
+                    throw refused
+                }
             })
     }
 

@@ -51,8 +51,12 @@ public struct WebDAVProvider: StorageProvider {
     let logger: Logger
     /// Where chunked uploads keep their sessions for a resume (`ProviderServices.uploadCheckpoints`).
     let uploadCheckpoints: (any UploadCheckpoints)?
-    /// What ``connect(_:)`` learnt before any write.
-    let probed: WebDAVServerProfile
+    /// What ``connect(_:)`` learnt before any write (or took from an earlier process: ``keptProfile``).
+    var probed: WebDAVServerProfile { probedBox.withLockedValue { $0 } }
+    let probedBox: NIOLockedValueBox<WebDAVServerProfile>
+    /// Set when the profile was kept by an earlier process instead of probed: the server's name
+    /// is confirmed with one `OPTIONS` before the first write (``confirmKeptProfile()``).
+    let keptProfile: WebDAVKeptProfile.Confirmation?
     /// The verdicts of ``WebDAVCapabilityVerifier``, when the profile asks for verification.
     let verification: WebDAVVerificationState?
 
@@ -78,12 +82,13 @@ public struct WebDAVProvider: StorageProvider {
     /// - Throws: `ProviderError.Code.invalidArgument` for a malformed URL, or an option that is malformed or unknown.
     package init(
         configuration: ProviderConfiguration, profile: WebDAVServerProfile = .generic, dialect: WebDAVDialect? = nil,
-        authenticator: (any Authenticator)? = nil
+        authenticator: (any Authenticator)? = nil, kept: Bool = false
     ) throws {
         let (configuration, webdav) = try Self.reading(configuration)
         self.mapper = try DAVPathMapper(root: configuration.url)
         self.pageLimits = configuration.pageLimits
-        self.probed = profile
+        self.probedBox = NIOLockedValueBox(profile)
+        self.keptProfile = kept ? WebDAVKeptProfile.Confirmation(store: configuration.serverFacts, user: configuration.credentials.username) : nil
         self.dialect = dialect
         self.logger = configuration.logger
         self.uploadCheckpoints = configuration.services.uploadCheckpoints
@@ -113,6 +118,10 @@ public struct WebDAVProvider: StorageProvider {
     /// Makes a provider after probing the server (`OPTIONS` and a `PROPFIND` of the root)
     /// so that its ``capabilities`` say what this server really does.
     ///
+    /// A profile probed by an earlier process and kept in `ProviderConfiguration.serverFacts`
+    /// (for a day, for the same root and user) is taken instead, without a request; the server's
+    /// name is then confirmed with one `OPTIONS` before the first write.
+    ///
     /// A verdict of the capability verifier kept in `ProviderConfiguration.serverFacts` by
     /// an earlier process is taken at once while it is trusted (a day, and only while the server
     /// sends the same `Server` header); otherwise the first write verifies again.
@@ -135,7 +144,15 @@ public struct WebDAVProvider: StorageProvider {
         }
         let authenticator = try await webdav.authenticator(connecting: configuration)
         let generic = try WebDAVProvider(configuration: configuration, authenticator: authenticator)
+        // A profile an earlier process probed (and still trusted) spares the OPTIONS and PROPFIND:
+        // a read is then one request; the first write confirms the server's name first.
+        if let kept = await WebDAVKeptProfile.load(from: configuration.serverFacts, root: generic.mapper.root, user: configuration.credentials.username) {
+            let provider = try WebDAVProvider(configuration: configuration, profile: kept, authenticator: authenticator, kept: true)
+            await provider.verification?.loadRemembered()
+            return provider
+        }
         let profile = try await generic.probeProfile()
+        await WebDAVKeptProfile.keep(profile, in: configuration.serverFacts, root: generic.mapper.root, user: configuration.credentials.username)
         let provider = try WebDAVProvider(configuration: configuration, profile: profile, authenticator: authenticator)
         await provider.verification?.loadRemembered()
         return provider
@@ -170,6 +187,7 @@ public struct WebDAVProvider: StorageProvider {
     }
 
     func verifyBeforeWrite(in folder: ItemPath) async {
+        await confirmKeptProfile()
         guard let verification else { return }
         let provider = self
         await verification.ensure { await WebDAVCapabilityVerifier(provider: provider).verify(in: folder) }

@@ -57,11 +57,14 @@ final class WebDAVVerificationState: Sendable {
     private let state: NIOLockedValueBox<State>
     /// The verification under way, which callers arriving meanwhile wait for.
     private let verifying = SingleFlight<Void>()
-    private let subject: Subject
+    /// Who the verdict is about; its `Server` header changes when a profile kept by an earlier
+    /// process turns out stale (``serverChanged(to:)``).
+    private let subjectBox: NIOLockedValueBox<Subject>
+    private var subject: Subject { subjectBox.withLockedValue { $0 } }
     private let store: (any ServerFactStore)?
 
     init(subject: Subject, declared: WebDAVVerifiedBehaviour, store: (any ServerFactStore)?) {
-        self.subject = subject
+        self.subjectBox = NIOLockedValueBox(subject)
         self.store = store
         let remembered = Self.memory.withLockedValue { $0[subject.key] }.flatMap { Self.usable($0, for: subject) }
         state = NIOLockedValueBox(State(verdict: remembered ?? declared))
@@ -137,6 +140,19 @@ final class WebDAVVerificationState: Sendable {
         let age = Date().timeIntervalSince(record.at)
         guard record.version == recordVersion, record.verified.isComplete, age >= 0, age < trustedFor, record.server == subject.serverHeader else { return nil }
         return record.verified
+    }
+
+    /// The server now names itself `header`, not as the profile this state was made from said
+    /// (a profile kept by an earlier process): the verdict is dropped unless one kept for the
+    /// server as it names itself now is trusted, and the next write verifies again.
+    func serverChanged(to header: String?, declared: WebDAVVerifiedBehaviour) async {
+        let subject = subjectBox.withLockedValue { subject in
+            subject.serverHeader = header
+            return subject
+        }
+        let remembered = Self.memory.withLockedValue { $0[subject.key] }.flatMap { Self.usable($0, for: subject) }
+        state.withLockedValue { $0 = State(verdict: remembered ?? declared) }
+        await loadRemembered()
     }
 
     /// Forgets what this process learnt (for tests).

@@ -30,8 +30,10 @@ struct RememberedVerdictTests {
         configuration.serverFacts = store
         let provider = try await WebDAVProvider.connect(configuration)
         _ = try await provider.createFolder(named: "first", in: .root)
-        let kept = try #require(store.all.first)
-        #expect(store.all.count == 1)
+        // Beside the verdict, the probed profile is kept (`KeptProfileTests`).
+        let kept = try #require(store.all.first { $0.kind == "webdav.verified" })
+        #expect(store.all.count == 2)
+        #expect(store.all.contains { $0.kind == "webdav.profile" })
         #expect(kept.kind == "webdav.verified")
         #expect(kept.server == server.origin + "/")
         #expect(kept.user == "u")
