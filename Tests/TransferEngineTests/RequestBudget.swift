@@ -175,7 +175,7 @@ enum RequestBudget {
         // Minimum: a look at the destination, the folder made, the file sent: WebDAV 3 (PROPFIND,
         // MKCOL, PUT); Nuxeo 5 (a search, the folder, batch, blob, document); Pydio 3.
         .copyUp: [
-            .apache: ["MKCOL": 1, "PROPFIND": 5, "PUT": 1],
+            .apache: ["MKCOL": 1, "PROPFIND": 4, "PUT": 1],
             .nextcloud: ["MKCOL": 1, "PROPFIND": 5, "PUT": 1],
             .nuxeo: ["GET": 8, "POST": 4],
             .pydio: ["GET": 7, "POST": 2],
