@@ -2,10 +2,8 @@ import Foundation
 import HTTPProviderKit
 import NIOConcurrencyHelpers
 import NuxeoProvider
-import NuxeoTestServer
 import ProviderAPI
 import PydioProvider
-import PydioTestServer
 import Testing
 import TransferEngine
 
@@ -103,48 +101,26 @@ struct AdapterRequestCountTests {
     /// A loopback Nuxeo server, a provider rooted at a fresh folder of its workspace, and how to
     /// make another one on that folder (which has learnt nothing from the first).
     static func nuxeo() async throws -> (NuxeoProvider, @Sendable () async throws -> NuxeoProvider, AdapterRequestLog, @Sendable () async -> Void) {
-        let password = "nx-\(UInt32.random(in: 0...UInt32.max))"
-        var configuration = NuxeoTestServer.Configuration()
-        configuration.users = ["ann": password]
-        let server = try await NuxeoTestServer.start(configuration)
         let log = AdapterRequestLog(AsyncHTTPClientTransport.shared)
+        let folder = try await LoopbackFolder.nuxeo(through: log)
+        let make: @Sendable () async throws -> NuxeoProvider = { try await NuxeoProvider.connect(folder.configuration(log)) }
         do {
-            let workspace = server.baseURL.absoluteString + "/default-domain/workspaces/strata"
-            let folder = PairServer.folderName()
-            let root = try await NuxeoProvider.connect(Self.configuration(workspace, "ann", password, log))
-            _ = try await root.createFolder(named: folder, in: .root)
-            let make: @Sendable () async throws -> NuxeoProvider = {
-                try await NuxeoProvider.connect(Self.configuration(workspace + "/" + folder, "ann", password, log))
-            }
-            return (try await make(), make, log, { await server.stop() })
+            return (try await make(), make, log, folder.stop)
         } catch {
-            await server.stop()
+            await folder.stop()
             throw error
         }
     }
 
     static func pydio() async throws -> (PydioProvider, AdapterRequestLog, @Sendable () async -> Void) {
-        let password = "py-\(UInt32.random(in: 0...UInt32.max))"
-        var configuration = PydioTestServer.Configuration()
-        configuration.users = ["ann": password]
-        let server = try await PydioTestServer.start(configuration)
         let log = AdapterRequestLog(AsyncHTTPClientTransport.shared)
+        let folder = try await LoopbackFolder.pydio(through: log)
         do {
-            let workspace = server.baseURL.absoluteString + "my-files"
-            let folder = PairServer.folderName()
-            let root = try await PydioProvider.connect(Self.configuration(workspace, "ann", password, log))
-            _ = try await root.createFolder(named: folder, in: .root)
-            let provider = try await PydioProvider.connect(Self.configuration(workspace + "/" + folder, "ann", password, log))
-            return (provider, log, { await server.stop() })
+            return (try await PydioProvider.connect(folder.configuration(log)), log, folder.stop)
         } catch {
-            await server.stop()
+            await folder.stop()
             throw error
         }
-    }
-
-    static func configuration(_ url: String, _ user: String, _ password: String, _ transport: any HTTPTransport) -> ProviderConfiguration {
-        ProviderConfiguration(
-            url: URL(string: url) ?? URL(fileURLWithPath: "/"), credentials: .basic(username: user, password: password), transport: transport)
     }
 }
 

@@ -37,40 +37,26 @@ struct PairServer: Sendable {
 
     /// A loopback Nuxeo server in this process, the provider rooted at a fresh folder of its workspace.
     static func nuxeo() async throws -> PairServer {
-        let password = "nx-\(UInt32.random(in: 0...UInt32.max))"
-        var configuration = NuxeoTestServer.Configuration()
-        configuration.users = ["ann": password]
-        let server = try await NuxeoTestServer.start(configuration)
         let counting = CountingTransport(AsyncHTTPClientTransport.shared)
+        let folder = try await LoopbackFolder.nuxeo(through: counting)
         do {
-            let workspace = server.baseURL.absoluteString + "/default-domain/workspaces/strata"
-            let folder = Self.folderName()
-            let root = try await NuxeoProvider.connect(Self.configuration(workspace, "ann", password, counting))
-            _ = try await root.createFolder(named: folder, in: .root)
-            let provider = try await NuxeoProvider.connect(Self.configuration(workspace + "/" + folder, "ann", password, counting))
-            return PairServer(name: "Nuxeo", provider: provider, counting: counting) { await server.stop() }
+            let provider = try await NuxeoProvider.connect(folder.configuration(counting))
+            return PairServer(name: "Nuxeo", provider: provider, counting: counting, stop: folder.stop)
         } catch {
-            await server.stop()
+            await folder.stop()
             throw error
         }
     }
 
     /// A loopback Pydio server in this process, the provider rooted at a fresh folder of `my-files`.
     static func pydio() async throws -> PairServer {
-        let password = "py-\(UInt32.random(in: 0...UInt32.max))"
-        var configuration = PydioTestServer.Configuration()
-        configuration.users = ["ann": password]
-        let server = try await PydioTestServer.start(configuration)
         let counting = CountingTransport(AsyncHTTPClientTransport.shared)
+        let folder = try await LoopbackFolder.pydio(through: counting)
         do {
-            let workspace = server.baseURL.absoluteString + "my-files"
-            let folder = Self.folderName()
-            let root = try await PydioProvider.connect(Self.configuration(workspace, "ann", password, counting))
-            _ = try await root.createFolder(named: folder, in: .root)
-            let provider = try await PydioProvider.connect(Self.configuration(workspace + "/" + folder, "ann", password, counting))
-            return PairServer(name: "Pydio", provider: provider, counting: counting) { await server.stop() }
+            let provider = try await PydioProvider.connect(folder.configuration(counting))
+            return PairServer(name: "Pydio", provider: provider, counting: counting, stop: folder.stop)
         } catch {
-            await server.stop()
+            await folder.stop()
             throw error
         }
     }
@@ -111,9 +97,61 @@ struct PairServer: Sendable {
     /// not be the folder's path in the provider's URL.
     static func folderName() -> String { "pair-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))" }
 
-    private static func configuration(_ url: String, _ user: String, _ password: String, _ transport: any HTTPTransport) -> ProviderConfiguration {
+    static func configuration(_ url: String, _ user: String, _ password: String, _ transport: any HTTPTransport) -> ProviderConfiguration {
         ProviderConfiguration(
             url: URL(string: url) ?? URL(fileURLWithPath: "/"), credentials: .basic(username: user, password: password), transport: transport)
+    }
+}
+
+/// A loopback Nuxeo or Pydio server started in this process, with a fresh folder made in it
+/// through a given transport: the folder's URL, its login, and how to stop the server.
+struct LoopbackFolder: Sendable {
+    let url: String
+    let user: String
+    let password: String
+    let stop: @Sendable () async -> Void
+
+    /// A configuration of a provider rooted at the folder, sending through `transport`.
+    func configuration(_ transport: any HTTPTransport) -> ProviderConfiguration {
+        PairServer.configuration(url, user, password, transport)
+    }
+
+    /// A Nuxeo server and a fresh folder of its workspace `strata`.
+    static func nuxeo(through transport: any HTTPTransport) async throws -> LoopbackFolder {
+        let password = "nx-\(UInt32.random(in: 0...UInt32.max))"
+        var configuration = NuxeoTestServer.Configuration()
+        configuration.users = ["ann": password]
+        let server = try await NuxeoTestServer.start(configuration)
+        return try await made(
+            in: server.baseURL.absoluteString + "/default-domain/workspaces/strata", password: password, stop: { await server.stop() }
+        ) { try await NuxeoProvider.connect(PairServer.configuration($0, "ann", password, transport)) }
+    }
+
+    /// A Pydio server and a fresh folder of its workspace `my-files`.
+    static func pydio(through transport: any HTTPTransport) async throws -> LoopbackFolder {
+        let password = "py-\(UInt32.random(in: 0...UInt32.max))"
+        var configuration = PydioTestServer.Configuration()
+        configuration.users = ["ann": password]
+        let server = try await PydioTestServer.start(configuration)
+        return try await made(in: server.baseURL.absoluteString + "my-files", password: password, stop: { await server.stop() }) {
+            try await PydioProvider.connect(PairServer.configuration($0, "ann", password, transport))
+        }
+    }
+
+    /// Makes a fresh folder in `workspace` through the provider `connect` makes there; stops the
+    /// server when that fails.
+    private static func made(
+        in workspace: String, password: String, stop: @escaping @Sendable () async -> Void,
+        connect: (String) async throws -> any StorageProvider
+    ) async throws -> LoopbackFolder {
+        do {
+            let folder = PairServer.folderName()
+            _ = try await connect(workspace).createFolder(named: folder, in: .root)
+            return LoopbackFolder(url: workspace + "/" + folder, user: "ann", password: password, stop: stop)
+        } catch {
+            await stop()
+            throw error
+        }
     }
 }
 
