@@ -7,31 +7,21 @@ import Testing
 /// `scripts/with-servers` starts (its certificate signed by the throw-away `STRATA_TEST_CA`).
 @Suite("strata --ca-cert and --disable-http2 over TLS", .liveServers)
 struct TLSOptionsTests {
+    /// The TLS nginx as the CLI names it (`webdavs://`), and the environment of its login.
     private struct Target {
+        let server: LiveTLSServer
         let url: String
         let authority: String
-        let log: URL
         let environment: [String: String?]
 
         init() throws {
-            let environment = ProcessInfo.processInfo.environment
-            let nginx = try LiveWebDAVServer.named("nginx")
-            guard let https = environment["STRATA_NGINX_TLS_URL"], let authority = environment["STRATA_TEST_CA"],
-                let log = environment["STRATA_NGINX_TLS_LOG"]
-            else {
-                Issue.record("STRATA_NGINX_TLS_URL, STRATA_TEST_CA and STRATA_NGINX_TLS_LOG are not set: run with scripts/with-servers")
-                throw CancellationError()
-            }
-            url = https.replacingOccurrences(of: "https://", with: "webdavs://")
-            self.authority = authority
-            self.log = URL(fileURLWithPath: log)
-            self.environment = ["STRATA_USER": nginx.user, "STRATA_PASSWORD": nginx.password, "STRATA_KEYRING": "off"]
+            server = try LiveTLSServer.nginx()
+            url = server.url.absoluteString.replacingOccurrences(of: "https://", with: "webdavs://")
+            authority = server.authority.path
+            environment = ["STRATA_USER": server.user, "STRATA_PASSWORD": server.password, "STRATA_KEYRING": "off"]
         }
 
-        func protocols(of marker: String) throws -> Set<String> {
-            let text = try String(contentsOf: log, encoding: .utf8)
-            return Set(text.split(separator: "\n").filter { $0.contains(marker) }.compactMap { $0.split(separator: " ").last.map(String.init) })
-        }
+        func protocols(of marker: String) throws -> Set<String> { Set(try server.protocols(of: marker)) }
     }
 
     @Test("--ca-cert trusts the server's authority: mkdir and ls work, over HTTP/2; --disable-http2 keeps HTTP/1.1")

@@ -12,52 +12,22 @@ import WebDAVProvider
 /// request's protocol in its access log (`STRATA_NGINX_TLS_LOG`).
 @Suite("WebDAV over TLS and HTTP/2 on nginx", .liveServers)
 struct WebDAVTLSLiveTests {
-    struct TLSServer {
-        let url: URL
-        let authority: URL
-        let log: URL
-        let credentials: Credentials
+    /// A transport trusting the test authority; HTTP/2 as `http2` says.
+    static func transport(_ server: LiveTLSServer, http2: Bool = true) throws -> AsyncHTTPClientTransport {
+        var configuration = AsyncHTTPClientTransport.Configuration()
+        try configuration.trustCertificates(inPEMFile: server.authority)
+        configuration.allowsHTTP2 = http2
+        return AsyncHTTPClientTransport(configuration: configuration)
+    }
 
-        init(sourceLocation: SourceLocation = #_sourceLocation) throws {
-            let environment = ProcessInfo.processInfo.environment
-            let plain = try LiveServers.server("nginx", sourceLocation: sourceLocation)
-            guard let text = environment["STRATA_NGINX_TLS_URL"], let url = URL(string: text),
-                let authority = environment["STRATA_TEST_CA"], let log = environment["STRATA_NGINX_TLS_LOG"]
-            else {
-                Issue.record(
-                    "STRATA_NGINX_TLS_URL, STRATA_TEST_CA and STRATA_NGINX_TLS_LOG are not set: run the tests with scripts/test or scripts/with-servers",
-                    sourceLocation: sourceLocation)
-                throw ProviderError(.network, "no TLS server")
-            }
-            self.url = url
-            self.authority = URL(fileURLWithPath: authority)
-            self.log = URL(fileURLWithPath: log)
-            credentials = plain.credentials
-        }
-
-        /// A transport trusting the test authority; HTTP/2 as `http2` says.
-        func transport(http2: Bool = true) throws -> AsyncHTTPClientTransport {
-            var configuration = AsyncHTTPClientTransport.Configuration()
-            try configuration.trustCertificates(inPEMFile: authority)
-            configuration.allowsHTTP2 = http2
-            return AsyncHTTPClientTransport(configuration: configuration)
-        }
-
-        func configuration(_ transport: any HTTPTransport, folder: String = "") -> ProviderConfiguration {
-            let root = folder.isEmpty ? url : url.appendingPathComponent(folder, isDirectory: true)
-            return ProviderConfiguration(url: root, credentials: credentials, transport: transport)
-        }
-
-        /// The protocols nginx logged for the requests whose target holds `marker`.
-        func protocols(of marker: String) throws -> [String] {
-            let text = try String(contentsOf: log, encoding: .utf8)
-            return text.split(separator: "\n").filter { $0.contains(marker) }.compactMap { $0.split(separator: " ").last.map(String.init) }
-        }
+    static func configuration(_ server: LiveTLSServer, _ transport: any HTTPTransport, folder: String = "") -> ProviderConfiguration {
+        let root = folder.isEmpty ? server.url : server.url.appendingPathComponent(folder, isDirectory: true)
+        return ProviderConfiguration(url: root, credentials: server.credentials, transport: transport)
     }
 
     /// Writes, lists, reads and removes a folder of 12 files (4 at once) through `transport`.
-    private func exercise(_ server: TLSServer, _ transport: AsyncHTTPClientTransport, marker: String) async throws {
-        let provider = try await WebDAVProvider.connect(server.configuration(transport))
+    private func exercise(_ server: LiveTLSServer, _ transport: AsyncHTTPClientTransport, marker: String) async throws {
+        let provider = try await WebDAVProvider.connect(Self.configuration(server, transport))
         _ = try await provider.createFolder(named: marker, in: .root)
         let folder = try ItemPath("/\(marker)")
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -76,8 +46,8 @@ struct WebDAVTLSLiveTests {
 
     @Test("the test authority trusted: every request goes over HTTP/2, and the files round-trip")
     func http2() async throws {
-        let server = try TLSServer()
-        let transport = try server.transport()
+        let server = try LiveTLSServer.nginx()
+        let transport = try Self.transport(server)
         let marker = "h2-\(UInt64.random(in: 0...UInt64.max))"
         try await exercise(server, transport, marker: marker)
         try await transport.shutdown()
@@ -88,8 +58,8 @@ struct WebDAVTLSLiveTests {
 
     @Test("allowsHTTP2 = false (--disable-http2): HTTP/1.1 over TLS")
     func http1Only() async throws {
-        let server = try TLSServer()
-        let transport = try server.transport(http2: false)
+        let server = try LiveTLSServer.nginx()
+        let transport = try Self.transport(server, http2: false)
         let marker = "h1-\(UInt64.random(in: 0...UInt64.max))"
         try await exercise(server, transport, marker: marker)
         try await transport.shutdown()
@@ -100,10 +70,10 @@ struct WebDAVTLSLiveTests {
 
     @Test("a certificate no trusted authority signed: a clear error, and no request reaches the server")
     func untrusted() async throws {
-        let server = try TLSServer()
+        let server = try LiveTLSServer.nginx()
         let marker = "untrusted-\(UInt64.random(in: 0...UInt64.max))"
         let transport = AsyncHTTPClientTransport(configuration: .init())
-        var configuration = server.configuration(transport, folder: marker)
+        var configuration = Self.configuration(server, transport, folder: marker)
         configuration.retry = .none
         let error = await #expect(throws: ProviderError.self) { try await WebDAVProvider.connect(configuration) }
         try await transport.shutdown()
@@ -114,7 +84,7 @@ struct WebDAVTLSLiveTests {
 
     @Test("a file that holds no PEM certificate is refused when it is added, not at the first request")
     func notPEM() throws {
-        let server = try TLSServer()
+        let server = try LiveTLSServer.nginx()
         var configuration = AsyncHTTPClientTransport.Configuration()
         let notCertificate = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-cert-\(UUID().uuidString).pem")
         try Data("hello".utf8).write(to: notCertificate)
@@ -131,13 +101,13 @@ struct WebDAVTLSLiveTests {
 
     @Test("the conformance suite over TLS and HTTP/2")
     func conformance() async throws {
-        let server = try TLSServer()
-        let transport = try server.transport()
+        let server = try LiveTLSServer.nginx()
+        let transport = try Self.transport(server)
         // The suite counts and injects faults on its own transport, over the one trusting the authority.
         let suite = ConformanceSuite(
             subject: "WebDAV on nginx over TLS and HTTP/2 \(server.url)", options: ConformanceOptions(baseTransport: transport)
         ) { environment in
-            try await WebDAVProvider.connect(server.configuration(environment.transport))
+            try await WebDAVProvider.connect(Self.configuration(server, environment.transport))
         }
         let report = await suite.run()
         try await transport.shutdown()
