@@ -51,7 +51,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         /// (``trustCertificates(inPEMFile:)`` adds one): a server whose certificate an authority of
         /// its own signed, such as a company's or a test one. Certificates are still verified, and
         /// the host name checked, against these as against the system's.
-        public private(set) var additionalTrustRootFiles: [URL] = []
+        package private(set) var additionalTrustRootFiles: [URL] = []
         /// The certificates of ``additionalTrustRootFiles``, read when each was added.
         fileprivate var additionalTrustRoots: [NIOSSLCertificate] = []
 
