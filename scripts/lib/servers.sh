@@ -507,6 +507,18 @@ _strata_launch_nginx() {
   _strata_make_tls "$T" || return 1
   tport=$(_strata_pick_port "${STRATA_NGINX_TLS_PORT:-18099}" "$port") || return 1
   echo "$tport" >"$D/tls-port"
+  # What both servers (plain and TLS) serve: the same files, the same login and DAV methods.
+  cat >"$D/dav.conf" <<CONF
+root $D/www;
+location / {
+  auth_basic strata;
+  auth_basic_user_file $STRATA_SERVERS_DIR/htpasswd;
+  dav_methods PUT DELETE MKCOL COPY MOVE;
+  dav_ext_methods PROPFIND OPTIONS LOCK UNLOCK;
+  dav_ext_lock zone=strata;
+  dav_access user:rw group:rw all:r;
+}
+CONF
   cat >"$D/nginx.conf" <<CONF
 daemon off;
 master_process on;
@@ -526,30 +538,14 @@ http {
   log_format protocol '\$request_method \$request_uri \$status \$server_protocol';
   server {
     listen 127.0.0.1:$port;
-    root $D/www;
-    location / {
-      auth_basic strata;
-      auth_basic_user_file $STRATA_SERVERS_DIR/htpasswd;
-      dav_methods PUT DELETE MKCOL COPY MOVE;
-      dav_ext_methods PROPFIND OPTIONS LOCK UNLOCK;
-      dav_ext_lock zone=strata;
-      dav_access user:rw group:rw all:r;
-    }
+    include $D/dav.conf;
   }
   server {
     listen 127.0.0.1:$tport ssl http2;
     ssl_certificate $T/server.pem;
     ssl_certificate_key $T/server.key;
     access_log $D/tls-access.log protocol;
-    root $D/www;
-    location / {
-      auth_basic strata;
-      auth_basic_user_file $STRATA_SERVERS_DIR/htpasswd;
-      dav_methods PUT DELETE MKCOL COPY MOVE;
-      dav_ext_methods PROPFIND OPTIONS LOCK UNLOCK;
-      dav_ext_lock zone=strata;
-      dav_access user:rw group:rw all:r;
-    }
+    include $D/dav.conf;
   }
 }
 CONF
