@@ -230,7 +230,9 @@ struct TransferRun: Sendable {
         let provider = destination.provider
         let path = action.destination
         if action.relativePath.isRoot {
-            try await Self.ensureFolder(path, on: provider)
+            // The planner found the root missing a moment ago: make it at once, and look at its
+            // parents only when the server says one is missing (not two looks before every copy).
+            try await Self.makeFolder(path, on: provider)
             return
         }
         do {
@@ -252,6 +254,25 @@ struct TransferRun: Sendable {
             _ = try await provider.createFolder(named: path.name, in: path.parent)
         } catch let error as ProviderError where error.code == .alreadyExists {
             return
+        }
+    }
+
+    /// Creates `path`, expected to be missing, and its missing parents: `createFolder` first, the
+    /// parents only when it answers that one is missing. A folder made meanwhile is fine; a file is
+    /// a conflict.
+    static func makeFolder(_ path: ItemPath, on provider: any StorageProvider) async throws {
+        if path.isRoot { return }
+        do {
+            _ = try await provider.createFolder(named: path.name, in: path.parent)
+        } catch let error as ProviderError where error.code == .alreadyExists {
+            guard try await provider.item(at: path).isFolder else { throw ProviderError(.conflict, "\(path) is a file") }
+        } catch let error as ProviderError where error.code == .notFound && !path.parent.isRoot {
+            try await ensureFolder(path.parent, on: provider)
+            do {
+                _ = try await provider.createFolder(named: path.name, in: path.parent)
+            } catch let error as ProviderError where error.code == .alreadyExists {
+                guard try await provider.item(at: path).isFolder else { throw ProviderError(.conflict, "\(path) is a file") }
+            }
         }
     }
 

@@ -175,10 +175,10 @@ enum RequestBudget {
         // Minimum: a look at the destination, the folder made, the file sent: WebDAV 3 (PROPFIND,
         // MKCOL, PUT); Nuxeo 5 (a search, the folder, batch, blob, document); Pydio 3.
         .copyUp: [
-            .apache: ["MKCOL": 1, "PROPFIND": 4, "PUT": 1],
-            .nextcloud: ["MKCOL": 1, "PROPFIND": 5, "PUT": 1],
-            .nuxeo: ["GET": 8, "POST": 4],
-            .pydio: ["GET": 7, "POST": 2],
+            .apache: ["MKCOL": 1, "PROPFIND": 2, "PUT": 1],
+            .nextcloud: ["MKCOL": 1, "PROPFIND": 3, "PUT": 1],
+            .nuxeo: ["GET": 6, "POST": 4],
+            .pydio: ["GET": 5, "POST": 2],
         ],
         // Minimum: the listing of the folder and the file's GET: 2.
         .copyDown: [

@@ -150,6 +150,12 @@ def generate():
                 with open(os.path.join(folder, f"file-{i:03d}.txt"), "wb") as f:
                     f.write(b"t" * (i % 97))
         chown(tree)
+    small_served = os.path.join(ROOT, "small.bin")
+    if not os.path.exists(small_served):
+        with open(small_served + ".tmp", "wb") as f:
+            f.write(random.Random(34).randbytes(SMALL_SIZE))
+        os.replace(small_served + ".tmp", small_served)
+        chown(small_served)
     served = os.path.join(ROOT, "big.bin")
     if not os.path.exists(served):
         try:
@@ -319,6 +325,54 @@ def cached_listing_line(server):
                               "--expect", str(LIST_COUNT)], env=strata_env()),
     }
     return measure(f"list from cache {server}", tools)
+
+
+def tree_listing_line(server):
+    """Listing a tree of 100 folders of 100 files (10,100 entries): `strata ls -R` against
+    `rclone lsf -R` (8 checkers) and curl (one Depth: infinity PROPFIND)."""
+    out = lambda tool: os.path.join(WORK, f"tree-ls-{server}-{tool}.out")
+    entries = TREE_FOLDERS * (TREE_FILES + 1)
+    env = rclone_env(server)
+    tools = {
+        "strata": Tool([STRATA, "ls", "-R", strata_url(server, "tree10k/")], stdout=out("strata"),
+                       check=line_check(out("strata"), entries), env=strata_env()),
+        "rclone": Tool([RCLONE, "lsf", "-R", "--format", "tsp", "bench:tree10k"], stdout=out("rclone"),
+                       check=line_check(out("rclone"), entries), env=env),
+        "curl": Tool([CURL, "-sS", "--fail", "-u", f"{USER}:{PASS}", "-X", "PROPFIND", "-H", "Depth: infinity",
+                      "-H", "Content-Type: application/xml", "--data", PROPFIND4, dav_url(server, "tree10k/")],
+                     stdout=out("curl"), check=propfind_check(out("curl"), entries)),
+    }
+    return measure(f"list tree {server}", tools)
+
+
+def get_small_line(server):
+    """One small file (4 KiB) fetched by a new process: what a round trip costs each tool. Strata
+    keeps what it learnt of the server (its profile) between runs, as it does for a user."""
+    want = sha256_file(os.path.join(ROOT, "small.bin"))
+    env = rclone_env(server)
+
+    def tool(key, argv, tool_env):
+        target = os.path.join(WORK, f"small-{key}.bin")
+
+        def prep():
+            if os.path.exists(target):
+                os.remove(target)
+
+        def check(_run):
+            if not os.path.exists(target):
+                return "no downloaded file"
+            return None if sha256_file(target) == want else "the downloaded file's SHA-256 differs"
+        return Tool([a.replace("TARGET", target) for a in argv], prep=prep, check=check, env=tool_env)
+
+    tools = {
+        "strata": tool("strata", [STRATA, "get", strata_url(server, "small.bin"), "TARGET"], strata_env()),
+        "strata-bench": tool("strata-bench", [SBENCH, "get", strata_url(server, "small.bin"), "--to", "TARGET"],
+                             strata_env()),
+        "rclone": tool("rclone", [RCLONE, "copyto", "bench:small.bin", "TARGET"], env),
+        "curl": tool("curl", [CURL, "-sS", "--fail", "-u", f"{USER}:{PASS}", "-o", "TARGET",
+                              dav_url(server, "small.bin")], ENV),
+    }
+    return measure(f"get small {server}", tools)
 
 
 def recheck_line(server):
@@ -531,6 +585,20 @@ def goals(rows):
                             f"{r(s, t['curl']):.2f} × curl, {max(s.rss):.0f} MiB"))
     check(TITLES["small-apache"], "1,000 small uploads ≤ 1.0 × curl (4 parallel)",
           lambda s, t: (r(s, t["curl"]) <= 1.0, f"{r(s, t['curl']):.2f} × curl"))
+    if ENV.get("BENCH_RTT_MS"):
+        # Issue 34's goals over a slow network, on the medians of this run.
+        def m(a, b):
+            return statistics.median(a.times) / statistics.median(b.times) if b and b.times else float("nan")
+
+        def who(s, tools):
+            return "CLI" if s is tools.get("strata") else "API"
+        rtt = ENV["BENCH_RTT_MS"]
+        check(TITLES["get-small-apache"], f"at {rtt} ms: get of one small file ≤ 1.1 × curl (medians)",
+              lambda s, t: (m(s, t["curl"]) <= 1.1, f"{who(s, t)} {m(s, t['curl']):.2f} × curl"))
+        check(TITLES["list-tree-apache"], f"at {rtt} ms: listing a tree of 10,000 files in 100 folders ≤ 0.5 × rclone (medians)",
+              lambda s, t: (m(s, t["rclone"]) <= 0.5, f"{who(s, t)} {m(s, t['rclone']):.2f} × rclone, {m(s, t['curl']):.2f} × curl"))
+        check(TITLES["small-apache"], f"at {rtt} ms: 1,000 small uploads ≤ 0.5 × rclone (medians)",
+              lambda s, t: (m(s, t["rclone"]) <= 0.5, f"{who(s, t)} {m(s, t['rclone']):.2f} × rclone"))
     return "\n".join(out)
 
 
@@ -538,6 +606,8 @@ TITLES = {
     "list-apache": "list 10,000 entries, Depth 1 (Apache)",
     "list-nginx": "list 10,000 entries, Depth 1 (nginx)",
     "cache-apache": "list 10,000 entries from the offline cache",
+    "get-small-apache": f"get one {SMALL_SIZE // 1024} KiB file, a new process each time (Apache)",
+    "list-tree-apache": f"list a tree of {TREE_FOLDERS * TREE_FILES:,} files in {TREE_FOLDERS} folders (Apache)",
     "recheck-apache": f"re-check an unchanged tree of {TREE_FOLDERS * TREE_FILES:,} files in {TREE_FOLDERS} folders (Apache)",
     "download-apache": f"download {BIG_MIB} MiB (Apache, to /dev/null)",
     "upload-apache": f"upload {BIG_MIB} MiB (Apache)",
@@ -554,6 +624,8 @@ def main():
         ("list-apache", lambda: listing_line("apache")),
         ("list-nginx", lambda: listing_line("nginx") if PORTS["nginx"] else None),
         ("cache-apache", lambda: cached_listing_line("apache")),
+        ("get-small-apache", lambda: get_small_line("apache")),
+        ("list-tree-apache", lambda: tree_listing_line("apache")),
         ("recheck-apache", lambda: recheck_line("apache")),
         ("download-apache", lambda: download_line("apache", big)),
         ("upload-apache", lambda: upload_line("apache", big)),

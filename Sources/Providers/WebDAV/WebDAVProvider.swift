@@ -163,7 +163,9 @@ public struct WebDAVProvider: StorageProvider {
     /// names a transfer maps) before its first write. A server where nothing can be written keeps
     /// its conservative guesses.
     public func verifyCapabilities(near path: ItemPath) async {
-        guard verification != nil else { return }
+        // A kept profile is confirmed first: a server that changed is verified again below.
+        await confirmKeptProfile()
+        guard let verification, !verification.isSettled else { return }
         var folder = path
         while !folder.isRoot {
             if let existing = try? await itemIfExists(at: folder), existing.kind == .folder { break }

@@ -73,6 +73,9 @@ final class WebDAVVerificationState: Sendable {
     /// The verdicts known now.
     var verdict: WebDAVVerifiedBehaviour { state.withLockedValue { $0.verdict } }
 
+    /// Whether no verification is left to run: the verdict is complete or the attempts are spent.
+    var isSettled: Bool { state.withLockedValue { $0.isSettled } }
+
     /// Takes a verdict kept in the store by an earlier process, when it is still trusted.
     func loadRemembered() async {
         if verdict.isComplete { return }

@@ -162,8 +162,10 @@ struct PutCommand: AsyncParsableCommand {
             }
         }
         let bar = ProgressBar(label: name)
+        // The stored item is read back only to be printed (--json); the name it went under is
+        // known without it (a renamed upload's path names it).
         let item = try await provider.upload(
-            upload, to: folder, name: name, options: UploadOptions(conflict: policy, progress: bar.handler))
+            upload, to: folder, name: name, options: UploadOptions(conflict: policy, progress: bar.handler, readBack: global.json))
         bar.finish()
         try await watch.finish(json: global.json)
         if global.json { try Output.json(item) } else if item.name != name { Output.line("uploaded as \(item.path)") }
