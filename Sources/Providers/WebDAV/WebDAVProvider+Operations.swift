@@ -40,6 +40,11 @@ extension WebDAVProvider {
             }
         }
         await response.body.discard()
+        // A MKCOL that succeeded on a server shown to refuse it over an existing folder made the
+        // folder: it is empty (see `FreshFolders`).
+        freshFolders.wrote(name, in: parent)
+        if profile.verified.mkcolRefusesExisting == true { freshFolders.made(path) }
+        knownFolders.insert(path)
         return try await item(at: path)
     }
 
@@ -55,6 +60,7 @@ extension WebDAVProvider {
     /// 301/308 or 400) is then asked again with it once `PROPFIND` has shown a folder is there.
     func deleteItem(_ path: ItemPath, folder: Bool?) async throws {
         knownFolders.forgetAll()
+        freshFolders.forgetAll()
         let request = TransportRequest(method: .DELETE, url: mapper.url(for: path, folder: folder ?? false))
         let response = try await executor.execute(request)
         if folder == nil, [301, 302, 307, 308, 400, 409].contains(response.status) {
@@ -82,6 +88,7 @@ extension WebDAVProvider {
     func transfer(_ method: HTTPMethod, _ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
         try source.checkTransfer(to: destination, action: method.rawValue.lowercased())
         if method == .MOVE { knownFolders.forgetAll() }
+        freshFolders.forgetAll()
         await verifyBeforeWrite(in: destination.parent)
         try requireKept(destination.name)
         // Collections are addressed with their trailing slash on both URLs (nginx needs it).

@@ -33,6 +33,11 @@ extension WebDAVProvider {
         // The folder is looked up first (once, `KnownFolders`) unless this server was shown to
         // refuse a PUT below a missing folder: copyparty makes the missing folders instead.
         if profile.verified.putCreatesParents != false { try await requireFolder(folder) }
+        // In a folder this provider made, a name it never wrote there is free (`FreshFolders`):
+        // no look at it either, on a server that ignores `If-None-Match: *` too. The name is
+        // recorded as written from here on, whatever the route.
+        let fresh = dialect == nil && options.conflict == .fail && options.ifMatch == nil && freshFolders.claim(name, in: folder)
+        if !fresh { freshFolders.wrote(name, in: folder) }
         if profile.uploadsThroughTemporary {
             return try await uploadThroughTemporary(source, to: folder, name: name, options: options)
         }
@@ -40,7 +45,8 @@ extension WebDAVProvider {
         // refused by `If-None-Match: *` alone where the verifier saw this server refuse it over an
         // existing file (plain WebDAV; one request, not a `PROPFIND` of the name first, which races
         // no less); elsewhere it is looked at first, and the `PUT` still carries `If-None-Match: *`.
-        let refusesTaken = capabilities.supports(.exclusiveCreate) || (dialect == nil && profile.verified.refusesIfNoneMatchStar == true)
+        let refusesTaken =
+            fresh || capabilities.supports(.exclusiveCreate) || (dialect == nil && profile.verified.refusesIfNoneMatchStar == true)
         let checks: UploadPlacement.WriteChecks = refusesTaken ? [.exclusive, .ifMatch, .folders] : [.ifMatch, .folders]
         return try await UploadPlacement.place(
             name, in: folder, options: options, checks: checks, maxAttempts: 1000, folderTaken: .conflict,

@@ -48,6 +48,8 @@ public struct WebDAVProvider: StorageProvider {
     let snapshots: SnapshotPager
     /// Folders seen to exist, checked before an upload into them (see ``requireFolder(_:)``).
     let knownFolders = KnownFolders()
+    /// Folders this provider made, empty, and the names written into them since (see ``FreshFolders``).
+    let freshFolders = FreshFolders()
     let logger: Logger
     /// Where chunked uploads keep their sessions for a resume (`ProviderServices.uploadCheckpoints`).
     let uploadCheckpoints: (any UploadCheckpoints)?
