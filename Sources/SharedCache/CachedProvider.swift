@@ -250,7 +250,8 @@ public struct CachedProvider: StorageProvider {
     ///   - overlay: the journal as already read for this folder (read here when nil): the listing kept in the cache
     ///     holds the journal's items, not the server's, at the paths the journal answers for.
     func fetchListingReporting(
-        _ folder: ItemPath, knownETag: String? = nil, cachedItems: Bool = true, overlay known: JournalOverlay? = nil
+        _ folder: ItemPath, knownETag: String? = nil, cachedItems: Bool = true, overlay known: JournalOverlay? = nil,
+        given: FolderListing? = nil
     ) async throws -> (items: [Item], listed: Bool, changed: Int, completeness: ListingCompleteness) {
         let overlay: JournalOverlay
         if let known { overlay = known } else { overlay = try await journal.overlay { JournalOverlay.same($0.parent, folder) && !$0.isRoot } }
@@ -260,7 +261,8 @@ public struct CachedProvider: StorageProvider {
             return (overlay.children(items, of: folder), false, 0, .partial)
         }
         guard base.capabilities.features.contains(.recursiveETags) else {
-            let listing = try await base.listing(folder)
+            let listing: FolderListing
+            if let given { listing = given } else { listing = try await base.listing(folder) }
             let items = overlay.children(listing.items, of: folder)
             let changed =
                 (try? await store.saveListing(items, of: folder, account: account, complete: listing.completeness.isComplete)) ?? items.count

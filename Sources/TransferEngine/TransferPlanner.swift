@@ -59,7 +59,14 @@ struct TransferPlanner: Sendable {
         var destinationExists: Bool
         var sourceETag: String? = nil
         var destinationETag: String? = nil
+        /// The source's listing of the folder from a whole-tree listing (``StorageProvider/listTree(_:fields:maxEntries:)``), when it held it.
+        var sourceListing: FolderListing? = nil
+        /// The destination's, likewise.
+        var destinationListing: FolderListing? = nil
     }
+
+    /// How many entries a whole-tree listing may hold before the walk lists folder by folder instead.
+    static let treeListingLimit = 250_000
 
     /// The record of the folder at `relative` when its etags on both sides are still the recorded
     /// ones: nothing below it changed on either side since the job's last finished run.
@@ -105,9 +112,28 @@ struct TransferPlanner: Sendable {
                 relative: .root, source: source.path, destination: destination.path, destinationExists: destinationRoot != nil,
                 sourceETag: sourceRoot.etag, destinationETag: destinationRoot?.etag)
         ]
+        // Each side's whole tree in one request where its server offers it (WebDAV's Depth:
+        // infinity, proven once per server): the folders it holds are not listed again. Not asked
+        // when the job knows folders unchanged since its last run: those are not listed at all.
+        var sourceTree: TreeListing? = nil
+        var destinationTree: TreeListing? = nil
+        if known?.isEmpty ?? true {
+            let limit = min(Self.treeListingLimit, limits.maxEntries)
+            async let sourceAnswer = source.provider.listTree(source.path, fields: [], maxEntries: limit)
+            destinationTree = destinationRoot == nil ? nil : try await destination.provider.listTree(destination.path, fields: [], maxEntries: limit)
+            sourceTree = try await sourceAnswer
+        }
         var walk = limits.walk(below: source.path)
         while !level.isEmpty {
             if Task.isCancelled { throw ProviderError(.cancelled, "cancelled while planning") }
+            // Each folder's listings are taken out of the trees as the level reaches it, so a tree
+            // holds only what the walk has yet to reach.
+            if sourceTree != nil || destinationTree != nil {
+                for index in level.indices {
+                    level[index].sourceListing = sourceTree?.take(level[index].source)
+                    if level[index].destinationExists { level[index].destinationListing = destinationTree?.take(level[index].destination) }
+                }
+            }
             // The children of this level's folders are one level further below the roots.
             try walk.descend()
             var next: [Folder] = []
@@ -133,12 +159,42 @@ struct TransferPlanner: Sendable {
     }
 
     /// Plans one folder's children; returns that part of the plan and the subfolders to walk next.
+    ///
+    /// Nothing is deleted on the strength of a whole-tree listing: a folder planned from one
+    /// whose plan deletes anything is listed again on both sides, one folder each, and planned
+    /// from those listings (a server that answered the tree short cannot cost a file).
     private func compare(_ folder: Folder) async throws -> (TransferPlan, [Folder]) {
+        let planned = try await compareListed(folder)
+        guard folder.sourceListing != nil || folder.destinationListing != nil,
+            planned.0.actions.contains(where: { $0.kind == .delete })
+        else { return planned }
+        var listed = folder
+        listed.sourceListing = nil
+        listed.destinationListing = nil
+        return try await compareListed(listed)
+    }
+
+    /// ``compare(_:)`` from the folder's listings at hand, listing what is not.
+    private func compareListed(_ folder: Folder) async throws -> (TransferPlan, [Folder]) {
         var plan = TransferPlan(mode: mode, rule: rule)
-        async let sourceListing = source.provider.listing(folder.source, pageSize: pageSize, fields: [])
-        let destinationItems = folder.destinationExists
-            ? try await destination.provider.listAll(folder.destination, pageSize: pageSize, fields: []) : []
-        let sourceListed = try await sourceListing
+        let given = folder.sourceListing
+        async let fetched: FolderListing? = given == nil ? source.provider.listing(folder.source, pageSize: pageSize, fields: []) : nil
+        let destinationItems: [Item]
+        if !folder.destinationExists {
+            destinationItems = []
+        } else if let listed = folder.destinationListing {
+            destinationItems = listed.items
+        } else {
+            destinationItems = try await destination.provider.listAll(folder.destination, pageSize: pageSize, fields: [])
+        }
+        let sourceListed: FolderListing
+        if let given {
+            sourceListed = given
+        } else if let listed = try await fetched {
+            sourceListed = listed
+        } else {
+            throw ProviderError(.invalidResponse, "no listing of \(folder.source)")
+        }
         let sourceItems = sourceListed.items
         plan.scan.entries = sourceItems.count + destinationItems.count
         // The destination's items by the destination's identity of their names (bytes after its

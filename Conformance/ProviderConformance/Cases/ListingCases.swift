@@ -3,7 +3,7 @@ import ProviderAPI
 
 /// Listing folders: empty, mixed, paged, missing.
 enum ListingCases {
-    static var all: [ConformanceCase] { [root, emptyFolder, filesAndFolders, fields, paging, complete, folderNotFound, itemNotFound] }
+    static var all: [ConformanceCase] { [root, emptyFolder, filesAndFolders, fields, paging, complete, tree, folderNotFound, itemNotFound] }
 
     static let complete = ConformanceCase(
         "listing.complete",
@@ -41,6 +41,34 @@ enum ListingCases {
             request.cursor = next
         }
         try context.expect(received == count, "the pages by cursor held \(received) entries of \(count)")
+    }
+
+    static let tree = ConformanceCase(
+        "listing.tree",
+        summary: "A whole-tree listing (listTree) is nil, or covers the folder asked for, and every folder it covers holds exactly what that folder's own listing holds (names as bytes, kinds, sizes)"
+    ) { context in
+        try await context.upload(text: "a", as: "a.txt")
+        try await context.upload(text: "bb", as: "b.txt")
+        let sub = try await context.makeFolder("sub")
+        try await context.upload(text: "ccc", as: "c.txt", in: sub.path)
+        let deep = try await context.provider.createFolder(named: "deep", in: sub.path)
+        try await context.upload(text: "dddd", as: "d.txt", in: deep.path)
+        if context.provider.capabilities.features.contains(.emptyFolders) { try await context.makeFolder("empty") }
+        // Twice: a first answer may prove the server, the second is the one a proven server gives.
+        for round in 1...2 {
+            guard let tree = try await context.provider.listTree(context.folder, fields: .all, maxEntries: 10_000) else { continue }
+            try context.expect(tree.listing(of: context.folder) != nil, "listTree (round \(round)) does not cover the folder it was asked for")
+            for folder in tree.coveredFolders {
+                let fromTree = tree.listing(of: folder)?.items ?? []
+                let own = try await context.provider.listing(folder).items
+                let describe = { (items: [Item]) in
+                    items.map { "\(Array($0.name.utf8)) \($0.kind) \($0.isFolder ? -1 : $0.size ?? -2)" }.sorted()
+                }
+                try context.expect(
+                    describe(fromTree) == describe(own),
+                    "listTree (round \(round)) holds \(fromTree.map(\.name).sorted()) in \(folder); its listing holds \(own.map(\.name).sorted())")
+            }
+        }
     }
 
     static let root = ConformanceCase(

@@ -87,6 +87,8 @@ public struct ProviderAccount: Sendable, Hashable, Codable, CustomStringConverti
 /// - ``pageLimits``
 /// - ``ListingCompleteness``
 /// - ``pageRequest(after:in:previous:)``
+/// - ``listTree(_:fields:maxEntries:)``
+/// - ``TreeListing``
 public protocol StorageProvider: Sendable {
     /// What this provider, on this server, supports.
     var capabilities: Capabilities { get }
@@ -114,6 +116,13 @@ public protocol StorageProvider: Sendable {
     func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item
     /// Copies an item (a folder with its contents) on the server (``Capabilities/Features/copy``).
     func copy(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item
+
+    /// The complete listings of `folder` and of the folders below it from one cheap request,
+    /// or `nil` when the server offers no such listing (or could not be shown to give it right):
+    /// the caller then lists folder by folder. A folder the answer does not prove is left out of
+    /// the ``TreeListing``. More than `maxEntries` entries in all is `nil`, not a cut answer.
+    /// The default is `nil`.
+    func listTree(_ folder: ItemPath, fields: ItemFields, maxEntries: Int) async throws -> TreeListing?
 
     /// Where the folder at `path` lives on its server, whatever spelling reached it (its server's
     /// identity and its canonical absolute path there), so that the transfer engine can refuse a
@@ -157,6 +166,7 @@ public protocol StorageProvider: Sendable {
 extension StorageProvider {
     public var pageLimits: PageLimits { .standard }
     public func location(of path: ItemPath) async throws -> TreeLocation { .unknown }
+    public func listTree(_ folder: ItemPath, fields: ItemFields, maxEntries: Int) async throws -> TreeListing? { nil }
     public func pageRequest(after request: PageRequest, in folder: ItemPath, previous: ItemPage) -> PageRequest? { nil }
     public func move(_ source: ItemPath, to destination: ItemPath, options: TransferOptions) async throws -> Item {
         throw ProviderError.unsupported("move")

@@ -99,6 +99,7 @@ extension WebDAVProvider {
                     profile.honoursPreconditions = false
                     profile.keepsPartialUploads = true
                     profile.servesRanges = false
+                    profile.honoursDepthInfinity = nil
                 }
                 await provider.verification?.serverChanged(to: server, declared: .unverified)
                 await WebDAVKeptProfile.keep(provider.probed, in: keptProfile.store, root: provider.mapper.root, user: keptProfile.user)

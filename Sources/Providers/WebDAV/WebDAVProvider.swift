@@ -61,6 +61,8 @@ public struct WebDAVProvider: StorageProvider {
     let keptProfile: WebDAVKeptProfile.Confirmation?
     /// The verdicts of ``WebDAVCapabilityVerifier``, when the profile asks for verification.
     let verification: WebDAVVerificationState?
+    /// Where the verdict on `Depth: infinity` is kept with the profile (``listTree(_:fields:maxEntries:)``).
+    let treeVerdictStore: (store: (any ServerFactStore)?, user: String?)
 
     /// A provider rooted at `configuration.url`, without asking the server anything: it declares
     /// what every RFC 4918 class 1 server has (``connect(_:)`` probes the server first).
@@ -92,6 +94,7 @@ public struct WebDAVProvider: StorageProvider {
         self.probedBox = NIOLockedValueBox(profile)
         self.keptProfile = kept ? WebDAVKeptProfile.Confirmation(store: configuration.serverFacts, user: configuration.credentials.username) : nil
         self.dialect = dialect
+        self.treeVerdictStore = (configuration.serverFacts, configuration.credentials.username)
         self.logger = configuration.logger
         self.uploadCheckpoints = configuration.services.uploadCheckpoints
         self.executor = RequestExecutor(

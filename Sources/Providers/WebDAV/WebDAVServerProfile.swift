@@ -58,6 +58,10 @@ package struct WebDAVServerProfile: Sendable, Hashable, Codable {
     package var verifiesOnFirstWrite: Bool
     /// What was verified by writing on the server.
     package var verified: WebDAVVerifiedBehaviour
+    /// Whether a `PROPFIND` with `Depth: infinity` was shown to list the whole tree right
+    /// (`WebDAVProvider.listTree`): `true` once proven against a `Depth: 1` listing, `false` once
+    /// refused or caught answering otherwise, `nil` until then. Kept with the profile.
+    package var honoursDepthInfinity: Bool? = nil
 
     /// Creates a profile.
     package init(

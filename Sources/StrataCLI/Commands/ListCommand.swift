@@ -16,6 +16,10 @@ struct ListCommand: AsyncParsableCommand {
             A server whose pages repeat, or that never stops saying more pages follow, is stopped with \
             invalidResponse; -o maxPages=N and -o maxEntries=N lower the ceilings (100000 pages, \
             10000000 entries). With --cache the listing is read whole, to be kept complete in the cache.
+            -R (--recursive) prints every entry below the folder, one per line, its path relative to the \
+            folder (folders end with /), like rclone lsf -R: from one request where the server lists \
+            whole trees (WebDAV's Depth: infinity, once proven), else --checkers folders at once; \
+            --max-depth and --max-entries stop an endless tree.
             """)
 
     /// The page size when none is given: pages the server need not hold all at once.
@@ -24,13 +28,23 @@ struct ListCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The folder, e.g. webdav://host/dav/folder") var target: String
     @Option(help: "Fetch the listing in pages of this many entries (default 1000).") var pageSize: Int?
+    @Flag(name: [.customShort("R"), .long], help: "List every entry below the folder, paths relative to it (folders end with /).")
+    var recursive = false
+    @Option(help: "With -R, how many folders are listed at once (default 8).") var checkers: Int = 8
+    @OptionGroup var treeLimits: TreeLimitOptions
 
     func validate() throws {
         if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be at least 1") }
+        guard checkers >= 1 else { throw ValidationError("--checkers takes a number of 1 or more") }
+        if recursive, global.json { throw ValidationError("-R prints paths, one per line: it does not take --json") }
     }
 
     func run() async throws {
         let (provider, path) = try await global.open(target)
+        if recursive {
+            try await RecursiveListing.print(path, from: provider, checkers: checkers, limits: treeLimits.limits)
+            return
+        }
         var output = Output.ItemStream(json: global.json)
         // A cached provider keeps a listing complete only when it is asked for all of it.
         let cached = global.cache != nil || global.offline

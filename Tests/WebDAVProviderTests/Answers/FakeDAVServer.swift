@@ -53,6 +53,21 @@ final class FakeDAVServer: HTTPTransport {
         var stripsTrailing = false
         /// A `PUT` or `MKCOL` of a name longer than this many UTF-8 bytes is refused (400).
         var maxNameBytes: Int?
+        /// How a `PROPFIND` with `Depth: infinity` is answered.
+        var depthInfinity: DepthInfinity = .refused
+
+        /// How a `PROPFIND` with `Depth: infinity` is answered.
+        enum DepthInfinity: Sendable {
+            /// 403, as nginx, lighttpd, copyparty and chezdav.
+            case refused
+            /// 207 with the whole tree, as Apache and rclone serve.
+            case whole
+            /// 207 with the children only, as sabre/dav.
+            case oneLevel
+            /// 207 with the whole tree but for everything below the folder at this path (which
+            /// is named, empty): a server that proves right, then answers short.
+            case omitting(String)
+        }
 
         /// How ranges are answered.
         enum Ranges: Sendable {
@@ -253,10 +268,21 @@ final class FakeDAVServer: HTTPTransport {
         case "PROPFIND":
             guard isFolder || file != nil else { return .init(status: 404) }
             var entries = [entry(path, folder: isFolder, file: file)]
-            if headers.first(name: "Depth") == "1", isFolder {
+            let depth = headers.first(name: "Depth")
+            if depth == "infinity", case .refused = behaviour.depthInfinity { return .init(status: 403) }
+            if depth == "1" || depth == "infinity", isFolder {
                 let prefix = path == "/" ? "/" : path + "/"
+                let whole: Bool
+                var omitted: String? = nil
+                switch behaviour.depthInfinity {
+                case .whole: whole = depth == "infinity"
+                case .omitting(let folder):
+                    whole = depth == "infinity"
+                    omitted = depth == "infinity" ? folder + "/" : nil
+                case .refused, .oneLevel: whole = false
+                }
                 let children = (state.folders.filter { $0 != path } + state.files.keys).filter {
-                    $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/")
+                    $0.hasPrefix(prefix) && (whole || !$0.dropFirst(prefix.count).contains("/")) && !(omitted.map($0.hasPrefix) ?? false)
                 }
                 for child in children.sorted() {
                     let name = child.dropFirst(prefix.count)
