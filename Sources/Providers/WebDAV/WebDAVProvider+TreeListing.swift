@@ -127,7 +127,6 @@ struct TreeAnswer: Sendable {
     var sawRoot = false
     /// An entry the answer does not describe: the answer proves nothing.
     var unusable = false
-    var contradiction: String?
 
     init(root: ItemPath) {
         self.root = root
