@@ -34,10 +34,10 @@ extension WebDAVProvider {
         // refuse a PUT below a missing folder: copyparty makes the missing folders instead.
         if profile.verified.putCreatesParents != false { try await requireFolder(folder) }
         // In a folder this provider made, a name it never wrote there is free (`FreshFolders`):
-        // no look at it either, on a server that ignores `If-None-Match: *` too. The name is
-        // recorded as written from here on, whatever the route.
-        let fresh = dialect == nil && options.conflict == .fail && options.ifMatch == nil && freshFolders.claim(name, in: folder)
-        if !fresh { freshFolders.wrote(name, in: folder) }
+        // no look at it either, on a server that ignores `If-None-Match: *` too. The claim records
+        // the name as written from here on, whatever the route and the options.
+        let unwritten = freshFolders.claim(name, in: folder)
+        let fresh = dialect == nil && options.conflict == .fail && options.ifMatch == nil && unwritten
         if profile.uploadsThroughTemporary {
             return try await uploadThroughTemporary(source, to: folder, name: name, options: options)
         }
