@@ -262,17 +262,24 @@ struct TransferRun: Sendable {
     /// a conflict.
     static func makeFolder(_ path: ItemPath, on provider: any StorageProvider) async throws {
         if path.isRoot { return }
-        do {
-            _ = try await provider.createFolder(named: path.name, in: path.parent)
-        } catch let error as ProviderError where error.code == .alreadyExists {
-            guard try await provider.item(at: path).isFolder else { throw ProviderError(.conflict, "\(path) is a file") }
-        } catch let error as ProviderError where error.code == .notFound && !path.parent.isRoot {
-            try await ensureFolder(path.parent, on: provider)
+        // Whether the folder was made (`false`: something is at the name already).
+        func create() async throws -> Bool {
             do {
                 _ = try await provider.createFolder(named: path.name, in: path.parent)
+                return true
             } catch let error as ProviderError where error.code == .alreadyExists {
-                guard try await provider.item(at: path).isFolder else { throw ProviderError(.conflict, "\(path) is a file") }
+                return false
             }
+        }
+        let made: Bool
+        do {
+            made = try await create()
+        } catch let error as ProviderError where error.code == .notFound && !path.parent.isRoot {
+            try await ensureFolder(path.parent, on: provider)
+            made = try await create()
+        }
+        if !made {
+            guard try await provider.item(at: path).isFolder else { throw ProviderError(.conflict, "\(path) is a file") }
         }
     }
 
