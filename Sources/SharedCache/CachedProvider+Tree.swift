@@ -1,5 +1,6 @@
 import Foundation
 import ProviderAPI
+import TransferEngine
 
 extension CachedProvider {
     /// Brings the cached tree under `folder` up to date, fetching only what changed, and says what it did.
@@ -23,7 +24,7 @@ extension CachedProvider {
         let limit = max(1, concurrency)
         // Recursive etags already make an unchanged tree one request: a whole-tree listing would
         // read everything. Elsewhere one request may bring every folder's listing.
-        var tree = recursive ? nil : try? await base.listTree(folder, fields: .all, maxEntries: Self.treeListingLimit)
+        var tree = recursive ? nil : try? await base.listTree(folder, fields: .all, maxEntries: TreeLimits.wholeTreeEntries)
         try await withThrowingTaskGroup(of: (depth: Int, answer: (items: [Item], listed: Bool, changed: Int, completeness: ListingCompleteness)).self) { group in
             var running = 0
             func launch() {
@@ -54,7 +55,4 @@ extension CachedProvider {
         }
         return report
     }
-
-    /// How many entries a whole-tree listing may hold before ``refreshTree(_:maxDepth:concurrency:)`` lists folder by folder.
-    static var treeListingLimit: Int { 250_000 }
 }

@@ -1,6 +1,6 @@
 /// `body` applied to every element, at most `limit` at once, the results in the elements'
 /// order whatever finishes first; the first error thrown ends it (the others are cancelled).
-func concurrentMap<Element: Sendable, Result: Sendable>(
+package func concurrentMap<Element: Sendable, Result: Sendable>(
     _ elements: [Element], limit: Int, _ body: @escaping @Sendable (Element) async throws -> Result
 ) async throws -> [Result] {
     if elements.count == 1 { return [try await body(elements[0])] }

@@ -65,9 +65,6 @@ struct TransferPlanner: Sendable {
         var destinationListing: FolderListing? = nil
     }
 
-    /// How many entries a whole-tree listing may hold before the walk lists folder by folder instead.
-    static let treeListingLimit = 250_000
-
     /// The record of the folder at `relative` when its etags on both sides are still the recorded
     /// ones: nothing below it changed on either side since the job's last finished run.
     private func unchanged(_ relative: ItemPath, sourceETag: String?, destinationETag: String?) -> FolderVersion? {
@@ -118,7 +115,7 @@ struct TransferPlanner: Sendable {
         var sourceTree: TreeListing? = nil
         var destinationTree: TreeListing? = nil
         if known?.isEmpty ?? true {
-            let limit = min(Self.treeListingLimit, limits.maxEntries)
+            let limit = limits.wholeTreeLimit
             async let sourceAnswer = source.provider.listTree(source.path, fields: [], maxEntries: limit)
             destinationTree = destinationRoot == nil ? nil : try await destination.provider.listTree(destination.path, fields: [], maxEntries: limit)
             sourceTree = try await sourceAnswer

@@ -25,12 +25,20 @@ package struct TreeLimits: Sendable, Hashable {
     /// The defaults: 20,000 levels, 5,000,000 entries.
     package static let standard = TreeLimits()
 
+    /// The most entries a whole-tree listing (`StorageProvider.listTree`) may bring, held in
+    /// memory whole, before a walk lists folder by folder instead [250,000].
+    package static let wholeTreeEntries = 250_000
+
+    /// ``wholeTreeEntries``, or ``maxEntries`` where that is lower: the `maxEntries` a walk held to
+    /// these limits asks a whole-tree listing for.
+    package var wholeTreeLimit: Int { min(Self.wholeTreeEntries, maxEntries) }
+
     /// One walk of a tree below `root` held to these limits: the planner's, the overlap probe's
     /// and the deletion census's.
-    func walk(below root: ItemPath) -> Walk { Walk(limits: self, root: root) }
+    package func walk(below root: ItemPath) -> Walk { Walk(limits: self, root: root) }
 
     /// The levels and entries one walk has reached.
-    struct Walk {
+    package struct Walk {
         let limits: TreeLimits
         /// Where the walk starts, as errors name it.
         let root: ItemPath
@@ -43,7 +51,7 @@ package struct TreeLimits: Sendable, Hashable {
         }
 
         /// Goes one level down; throws when that passes ``TreeLimits/maxDepth``.
-        mutating func descend() throws {
+        package mutating func descend() throws {
             depth += 1
             guard depth > limits.maxDepth else { return }
             throw ProviderError(
@@ -52,7 +60,7 @@ package struct TreeLimits: Sendable, Hashable {
         }
 
         /// Counts `count` more entries listed; throws when they pass ``TreeLimits/maxEntries``.
-        mutating func add(entries count: Int) throws {
+        package mutating func add(entries count: Int) throws {
             entries += count
             guard entries > limits.maxEntries else { return }
             throw ProviderError(
