@@ -18,20 +18,11 @@ enum CommandCache {
     /// The read-only reader of the facts kept in `folder`, opened the first time it is asked for
     /// (one connection for every fact a command reads).
     static func factReader(at folder: URL) async throws -> ServerFactReader {
-        try await opened(folder, in: readers) { try await ServerFactReader.open(directory: folder) }
-    }
-
-    /// What `open` makes for `folder`, made once per process: the first caller starts it and
-    /// every caller, at once or later, waits for that one opening.
-    private static func opened<Value: Sendable>(
-        _ folder: URL, in openings: NIOLockedValueBox<[String: Task<Value, any Error>]>,
-        _ open: @escaping @Sendable () async throws -> Value
-    ) async throws -> Value {
-        let opening = openings.withLockedValue { openings in
+        let opening = readers.withLockedValue { readers in
             let key = folder.standardizedFileURL.path
-            if let opening = openings[key] { return opening }
-            let opening = Task { try await open() }
-            openings[key] = opening
+            if let opening = readers[key] { return opening }
+            let opening = Task { try await ServerFactReader.open(directory: folder) }
+            readers[key] = opening
             return opening
         }
         return try await opening.value
@@ -53,16 +44,23 @@ enum CommandCache {
 
     /// The store of `folder`, made (`0700`) and opened the first time it is asked for.
     static func store(at folder: URL) async throws -> CacheStore {
-        try await opened(folder, in: stores) {
-            // The cache is the user's alone (the store makes its files 0600).
-            try await BlockingIO.run {
-                try FileErrorText.doing("make the cache folder") {
-                    try FileManager.default.createDirectory(
-                        at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let opening = stores.withLockedValue { stores in
+            let key = folder.standardizedFileURL.path
+            if let opening = stores[key] { return opening }
+            let opening = Task {
+                // The cache is the user's alone (the store makes its files 0600).
+                try await BlockingIO.run {
+                    try FileErrorText.doing("make the cache folder") {
+                        try FileManager.default.createDirectory(
+                            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                    }
                 }
+                return try await CacheStore.open(directory: folder)
             }
-            return try await CacheStore.open(directory: folder)
+            stores[key] = opening
+            return opening
         }
+        return try await opening.value
     }
 }
 
