@@ -36,18 +36,16 @@ package final class ServerFactReader: Sendable {
     package func fact(_ kind: String, server: String, user: String) async throws -> ServerFact? {
         let queue = queue
         return try await BlockingIO.run {
-            try queue.read { db in try Self.fact(kind, server: server, user: user, in: db) }
+            try queue.read { db in
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT value, learntAt FROM server_fact WHERE kind = ? AND server = ? AND user = ?",
+                    arguments: [kind, server, user])
+                guard let row else { return nil }
+                let value: Data = row["value"]
+                let learntAt: Double = row["learntAt"]
+                return ServerFact(kind: kind, server: server, user: user, value: value, learntAt: Date(timeIntervalSince1970: learntAt))
+            }
         }
-    }
-
-    /// The fact's row in `db` (the store's table `server_fact`), or `nil`.
-    static func fact(_ kind: String, server: String, user: String, in db: Database) throws -> ServerFact? {
-        let row = try Row.fetchOne(
-            db, sql: "SELECT value, learntAt FROM server_fact WHERE kind = ? AND server = ? AND user = ?", arguments: [kind, server, user])
-        guard let row else { return nil }
-        let value: Data = row["value"]
-        let learntAt: Double = row["learntAt"]
-        return ServerFact(kind: kind, server: server, user: user, value: value, learntAt: Date(timeIntervalSince1970: learntAt))
     }
 
     /// Closes the connection (at the end of a command).
