@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import ProviderAPI
-import ProviderKit
 
 /// The cache keeps what providers verified about their servers (a WebDAV server's behaviour),
 /// so that every process sharing the cache folder learns it once.
@@ -27,19 +26,5 @@ extension CacheStore: ServerFactStore {
                     """,
                 arguments: [fact.kind, fact.server, fact.user, fact.value, fact.learntAt.timeIntervalSince1970])
         }
-    }
-}
-
-extension CacheStore {
-    /// Closes the database at the end of a process's work, its write-ahead log moved into the
-    /// database and emptied first, so the next process opens the cache without replaying the log
-    /// of this one (which a process that exits with the database open leaves behind, 280 kB after
-    /// a first `strata` command: a few milliseconds of every later command's start). Nothing may
-    /// use the store afterwards.
-    package func close() {
-        // GRDB closes the writer before its read-only readers, so SQLite's own checkpoint at the
-        // last close never runs: the log is moved into the database and truncated here first.
-        _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
-        try? pool.close()
     }
 }

@@ -77,10 +77,8 @@ public struct StrataCommandLine: Sendable {
         do {
             try await execute(nil)
         } catch {
-            await CommandCache.closeAll()
             Strata.exit(withError: Strata.printable(error))
         }
-        await CommandCache.closeAll()
         Strata.exit()
     }
 

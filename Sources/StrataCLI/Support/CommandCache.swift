@@ -13,35 +13,6 @@ import SharedCache
 enum CommandCache {
     private static let stores = NIOLockedValueBox<[String: Task<CacheStore, any Error>]>([:])
 
-    private static let readers = NIOLockedValueBox<[String: Task<ServerFactReader, any Error>]>([:])
-
-    /// The read-only reader of the facts kept in `folder`, opened the first time it is asked for
-    /// (one connection for every fact a command reads).
-    static func factReader(at folder: URL) async throws -> ServerFactReader {
-        let opening = readers.withLockedValue { readers in
-            let key = folder.standardizedFileURL.path
-            if let opening = readers[key] { return opening }
-            let opening = Task { try await ServerFactReader.open(directory: folder) }
-            readers[key] = opening
-            return opening
-        }
-        return try await opening.value
-    }
-
-    /// Closes every store and fact reader this process opened (see `CacheStore.close()`): called
-    /// once the command is done, before the process exits.
-    static func closeAll() async {
-        let opened = stores.withLockedValue { stores in defer { stores.removeAll() }; return Array(stores.values) }
-        let reading = readers.withLockedValue { readers in defer { readers.removeAll() }; return Array(readers.values) }
-        for reader in reading { try? await reader.value.close() }
-        for store in opened { try? await store.value.close() }
-    }
-
-    /// Whether the store of `folder` was asked for already in this process.
-    static func isOpen(_ folder: URL) -> Bool {
-        stores.withLockedValue { $0[folder.standardizedFileURL.path] != nil }
-    }
-
     /// The store of `folder`, made (`0700`) and opened the first time it is asked for.
     static func store(at folder: URL) async throws -> CacheStore {
         let opening = stores.withLockedValue { stores in
@@ -71,13 +42,7 @@ struct CommandServerFacts: ServerFactStore {
     let folder: URL
 
     func fact(_ kind: String, server: String, user: String) async throws -> ServerFact? {
-        // Read with one read-only connection unless the store is open already: opening it
-        // (migrations, the blob store's reconciliation) cost a `get` of one small file more than
-        // its request did on loopback. A database this cannot read is asked through the store.
-        if !CommandCache.isOpen(folder), let reader = try? await CommandCache.factReader(at: folder) {
-            do { return try await reader.fact(kind, server: server, user: user) } catch {}
-        }
-        return try await CommandCache.store(at: folder).fact(kind, server: server, user: user)
+        try await CommandCache.store(at: folder).fact(kind, server: server, user: user)
     }
 
     func remember(_ fact: ServerFact) async throws {
